@@ -1,0 +1,81 @@
+"""The ``fattree`` command line: assembles the command modules and maps errors to exit codes.
+
+Library code raises :class:`~fattree.errors.FattreeError`; only this module prints
+it, as one line on stderr, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from .errors import FattreeError
+
+app = typer.Typer(
+    name="fattree",
+    help="Design, analyse and simulate fat-tree-family interconnection networks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Each concern adds its commands in fattree/commands/<concern>.py via register(app).
+_COMMAND_MODULES = ("topology", "routing", "sim", "faults", "analytics", "sweep")
+
+
+def _register_all() -> None:
+    import importlib
+
+    for name in _COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"fattree.commands.{name}")
+        except ModuleNotFoundError as exc:  # a concern not built yet
+            if exc.name == f"fattree.commands.{name}":
+                continue
+            raise
+        mod.register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Design, analyse and simulate fat-tree-family interconnection networks."""
+
+
+_register_all()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``fattree`` script."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except FattreeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return _exit(2)
+    except MemoryError as exc:
+        print(f"error: out of memory ({exc})", file=sys.stderr)
+        return _exit(2)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return _exit(130)
+    except Exception as exc:  # click usage errors and the like (typer vendors click)
+        name = type(exc).__name__
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
+            exc.show()
+            return _exit(exc.exit_code)
+        if name == "Abort":
+            return _exit(1)
+        if name == "Exit":
+            return _exit(getattr(exc, "exit_code", 0))
+        raise
+    return _exit(0)
+
+
+def _exit(code: int) -> int:
+    if __name__ == "__main__" or sys.argv and sys.argv[0].endswith("fattree"):
+        sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""CLI command modules, one per concern; each defines ``register(app)``."""

@@ -1,0 +1,51 @@
+"""The one exception hierarchy of fattree.
+
+Every error raised on purpose by the library derives from :class:`FattreeError`;
+the CLI turns these (and only these) into one-line messages with exit code 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class FattreeError(Exception):
+    """Base class of every error fattree raises on purpose."""
+
+
+class ParameterError(FattreeError, ValueError):
+    """An argument is missing, of the wrong type or out of range.
+
+    The message names the parameter, the value given and what is allowed.
+    """
+
+
+class UnknownNameError(ParameterError, KeyError):
+    """A name (family, algorithm, pattern, ...) that no registry knows."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class InputFileError(FattreeError, ValueError):
+    """A file given by the user is missing or malformed (names file and line)."""
+
+
+class ResourceError(FattreeError, MemoryError):
+    """A request that would exceed the machine's memory, refused before allocating."""
+
+
+class SimulationError(FattreeError, RuntimeError):
+    """A simulation could not proceed (e.g. a check of its invariants failed)."""
+
+
+def closest(name: str, valid: Iterable[str]) -> str:
+    """Return ``" (did you mean 'x'?)"`` for the closest valid name, or ``""``."""
+    match = difflib.get_close_matches(name, list(valid), n=1)
+    return f" (did you mean '{match[0]}'?)" if match else ""
+
+
+def param_error(param: str, value, allowed: str) -> ParameterError:
+    """Build the standard one-line message: parameter, value, what is allowed."""
+    return ParameterError(f"{param}={value!r} is invalid: {allowed}")

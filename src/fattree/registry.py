@@ -1,0 +1,69 @@
+"""A small name -> object registry filled by decorators (one per concern)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
+
+from .errors import UnknownNameError, closest
+
+T = TypeVar("T")
+
+
+class Registry(Generic[T]):
+    """Names mapped to entries; unknown names raise an error listing the valid ones.
+
+    Parameters
+    ----------
+    kind : str
+        What the entries are ("family", "routing algorithm", ...), used in messages.
+
+    Examples
+    --------
+    >>> r = Registry("colour")
+    >>> @r.register("red")
+    ... def red():
+    ...     return "#f00"
+    >>> r.get("red")()
+    '#f00'
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, T] = {}
+
+    def register(self, name: str) -> Callable[[T], T]:
+        def deco(obj: T) -> T:
+            if name in self._entries:
+                raise ValueError(f"{self.kind} {name!r} registered twice")
+            self._entries[name] = obj
+            return obj
+
+        return deco
+
+    def add(self, name: str, obj: T) -> T:
+        return self.register(name)(obj)
+
+    def get(self, name: str) -> T:
+        try:
+            return self._entries[name]
+        except KeyError:
+            valid = ", ".join(sorted(self._entries))
+            raise UnknownNameError(
+                f"unknown {self.kind} {name!r}{closest(name, self._entries)}; valid: {valid}"
+            ) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def items(self):
+        return self._entries.items()
+
+    def names(self) -> list[str]:
+        return list(self._entries)

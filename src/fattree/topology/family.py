@@ -1,0 +1,193 @@
+"""Family descriptions, their registry and spec parsing (``"mikant:k=4,n=5"``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError, ResourceError, closest
+from ..registry import Registry
+from .core import Topology
+
+FAMILIES: Registry["Family"] = Registry("family")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a family: integer by default, with an allowed range."""
+
+    name: str
+    help: str
+    default: Any = None  # None: required
+    minimum: int | None = None
+    maximum: int | None = None
+    kind: type = int
+
+    def describe(self) -> str:
+        rng = ""
+        if self.kind is int:
+            lo = "" if self.minimum is None else f"{self.minimum}"
+            hi = "" if self.maximum is None else f"{self.maximum}"
+            rng = f" [{lo}..{hi}]" if (lo or hi) else ""
+        d = "" if self.default is None else f" (default {self.default})"
+        return f"{self.name}{rng}: {self.help}{d}"
+
+    def convert(self, family: str, raw: Any) -> Any:
+        if self.kind is int:
+            try:
+                if isinstance(raw, bool):
+                    raise ValueError
+                if isinstance(raw, float) and not raw.is_integer():
+                    raise ValueError
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise ParameterError(f"{family}: {self.name}={raw!r} is not an integer") from None
+            if self.minimum is not None and value < self.minimum:
+                raise ParameterError(f"{family}: {self.name}={value} is too small; {self.describe()}")
+            if self.maximum is not None and value > self.maximum:
+                raise ParameterError(f"{family}: {self.name}={value} is too large; {self.describe()}")
+            return value
+        return self.kind(raw)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A registered topology family.
+
+    ``size(params)`` returns ``(nodes, switches, max_ports)`` without building, so the
+    memory estimate can refuse a request before allocating; ``check(params)`` validates
+    constraints between parameters; ``node_classes(topo)`` returns representative nodes
+    and class weights for symmetric BFS (``None``: every node is its own class).
+    """
+
+    name: str
+    title: str
+    paper: str
+    params: tuple[Param, ...]
+    builder: Callable[..., Topology]
+    size: Callable[[dict], tuple[int, int, int]] | None = None
+    check: Callable[[dict], None] | None = None
+    node_classes: Callable[[Topology], tuple[np.ndarray, np.ndarray]] | None = None
+    doc: str = ""
+
+    def validate(self, raw: dict[str, Any]) -> dict[str, Any]:
+        known = {p.name: p for p in self.params}
+        for key in raw:
+            if key not in known:
+                allowed = ", ".join(known) or "none"
+                raise ParameterError(
+                    f"{self.name}: unknown parameter {key!r}{closest(key, known)}; parameters: {allowed}")
+        out: dict[str, Any] = {}
+        for p in self.params:
+            if p.name in raw:
+                out[p.name] = p.convert(self.name, raw[p.name])
+            elif p.default is not None:
+                out[p.name] = p.default
+            else:
+                raise ParameterError(f"{self.name}: missing parameter {p.name!r}; {p.describe()}")
+        if self.check is not None:
+            self.check(out)
+        return out
+
+
+def register_family(name: str, *, title: str, paper: str, params: list[Param],
+                    size=None, check=None, node_classes=None):
+    """Decorator registering a builder ``f(**params) -> Topology`` as a family."""
+
+    def deco(builder):
+        FAMILIES.add(name, Family(name=name, title=title, paper=paper, params=tuple(params),
+                                  builder=builder, size=size, check=check,
+                                  node_classes=node_classes, doc=(builder.__doc__ or "").strip()))
+        return builder
+
+    return deco
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"family:a=1,b=2"`` into the family name and raw parameter strings.
+
+    Examples
+    --------
+    >>> parse_spec("mikant:k=4,n=5")
+    ('mikant', {'k': '4', 'n': '5'})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ParameterError(f"topology={spec!r} is invalid: expected FAMILY:key=value,... e.g. 'mikant:k=4,n=5'")
+    name, _, rest = spec.strip().partition(":")
+    raw: dict[str, str] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise ParameterError(
+                    f"topology={spec!r} is invalid: {part!r} is not key=value (e.g. 'mikant:k=4,n=5')")
+            raw[key.strip()] = value.strip()
+    return name.strip().lower(), raw
+
+
+def available_memory() -> int:
+    """Bytes of physical memory available now (MemAvailable), or total if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+# Bytes per port entry and per node over a build and its derived tables (links, CSR,
+# labels): measured on MiKANT(8,6) with benchmarks/topology_build.py, rounded up.
+BYTES_PER_PORT = 48
+BYTES_PER_NODE = 96
+
+
+def estimate_bytes(nodes: int, switches: int, ports: int) -> int:
+    return BYTES_PER_PORT * switches * ports + BYTES_PER_NODE * nodes
+
+
+def resolve(spec_or_name: str, params: dict[str, Any] | None = None) -> tuple[Family, dict[str, Any]]:
+    """Find the family and validate its parameters (nothing is built)."""
+    if params is None:
+        name, raw = parse_spec(spec_or_name)
+    else:
+        name, raw = spec_or_name, dict(params)
+    fam = FAMILIES.get(name)
+    return fam, fam.validate(raw)
+
+
+def build(spec: str, /, **params: Any) -> Topology:
+    """Build a topology from a spec string (``"mikant:k=4,n=5"``) or a name and keywords.
+
+    Parameters are validated and the memory need is estimated before anything is
+    allocated.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> t = fattree.build("mikant:k=3,n=4")
+    >>> t.n_nodes, t.n_switches
+    (162, 162)
+    >>> fattree.build("kant", k=2, n=3).n_nodes
+    8
+
+    References
+    ----------
+    000 §II (MiKANT), 001 §2 (CAT/MiCAT), 004 §2 (KANTC/MiKANTC), 002, 003.
+    """
+    fam, values = resolve(spec, params if params else None) if params or ":" not in spec else resolve(spec)
+    if fam.size is not None:
+        nodes, switches, ports = fam.size(values)
+        need = estimate_bytes(nodes, switches, ports)
+        have = available_memory()
+        if need > 0.8 * have:
+            raise ResourceError(
+                f"{fam.name}:{','.join(f'{k}={v}' for k, v in values.items())} needs about "
+                f"{need / 2**30:.1f} GiB ({nodes:,} nodes, {switches:,} switches); "
+                f"only {have / 2**30:.1f} GiB is available")
+    return fam.builder(**values)
