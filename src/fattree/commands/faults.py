@@ -1,0 +1,81 @@
+"""CLI: fattree faults (Monte Carlo of link-fault-tolerant routing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from ._common import console, print_json
+
+
+def faults(
+    spec: str = typer.Argument(..., help="topology, e.g. mikant:k=3,n=3"),
+    algorithms: str = typer.Option("all", "--algorithms", "-a",
+                                   help="comma-separated names, or 'all' (see --list)"),
+    rates: str = typer.Option("0:1:0.05", "--rates", help="START:STOP:STEP or a,b,c (fractions)"),
+    trials: int = typer.Option(10000, "--trials", help="trials per rate"),
+    seed: int = typer.Option(0, "--seed"),
+    models: str = typer.Option("local", "--models", help="local, lookahead or local,lookahead"),
+    links: str = typer.Option("all", "--links", help="all (node links included) or switch-only"),
+    as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="plot like 001 Figs. 8-9"),
+    list_: bool = typer.Option(False, "--list", help="list the algorithms and what they assume"),
+) -> None:
+    """Success ratio and path length of fault-tolerant routing against the link fault rate."""
+    from ..errors import ParameterError
+    from ..faults.algorithms import FT_ALGORITHMS
+    from ..faults.montecarlo import evaluate, parse_rates
+    from ..topology import build
+
+    if list_:
+        table = Table(title="fault-tolerant routing algorithms")
+        for col in ("name", "families", "origin", "knowledge"):
+            table.add_column(col)
+        for name, a in FT_ALGORITHMS.items():
+            table.add_row(name, ",".join(a.families), a.origin, a.knowledge)
+        console.print(table)
+        return
+    if links not in ("all", "switch-only"):
+        raise ParameterError(f"links={links!r} is invalid: 'all' or 'switch-only'")
+    rate_list = parse_rates(rates)
+    if trials < 1:
+        raise ParameterError(f"trials={trials} is invalid: an integer >= 1")
+    if output is not None and output.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ParameterError(f"output={str(output)!r} is invalid: use a .png, .svg or .pdf file")
+    topo = build(spec)
+    model_list = [m.strip() for m in models.split(",") if m.strip()]
+    with Progress(console=console, transient=True, disable=as_json) as bar:
+        task = bar.add_task(f"{topo.spec}: {len(rate_list)} rates × {trials} trials", total=len(rate_list))
+        study = evaluate(topo, algorithms, rate_list, trials, seed, models=model_list,
+                         switch_only=links == "switch-only",
+                         progress=lambda done, total: bar.update(task, completed=done))
+    frame = study.to_frame()
+    if csv is not None:
+        frame.to_csv(csv, index=False)
+    if output is not None:
+        from ..report.fault_plots import plot_fault_study
+
+        plot_fault_study(frame, output, title=f"{topo.spec}, {trials} trials per rate, seed {seed}")
+    if as_json:
+        print_json(study.rows)
+        return
+    table = Table(title=f"{topo.spec}: link-fault-tolerant routing ({trials} trials/rate, seed {seed}, "
+                        f"{study.wall_seconds:.1f} s)")
+    for col in ("algorithm", "model", "rate", "faulty", "success", "95% CI", "avg length", "excess vs oracle"):
+        table.add_column(col, justify="right" if col not in ("algorithm", "model") else "left")
+    for r in study.rows:
+        table.add_row(r["algorithm"], r["model"], f"{r['rate']:.2f}", str(r["faulty_links"]),
+                      f"{r['success_ratio']:.4f}", f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
+                      f"{r['avg_path_length']:.3f}", f"{r['avg_excess_over_oracle']:.3f}")
+    console.print(table)
+    if output is not None:
+        console.print(f"plot written to {output}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("faults")(faults)

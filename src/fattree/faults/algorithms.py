@@ -1,0 +1,117 @@
+"""The link-fault-tolerant routing algorithms of 001 (and extensions), as flag sets.
+
+Each algorithm is a combination of the detours of mikant-routing-spec.md §3, tried in
+the precedence order of §4 (crossing faults: GNS → TT → XT; down-phase faults: GDL),
+under one of two knowledge models (§3.0): ``local`` (a switch sees only its own links)
+or ``lookahead`` (the trigger switch sees every link of its candidate detours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ParameterError
+from ..registry import Registry
+
+# Flag bits understood by the numba walk (faults/kernel.py).
+GNS = 1
+GDL = 2
+XT = 4
+TT = 8
+ROOT = 16
+UPALT = 32
+ESCAPE = 64  # misroute budget when every rule fails (this project's algorithm)
+ORACLE = 1 << 20  # not a walk: BFS on the surviving graph
+
+MODELS = ("local", "lookahead")
+
+
+@dataclass(frozen=True)
+class FTAlgorithm:
+    """A fault-tolerant routing algorithm: its detour flags and what it assumes."""
+
+    name: str
+    flags: int
+    origin: str
+    knowledge: str
+    families: tuple[str, ...] = ("mikant",)
+
+    @property
+    def is_oracle(self) -> bool:
+        return bool(self.flags & ORACLE)
+
+
+FT_ALGORITHMS: Registry[FTAlgorithm] = Registry("fault-tolerant routing algorithm")
+
+_LOCAL = "local: each switch sees the state of its own links only"
+_PKT = "; per packet: mode, detour step and two saved digits (W_{n-2}, W_{L_W-1})"
+
+
+def _register(name: str, flags: int, origin: str, knowledge: str = _LOCAL + _PKT,
+              families: tuple[str, ...] = ("mikant",)) -> None:
+    FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, families))
+
+
+_register("sp", 0, "000 Algorithm 1 (shortest path), no fault handling",
+          "none: fails at the first faulty link")
+_register("gns", GNS, "001 §4.2.1 Go-Neighbor-Switch")
+_register("gdl", GDL, "001 §4.2.2 Go-Down-Level")
+_register("gns+gdl", GNS | GDL, "001 §5 (their combination)")
+_register("gns+xt", GNS | XT, "001 Algorithm 2 (Go-Neighbor-Switch, then X-Turns)")
+_register("gns+xt+gdl", GNS | XT | GDL, "001 §5; 004 Algorithm 1, tree part")
+_register("tt", TT, "001 §4.2.4 Three-Turn")
+_register("tt+gdl", TT | GDL, "001 §5 (GDL applied to Three-Turn)")
+_register("gns+tt", GNS | TT, "001 §4.2.4 (Three-Turn when GNS cannot send)")
+_register("gns+tt+gdl", GNS | TT | GDL, "001 §5")
+_register("gns+tt+xt+gdl", GNS | TT | XT | GDL, "all four of 001 (GNS → TT → XT; GDL)")
+_register("gns+tt+xt+gdl+root", GNS | TT | XT | GDL | ROOT,
+          "extension (spec §3.5): crossing detours also at root crossings")
+_register("gns+tt+xt+gdl+upalt", GNS | TT | XT | GDL | UPALT,
+          "extension (spec §3.5): any healthy up port below the crossing / at a root crossing")
+_register("upalt", UPALT, "spec §3.5 UPALT: first healthy up port on the way up (any NCA)",
+          _LOCAL)
+_register("escape", GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
+          "this project: ALL+ROOT+UPALT, and when no rule applies or a detour dies, up to "
+          "2n misroutes to a healthy port other than the one it came from, then Algorithm 1 "
+          "again (it reaches every node from every switch)",
+          _LOCAL + "; per packet: the detour state plus a misroute counter (≤ 2n) and the "
+          "previous switch")
+_register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
+          "global: every link of the network")
+
+
+# The names mikant-routing-spec.md §4 uses, mapped to ours.
+SPEC_NAMES = {"all4": "gns+tt+xt+gdl", "all4+root": "gns+tt+xt+gdl+root",
+              "all4+upalt": "gns+tt+xt+gdl+upalt"}
+
+
+def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]:
+    """Parse ``"sp,gns,all,oracle"`` or ``"all"``... into algorithm objects.
+
+    ``"all"`` alone selects every algorithm defined for the family (the spec's
+    combination "ALL" of the four detours is named ``gns+tt+xt+gdl``).
+    """
+    if isinstance(names, str):
+        parts = [p.strip().lower() for p in names.split(",") if p.strip()]
+    else:
+        parts = [p.strip().lower() for p in names]
+    if not parts:
+        raise ParameterError("algorithms='' is invalid: name at least one algorithm")
+    if parts == ["all"]:
+        return [a for _, a in FT_ALGORITHMS.items() if family in a.families]
+    out = []
+    for p in parts:
+        alg = FT_ALGORITHMS.get(SPEC_NAMES.get(p, p))
+        if family not in alg.families:
+            valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if family in a.families)
+            raise ParameterError(
+                f"algorithm {p!r} is not defined for family {family!r}; valid: {valid}")
+        if alg not in out:
+            out.append(alg)
+    return out
+
+
+def check_model(model: str) -> str:
+    if model not in MODELS:
+        raise ParameterError(f"model={model!r} is invalid: one of {', '.join(MODELS)}")
+    return model

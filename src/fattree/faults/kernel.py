@@ -1,0 +1,395 @@
+"""numba walks of MiKANT fault-tolerant routing (mikant-routing-spec.md §2–4) and the oracle.
+
+All kernels are private and take fixed-dtype arrays. A link ``e`` is faulty when
+``stamp[e] == cur`` (so a Monte Carlo loop marks a new fault set without clearing).
+Switch index ``s = (G*(n-1) + L)*K + D`` and node index ``t = G*k^n + C`` as built by
+``topology/families/mikant.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .algorithms import ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT
+
+# walk status codes
+OK = 0
+NO_RULE = 1  # a faulty link no enabled algorithm covers
+DEAD_END = 2  # a detour step found no healthy allowed port
+TTL = 3  # hop limit (livelock guard): must never fire for the papers' algorithms
+STATUS_NAMES = ("ok", "no applicable detour", "detour dead end", "TTL")
+
+# detour kinds
+_NONE, _GNS, _GDL, _TT, _XT, _TX = 0, 1, 2, 3, 4, 5
+_FINAL = (0, 2, 2, 2, 4, 0)  # index of the A1 step that ends each detour kind
+
+
+@njit(cache=True, inline="always")
+def _dig(x, i, k):
+    return (x // k**i) % k
+
+
+@njit(cache=True)
+def _tdig(t, i, k, n):
+    """Digit i of destination node t (i = n-1 is the port digit C_{n-1})."""
+    return _dig(t % k**n, i, k)
+
+
+@njit(cache=True)
+def _a1(s, t, k, n):
+    """Algorithm 1 (001's printing: prefix compare, down port T_{L-1}); spec §2."""
+    K = k ** (n - 1)
+    d = s % K
+    gl = s // K
+    L = gl % (n - 1)
+    g = gl // (n - 1)
+    gt = t // k**n
+    if g != gt:
+        return k + _tdig(t, L, k, n)
+    for i in range(L, n - 1):
+        if _dig(d, i, k) != _tdig(t, i, k, n):
+            return k + _tdig(t, L, k, n)
+    if L >= 1:
+        return _tdig(t, L - 1, k, n)
+    return _tdig(t, n - 1, k, n)
+
+
+@njit(cache=True, inline="always")
+def _healthy(s, p, link_index, stamp, cur):
+    e = link_index[s, p]
+    return e >= 0 and stamp[e] != cur
+
+
+@njit(cache=True)
+def _down_ports(k, wl, out):
+    """Down x: first x != wl ascending, then x = wl (g1 / x2)."""
+    c = 0
+    for x in range(k):
+        if x != wl:
+            out[c] = x
+            c += 1
+    out[c] = wl
+    return c + 1
+
+
+@njit(cache=True)
+def _up_ports(k, straight, wl, out):
+    """Up k+y, y != wl: straight up first, then ascending (g2 / x3 / d2)."""
+    c = 0
+    if straight != wl:
+        out[c] = k + straight
+        c += 1
+    for y in range(k):
+        if y != wl and y != straight:
+            out[c] = k + y
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _cross_out(k, tn2, out):
+    """Cross k+a, a != T_{n-2}, ascending (t1 / x1)."""
+    c = 0
+    for a in range(k):
+        if a != tn2:
+            out[c] = k + a
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _cross_back(k, tn2, w2, out):
+    """Cross k+c, c != w2, A1's choice T_{n-2} first (t2 / x4)."""
+    c = 0
+    if tn2 != w2:
+        out[c] = k + tn2
+        c += 1
+    for a in range(k):
+        if a != w2 and a != tn2:
+            out[c] = k + a
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _step_ports(kind, step, s, t, k, n, w2, wl, lw, out):
+    """Allowed ports of one detour step at switch s, in preference order (spec §3)."""
+    K = k ** (n - 1)
+    d = s % K
+    if kind != _TX and step == _FINAL[kind]:
+        out[0] = _a1(s, t, k, n)
+        return 1
+    tn2 = _tdig(t, n - 2, k, n)
+    if kind == _GNS:
+        if step == 0:
+            return _down_ports(k, wl, out)
+        return _up_ports(k, _dig(d, n - 3, k), wl, out)
+    if kind == _GDL:
+        tl = _tdig(t, lw - 1, k, n)
+        if step == 0:
+            c = 0
+            for x in range(k):
+                if x != wl and x != tl:
+                    out[c] = x
+                    c += 1
+            if wl != tl:
+                out[c] = wl
+                c += 1
+            return c
+        return _up_ports(k, _dig(d, lw - 1, k), wl, out)
+    if kind == _XT:
+        if step == 0:
+            return _cross_out(k, tn2, out)
+        if step == 1:
+            return _down_ports(k, wl, out)
+        if step == 2:
+            return _up_ports(k, _dig(d, n - 3, k), wl, out)
+        return _cross_back(k, tn2, w2, out)
+    # _TT and _TX
+    if step == 0:
+        return _cross_out(k, tn2, out)
+    return _cross_back(k, tn2, w2, out)
+
+
+@njit(cache=True)
+def _first_healthy(ports, cnt, s, link_index, stamp, cur):
+    for i in range(cnt):
+        if _healthy(s, ports[i], link_index, stamp, cur):
+            return ports[i]
+    return -1
+
+
+@njit(cache=True)
+def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq):
+    """Depth-first search of a fully healthy detour of this kind; ports into seq."""
+    depth_max = _FINAL[kind] + 1
+    buf = np.empty((5, 2 * k), np.int64)
+    cnt = np.zeros(5, np.int64)
+    idx = np.zeros(5, np.int64)
+    at = np.empty(5, np.int64)
+    at[0] = s
+    cnt[0] = _step_ports(kind, 0, s, t, k, n, w2, wl, lw, buf[0])
+    idx[0] = 0
+    depth = 0
+    while depth >= 0:
+        if idx[depth] >= cnt[depth]:
+            depth -= 1
+            if depth >= 0:
+                idx[depth] += 1
+            continue
+        p = buf[depth, idx[depth]]
+        sw = at[depth]
+        if not _healthy(sw, p, link_index, stamp, cur):
+            idx[depth] += 1
+            continue
+        seq[depth] = p
+        if depth == depth_max - 1:
+            return depth_max
+        nxt = port_peer[sw, p] - N
+        if nxt < 0:  # a detour never ejects before its final step
+            idx[depth] += 1
+            continue
+        depth += 1
+        at[depth] = nxt
+        cnt[depth] = _step_ports(kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
+        idx[depth] = 0
+    return 0
+
+
+@njit(cache=True)
+def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
+            out_sw, out_port):
+    """Route one packet; returns (status, hops, switches recorded).
+
+    ``src`` >= 0 starts at that node (its node link counts as a hop); otherwise the walk
+    starts at switch ``start``. Hops count links including both node links (spec §1.4).
+    """
+    K = k ** (n - 1)
+    N = 2 * k**n
+    ttl = 10 * n + 10
+    budget = 2 * n if flags & ESCAPE else 0
+    if flags & ESCAPE:
+        ttl += budget * (2 * n + 6)
+    hops = 0
+    nsw = 0
+    if src >= 0:
+        if stamp[src] == cur:  # the node link is link `src`
+            return NO_RULE, 0, 0
+        g = src // k**n
+        s = g * (n - 1) * K + (src % k**n) % K
+        hops = 1
+    else:
+        s = start
+    prev = -1
+    kind = _NONE
+    step = 0
+    w2 = 0
+    wl = 0
+    lw = 0
+    seq = np.empty(5, np.int64)
+    seq_len = 0
+    ports = np.empty(2 * k, np.int64)
+    while True:
+        if nsw < out_sw.shape[0]:
+            out_sw[nsw] = s
+        if hops >= ttl:
+            return TTL, hops, nsw + 1
+        d = s % K
+        gl = s // K
+        L = gl % (n - 1)
+        g = gl // (n - 1)
+        p = -1
+        status = OK
+        if kind != _NONE:
+            if seq_len > 0:
+                p = seq[step]
+                if step == seq_len - 1:
+                    kind = _NONE
+                    seq_len = 0
+                else:
+                    step += 1
+            else:
+                if kind == _TX and step == 1:
+                    # ALL, local model: TT if X1 can turn back, else X-Turns (spec §4)
+                    cnt = _step_ports(_TT, 1, s, t, k, n, w2, wl, lw, ports)
+                    p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                    if p >= 0:
+                        kind = _TT
+                    else:
+                        kind = _XT
+                cnt = _step_ports(kind, step, s, t, k, n, w2, wl, lw, ports)
+                p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                if p < 0:
+                    status = DEAD_END
+                elif step == _FINAL[kind]:
+                    kind = _NONE
+                else:
+                    step += 1
+        else:
+            p = _a1(s, t, k, n)
+            if not _healthy(s, p, link_index, stamp, cur):
+                faulty = p
+                p = -1
+                gt = t // k**n
+                up = faulty >= k
+                crossing = up and L == n - 2
+                root = crossing and g == gt
+                status = NO_RULE
+                if up and (flags & UPALT) and (not crossing or root):
+                    for q in range(k, 2 * k):
+                        if q != faulty and _healthy(s, q, link_index, stamp, cur):
+                            p = q
+                            status = OK
+                            break
+                if p < 0 and crossing and (not root or (flags & ROOT)):
+                    w2 = _dig(d, n - 2, k)
+                    wl = _dig(d, n - 3, k) if n >= 3 else 0
+                    lw = L
+                    order = (_GNS, _TT, _XT)
+                    for oi in range(3):
+                        cand = order[oi]
+                        if cand == _GNS and (not (flags & GNS) or n < 3):
+                            continue
+                        if cand == _TT and not (flags & TT):
+                            continue
+                        if cand == _XT and (not (flags & XT) or n < 3):
+                            continue
+                        if lookahead:
+                            m = _lookahead(cand, s, t, k, n, w2, wl, lw, N, port_peer,
+                                           link_index, stamp, cur, seq)
+                            if m > 0:
+                                kind = cand
+                                seq_len = m
+                                p = seq[0]
+                                step = 1
+                                status = OK
+                                break
+                        else:
+                            both = cand == _TT and (flags & XT) and n >= 3
+                            cnt = _step_ports(cand, 0, s, t, k, n, w2, wl, lw, ports)
+                            q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                            if q >= 0:
+                                kind = _TX if both else cand
+                                step = 1
+                                p = q
+                                status = OK
+                                break
+                            if cand == _TT:
+                                break  # XT shares TT's first step: it cannot start either
+                    if p < 0 and status == NO_RULE and lookahead:
+                        status = NO_RULE
+                elif p < 0 and not up and L >= 1 and (flags & GDL):
+                    w2 = _dig(d, n - 2, k)
+                    wl = _dig(d, L - 1, k)
+                    lw = L
+                    if lookahead:
+                        m = _lookahead(_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
+                                       link_index, stamp, cur, seq)
+                        if m > 0:
+                            kind = _GDL
+                            seq_len = m
+                            p = seq[0]
+                            step = 1
+                            status = OK
+                    else:
+                        cnt = _step_ports(_GDL, 0, s, t, k, n, w2, wl, lw, ports)
+                        q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                        if q >= 0:
+                            kind = _GDL
+                            step = 1
+                            p = q
+                            status = OK
+        if p < 0:
+            if budget > 0:
+                # misroute: a healthy port other than the way back, rotating the start
+                budget -= 1
+                kind = _NONE
+                seq_len = 0
+                r = (t + hops) % (2 * k)
+                for j in range(2 * k):
+                    q = (r + j) % (2 * k)
+                    peer = port_peer[s, q]
+                    if peer >= N and peer - N != prev and _healthy(s, q, link_index, stamp, cur):
+                        p = q
+                        break
+            if p < 0:
+                return status if status != OK else DEAD_END, hops, nsw + 1
+        if nsw < out_port.shape[0]:
+            out_port[nsw] = p
+        nsw += 1
+        peer = port_peer[s, p]
+        hops += 1
+        if peer < N:
+            if peer == t:
+                return OK, hops, nsw
+            return DEAD_END, hops, nsw  # never: only A1 ejects, and only at t
+        prev = s
+        s = peer - N
+
+
+@njit(cache=True)
+def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark, queue):
+    """BFS distance from node src to node t on the surviving graph (-1: disconnected)."""
+    head = 0
+    tail = 0
+    queue[tail] = src
+    tail += 1
+    seen[src] = seen_mark
+    dist[src] = 0
+    while head < tail:
+        v = queue[head]
+        head += 1
+        for j in range(indptr[v], indptr[v + 1]):
+            if stamp[nbr_link[j]] == cur:
+                continue
+            u = nbr[j]
+            if seen[u] == seen_mark:
+                continue
+            seen[u] = seen_mark
+            dist[u] = dist[v] + 1
+            if u == t:
+                return dist[u]
+            queue[tail] = u
+            tail += 1
+    return -1

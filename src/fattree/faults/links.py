@@ -1,0 +1,107 @@
+"""Naming faulty links: endpoint labels, 001's link IDs, fault files, random fault sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputFileError, ParameterError
+from ..topology import Topology
+
+
+def link_between(topo: Topology, a: int, b: int) -> int:
+    """Id of the link joining vertices a and b (``-1`` if they are not adjacent)."""
+    n = topo.n_nodes
+    if a > b:
+        a, b = b, a
+    if a < n:
+        return a if b >= n and topo.node_switch[a] == b - n else -1
+    row = topo.port_peer[a - n]
+    hit = np.nonzero(row == b)[0]
+    return int(topo.link_index[a - n, hit[0]]) if len(hit) else -1
+
+
+def mikant_link_id(topo: Topology, lid) -> int:
+    """Link of 001's ID ``<G, level, D_{n-2..0}, P>`` (spec §1.3) in a MiKANT.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> t = fattree.build("mikant:k=3,n=3")
+    >>> e = mikant_link_id(t, [1, 2, 0, 0, 0])
+    >>> [t.vertex_label(int(v)) for v in t.links[e]]
+    ['s0.1.0.0', 's1.1.0.0']
+    """
+    k, n = topo.params["k"], topo.params["n"]
+    lid = [int(x) for x in lid]
+    if topo.family != "mikant" or len(lid) != n + 2:
+        raise ParameterError(f"link id {lid} is not a MiKANT({k},{n}) link id <G,level,{n - 1} digits,P>")
+    g, level, digits, p = lid[0], lid[1], lid[2:-1], lid[-1]
+    if not (0 <= g <= 1 and 0 <= level <= n - 1 and 0 <= p < k and all(0 <= x < k for x in digits)):
+        raise ParameterError(f"link id {lid} is out of range for MiKANT({k},{n})")
+    if level == n - 1:
+        if g != 1:
+            raise ParameterError(f"link id {lid}: cross links are named from group 1 (G=1)")
+        sw = topo.find("s" + ".".join(map(str, [1, n - 2, *digits]))) - topo.n_nodes
+        return int(topo.link_index[sw, k + p])
+    sw = topo.find("s" + ".".join(map(str, [g, level, *digits]))) - topo.n_nodes
+    return int(topo.link_index[sw, p])
+
+
+def parse_link(topo: Topology, text: str) -> int:
+    """A link given as ``"A B"`` (two vertex labels) or as a MiKANT link id ``<1,2,0,0,0>``."""
+    text = text.strip()
+    if text.startswith("<") and text.endswith(">"):
+        return mikant_link_id(topo, [x for x in text[1:-1].replace(" ", "").split(",")])
+    parts = text.replace(",", " ").replace("-", " ").split()
+    if len(parts) != 2:
+        raise ParameterError(
+            f"link {text!r} is not 'LABEL LABEL' (e.g. 's0.1.0.0 s1.1.0.0') or a link id '<1,2,0,0,0>'")
+    a, b = topo.find(parts[0]), topo.find(parts[1])
+    e = link_between(topo, a, b)
+    if e < 0:
+        raise ParameterError(f"link {text!r}: {parts[0]} and {parts[1]} are not adjacent in {topo.spec}")
+    return e
+
+
+def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
+    """Boolean mask over ``topo.links`` from a file of one link per line ('#' comments).
+
+    Raises
+    ------
+    InputFileError
+        If the file is missing, or a line names an unknown label or a non-existent link
+        (the message gives the line number).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputFileError(f"faults file {str(path)!r} does not exist")
+    mask = np.zeros(topo.n_links, bool)
+    for no, line in enumerate(path.read_text().splitlines(), 1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        try:
+            mask[parse_link(topo, body)] = True
+        except ParameterError as exc:
+            raise InputFileError(f"{path}:{no}: {exc}") from None
+    return mask
+
+
+def write_fault_file(topo: Topology, mask: np.ndarray, path: str | Path) -> None:
+    lines = [f"{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}"
+             for a, b in topo.links[np.nonzero(mask)[0]]]
+    Path(path).write_text("# faulty links, one per line\n" + "\n".join(lines) + "\n")
+
+
+def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = False) -> np.ndarray:
+    """round(rate × links) faulty links drawn uniformly without replacement (001 §5)."""
+    if not 0.0 <= rate <= 1.0:
+        raise ParameterError(f"rate={rate!r} is invalid: a fraction in [0, 1]")
+    pool = np.arange(topo.n_nodes if switch_only else 0, topo.n_links)
+    f = int(np.floor(len(pool) * rate + 0.5))
+    rng = np.random.default_rng(seed)
+    mask = np.zeros(topo.n_links, bool)
+    mask[rng.choice(pool, size=f, replace=False)] = True
+    return mask

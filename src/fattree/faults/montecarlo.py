@@ -1,0 +1,281 @@
+"""Monte Carlo evaluation of fault-tolerant routing (001 §5, spec §5), numba over trials.
+
+Per trial: ``round(rate × links)`` faulty links drawn uniformly without replacement (node
+links included unless ``switch_only``), a source and a destination node (``s ≠ t``), and
+every algorithm plus the oracle on that same configuration. Random numbers come from a
+counter-based generator keyed by (seed, rate index, trial), so results are identical
+whatever the number of threads.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from .. import __version__
+from ..errors import ParameterError
+from ..topology import Topology
+from .algorithms import FTAlgorithm, check_model, resolve_algorithms
+from .kernel import OK, TTL, ft_walk, oracle_bfs
+
+_CHUNK = 512  # trials per parallel task: fixed, so results never depend on thread count
+
+
+@njit(cache=True, inline="always")
+def _mix(x):
+    # splitmix64 finaliser
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _next(state):
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    return _mix(state[0])
+
+
+@njit(cache=True, inline="always")
+def _below(state, m):
+    return np.int64(_next(state) % np.uint64(m))
+
+
+@njit(cache=True)
+def _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state):
+    """Mark trial tr's faulty links (stamp == cur) and return its (source, destination)."""
+    state[0] = _mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
+                    _mix(np.uint64(rate_idx) << np.uint64(40) ^ np.uint64(tr)))
+    # partial Fisher-Yates over the pool, undone afterwards so perm stays sorted
+    for i in range(n_faults):
+        j = i + _below(state, pool - i)
+        swaps[i] = j
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+        stamp[perm[i]] = cur
+    for i in range(n_faults - 1, -1, -1):
+        j = swaps[i]
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+    s = _below(state, N)
+    t = _below(state, N - 1)
+    if t >= s:
+        t += 1
+    return s, t
+
+
+def draw_trial(topo: Topology, seed: int, rate_idx: int, trial: int, rate: float,
+               switch_only: bool = False):
+    """The faulty-link mask and (source, destination) of one Monte Carlo trial (for checks)."""
+    pool_lo = topo.n_nodes if switch_only else 0
+    pool = topo.n_links - pool_lo
+    f = int(math.floor(pool * rate + 0.5))
+    perm = np.arange(pool_lo, topo.n_links)
+    stamp = np.zeros(topo.n_links, np.int64)
+    s, t = _draw(seed, rate_idx, trial, perm, np.empty(max(f, 1), np.int64), stamp, 1, f, pool,
+                 topo.n_nodes, np.zeros(1, np.uint64))
+    return stamp == 1, int(s), int(t)
+
+
+@njit(cache=True, parallel=True)
+def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo, n_faults,
+            trials, seed, rate_idx, flags, lookahead, succ, length, oracle_len, ttl_count):
+    N = 2 * k**n
+    V = indptr.shape[0] - 1
+    n_alg = flags.shape[0]
+    n_chunks = (trials + _CHUNK - 1) // _CHUNK
+    pool = n_links - pool_lo
+    for c in prange(n_chunks):
+        perm = np.arange(pool_lo, n_links)
+        stamp = np.zeros(n_links, np.int64)
+        swaps = np.empty(max(n_faults, 1), np.int64)
+        dist = np.zeros(V, np.int64)
+        seen = np.zeros(V, np.int64)
+        queue = np.empty(V, np.int64)
+        out_sw = np.empty(1, np.int64)
+        out_port = np.empty(1, np.int64)
+        state = np.zeros(1, np.uint64)
+        lo = c * _CHUNK
+        hi = min(trials, lo + _CHUNK)
+        for tr in range(lo, hi):
+            cur = tr + 1
+            s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            best = -1
+            for a in range(n_alg):
+                st, h, _ = ft_walk(k, n, port_peer, link_index, stamp, cur, flags[a],
+                                   lookahead[a], s, -1, t, out_sw, out_port)
+                if st == OK:
+                    succ[a, tr] = 1
+                    length[a, tr] = h
+                    if best < 0 or h < best:
+                        best = h
+                else:
+                    succ[a, tr] = 0
+                    length[a, tr] = 0
+                    if st == TTL:
+                        ttl_count[a] += 1
+            # oracle: a walk of fault-free length is already optimal (faults never shorten)
+            st0, d0, _ = ft_walk(k, n, port_peer, link_index, stamp, -1, 0, False, s, -1, t,
+                                 out_sw, out_port)
+            if best == d0:
+                oracle_len[tr] = d0
+            else:
+                oracle_len[tr] = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist,
+                                            seen, cur, queue)
+
+
+def _surviving_csr(topo: Topology):
+    e = topo.links
+    src = np.concatenate([e[:, 0], e[:, 1]])
+    dst = np.concatenate([e[:, 1], e[:, 0]])
+    lid = np.concatenate([np.arange(len(e)), np.arange(len(e))])
+    order = np.argsort(src, kind="stable")
+    indptr = np.zeros(topo.n_vertices + 1, np.int64)
+    np.add.at(indptr, src + 1, 1)
+    return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """95 % Wilson score interval of a success ratio."""
+    if trials == 0:
+        return (math.nan, math.nan)
+    p = successes / trials
+    den = 1 + z * z / trials
+    mid = (p + z * z / (2 * trials)) / den
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / den
+    lo = 0.0 if successes == 0 else max(0.0, mid - half)
+    hi = 1.0 if successes == trials else min(1.0, mid + half)
+    return (lo, hi)
+
+
+@dataclass(frozen=True)
+class FaultStudy:
+    """Rows (one per algorithm, model and rate) plus the configuration that made them."""
+
+    rows: list[dict]
+    config: dict
+    wall_seconds: float
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+
+def parse_rates(text: str) -> list[float]:
+    """``"0:1:0.05"`` (inclusive range) or ``"0,0.05,0.1"`` into a list of rates."""
+    text = str(text).strip()
+    try:
+        if ":" in text:
+            a, b, step = (float(x) for x in text.split(":"))
+            if step <= 0:
+                raise ParameterError(f"rates={text!r} is invalid: the step must be > 0")
+            count = int(math.floor((b - a) / step + 1e-9)) + 1
+            rates = [round(a + i * step, 10) for i in range(count)]
+        else:
+            rates = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ParameterError(f"rates={text!r} is invalid: use START:STOP:STEP or a,b,c") from None
+    if not rates:
+        raise ParameterError(f"rates={text!r} is invalid: no rate given")
+    for r in rates:
+        if not 0.0 <= r <= 1.0:
+            raise ParameterError(f"rates={text!r} is invalid: {r} is outside [0, 1]")
+    return rates
+
+
+def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.05, 0.1),
+             trials: int = 10_000, seed: int = 0, *, models=("local",), switch_only: bool = False,
+             progress=None) -> FaultStudy:
+    """Success ratio and path length of every algorithm against the link fault rate.
+
+    Parameters
+    ----------
+    topo : Topology
+        A MiKANT (001's algorithms are defined for it).
+    algorithms : str or list of str
+        Names (``"sp,gns,gdl,gns+xt+gdl,oracle"``) or ``"all"``.
+    rates : sequence of float or str
+        Fractions of links made faulty (``"0:1:0.05"`` accepted).
+    trials : int
+        Trials per rate; all algorithms share every trial's faults and pair.
+    seed : int
+    models : sequence of {"local", "lookahead"}
+    switch_only : bool
+        Exclude node links from the fault pool (``--links switch-only``).
+    progress : callable(done, total), optional
+
+    Examples
+    --------
+    >>> import fattree
+    >>> st = evaluate(fattree.build("mikant:k=3,n=3"), "sp,gns,oracle", [0.0, 0.1], 500, seed=1)
+    >>> [r["success_ratio"] for r in st.rows if r["rate"] == 0.0]
+    [1.0, 1.0, 1.0]
+
+    References
+    ----------
+    001 §5 (protocol and Figs. 8–9); mikant-routing-spec.md §5.
+    """
+    t0 = time.perf_counter()
+    if topo.family != "mikant":
+        raise ParameterError(f"topology family {topo.family!r}: the fault study needs a mikant")
+    if isinstance(rates, str):
+        rates = parse_rates(rates)
+    rates = [float(r) for r in rates]
+    for r in rates:
+        if not 0.0 <= r <= 1.0:
+            raise ParameterError(f"rate={r!r} is invalid: a fraction in [0, 1]")
+    if not isinstance(trials, (int, np.integer)) or trials < 1:
+        raise ParameterError(f"trials={trials!r} is invalid: an integer >= 1")
+    models = [check_model(m) for m in models]
+    algs: list[FTAlgorithm] = resolve_algorithms(algorithms, topo.family)
+    walks = [(a, m) for a in algs if not a.is_oracle for m in models]
+    has_oracle = any(a.is_oracle for a in algs)
+    k, n = topo.params["k"], topo.params["n"]
+    indptr, nbr, nbr_link = _surviving_csr(topo)
+    pool_lo = topo.n_nodes if switch_only else 0
+    pool = topo.n_links - pool_lo
+    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
+    look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
+    rows: list[dict] = []
+    for ri, rate in enumerate(rates):
+        f = int(math.floor(pool * rate + 0.5))
+        succ = np.zeros((len(flags), trials), np.int8)
+        length = np.zeros((len(flags), trials), np.int64)
+        olen = np.zeros(trials, np.int64)
+        ttl = np.zeros(len(flags), np.int64)
+        _trials(k, n, topo.port_peer, topo.link_index, indptr, nbr, nbr_link, topo.n_links,
+                pool_lo, f, trials, seed, ri, flags, look, succ, length, olen, ttl)
+        ok_o = olen >= 0
+        for i, (a, m) in enumerate(walks):
+            s = succ[i].astype(bool)
+            lo, hi = wilson(int(s.sum()), trials)
+            rows.append({"algorithm": a.name, "model": m, "rate": rate, "faulty_links": f,
+                         "trials": trials, "successes": int(s.sum()),
+                         "success_ratio": float(s.mean()), "ci_low": lo, "ci_high": hi,
+                         "avg_path_length": float(length[i][s].mean()) if s.any() else math.nan,
+                         "avg_excess_over_oracle": float((length[i][s] - olen[s]).mean())
+                         if s.any() else math.nan,
+                         "ttl_fired": int(ttl[i])})
+        if has_oracle:
+            lo, hi = wilson(int(ok_o.sum()), trials)
+            rows.append({"algorithm": "oracle", "model": "global", "rate": rate,
+                         "faulty_links": f, "trials": trials, "successes": int(ok_o.sum()),
+                         "success_ratio": float(ok_o.mean()), "ci_low": lo, "ci_high": hi,
+                         "avg_path_length": float(olen[ok_o].mean()) if ok_o.any() else math.nan,
+                         "avg_excess_over_oracle": 0.0 if ok_o.any() else math.nan,
+                         "ttl_fired": 0})
+        if progress is not None:
+            progress(ri + 1, len(rates))
+    config = {"topology": topo.spec, "algorithms": [a.name for a in algs], "models": models,
+              "rates": rates, "trials": trials, "seed": seed,
+              "links": "switch-only" if switch_only else "all", "version": __version__}
+    for r in rows:
+        r["topology"] = topo.spec
+        r["seed"] = seed
+    return FaultStudy(rows, config, time.perf_counter() - t0)
