@@ -227,7 +227,7 @@ class Topology:
         >>> import fattree
         >>> g = fattree.build("mikant:k=2,n=3").to_networkx()
         >>> g.number_of_nodes(), g.number_of_edges()
-        (24, 40)
+        (32, 40)
         """
         import networkx as nx
 
