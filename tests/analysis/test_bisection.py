@@ -1,0 +1,141 @@
+"""Bisection width: exact ILP against brute force and the corrected closed forms."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import fattree
+from fattree.analysis.bisection import (bisection, candidate_splits, cut_size, explicit_cut,
+                                        min_cut_for_split)
+from fattree.errors import ParameterError
+
+
+def brute_force_bisection(topo) -> int:
+    """Minimum over all 2^S switch placements; nodes then follow their switch where they can.
+
+    With the switch sides fixed, a balanced split puts floor(N/2) nodes on side A; the
+    cheapest way moves |(nodes under A-switches) - floor(N/2)| nodes away from their
+    switch, one cut node link each.
+    """
+    n, S = topo.n_nodes, topo.n_switches
+    assert S <= 16
+    count = np.bincount(topo.node_switch, minlength=S)
+    sw = topo.links[n:] - n
+    x = ((np.arange(2**S)[:, None] >> np.arange(S)) & 1).astype(bool)  # every placement
+    cut = np.count_nonzero(x[:, sw[:, 0]] != x[:, sw[:, 1]], axis=1)
+    cut += np.abs(x.astype(np.int64) @ count - n // 2)
+    return int(cut.min())
+
+@pytest.mark.parametrize("spec", ["kant:k=2,n=2", "kant:k=3,n=2", "kant:k=4,n=2", "kant:k=2,n=3",
+                                  "mikant:k=2,n=2", "mikant:k=3,n=2", "mikant:k=4,n=2",
+                                  "mikant:k=2,n=3", "clos:k=2,n=2", "clos:k=3,n=2", "clos:k=4,n=2"])
+def test_ilp_is_exact_against_brute_force(spec):
+    t = fattree.build(spec)
+    b = bisection(t)
+    assert b.exact and b.method == "ilp"
+    assert b.width == brute_force_bisection(t)
+    assert cut_size(t, b.side) == b.width
+    assert b.side[: t.n_nodes].sum() == t.n_nodes // 2
+
+
+# Closed forms as corrected in the errata (even k): MiKANT k^n/2 (000 Theorem 7), k-ary
+# n-tree k^n/2 (000 Table I), Clos k^n (printed k^n/2 is wrong: full bisection N/2).
+@pytest.mark.parametrize("family,k,n,want", [
+    ("mikant", 2, 3, 4), ("mikant", 2, 4, 8), ("mikant", 4, 2, 8), ("mikant", 4, 3, 32),
+    ("kant", 2, 3, 4), ("kant", 2, 4, 8), ("kant", 4, 2, 8), ("kant", 4, 3, 32),
+    ("clos", 2, 2, 4), ("clos", 2, 3, 8), ("clos", 4, 2, 16)])
+def test_exact_bisection_matches_corrected_closed_forms(family, k, n, want):
+    assert want == (k**n if family == "clos" else k**n // 2)
+    b = bisection(fattree.build(f"{family}:k={k},n={n}"))
+    assert (b.width, b.exact) == (want, True)
+
+
+@pytest.mark.parametrize("family,k,n", [("mikant", 4, 4), ("mikant", 2, 6), ("mikant", 6, 3),
+                                        ("kant", 4, 4), ("clos", 4, 3), ("clos", 2, 5)])
+def test_explicit_cut_attains_closed_form_on_larger_even_k(family, k, n):
+    t = fattree.build(f"{family}:k={k},n={n}")
+    b = explicit_cut(t)
+    assert not b.exact and "upper bound" in b.method
+    assert b.width == (k**n if family == "clos" else k**n // 2)
+    assert cut_size(t, b.side) == b.width and b.side[: t.n_nodes].sum() == t.n_nodes // 2
+
+
+def test_mikant_top_digit_cut_is_theorem_7s():
+    # errata: Theorem 7's cut is the split on the top digit D_{n-2} < k/2
+    t = fattree.build("mikant:k=4,n=3")
+    names = dict(candidate_splits(t))
+    mask = names["node label digit 2 first"]
+    assert np.array_equal(mask, t.node_digits[:, 2] < 2)
+    width, side = min_cut_for_split(t, mask)
+    assert width == 4**3 // 2
+    assert np.array_equal(side[t.n_nodes:], t.switch_digits[:, 2] < 2)
+
+
+def test_candidate_splits_are_balanced_and_distinct():
+    t = fattree.build("clos:k=3,n=3")
+    splits = candidate_splits(t)
+    keys = {m.tobytes() for _, m in splits}
+    assert len(keys) == len(splits) >= 3
+    assert all(m.sum() == t.n_nodes // 2 for _, m in splits)
+
+
+def test_min_cut_is_optimal_for_its_node_split():
+    # against brute force over the switch sides with the node split fixed
+    t = fattree.build("mikant:k=3,n=2")
+    n, S = t.n_nodes, t.n_switches
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        mask = np.zeros(n, bool)
+        mask[rng.choice(n, n // 2, replace=False)] = True
+        width, _ = min_cut_for_split(t, mask)
+        best = min(cut_size(t, np.concatenate([mask, np.array(bits)]))
+                   for bits in itertools.product((False, True), repeat=S))
+        assert width == best
+
+
+def test_odd_node_count_puts_the_floor_on_side_a():
+    t = fattree.build("kant:k=3,n=3")  # 27 nodes
+    b = bisection(t)
+    assert b.exact and b.side[: t.n_nodes].sum() == 13
+    assert b.width == cut_size(t, b.side)
+
+
+def test_ilp_time_limit_gives_a_labelled_bound():
+    t = fattree.build("clos:k=4,n=3")  # HiGHS needs ~15 s to prove 64 here
+    b = bisection(t, time_limit=0.3)
+    assert not b.exact and b.width == 64 and "limit" in b.method
+    assert b.lower_bound <= 64
+
+
+def test_large_instances_skip_the_ilp():
+    b = bisection(fattree.build("mikant:k=4,n=3"), ilp_max_switches=10)
+    assert (b.width, b.exact) == (32, False) and b.method.startswith("explicit balanced cut")
+
+
+@pytest.mark.parametrize("kwargs,match", [({"ilp_max_switches": -1}, "ilp_max_switches"),
+                                          ({"time_limit": 0}, "time_limit")])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(ParameterError, match=match):
+        bisection(fattree.build("kant:k=2,n=2"), **kwargs)
+
+
+def test_cut_size_checks_its_shape():
+    with pytest.raises(ParameterError, match="side"):
+        cut_size(fattree.build("kant:k=2,n=2"), np.zeros(3, bool))
+
+
+def test_imported_copy_uses_its_name_fields(tmp_path):
+    export = pytest.importorskip("fattree.topology.export")
+    from fattree.topology import FAMILIES
+
+    if "graph" not in FAMILIES:
+        pytest.skip("graph import not available")
+    f = tmp_path / "mk.edges"
+    f.write_bytes(export.export_bytes(fattree.build("mikant:k=4,n=4"), "edgelist"))
+    t = fattree.build(f"graph:file={f}")
+    assert t.node_names is not None
+    b = explicit_cut(t)
+    assert b.width == 4**4 // 2 and "digit 2" in b.method
