@@ -1,0 +1,76 @@
+"""CLI: ``export`` (edge list, JSON, GraphML, DOT, BookSim2) and ``draw`` (SVG/PNG/PDF)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+
+def export(
+    spec: str = typer.Argument(..., help="topology, e.g. kantc:k=3,n=3 or graph:file=net.graphml"),
+    fmt: str = typer.Option("edgelist", "--format", "-f",
+                            help="edgelist, json, graphml, dot or booksim"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write (default: stdout)"),
+) -> None:
+    """Write the topology with its labels and ports in a format other tools read."""
+    from ..topology import build, resolve
+    from ..topology.export import EXPORTERS, check_output_path, export as write
+
+    EXPORTERS.get(fmt)  # an unknown format is refused before anything is built
+    resolve(spec)
+    if output is not None:
+        check_output_path(output)
+    topo = build(spec)
+    if output is None:
+        sys.stdout.flush()
+        write(topo, fmt, getattr(sys.stdout, "buffer", None) or _TextSink(sys.stdout))
+        sys.stdout.flush()
+        return
+    for path in write(topo, fmt, output):
+        print(f"wrote {path} ({path.stat().st_size:,} bytes)", file=sys.stderr)
+
+
+class _TextSink:
+    """A binary-looking wrapper for a text stream without ``.buffer`` (e.g. captured output)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(data.decode())
+
+
+def draw(
+    spec: str = typer.Argument(..., help="topology, e.g. mikant:k=3,n=3"),
+    output: Path = typer.Option(..., "--output", "-o", help="drawing to write: .svg, .png or .pdf"),
+    ports: bool = typer.Option(False, "--ports", help="write the port number at each switch end"),
+    labels: Optional[bool] = typer.Option(None, "--labels/--no-labels",
+                                          help="vertex labels (default: when they fit)"),
+    max_vertices: int = typer.Option(2000, "--max-vertices", help="refuse larger topologies"),
+) -> None:
+    """Layered drawing like the papers' figures (switch rows by stage, nodes as circles)."""
+    from ..errors import ParameterError
+    from ..report.draw import SUFFIXES, check_size, draw as render
+    from ..topology import build, resolve
+    from ..topology.export import check_output_path
+
+    if output.suffix.lower() not in SUFFIXES:
+        raise ParameterError(f"output={str(output)!r} has an unknown suffix; allowed: {', '.join(SUFFIXES)}")
+    if max_vertices < 1:
+        raise ParameterError(f"max_vertices={max_vertices} is invalid: must be at least 1")
+    fam, values = resolve(spec)
+    if fam.size is not None:  # refuse before building a network too large to draw
+        nodes, switches, _ = fam.size(values)
+        check_size(spec, nodes + switches, max_vertices)
+    check_output_path(output)
+    path = render(build(spec), output, ports=ports, labels=labels, max_vertices=max_vertices)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export)
+    app.command("draw")(draw)

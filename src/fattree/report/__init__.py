@@ -1,0 +1,1 @@
+"""Reports: drawings, plots, HTML reports and the reproduction of the papers' figures."""
