@@ -1,0 +1,350 @@
+"""CLI: design, compare, model (002), plot (analytic figures).
+
+``plot_app`` is a typer sub-app so that other command modules can add plots to
+``fattree plot`` (e.g. ``plot_app.command("latency")(...)``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ._common import console, print_json
+
+plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
+                       no_args_is_help=True)
+model_app = typer.Typer(help="002's models: k-ary n-cubes versus fat trees.", no_args_is_help=True)
+
+
+def _fmt(v: Any, digits: int = 6) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, Fraction):
+        v = float(v)
+    return f"{v:.{digits}g}"
+
+
+def _num(v: Any) -> Any:
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    return v
+
+
+def _split(text: str | None) -> list[str] | None:
+    return None if text is None else [t.strip() for t in text.split(",") if t.strip()]
+
+
+# ------------------------------------------------------------------ design
+_DESIGN_COLS = [("spec", "design"), ("nodes", "nodes"), ("switches", "switches"), ("links", "links"),
+                ("radix", "radix"), ("diameter", "diam"), ("avg_distance", "avg dist"),
+                ("cost_per_node", "sw/node"), ("rcp", "RCP")]
+
+
+def design(
+    nodes: int = typer.Option(..., "--nodes", help="required number of compute nodes (2 .. 10^12)"),
+    max_radix: Optional[int] = typer.Option(None, "--max-radix", help="largest switch radix allowed"),
+    families: Optional[str] = typer.Option(None, "--families",
+                                           help="comma-separated families (default: the papers' eight)"),
+    p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
+    rank_by: str = typer.Option("rcp", "--rank-by", help="column to rank by (ascending)"),
+    pareto: bool = typer.Option(False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"),
+    as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
+    top: int = typer.Option(15, "--top", help="rows to show (0: all)"),
+    exact: bool = typer.Option(False, "--exact", help="only designs with exactly --nodes nodes"),
+    max_n: Optional[int] = typer.Option(None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"),
+) -> None:
+    """Every feasible (family, k, n) reaching --nodes, ranked by RCP (closed forms, no graphs built)."""
+    from ..analysis.advisor import design as run
+
+    d = run(nodes, max_radix=max_radix, families=_split(families), p=p, rank_by=rank_by, exact=exact, max_n=max_n)
+    rows = list(d.pareto if pareto else d.rows)
+    if top > 0:
+        rows = rows[:top]
+    if as_json:
+        print_json([r.as_dict() for r in rows])
+        return
+    title = f"designs for {nodes:,} nodes" + (f", radix <= {max_radix}" if max_radix else "") + \
+        (" (Pareto front)" if pareto else f", ranked by {rank_by}")
+    table = Table(title=title)
+    table.add_column("#", justify="right")
+    for _, head in _DESIGN_COLS:
+        table.add_column(head, justify="left" if head == "design" else "right")
+    table.add_column("front")
+    for i, r in enumerate(rows, 1):
+        table.add_row(str(i), *(_fmt(getattr(r, c), 4) if c != "spec" else r.spec for c, _ in _DESIGN_COLS),
+                      "*" if r.pareto else "")
+    console.print(table)
+    b = d.best
+    console.print(f"best by {rank_by}: {b.spec} ({b.nodes:,} nodes, radix {b.radix}, diameter {b.diameter}, "
+                  f"RCP {b.rcp:.4f}); {len(d.rows)} designs considered")
+    console.print(f"RCP = radix x diameter / that of the hypercube with {nodes:,} nodes "
+                  f"(p = {p}; 000 eq. 7); '*' marks the Pareto front of switches per node vs average distance.")
+
+
+# ------------------------------------------------------------------ compare
+_CMP_KEYS = ["nodes", "switches", "links", "radix", "diameter", "avg_distance", "avg_distance_distinct",
+             "bisection_width", "path_diversity"]
+
+
+def _compare_entry(spec: str, p: int) -> dict:
+    from ..analysis.closed_forms import closed_forms
+    from ..analysis.cost import rcp_value
+    from ..topology.family import parse_spec
+
+    family, raw = parse_spec(spec)
+    forms = closed_forms(family, raw)
+    entry: dict[str, Any] = {"spec": spec, "family": family}
+    for key, f in forms.items():
+        entry[key] = f
+    nodes = forms["nodes"].value
+    entry["cost_per_node"] = Fraction(forms["switches"].value, nodes)
+    entry["links_per_node"] = Fraction(forms["links"].value, nodes)
+    if "diameter" in forms and nodes >= 2 * p:
+        entry["rcp"] = rcp_value(forms["radix"].value, forms["diameter"].value, nodes, p)
+    return entry
+
+
+def compare(
+    specs: list[str] = typer.Argument(..., help="designs, e.g. mikant:k=8,n=6 hypercube:d=19,p=1"),
+    p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline of RCP"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
+    """Side-by-side closed-form properties (no graph is built, so any size is instant)."""
+    from ..analysis.cost import _check_p
+
+    _check_p(p)
+    entries = [_compare_entry(s, p) for s in specs]
+    rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "rcp"]
+    if as_json:
+        out = []
+        for e in entries:
+            d = {"spec": e["spec"], "family": e["family"]}
+            for key in rows:
+                v = e.get(key)
+                if hasattr(v, "value"):
+                    d[key] = _num(v.value)
+                    if v.printed is not None:
+                        d.setdefault("printed", {})[key] = _num(v.printed)
+                else:
+                    d[key] = _num(v)
+            out.append(d)
+        print_json(out)
+        return
+    table = Table(title="closed forms (no graph built)")
+    table.add_column("property")
+    for e in entries:
+        table.add_column(e["spec"], justify="right")
+    notes = []
+    for key in rows:
+        cells = []
+        for e in entries:
+            v = e.get(key)
+            if v is None:
+                cells.append("-")
+            elif hasattr(v, "value"):
+                text = _fmt(v.value)
+                if v.printed is not None:
+                    text += f" (paper: {_fmt(v.printed)})"
+                    notes.append(f"{e['spec']} {key}: {v.note}" if v.note else f"{e['spec']} {key}: see errata")
+                cells.append(text)
+            else:
+                cells.append(_fmt(v))
+        table.add_row(key.replace("_", " "), *cells)
+    console.print(table)
+    console.print(f"Values from the closed forms of fattree.analysis.closed_forms (errata applied); RCP against "
+                  f"the hypercube of the same size, p = {p}. Build a graph with 'fattree info SPEC' to check.")
+    for note in notes:
+        console.print(escape(f"  paper: {note}"))
+
+
+# ------------------------------------------------------------------ model
+def _print_frame(df, title: str, best: str | None = None) -> None:
+    table = Table(title=title)
+    for c in df.columns:
+        table.add_column(str(c), justify="right")
+    imin = df[best].idxmin() if best else None
+    for i, row in df.iterrows():
+        cells = [_fmt(v, 5) if not isinstance(v, str) else v for v in row.tolist()]
+        if i == imin:
+            cells = [f"[bold]{c}[/bold]" for c in cells]
+        table.add_row(*cells)
+    console.print(table)
+
+
+def _records(df) -> list[dict]:
+    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in df.to_dict("records")]
+
+
+@model_app.command("kncube")
+def model_kncube(
+    nodes: int = typer.Option(4096, "--nodes", help="nodes N (all integer k^n = N are listed)"),
+    constraint: str = typer.Option("bisection", "--constraint", help="bisection (Dally) or nodesize (Agarwal)"),
+    wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
+    message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
+    node_size: Optional[float] = typer.Option(None, "--node-size",
+                                              help="node size in wires (default: the binary cube's 2 log2 N)"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
+    """k-ary n-cubes of N nodes: channel width, bisection and T_net under a cost constraint (002 §3)."""
+    import pandas as pd
+
+    from ..analysis import kncube
+
+    kncube.check_wire(wire)
+    kncube.channel_width(2, 1, constraint)  # validates the constraint before any row exists
+    t = kncube.kncube_table(nodes, constraint, node_size, min_n=1)
+    t["D"] = [kncube.avg_hops(k, n) for k, n in zip(t["k"], t["n"])]
+    t["L/W"] = message_length / t["W"]
+    t["Tc"] = [kncube.channel_time(k, n, wire) for k, n in zip(t["k"], t["n"])]
+    t["Tnet"] = t["Tc"] * (t["D"] + t["L/W"])
+    if as_json:
+        print_json(_records(t))
+        return
+    _print_frame(pd.DataFrame(t), f"{nodes:,}-node k-ary n-cubes, constant {constraint}, {wire} wire delay, "
+                                  f"L = {message_length:g}", best="Tnet")
+    name = {"bisection": "cube-bisection-4096", "nodesize": "cube-nodesize-4096"}[constraint]
+    if nodes == 4096 and node_size is None:
+        ref = kncube.TABLES_002.get(name)()
+        bad = int((ref["flag"] != "").sum())
+        console.print(f"002's 4096-node table ({name}): {'reproduced' if not bad else f'{bad} rows differ'}.")
+
+
+@model_app.command("fattree")
+def model_fattree(
+    nodes: int = typer.Option(16384, "--nodes", help="leaves N = k^n (real k for each n)"),
+    message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
+    node_size: float = typer.Option(640.0, "--node-size", help="router size in wires (constant node size)"),
+    wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
+    width_rule: str = typer.Option("table", "--width-rule",
+                                   help="table: W = NodeSize/2k (002's tables); text: NodeSize/2n; bisection: W = 1"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
+    """Fat-tree T_net against n (002 §3), with the exact mean hop count (000 eq. 3) beside D = 2n."""
+    from ..analysis import kncube
+
+    t = kncube.fattree_tnet_table(nodes, message_length, node_size, wire, width_rule)
+    t.insert(4, "D_exact", [kncube.fattree_avg_hops(k, n) for k, n in zip(t["k"], t["n"])])
+    if as_json:
+        print_json(_records(t))
+        return
+    _print_frame(t, f"k-ary n-trees with {nodes:,} leaves, node size {node_size:g}, L = {message_length:g}, "
+                    f"{wire} wire delay", best="Tnet")
+    console.print("D = 2n as in 002; D_exact = 000 eq. (3). T_net = Tc (D + L/W).")
+
+
+@model_app.command("table")
+def model_table(
+    name: Optional[str] = typer.Argument(None, help="002 table to regenerate (omit to list them)"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
+    """Regenerate one of 002's tables beside the printed values; 'flag' marks disagreements."""
+    from ..analysis.kncube import TABLES_002
+
+    if name is None:
+        for key, fn in TABLES_002.items():
+            console.print(escape(f"{key}: {(fn.__doc__ or '').strip().splitlines()[0]}"))
+        return
+    df = TABLES_002.get(name)()
+    if as_json:
+        print_json({"rows": _records(df), "notes": df.attrs.get("notes", [])})
+        return
+    _print_frame(df.drop(columns=["note"]), f"002 {name}: computed and printed")
+    for i, note in zip(df.index, df["note"]):
+        if note:
+            console.print(escape(f"  row {i}: {note}"))
+    for note in df.attrs.get("notes", []):
+        console.print(escape(f"  note: {note}"))
+
+
+# ------------------------------------------------------------------ plot
+_OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf)")
+
+
+@plot_app.command("cost-ratios")
+def plot_cost_ratios(
+    output: Path = _OUT,
+    families: str = typer.Option("cat,micat", "--families", help="mikant, cat, micat, kantc, mikantc"),
+    baseline: str = typer.Option("kant", "--baseline", help="kant or mikant"),
+    k_max: int = typer.Option(8, "--k-max", help="largest k (= n)"),
+) -> None:
+    """Switch and link cost ratios per node (000 Fig. 5, 001 Fig. 2, 004 Figs. 5-6)."""
+    from ..errors import ParameterError
+    from ..report.figures_analytics import plot_cost_ratios as draw
+
+    if k_max < 2:
+        raise ParameterError(f"k_max={k_max} is invalid: at least 2")
+    console.print(f"wrote {draw(output, _split(families) or [], baseline, range(2, k_max + 1))}")
+
+
+@plot_app.command("rcp")
+def plot_rcp(
+    output: Path = _OUT,
+    family: str = typer.Option("mikant", "--family", help="kant, clos, mikant, cat, micat, kantc, mikantc"),
+    n_min: int = typer.Option(2, "--n-min", help="smallest n"),
+    n_max: int = typer.Option(8, "--n-max", help="largest n"),
+    p: int = typer.Option(1, "--p", help="nodes per hypercube router"),
+    mark: Optional[str] = typer.Option(None, "--mark", help="designs to annotate, e.g. 8:6,4:9 (k:n)"),
+) -> None:
+    """RCP against the hypercube versus system size, one curve per n (000 Fig. 7, 001 Figs. 3-4, 004 Figs. 7-8)."""
+    from ..analysis.cost import _check_p
+    from ..errors import ParameterError
+    from ..report.figures_analytics import plot_rcp as draw
+
+    _check_p(p)
+    if not 1 <= n_min <= n_max <= 40:
+        raise ParameterError(f"n_min={n_min}, n_max={n_max} are invalid: need 1 <= n_min <= n_max <= 40")
+    marks = []
+    for item in _split(mark) or []:
+        k, _, n = item.partition(":")
+        if not (k.isdigit() and n.isdigit()):
+            raise ParameterError(f"mark={item!r} is invalid: use k:n, e.g. 8:6")
+        marks.append((int(k), int(n)))
+    console.print(f"wrote {draw(output, family, range(n_min, n_max + 1), p, marks)}")
+
+
+@plot_app.command("path-diversity")
+def plot_path_diversity(
+    output: Path = _OUT,
+    n: int = typer.Option(8, "--n", help="tree levels n (fixed)"),
+    families: str = typer.Option("hypercube,kant,mikant,cat,micat", "--families", help="families to draw"),
+    k_max: int = typer.Option(10, "--k-max", help="largest k"),
+    printed: bool = typer.Option(True, "--printed/--no-printed", help="also draw the printed (wrong) formulas"),
+) -> None:
+    """Path diversity P̃/N against k at fixed n (001 Fig. 5, 004 Fig. 9; corrected formulas)."""
+    from ..errors import ParameterError
+    from ..report.figures_analytics import plot_path_diversity as draw
+
+    if n < 2 or k_max < 2:
+        raise ParameterError(f"n={n}, k_max={k_max} are invalid: both at least 2")
+    console.print(f"wrote {draw(output, n, _split(families) or [], range(2, k_max + 1), printed)}")
+
+
+@plot_app.command("kncube-latency")
+def plot_kncube_latency(
+    output: Path = _OUT,
+    nodes: int = typer.Option(256, "--nodes", help="nodes N"),
+    constraint: str = typer.Option("nodesize", "--constraint", help="nodesize or bisection"),
+    wire: str = typer.Option("constant", "--wire", help="constant, log or linear"),
+    message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
+    node_size: float = typer.Option(640.0, "--node-size", help="node size in wires"),
+) -> None:
+    """T_net of k-ary n-cubes and fat trees against n (002 §3)."""
+    from ..report.figures_analytics import plot_kncube_latency as draw
+
+    console.print(f"wrote {draw(output, nodes, constraint, wire, message_length, node_size)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("design")(design)
+    app.command("compare")(compare)
+    app.add_typer(model_app, name="model")
+    app.add_typer(plot_app, name="plot")
