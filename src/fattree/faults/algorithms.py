@@ -21,6 +21,7 @@ TT = 8
 ROOT = 16
 UPALT = 32
 ESCAPE = 64  # misroute budget when every rule fails (this project's algorithm)
+CUBE = 128  # MiKANTC: hypercube multipath (004 Algorithm 1, cube part)
 ORACLE = 1 << 20  # not a walk: BFS on the surviving graph
 
 MODELS = ("local", "lookahead")
@@ -52,13 +53,14 @@ def _register(name: str, flags: int, origin: str, knowledge: str = _LOCAL + _PKT
     FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, families))
 
 
-_register("sp", 0, "000 Algorithm 1 (shortest path), no fault handling",
-          "none: fails at the first faulty link")
+_register("sp", 0, "000 Algorithm 1 (shortest path), no fault handling (MiKANTC: 004 §3)",
+          "none: fails at the first faulty link", families=("mikant", "mikantc"))
 _register("gns", GNS, "001 §4.2.1 Go-Neighbor-Switch")
 _register("gdl", GDL, "001 §4.2.2 Go-Down-Level")
 _register("gns+gdl", GNS | GDL, "001 §5 (their combination)")
 _register("gns+xt", GNS | XT, "001 Algorithm 2 (Go-Neighbor-Switch, then X-Turns)")
-_register("gns+xt+gdl", GNS | XT | GDL, "001 §5; 004 Algorithm 1, tree part")
+_register("gns+xt+gdl", GNS | XT | GDL, "001 §5; 004 Algorithm 1, tree part",
+          families=("mikant", "mikantc"))
 _register("tt", TT, "001 §4.2.4 Three-Turn")
 _register("tt+gdl", TT | GDL, "001 §5 (GDL applied to Three-Turn)")
 _register("gns+tt", GNS | TT, "001 §4.2.4 (Three-Turn when GNS cannot send)")
@@ -77,7 +79,22 @@ _register("escape", GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
           _LOCAL + "; per packet: the detour state plus a misroute counter (≤ 2n) and the "
           "previous switch")
 _register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
-          "global: every link of the network")
+          "global: every link of the network", families=("mikant", "mikantc"))
+
+# MiKANTC (004 §4, docs/faults-mikantc.md): the tree part is the MiKANT walk on the tree
+# digits; cube hops add the hypercube multipath.
+_CUBE_K = "local: each switch sees its own links and the static cube codes"
+_register("cube", CUBE, "004 Algorithm 1, cube part only: another shortest-path cube dimension "
+          "when the chosen one is faulty", _CUBE_K + "; no packet state beyond T",
+          families=("mikantc",))
+_register("cube+gns+xt+gdl", CUBE | GNS | XT | GDL,
+          "004 Algorithm 1: hypercube multipath; rise: Go-Neighbor, then X-Turns; fall: Go-Down",
+          _CUBE_K + _PKT, families=("mikantc",))
+_register("cube+escape", CUBE | GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
+          "this project: 004 Algorithm 1 + TT, ROOT, UPALT, and up to 2n+k misroutes to a "
+          "healthy switch port other than the way back when every rule fails",
+          _CUBE_K + _PKT + ", a misroute counter (≤ 2n+k) and the previous switch",
+          families=("mikantc",))
 
 
 # The names mikant-routing-spec.md §4 uses, mapped to ours.

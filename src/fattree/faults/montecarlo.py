@@ -18,6 +18,7 @@ from numba import njit, prange
 
 from .. import __version__
 from ..errors import ParameterError
+from ..registry import Registry
 from ..topology import Topology
 from .algorithms import FTAlgorithm, check_model, resolve_algorithms
 from .kernel import OK, TTL, ft_walk, oracle_bfs
@@ -129,6 +130,30 @@ def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo
                                             seen, cur, queue)
 
 
+# Per topology family: ``prepare(topo, walks, pool_lo, trials, seed, **options)`` validates
+# and returns ``run(rate_idx, n_faults, succ, length, oracle_len, ttl_count)``.
+STUDY_KERNELS: Registry = Registry("fault-study topology family")
+
+
+def _mikant_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
+    if options.get("tie_break", "dimension") != "dimension":
+        raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for mikant: "
+                             f"Algorithm 1 has no tie to break (mikantc only)")
+    k, n = topo.params["k"], topo.params["n"]
+    indptr, nbr, nbr_link = _surviving_csr(topo)
+    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
+    look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
+
+    def run(ri, f, succ, length, olen, ttl):
+        _trials(k, n, topo.port_peer, topo.link_index, indptr, nbr, nbr_link, topo.n_links,
+                pool_lo, f, trials, seed, ri, flags, look, succ, length, olen, ttl)
+
+    return run
+
+
+STUDY_KERNELS.add("mikant", _mikant_kernel)
+
+
 def _surviving_csr(topo: Topology):
     e = topo.links
     src = np.concatenate([e[:, 0], e[:, 1]])
@@ -191,13 +216,13 @@ def parse_rates(text: str) -> list[float]:
 
 def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.05, 0.1),
              trials: int = 10_000, seed: int = 0, *, models=("local",), switch_only: bool = False,
-             progress=None) -> FaultStudy:
+             progress=None, tie_break: str = "dimension") -> FaultStudy:
     """Success ratio and path length of every algorithm against the link fault rate.
 
     Parameters
     ----------
     topo : Topology
-        A MiKANT (001's algorithms are defined for it).
+        A MiKANT (001's algorithms) or a MiKANTC (004 Algorithm 1, ``faults/mikantc.py``).
     algorithms : str or list of str
         Names (``"sp,gns,gdl,gns+xt+gdl,oracle"``) or ``"all"``.
     rates : sequence of float or str
@@ -209,6 +234,9 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     switch_only : bool
         Exclude node links from the fault pool (``--links switch-only``).
     progress : callable(done, total), optional
+    tie_break : {"dimension", "random"}
+        MiKANTC only: the cube hop among shortest-path dimensions (004 §3.1 "selected at
+        random", seeded per packet and switch) or the lowest dimension.
 
     Examples
     --------
@@ -222,8 +250,11 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     001 §5 (protocol and Figs. 8–9); mikant-routing-spec.md §5.
     """
     t0 = time.perf_counter()
-    if topo.family != "mikant":
-        raise ParameterError(f"topology family {topo.family!r}: the fault study needs a mikant")
+    from . import mikantc  # noqa: F401  (registers its study kernel; it imports this module)
+
+    if topo.family not in STUDY_KERNELS:
+        raise ParameterError(f"topology family {topo.family!r}: the fault study needs a "
+                             f"{' or a '.join(STUDY_KERNELS.names())}")
     if isinstance(rates, str):
         rates = parse_rates(rates)
     rates = [float(r) for r in rates]
@@ -236,12 +267,10 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     algs: list[FTAlgorithm] = resolve_algorithms(algorithms, topo.family)
     walks = [(a, m) for a in algs if not a.is_oracle for m in models]
     has_oracle = any(a.is_oracle for a in algs)
-    k, n = topo.params["k"], topo.params["n"]
-    indptr, nbr, nbr_link = _surviving_csr(topo)
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo
+    run = STUDY_KERNELS.get(topo.family)(topo, walks, pool_lo, trials, seed, tie_break=tie_break)
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
-    look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
     rows: list[dict] = []
     for ri, rate in enumerate(rates):
         f = int(math.floor(pool * rate + 0.5))
@@ -249,8 +278,7 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
         length = np.zeros((len(flags), trials), np.int64)
         olen = np.zeros(trials, np.int64)
         ttl = np.zeros(len(flags), np.int64)
-        _trials(k, n, topo.port_peer, topo.link_index, indptr, nbr, nbr_link, topo.n_links,
-                pool_lo, f, trials, seed, ri, flags, look, succ, length, olen, ttl)
+        run(ri, f, succ, length, olen, ttl)
         ok_o = olen >= 0
         for i, (a, m) in enumerate(walks):
             s = succ[i].astype(bool)
@@ -275,6 +303,8 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     config = {"topology": topo.spec, "algorithms": [a.name for a in algs], "models": models,
               "rates": rates, "trials": trials, "seed": seed,
               "links": "switch-only" if switch_only else "all", "version": __version__}
+    if topo.family == "mikantc":
+        config["tie_break"] = tie_break
     for r in rows:
         r["topology"] = topo.spec
         r["seed"] = seed

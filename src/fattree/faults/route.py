@@ -39,8 +39,9 @@ def _require_mikant(topo: Topology) -> tuple[int, int]:
 
 
 def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: np.ndarray,
-             *, model: str = "local", start_switch: int | None = None) -> FTRoute:
-    """Route src → dst on a MiKANT with faulty links, with one algorithm of 001.
+             *, model: str = "local", start_switch: int | None = None,
+             tie_break: str = "dimension", seed: int = 0, packet: int = 0) -> FTRoute:
+    """Route src → dst on a MiKANT (001) or MiKANTC (004 Algorithm 1) with faulty links.
 
     Parameters
     ----------
@@ -52,6 +53,10 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
         Node ids (``src=None`` with ``start_switch`` starts at a switch, as 001's examples).
     faulty : bool array over ``topo.links``
     model : {"local", "lookahead"}
+        MiKANTC: ``local`` only.
+    tie_break, seed, packet
+        MiKANTC only: cube hops in dimension order, or the paper's random choice among the
+        shortest-path dimensions fixed by (seed, packet, switch) (``faults/mikantc.py``).
 
     Examples
     --------
@@ -65,8 +70,11 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
 
     References
     ----------
-    001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4.
+    001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 §3–4 (MiKANTC).
     """
+    if topo.family == "mikantc":
+        return _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break,
+                              seed, packet)
     k, n = _require_mikant(topo)
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
@@ -91,6 +99,30 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
     return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path,
                    [int(p) for p in ports[:nsw] if p >= 0][: nsw if status == OK else nsw],
                    int(hops), bad)
+
+
+def _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed,
+                   packet) -> FTRoute:
+    from .mikantc import mikantc_route_arrays
+
+    if check_model(model) != "local":
+        raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    if alg.is_oracle:
+        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
+    faulty = np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    status, hops, sw, ports = mikantc_route_arrays(
+        topo, alg.flags, src, dst, faulty, start_switch=start_switch, tie_break=tie_break,
+        seed=seed, packet=packet)
+    path = ([topo.node_label(src)] if src is not None else [])
+    path += [topo.switch_label(s) for s in sw]
+    if status == OK:
+        path.append(topo.node_label(dst))
+    bad = [(topo.vertex_label(int(a)), topo.vertex_label(int(b)))
+           for a, b in topo.links[np.nonzero(faulty)[0]]]
+    return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, hops, bad)
 
 
 __all__ = ["FTRoute", "ft_route", "FT_ALGORITHMS"]

@@ -1,0 +1,503 @@
+"""MiKANTC routing and link-fault tolerance (004 §3–4) as a numba walk with per-packet state.
+
+A packet goes through the source k-cube to its *source intermediate switch* (SIS, the
+intermediate nearest the source corner, which is the ``T`` of its label), up and down
+the MiKANT tree part by Algorithm 1 on the tree digits, and through the destination
+cube from the intermediate ``T_0`` of the destination to its corner. A packet already
+in the destination cube (same group, same digits ``T_{n-2..1}``) is routed inside the
+cube. Fault handling (004 Algorithm 1): cube hops take another shortest-path dimension
+(hypercube multipath, flag ``CUBE``); the tree part uses the MiKANT detours of
+``kernel.py`` on the tree digits, except that Go-Down at level 1 lands on another
+intermediate of the destination cube and continues through the cube.
+Choices and evidence: ``docs/faults-mikantc.md``.
+
+Indices are those of ``topology/families/cat.py`` (``build_hybrid``): per group
+``Sg = Q·2^k + (n-2)·k^(n-1)`` switches, cube switches ``G·Sg + q·2^k + corner`` first,
+then tree switches ``G·Sg + Q·2^k + (L-1)·k^(n-1) + D``; node ``G·Ng + q·(2^k-k)·k +
+rank(corner)·k + port``. The tree detours reuse the MiKANT kernels through the *virtual*
+MiKANT index ``(G·(n-1) + L)·k^(n-1) + D`` of a tree position (intermediate ``j`` of
+cube ``q`` is position ``D = q·k + j`` at stage 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from ..errors import ParameterError
+from ..topology import Topology
+from ..topology.families.cat import nearest_intermediate
+from .algorithms import CUBE, ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, FTAlgorithm
+from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, NO_RULE, OK, TTL,
+                     _a1, _dig, _first_healthy, _healthy, _step_ports, oracle_bfs)
+from .montecarlo import _CHUNK, STUDY_KERNELS, _draw, _mix, _surviving_csr
+
+TIE_BREAKS = ("dimension", "random")
+
+
+@dataclass(frozen=True)
+class CubeTables:
+    """Static cube data of a MiKANTC: what every switch may know about its cube.
+
+    ``codes[j]``: corner of intermediate ``j``; ``cpos[c]``: ``j`` if corner ``c`` is
+    intermediate ``j`` else ``-1``; ``near[c]``: index of the nearest intermediate
+    (lowest on ties, as the labels); ``outer[r]``: corner of node-carrying rank ``r``.
+    """
+
+    k: int
+    n: int
+    codes: np.ndarray
+    cpos: np.ndarray
+    near: np.ndarray
+    outer: np.ndarray
+
+
+def cube_tables(topo: Topology) -> CubeTables:
+    """The :class:`CubeTables` of a MiKANTC topology.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> tb = cube_tables(fattree.build("mikantc:k=3,n=3"))
+    >>> tb.codes.tolist(), tb.near.tolist(), tb.outer.tolist()
+    ([0, 2, 7], [0, 0, 1, 1, 0, 2, 1, 2], [1, 3, 4, 5, 6])
+
+    References
+    ----------
+    004 §2.1–2.2 (intermediate switches); docs/families/hybrids.md (labels).
+    """
+    if topo.family != "mikantc":
+        raise ParameterError(f"topology family {topo.family!r}: MiKANTC routing needs a mikantc")
+    k, n = int(topo.params["k"]), int(topo.params["n"])
+    codes = np.asarray(topo.meta["intermediate_codes"], np.int64)
+    M = 1 << k
+    cpos = np.full(M, -1, np.int64)
+    cpos[codes] = np.arange(k)
+    near = nearest_intermediate(k, codes).astype(np.int64)
+    outer = np.flatnonzero(cpos < 0).astype(np.int64)
+    return CubeTables(k, n, codes, cpos, near, outer)
+
+
+@njit(cache=True)
+def _pick(seed, pkt, s, count):
+    """The paper's random tie-break, fixed by (seed, packet, switch): no shared stream."""
+    h = _mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
+             _mix(np.uint64(pkt) ^ _mix(np.uint64(s) + np.uint64(0x632BE59BD9B4E019))))
+    return np.int64(h % np.uint64(count))
+
+
+@njit(cache=True)
+def _cube_ports(c, target, base, k, rnd, seed, pkt, s, avoid, dims, out):
+    """Cube ports of the dimensions where corner c differs from target, the route's first.
+
+    The route's choice is the lowest dimension (dimension order) or a seeded random one;
+    the others follow cyclically (the multipath alternatives); ``avoid`` (the dimension
+    the packet arrived on, after a misroute) goes last.
+    """
+    diff = c ^ target
+    cnt = 0
+    for b in range(k):
+        if (diff >> b) & 1:
+            dims[cnt] = b
+            cnt += 1
+    first = 0
+    if rnd and cnt > 1:
+        first = _pick(seed, pkt, s, cnt)
+    m = 0
+    for j in range(cnt):
+        b = dims[(first + j) % cnt]
+        if b != avoid:
+            out[m] = base + b
+            m += 1
+    if m < cnt:
+        out[m] = base + avoid
+        m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _popc(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur, flags, rnd,
+                 seed, pkt, src, start, t, out_sw, out_port):
+    """Route one packet on a MiKANTC; returns (status, hops, switches recorded).
+
+    ``src`` >= 0 starts at that node (its node link counts); otherwise at switch
+    ``start``. A link ``e`` is faulty when ``stamp[e] == cur``. Hops count links,
+    both node links included. ``rnd``: the paper's random cube tie-break (seeded by
+    ``seed`` and the packet key ``pkt``) instead of dimension order.
+    """
+    M = 1 << k
+    K = k ** (n - 1)
+    QM = (K // k) * M
+    Sg = QM + (n - 2) * K
+    Mo = M - k
+    Ng = (K // k) * Mo * k
+    N = 2 * Ng
+    R = 2 * k
+    gt = t // Ng
+    qt = (t % Ng) // (Mo * k)
+    rem = (t % Ng) % (Mo * k)
+    ct = outer[rem // k]
+    pt = rem % k
+    tv = gt * k**n + qt * k + near[ct]  # the destination as a MiKANT node (T_{n-1} unused)
+    ttl = 10 * n + 10 + 4 * k
+    budget = 2 * n + k if flags & ESCAPE else 0
+    ttl += budget * (2 * n + 2 * k + 6)
+    hops = 0
+    nsw = 0
+    if src >= 0:
+        if stamp[src] == cur:  # the node link is link `src`
+            return NO_RULE, 0, 0
+        r0 = src % Ng
+        s = (src // Ng) * Sg + (r0 // (Mo * k)) * M + outer[(r0 % (Mo * k)) // k]
+        hops = 1
+    else:
+        s = start
+    prev = -1
+    kind = _NONE
+    step = 0
+    w2 = 0
+    wl = 0
+    lw = 0
+    ports = np.empty(R, np.int64)
+    dims = np.empty(k, np.int64)
+    while True:
+        if nsw < out_sw.shape[0]:
+            out_sw[nsw] = s
+        if hops >= ttl:
+            return TTL, hops, nsw + 1
+        G = s // Sg
+        r = s % Sg
+        if r < QM:
+            q = r // M
+            c = r % M
+            L = 0
+            D = q * k + cpos[c]
+            inter = cpos[c] >= 0
+        else:
+            q = -1
+            c = -1
+            L = 1 + (r - QM) // K
+            D = (r - QM) % K
+            inter = False
+        vs = (G * (n - 1) + L) * K + D
+        in_cube = c >= 0 and G == gt and q == qt
+        if in_cube:
+            kind = _NONE  # Algorithm 1's first test, at every switch: in the destination cube
+        p = -1
+        status = OK
+        if kind != _NONE:
+            # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
+            if kind == _TX and step == 1:
+                cnt = _step_ports(_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
+                p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                kind = _TT if p >= 0 else _XT
+            cnt = _step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
+            p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+            if p < 0:
+                status = DEAD_END
+            elif step == _FINAL[kind]:
+                kind = _NONE
+            else:
+                step += 1
+        elif c >= 0 and (in_cube or not inter):
+            if in_cube and c == ct:
+                if not _healthy(s, pt, link_index, stamp, cur):
+                    return NO_RULE, hops, nsw + 1  # the destination's only link
+                p = pt
+            else:
+                target = ct if in_cube else codes[near[c]]
+                avoid = -1
+                if (flags & ESCAPE) and prev >= 0 and prev // Sg == G:
+                    rp = prev % Sg
+                    if rp < QM and rp // M == q:
+                        avoid = 0
+                        while ((rp % M) ^ c) >> avoid > 1:
+                            avoid += 1
+                cnt = _cube_ports(c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid,
+                                  dims, ports)
+                if _healthy(s, ports[0], link_index, stamp, cur):
+                    p = ports[0]
+                else:
+                    status = NO_RULE
+                    if flags & CUBE:  # hypercube multipath: another shortest-path dimension
+                        for i in range(1, cnt):
+                            if _healthy(s, ports[i], link_index, stamp, cur):
+                                p = ports[i]
+                                status = OK
+                                break
+        else:
+            p = _a1(vs, tv, k, n)
+            if not _healthy(s, p, link_index, stamp, cur):
+                faulty = p
+                p = -1
+                status = NO_RULE
+                up = faulty >= k
+                crossing = up and L == n - 2
+                root = crossing and G == gt
+                if up and (flags & UPALT) and (not crossing or root):
+                    for qq in range(k, R):
+                        if qq != faulty and _healthy(s, qq, link_index, stamp, cur):
+                            p = qq
+                            status = OK
+                            break
+                if p < 0 and crossing and (not root or (flags & ROOT)):
+                    w2 = _dig(D, n - 2, k)
+                    wl = _dig(D, n - 3, k) if n >= 3 else 0
+                    lw = L
+                    order = (_GNS, _TT, _XT)
+                    for oi in range(3):
+                        cand = order[oi]
+                        if cand == _GNS and (not (flags & GNS) or n < 3):
+                            continue
+                        if cand == _TT and not (flags & TT):
+                            continue
+                        if cand == _XT and (not (flags & XT) or n < 3):
+                            continue
+                        both = cand == _TT and (flags & XT) and n >= 3
+                        cnt = _step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
+                        qq = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                        if qq >= 0:
+                            kind = _TX if both else cand
+                            step = 1
+                            p = qq
+                            status = OK
+                            break
+                        if cand == _TT:
+                            break  # XT shares TT's first step: it cannot start either
+                elif p < 0 and not up and L == 1 and (flags & GDL):
+                    # Go-Down to P_D: another intermediate of the destination cube, nearest
+                    # the destination corner first; the cube takes it from there
+                    best = -1
+                    for x in range(k):
+                        if x != faulty and _healthy(s, x, link_index, stamp, cur):
+                            if best < 0 or (_popc(codes[x] ^ ct) < _popc(codes[best] ^ ct)):
+                                best = x
+                    if best >= 0:
+                        p = best
+                        status = OK
+                elif p < 0 and not up and L >= 2 and (flags & GDL):
+                    w2 = _dig(D, n - 2, k)
+                    wl = _dig(D, L - 1, k)
+                    lw = L
+                    cnt = _step_ports(_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
+                    qq = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                    if qq >= 0:
+                        kind = _GDL
+                        step = 1
+                        p = qq
+                        status = OK
+        if p < 0:
+            if budget > 0:
+                # misroute: a healthy switch port other than the way back, from a start
+                # drawn per (packet, hop); inside the destination cube its cube ports first
+                budget -= 1
+                kind = _NONE
+                r1 = _pick(seed, pkt, hops * 1000003 + s, R)
+                for sweep in range(2):
+                    for j in range(R):
+                        qq = (r1 + j) % R
+                        peer = port_peer[s, qq]
+                        if peer < N or peer - N == prev or not _healthy(s, qq, link_index,
+                                                                         stamp, cur):
+                            continue
+                        if sweep == 0 and in_cube and (qq >= k) == inter:
+                            continue  # not a cube port
+                        p = qq
+                        break
+                    if p >= 0:
+                        break
+            if p < 0:
+                return status if status != OK else DEAD_END, hops, nsw + 1
+        if nsw < out_port.shape[0]:
+            out_port[nsw] = p
+        nsw += 1
+        peer = port_peer[s, p]
+        hops += 1
+        if peer < N:
+            if peer == t:
+                return OK, hops, nsw
+            return DEAD_END, hops, nsw  # never: only the destination's switch ejects
+        prev = s
+        s = peer - N
+
+
+def _check_tie_break(tie_break: str) -> bool:
+    """``True`` for the paper's random tie-break, ``False`` for dimension order."""
+    if tie_break not in TIE_BREAKS:
+        raise ParameterError(f"tie_break={tie_break!r} is invalid: one of {', '.join(TIE_BREAKS)}")
+    return tie_break == "random"
+
+
+def _walk_capacity(k: int, n: int) -> int:
+    """Enough room for the switches of any walk (the TTL of the escape variant)."""
+    return 10 * n + 12 + 4 * k + (2 * n + k) * (2 * n + 2 * k + 6)
+
+
+@njit(cache=True, parallel=True)
+def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, nbr_link,
+            n_links, pool_lo, n_faults, trials, seed, rate_idx, flags, rnd, succ, length,
+            oracle_len, ttl_count):
+    M = 1 << k
+    Mo = M - k
+    Ng = k ** (n - 2) * Mo * k
+    N = 2 * Ng
+    V = indptr.shape[0] - 1
+    n_alg = flags.shape[0]
+    n_chunks = (trials + _CHUNK - 1) // _CHUNK
+    pool = n_links - pool_lo
+    # sp is minimal except between two nodes of one cube when k >= 5 (004 routes those
+    # inside the cube; docs/faults-mikantc.md), where the oracle always runs its BFS
+    same_cube_minimal = k <= 4
+    for c in prange(n_chunks):
+        perm = np.arange(pool_lo, n_links)
+        stamp = np.zeros(n_links, np.int64)
+        swaps = np.empty(max(n_faults, 1), np.int64)
+        dist = np.zeros(V, np.int64)
+        seen = np.zeros(V, np.int64)
+        queue = np.empty(V, np.int64)
+        out_sw = np.empty(1, np.int64)
+        out_port = np.empty(1, np.int64)
+        state = np.zeros(1, np.uint64)
+        lo = c * _CHUNK
+        hi = min(trials, lo + _CHUNK)
+        for tr in range(lo, hi):
+            cur = tr + 1
+            s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            pkt = (np.int64(rate_idx) << 32) + tr
+            best = -1
+            for a in range(n_alg):
+                st, h, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
+                                        stamp, cur, flags[a], rnd, seed, pkt, s, -1, t,
+                                        out_sw, out_port)
+                if st == OK:
+                    succ[a, tr] = 1
+                    length[a, tr] = h
+                    if best < 0 or h < best:
+                        best = h
+                else:
+                    succ[a, tr] = 0
+                    length[a, tr] = 0
+                    if st == TTL:
+                        ttl_count[a] += 1
+            # a walk of fault-free minimal length is optimal (faults never shorten paths)
+            st0, d0, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
+                                      stamp, -1, 0, rnd, seed, pkt, s, -1, t, out_sw, out_port)
+            minimal = same_cube_minimal or s // (Mo * k) != t // (Mo * k)
+            if best == d0 and minimal:
+                oracle_len[tr] = d0
+            else:
+                oracle_len[tr] = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist,
+                                            seen, cur, queue)
+
+
+def _study_kernel(topo: Topology, walks: list[tuple[FTAlgorithm, str]], pool_lo: int,
+                  trials: int, seed: int, tie_break: str = "dimension"):
+    """Validate a MiKANTC study and return ``run(rate_idx, faults, succ, length, olen, ttl)``."""
+    tb = cube_tables(topo)
+    rnd = _check_tie_break(tie_break)
+    for a, m in walks:
+        if m != "local":
+            raise ParameterError(f"model={m!r} is not defined for mikantc: only 'local' "
+                                 f"(004 Algorithm 1 decides at each switch)")
+    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
+    indptr, nbr, nbr_link = _surviving_csr(topo)
+
+    def run(rate_idx, n_faults, succ, length, olen, ttl):
+        _trials(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer,
+                topo.link_index, indptr, nbr, nbr_link, topo.n_links, pool_lo, n_faults, trials,
+                seed, rate_idx, flags, rnd, succ, length, olen, ttl)
+
+    return run
+
+
+STUDY_KERNELS.add("mikantc", _study_kernel)
+
+
+def mikantc_route_arrays(topo: Topology, flags: int, src: int | None, dst: int,
+                         faulty: np.ndarray, *, start_switch: int | None = None,
+                         tie_break: str = "dimension", seed: int = 0, packet: int = 0):
+    """Walk one packet: ``(status, hops, switches, ports)`` (for :func:`fattree.faults.ft_route`).
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("mikantc:k=3,n=3")
+    >>> st, hops, sw, _ = mikantc_route_arrays(t, 0, t.find("n0.0.0.0.0.1.0"),
+    ...                                        t.find("n1.0.0.0.0.1.0"), np.zeros(t.n_links, bool))
+    >>> st, hops, [t.switch_label(s) for s in sw[1:4]]
+    (0, 7, ['s0.0.0.0.0.0.0', 's0.1.0.0.0.0.0', 's1.1.0.0.0.0.0'])
+
+    References
+    ----------
+    004 §3.2 and Algorithm 1; docs/faults-mikantc.md.
+    """
+    tb = cube_tables(topo)
+    rnd = _check_tie_break(tie_break)
+    for name, v in (("dst", dst), ("src", src)):
+        if v is not None and not 0 <= int(v) < topo.n_nodes:
+            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
+    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
+        raise ParameterError(f"start_switch={start_switch!r} is invalid: a switch id in "
+                             f"[0, {topo.n_switches}) when src is None")
+    faulty = np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    stamp = faulty.astype(np.int64)
+    cap = _walk_capacity(tb.k, tb.n)
+    sw = np.full(cap, -1, np.int64)
+    ports = np.full(cap, -1, np.int64)
+    status, hops, nsw = mikantc_walk(
+        tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer, topo.link_index,
+        stamp, 1, int(flags), rnd, int(seed), int(packet), -1 if src is None else int(src),
+        -1 if start_switch is None else int(start_switch), int(dst), sw, ports)
+    nport = nsw if status == OK else max(nsw - 1, 0)
+    return int(status), int(hops), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]]
+
+
+def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int = 0) -> np.ndarray:
+    """(N, N) hop counts of ``sp`` between every pair of nodes (0 on the diagonal); small N only.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> L = fault_free_lengths(fattree.build("mikantc:k=2,n=2"))
+    >>> int(L.max()), L.shape
+    (5, (8, 8))
+    """
+    tb = cube_tables(topo)
+    rnd = _check_tie_break(tie_break)
+    N = topo.n_nodes
+    if N > 4096:
+        raise ParameterError(f"topology {topo.spec!r} has {N} nodes: fault_free_lengths "
+                             f"takes at most 4096")
+    return _all_pairs(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer,
+                      topo.link_index, np.zeros(topo.n_links, np.int64), rnd, seed, N)
+
+
+@njit(cache=True)
+def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd, seed, N):
+    out = np.zeros((N, N), np.int64)
+    sw = np.empty(1, np.int64)
+    pp = np.empty(1, np.int64)
+    for s in range(N):
+        for t in range(N):
+            if s != t:
+                st, h, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
+                                        stamp, -1, 0, rnd, seed, s * N + t, s, -1, t, sw, pp)
+                out[s, t] = h if st == OK else -1
+    return out
+
+
+__all__ = ["CubeTables", "cube_tables", "mikantc_walk", "mikantc_route_arrays",
+           "fault_free_lengths", "TIE_BREAKS"]
