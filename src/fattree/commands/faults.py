@@ -24,6 +24,8 @@ def faults(
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="plot like 001 Figs. 8-9"),
+    tie_break: str = typer.Option("dimension", "--tie-break",
+                                  help="MiKANTC cube routing: dimension (order) or random (004 §3)"),
     list_: bool = typer.Option(False, "--list", help="list the algorithms and what they assume"),
 ) -> None:
     """Success ratio and path length of fault-tolerant routing against the link fault rate."""
@@ -52,7 +54,7 @@ def faults(
     with Progress(console=console, transient=True, disable=as_json) as bar:
         task = bar.add_task(f"{topo.spec}: {len(rate_list)} rates × {trials} trials", total=len(rate_list))
         study = evaluate(topo, algorithms, rate_list, trials, seed, models=model_list,
-                         switch_only=links == "switch-only",
+                         switch_only=links == "switch-only", tie_break=tie_break,
                          progress=lambda done, total: bar.update(task, completed=done))
     frame = study.to_frame()
     if csv is not None:
