@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 # Each concern adds its commands in fattree/commands/<concern>.py via register(app).
-_COMMAND_MODULES = ("topology", "routing", "sim", "faults", "analytics", "sweep")
+_COMMAND_MODULES = ("topology", "export", "routing", "sim", "faults", "analytics", "sweep")
 
 
 def _register_all() -> None:
@@ -48,7 +48,8 @@ _register_all()
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``fattree`` script."""
     try:
-        app(args=argv, standalone_mode=False)
+        # click returns a command's typer.Exit code instead of raising it here
+        rc = app(args=argv, standalone_mode=False)
     except FattreeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return _exit(2)
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         if name == "Exit":
             return _exit(getattr(exc, "exit_code", 0))
         raise
-    return _exit(0)
+    return _exit(rc if isinstance(rc, int) and not isinstance(rc, bool) else 0)
 
 
 def _exit(code: int) -> int:

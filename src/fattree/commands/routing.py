@@ -1,0 +1,202 @@
+"""CLI: route, routing list|check|load, deadlock."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from ._common import console, print_json
+
+routing_app = typer.Typer(help="Routing algorithms: list, verify on every pair, channel load.",
+                          no_args_is_help=True)
+
+_SPEC = typer.Argument(..., help="topology, e.g. mikant:k=4,n=5")
+_ALG = typer.Option(None, "--algorithm", "-a", help="routing algorithm (default: the family's)")
+_JSON = typer.Option(False, "--json", help="print machine-readable JSON")
+_SEED = typer.Option(0, "--seed", help="seed of per-packet random choices")
+
+
+def route(
+    spec: str = _SPEC,
+    src: str = typer.Argument(..., help="source node label, e.g. n0.2.0.0.0"),
+    dst: str = typer.Argument(..., help="destination node label"),
+    algorithm: str = _ALG,
+    as_json: bool = _JSON,
+    seed: int = _SEED,
+    packet: int = typer.Option(0, "--packet", help="packet key (random routing draws from it)"),
+) -> None:
+    """Route one packet: switches, output ports and hops (as 000 Table II)."""
+    from ..routing import compile_routing, route as do_route
+    from ..topology import build
+
+    topo = build(spec)
+    s = topo.find_node(src, "src")
+    d = topo.find_node(dst, "dst")
+    cr = compile_routing(topo, algorithm, seed)
+    r = do_route(topo, cr, s, d, pkt_key=packet)
+    if as_json:
+        print_json(r.to_dict(topo))
+        return
+    table = Table(title=f"{cr.algorithm} on {topo.spec}: {r.path[0]} → {topo.node_label(d)}")
+    table.add_column("hop", justify="right")
+    table.add_column("switch")
+    table.add_column("out port", justify="right")
+    table.add_column("to")
+    for i, (sw, p) in enumerate(zip(r.switches, r.ports), start=1):
+        table.add_row(str(i), topo.switch_label(sw), str(p),
+                      topo.vertex_label(int(topo.port_peer[sw, p])))
+    console.print(table)
+    if r.delivered:
+        console.print(f"path length: {r.hops} hops (links, both node links included), "
+                      f"{len(r.switches)} switches")
+    else:
+        console.print(f"[red]not delivered[/red]: {r.status} after {len(r.switches)} switches")
+
+
+def list_algorithms(
+    family: str = typer.Option(None, "--family", help="only the algorithms of this family"),
+    as_json: bool = _JSON,
+) -> None:
+    """Every routing algorithm, the families it is defined on, and its paper."""
+    from ..routing import ALGORITHMS, default_algorithm
+
+    rows = []
+    for name, a in ALGORITHMS.items():
+        if family and not a.supports(family):
+            continue
+        fams = "any" if a.families is None else ", ".join(a.families)
+        defaults = [f for f in (a.families or ()) if default_algorithm(f) == name]
+        rows.append({"algorithm": name, "families": fams, "paper": a.paper, "title": a.title,
+                     "minimal": a.minimal, "adaptive": a.adaptive, "vcs_required": a.vcs_required,
+                     "default_for": defaults, "demo_only": a.demo})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title="routing algorithms")
+    for col in ("algorithm", "families", "rule", "paper", "minimal", "VCs"):
+        table.add_column(col)
+    for r in rows:
+        name = r["algorithm"] + (" (default)" if r["default_for"] else "") + (
+            " (demo)" if r["demo_only"] else "")
+        table.add_row(name, r["families"], r["title"], r["paper"], "yes" if r["minimal"] else "no",
+                      str(r["vcs_required"]))
+    console.print(table)
+
+
+def check_cmd(
+    spec: str = _SPEC,
+    algorithm: str = _ALG,
+    as_json: bool = _JSON,
+    seed: int = _SEED,
+    no_paths: bool = typer.Option(False, "--no-paths", help="skip counting the routes per pair"),
+) -> None:
+    """Walk every (source, destination) pair: delivered? minimal? hop lengths, paths
+    (exit code 1 when a pair fails)."""
+    from ..routing.check import check
+    from ..topology import build
+
+    topo = build(spec)
+    rep = check(topo, algorithm, seed=seed, count_paths=not no_paths)
+    if as_json:
+        print_json(rep.to_dict())
+        raise typer.Exit(0 if rep.ok else 1)
+    verdict = "[green]OK[/green]" if rep.ok else "[red]FAILED[/red]"
+    console.print(f"{rep.algorithm} on {rep.spec}: {verdict} — {rep.pairs:,} pairs in "
+                  f"{rep.seconds:.2f} s")
+    console.print(f"  delivered {rep.delivered:,}, no route {rep.no_route:,}, loops {rep.loops:,}, "
+                  f"bad port {rep.bad_port:,}, longer than BFS {rep.non_minimal:,}"
+                  f"{' (claims minimal)' if rep.minimal_claimed else ''}")
+    for what, (s, t) in rep.examples.items():
+        console.print(f"  first {what}: {s} → {t}")
+    table = Table(title="hop lengths (links, node links included)")
+    table.add_column("hops", justify="right")
+    table.add_column("routes", justify="right")
+    table.add_column("BFS", justify="right")
+    for h in sorted(set(rep.hist) | set(rep.bfs_hist)):
+        table.add_row(str(h), f"{rep.hist.get(h, 0):,}", f"{rep.bfs_hist.get(h, 0):,}")
+    console.print(table)
+    line = f"  mean hops {rep.mean_hops:.4f}, graph (BFS) {rep.mean_bfs:.4f}"
+    if rep.paper_mean is not None:
+        line += f", {rep.paper_ref} {rep.paper_mean:.4f}"
+    console.print(line)
+    console.print(f"  routes per pair: mean {rep.paths_mean:.3f}, max {rep.paths_max:.0f} "
+                  f"({rep.paths_counted_by}); shortest paths in the graph: mean "
+                  f"{rep.sp_paths_mean:.3f}, max {rep.sp_paths_max:.0f}")
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
+def load_cmd(
+    spec: str = _SPEC,
+    algorithm: str = _ALG,
+    traffic: str = typer.Option("uniform", "--traffic", "-t",
+                                help="uniform, bitcomp, bitrev, transpose, shuffle, tornado, ..."),
+    as_json: bool = _JSON,
+    seed: int = _SEED,
+) -> None:
+    """Channel load per unit injection rate, γ_max and the throughput bound 1/γ_max."""
+    from ..routing.load import channel_load
+    from ..topology import build
+
+    topo = build(spec)
+    rep = channel_load(topo, algorithm, traffic, seed=seed)
+    if as_json:
+        print_json(rep.to_dict())
+        return
+    console.print(f"{rep.algorithm} on {rep.spec}, traffic {rep.traffic} ({rep.evaluation}), "
+                  f"{rep.seconds:.2f} s")
+    console.print(f"  γ_max = {rep.gamma_max:.4f} → throughput bound 1/γ_max = {rep.bound:.4f} "
+                  f"of the injection bandwidth; mean hops {rep.mean_hops:.4f}")
+    for label, g in rep.busiest[:3]:
+        console.print(f"  busiest: {label}  γ = {g:.4f}")
+    table = Table(title="load per level and direction")
+    for col in ("level", "direction", "channels", "mean γ", "max γ"):
+        table.add_column(col, justify="right" if col != "direction" else "left")
+    for r in rep.by_class:
+        table.add_row(str(r["level"]), r["direction"], str(r["channels"]), f"{r['mean']:.4f}",
+                      f"{r['max']:.4f}")
+    console.print(table)
+
+
+def deadlock_cmd(
+    spec: str = _SPEC,
+    algorithm: str = _ALG,
+    vcs: int = typer.Option(1, "--vcs", help="virtual channels per link"),
+    as_json: bool = _JSON,
+    seed: int = _SEED,
+) -> None:
+    """Channel dependency graph (Dally & Seitz): acyclic, or one cycle and its routes
+    (exit code 1 when cyclic)."""
+    from ..routing.deadlock import deadlock
+    from ..topology import build
+
+    topo = build(spec)
+    rep = deadlock(topo, algorithm, vcs=vcs, seed=seed)
+    if as_json:
+        print_json(rep.to_dict())
+        raise typer.Exit(0 if rep.acyclic else 1)
+    head = (f"{rep.algorithm} on {rep.spec} with {rep.vcs} VC{'s' if rep.vcs > 1 else ''}: "
+            f"{rep.channels:,} channels, {rep.dependencies:,} dependencies ({rep.method}), "
+            f"{rep.seconds:.2f} s")
+    console.print(head)
+    if rep.acyclic:
+        console.print("[green]acyclic[/green]: deadlock-free (Dally & Seitz)")
+        return
+    console.print(f"[red]cycle[/red] of {len(rep.cycle)} channels:")
+    for c in rep.cycle:
+        console.print(f"  {c}")
+    console.print("created by:")
+    for r in rep.routes:
+        console.print(f"  {r['dependency']}: {r['src']} → {r['dst']} via {' → '.join(r['path'])}")
+    if rep.vcs < rep.vcs_required:
+        console.print(f"({rep.algorithm} needs {rep.vcs_required} VCs)")
+    raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("route")(route)
+    app.command("deadlock")(deadlock_cmd)
+    routing_app.command("list")(list_algorithms)
+    routing_app.command("check")(check_cmd)
+    routing_app.command("load")(load_cmd)
+    app.add_typer(routing_app, name="routing")
