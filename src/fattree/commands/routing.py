@@ -1,6 +1,9 @@
-"""CLI: route, routing list|check|load, deadlock."""
+"""CLI: route, routing list|check|load, deadlock (with --faults: fault-tolerant routing)."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
 
 import typer
 from rich.table import Table
@@ -14,6 +17,27 @@ _SPEC = typer.Argument(..., help="topology, e.g. mikant:k=4,n=5")
 _ALG = typer.Option(None, "--algorithm", "-a", help="routing algorithm (default: the family's)")
 _JSON = typer.Option(False, "--json", help="print machine-readable JSON")
 _SEED = typer.Option(0, "--seed", help="seed of per-packet random choices")
+_FAULTS = typer.Option(None, "--faults", help="file of faulty links, one per line ('A B' labels "
+                       "or a link id <G,level,D..,P>): route with a fault-tolerant algorithm")
+_MODEL = typer.Option(None, "--model", help="fault-tolerant algorithms: local (default) or "
+                      "lookahead knowledge (mikant-routing-spec.md §3.0)")
+
+
+def _ft_setup(topo, algorithm, faults, model):
+    """(kind, name, faulty mask, model) after resolving the algorithm name (see
+    fattree.faults.explain.resolve_route_algorithm)."""
+    from ..errors import ParameterError
+    from ..faults.explain import resolve_route_algorithm
+    from ..faults.links import read_fault_file
+
+    kind, name = resolve_route_algorithm(topo, algorithm, faults is not None)
+    if kind == "routing":
+        if model is not None:
+            raise ParameterError(f"model={model!r}: --model applies to fault-tolerant "
+                                 f"algorithms (with --faults, or e.g. --algorithm gns)")
+        return kind, name, None, None
+    mask = read_fault_file(topo, faults) if faults is not None else None
+    return kind, name, mask, model or "local"
 
 
 def route(
@@ -24,14 +48,21 @@ def route(
     as_json: bool = _JSON,
     seed: int = _SEED,
     packet: int = typer.Option(0, "--packet", help="packet key (random routing draws from it)"),
+    faults: Optional[Path] = _FAULTS,
+    model: Optional[str] = _MODEL,
 ) -> None:
-    """Route one packet: switches, output ports and hops (as 000 Table II)."""
+    """Route one packet: switches, output ports and hops (as 000 Table II). With --faults
+    (or a fault-tolerant --algorithm such as gns), explain every detour."""
     from ..routing import compile_routing, route as do_route
     from ..topology import build
 
     topo = build(spec)
     s = topo.find_node(src, "src")
     d = topo.find_node(dst, "dst")
+    kind, name, mask, model = _ft_setup(topo, algorithm, faults, model)
+    if kind == "faults":
+        _ft_route(topo, name, s, d, mask, model, as_json, seed, packet)
+        return
     cr = compile_routing(topo, algorithm, seed)
     r = do_route(topo, cr, s, d, pkt_key=packet)
     if as_json:
@@ -51,6 +82,38 @@ def route(
                       f"{len(r.switches)} switches")
     else:
         console.print(f"[red]not delivered[/red]: {r.status} after {len(r.switches)} switches")
+
+
+def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
+    from ..faults.explain import explain_route
+
+    e = explain_route(topo, name, s, d, mask, model=model, seed=seed, packet=packet)
+    if as_json:
+        print_json(e.to_dict())
+        return
+    n_bad = len(e.faulty_links)
+    table = Table(title=f"{e.algorithm} ({e.model}) on {topo.spec}: {e.src} → {e.dst}, "
+                        f"{n_bad} faulty link{'s' if n_bad != 1 else ''}")
+    cols = ["hop", "switch", "out port", "to", "rule"] + (["VC"] if e.rows and "vc" in e.rows[0]
+                                                         else [])
+    for c in cols:
+        table.add_column(c, justify="right" if c in ("hop", "out port", "VC") else "left")
+    for r in e.rows:
+        table.add_row(str(r["hop"]), r["switch"], str(r["port"]), r["to"], r["rule"],
+                      *([str(r["vc"])] if "vc" in r else []))
+    if e.rows:
+        console.print(table)
+    for ev in e.events:
+        where = f"at {ev['switch']} (hop {ev['hop']})" if ev["switch"] else "at the source"
+        console.print(f"  {where}: {ev['text']}", highlight=False)
+    if e.success:
+        console.print(f"path length: {e.hops} hops (links, both node links included), "
+                      f"{len(e.switches)} switches")
+    else:
+        console.print(f"[red]not delivered[/red]: {e.status} after {len(e.switches)} switches")
+    if e.rows and "vc" in e.rows[0]:
+        console.print("(VC: class of the deadlock-free escape rule, one per turn against "
+                      "Algorithm 1's channel order; docs/faults-deadlock.md)", style="dim")
 
 
 def list_algorithms(
@@ -164,13 +227,27 @@ def deadlock_cmd(
     vcs: int = typer.Option(1, "--vcs", help="virtual channels per link"),
     as_json: bool = _JSON,
     seed: int = _SEED,
+    faults: Optional[Path] = _FAULTS,
+    model: Optional[str] = _MODEL,
+    vc_rule: str = typer.Option("auto", "--vc-rule", help="fault-tolerant algorithms: none "
+                                "(all on VC 0), escape (a class per turn, deadlock-free), detour "
+                                "(VC 1 from the first detour hop: not deadlock-free); auto: none "
+                                "with 1 VC, escape with more"),
 ) -> None:
     """Channel dependency graph (Dally & Seitz): acyclic, or one cycle and its routes
-    (exit code 1 when cyclic)."""
+    (exit code 1 when cyclic). With --faults (or --algorithm all / a fault-tolerant name):
+    the delivered routes of fault-tolerant routing under those faults."""
     from ..routing.deadlock import deadlock
     from ..topology import build
 
     topo = build(spec)
+    if algorithm is not None and algorithm.strip().lower() == "all":
+        _ft_deadlock(topo, "all", faults, model, vcs, vc_rule, as_json)
+        return
+    kind, name, _, _ = _ft_setup(topo, algorithm, faults, model)
+    if kind == "faults":
+        _ft_deadlock(topo, name, faults, model, vcs, vc_rule, as_json)
+        return
     rep = deadlock(topo, algorithm, vcs=vcs, seed=seed)
     if as_json:
         print_json(rep.to_dict())
@@ -190,6 +267,71 @@ def deadlock_cmd(
         console.print(f"  {r['dependency']}: {r['src']} → {r['dst']} via {' → '.join(r['path'])}")
     if rep.vcs < rep.vcs_required:
         console.print(f"({rep.algorithm} needs {rep.vcs_required} VCs)")
+    raise typer.Exit(1)
+
+
+def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
+    from ..errors import ParameterError
+    from ..faults.algorithms import check_model
+    from ..faults.cdg import algorithms_for_deadlock, ft_deadlock
+    from ..faults.explain import resolve_route_algorithm
+    from ..faults.links import read_fault_file
+
+    model = check_model(model or "local")
+    if names == "all":
+        resolve_route_algorithm(topo, None, True)  # the family must have fault tolerance
+        algs = algorithms_for_deadlock(topo.family, "all")
+    else:
+        algs = [names]
+    if topo.family != "mikant":
+        raise ParameterError(f"deadlock --faults: channel dependency graphs of fault-tolerant "
+                             f"routing are built for mikant, not {topo.family!r}")
+    mask = read_fault_file(topo, faults) if faults is not None else None
+    reps = [ft_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs]
+    cyclic = any(not r.acyclic for r in reps)
+    if as_json:
+        print_json([r.to_dict() for r in reps] if names == "all" else reps[0].to_dict())
+        raise typer.Exit(1 if cyclic else 0)
+    r0 = reps[0]
+    console.print(f"{topo.spec}: {r0.faulty_links} faulty link{'s' if r0.faulty_links != 1 else ''}"
+                  f", {model} model, {r0.vcs} VC{'s' if r0.vcs > 1 else ''} (rule {r0.vc_rule}); "
+                  f"channel dependencies of every delivered route of {r0.pairs:,} pairs",
+                  highlight=False)
+    if len(reps) > 1:
+        for r in reps:
+            verdict = ("[green]acyclic[/green]" if r.acyclic else
+                       f"[red]cycle[/red] of {len(r.cycle)} channels from {r.cycle[0]}")
+            bound = "hop limit" if r.classes_bound is None else r.classes_bound
+            extra = (f", refused {r.refused:,}, VC classes used {r.classes_needed} of at most "
+                     f"{bound}" if r.vc_rule == "escape" else "")
+            console.print(f"  {r.algorithm:20s} {verdict} (delivered {r.delivered:,}{extra})",
+                          highlight=False)
+        console.print("(--algorithm NAME prints a cycle's channels and the routes creating it)",
+                      style="dim")
+        raise typer.Exit(1 if cyclic else 0)
+    r = r0
+    refused = (f" ({r.refused:,} refused: they need more than {r.vcs} VC classes)"
+               if r.vc_rule != "none" else "")
+    console.print(f"{r.algorithm}: {r.delivered:,} routes delivered{refused}, "
+                  f"{r.not_delivered:,} not; {r.channels:,} channels, {r.dependencies:,} "
+                  f"dependencies, {r.seconds:.2f} s", highlight=False)
+    if r.vc_rule != "none":
+        console.print(f"  routes by highest VC class: {r.classes}", highlight=False)
+    if r.vc_rule == "escape":
+        bound = ("only the hop limit bounds its turns" if r.classes_bound is None else
+                 f"{r.classes_bound} classes suffice under any faults")
+        console.print(f"  {r.algorithm}: {bound} (one class per turn against Algorithm 1's "
+                      f"channel order; docs/faults-deadlock.md)", highlight=False)
+    if r.acyclic:
+        console.print("[green]acyclic[/green]: deadlock-free (Dally & Seitz)")
+        return
+    console.print(f"[red]cycle[/red] of {len(r.cycle)} channels:")
+    for c in r.cycle:
+        console.print(f"  {c}", highlight=False)
+    console.print("created by:")
+    for w in r.routes:
+        console.print(f"  {w['dependency']}: {w['src']} → {w['dst']} via "
+                      f"{' → '.join(w['path'])}", highlight=False)
     raise typer.Exit(1)
 
 

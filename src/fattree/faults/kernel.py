@@ -24,6 +24,15 @@ STATUS_NAMES = ("ok", "no applicable detour", "detour dead end", "TTL")
 _NONE, _GNS, _GDL, _TT, _XT, _TX = 0, 1, 2, 3, 4, 5
 _FINAL = (0, 2, 2, 2, 4, 0)  # index of the A1 step that ends each detour kind
 
+# How the output port of a recorded switch was chosen (column 0 of the optional ``trace``
+# of ft_walk / mikantc_walk; explain.py turns it into words): Algorithm 1, a step of a
+# detour kind above (1..5), or one of these. -1: no port (the walk failed there).
+HOW_UPALT = 6  # another healthy up port (spec §3.5 UPALT)
+HOW_MISROUTE = 7  # escape: a misroute
+HOW_CUBE = 8  # MiKANTC: the cube hop of the fault-free rule
+HOW_MULTIPATH = 9  # MiKANTC: another shortest-path cube dimension (004 Algorithm 1)
+HOW_GODOWN = 10  # MiKANTC: Go-Down at level 1 to another intermediate of the cube
+
 
 @njit(cache=True, inline="always")
 def _dig(x, i, k):
@@ -199,11 +208,17 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
 
 @njit(cache=True)
 def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
-            out_sw, out_port):
+            out_sw, out_port, trace=None):
     """Route one packet; returns (status, hops, switches recorded).
 
     ``src`` >= 0 starts at that node (its node link counts as a hop); otherwise the walk
     starts at switch ``start``. Hops count links including both node links (spec §1.4).
+    ``trace`` (optional int64 (cap, 4), for explanations): per recorded switch, how its
+    port was chosen (``HOW_*`` or a detour kind, -1: none), the detour step, the faulty
+    Algorithm-1 port that triggered a rule (-1) and a bitmask of the detour kinds that
+    could not start there (at a dead end: the kind of the detour). When it is omitted the
+    recording is compiled out (numba prunes ``trace is None``), so the Monte Carlo path
+    is unchanged.
     """
     K = k ** (n - 1)
     N = 2 * k**n
@@ -234,6 +249,11 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
+            if trace is not None and nsw < trace.shape[0]:
+                trace[nsw, 0] = -1
+                trace[nsw, 1] = step
+                trace[nsw, 2] = -1
+                trace[nsw, 3] = kind
             return TTL, hops, nsw + 1
         d = s % K
         gl = s // K
@@ -241,6 +261,10 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
         g = gl // (n - 1)
         p = -1
         status = OK
+        how = kind
+        hstep = step
+        hfault = -1
+        hmask = 0
         if kind != _NONE:
             if seq_len > 0:
                 p = seq[step]
@@ -258,18 +282,23 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                         kind = _TT
                     else:
                         kind = _XT
+                how = kind
                 cnt = _step_ports(kind, step, s, t, k, n, w2, wl, lw, ports)
                 p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
                 if p < 0:
                     status = DEAD_END
+                    hmask = kind
                 elif step == _FINAL[kind]:
                     kind = _NONE
                 else:
                     step += 1
         else:
             p = _a1(s, t, k, n)
+            how = 0
+            hstep = 0
             if not _healthy(s, p, link_index, stamp, cur):
                 faulty = p
+                hfault = p
                 p = -1
                 gt = t // k**n
                 up = faulty >= k
@@ -281,6 +310,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                         if q != faulty and _healthy(s, q, link_index, stamp, cur):
                             p = q
                             status = OK
+                            how = HOW_UPALT
                             break
                 if p < 0 and crossing and (not root or (flags & ROOT)):
                     w2 = _dig(d, n - 2, k)
@@ -304,7 +334,9 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                                 p = seq[0]
                                 step = 1
                                 status = OK
+                                how = cand
                                 break
+                            hmask |= 1 << cand
                         else:
                             both = cand == _TT and (flags & XT) and n >= 3
                             cnt = _step_ports(cand, 0, s, t, k, n, w2, wl, lw, ports)
@@ -314,8 +346,12 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                                 step = 1
                                 p = q
                                 status = OK
+                                how = kind
                                 break
+                            hmask |= 1 << cand
                             if cand == _TT:
+                                if both:
+                                    hmask |= 1 << _XT
                                 break  # XT shares TT's first step: it cannot start either
                     if p < 0 and status == NO_RULE and lookahead:
                         status = NO_RULE
@@ -332,6 +368,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                             p = seq[0]
                             step = 1
                             status = OK
+                            how = _GDL
                     else:
                         cnt = _step_ports(_GDL, 0, s, t, k, n, w2, wl, lw, ports)
                         q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
@@ -340,6 +377,9 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                             step = 1
                             p = q
                             status = OK
+                            how = _GDL
+                    if p < 0:
+                        hmask |= 1 << _GDL
         if p < 0:
             if budget > 0:
                 # misroute: a healthy port other than the way back, rotating the start
@@ -352,9 +392,20 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                     peer = port_peer[s, q]
                     if peer >= N and peer - N != prev and _healthy(s, q, link_index, stamp, cur):
                         p = q
+                        how = HOW_MISROUTE
                         break
             if p < 0:
+                if trace is not None and nsw < trace.shape[0]:
+                    trace[nsw, 0] = -1
+                    trace[nsw, 1] = hstep
+                    trace[nsw, 2] = hfault
+                    trace[nsw, 3] = hmask
                 return status if status != OK else DEAD_END, hops, nsw + 1
+        if trace is not None and nsw < trace.shape[0]:
+            trace[nsw, 0] = how
+            trace[nsw, 1] = hstep
+            trace[nsw, 2] = hfault
+            trace[nsw, 3] = hmask
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1

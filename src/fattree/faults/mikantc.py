@@ -30,8 +30,9 @@ from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
 from .algorithms import CUBE, ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, FTAlgorithm
-from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, NO_RULE, OK, TTL,
-                     _a1, _dig, _first_healthy, _healthy, _step_ports, oracle_bfs)
+from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, HOW_CUBE, HOW_GODOWN,
+                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1, _dig,
+                     _first_healthy, _healthy, _step_ports, oracle_bfs)
 from .montecarlo import _CHUNK, STUDY_KERNELS, _draw, _mix, _surviving_csr
 
 TIE_BREAKS = ("dimension", "random")
@@ -128,13 +129,15 @@ def _popc(x):
 
 @njit(cache=True)
 def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur, flags, rnd,
-                 seed, pkt, src, start, t, out_sw, out_port):
+                 seed, pkt, src, start, t, out_sw, out_port, trace=None):
     """Route one packet on a MiKANTC; returns (status, hops, switches recorded).
 
     ``src`` >= 0 starts at that node (its node link counts); otherwise at switch
     ``start``. A link ``e`` is faulty when ``stamp[e] == cur``. Hops count links,
     both node links included. ``rnd``: the paper's random cube tie-break (seeded by
-    ``seed`` and the packet key ``pkt``) instead of dimension order.
+    ``seed`` and the packet key ``pkt``) instead of dimension order. ``trace``:
+    optional per-switch record of how each port was chosen, as in
+    :func:`fattree.faults.kernel.ft_walk` (compiled out when omitted).
     """
     M = 1 << k
     K = k ** (n - 1)
@@ -175,6 +178,11 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
+            if trace is not None and nsw < trace.shape[0]:
+                trace[nsw, 0] = -1
+                trace[nsw, 1] = step
+                trace[nsw, 2] = -1
+                trace[nsw, 3] = kind
             return TTL, hops, nsw + 1
         G = s // Sg
         r = s % Sg
@@ -196,23 +204,35 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
             kind = _NONE  # Algorithm 1's first test, at every switch: in the destination cube
         p = -1
         status = OK
+        how = 0
+        hstep = step
+        hfault = -1
+        hmask = 0
         if kind != _NONE:
             # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
             if kind == _TX and step == 1:
                 cnt = _step_ports(_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
                 p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
                 kind = _TT if p >= 0 else _XT
+            how = kind
             cnt = _step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
             p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
             if p < 0:
                 status = DEAD_END
+                hmask = kind
             elif step == _FINAL[kind]:
                 kind = _NONE
             else:
                 step += 1
         elif c >= 0 and (in_cube or not inter):
+            hstep = 0
             if in_cube and c == ct:
                 if not _healthy(s, pt, link_index, stamp, cur):
+                    if trace is not None and nsw < trace.shape[0]:
+                        trace[nsw, 0] = -1
+                        trace[nsw, 1] = 0
+                        trace[nsw, 2] = pt
+                        trace[nsw, 3] = 0
                     return NO_RULE, hops, nsw + 1  # the destination's only link
                 p = pt
             else:
@@ -228,18 +248,23 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                                   dims, ports)
                 if _healthy(s, ports[0], link_index, stamp, cur):
                     p = ports[0]
+                    how = HOW_CUBE
                 else:
                     status = NO_RULE
+                    hfault = ports[0]
                     if flags & CUBE:  # hypercube multipath: another shortest-path dimension
                         for i in range(1, cnt):
                             if _healthy(s, ports[i], link_index, stamp, cur):
                                 p = ports[i]
                                 status = OK
+                                how = HOW_MULTIPATH
                                 break
         else:
             p = _a1(vs, tv, k, n)
+            hstep = 0
             if not _healthy(s, p, link_index, stamp, cur):
                 faulty = p
+                hfault = p
                 p = -1
                 status = NO_RULE
                 up = faulty >= k
@@ -250,6 +275,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                         if qq != faulty and _healthy(s, qq, link_index, stamp, cur):
                             p = qq
                             status = OK
+                            how = HOW_UPALT
                             break
                 if p < 0 and crossing and (not root or (flags & ROOT)):
                     w2 = _dig(D, n - 2, k)
@@ -272,8 +298,12 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                             step = 1
                             p = qq
                             status = OK
+                            how = kind
                             break
+                        hmask |= 1 << cand
                         if cand == _TT:
+                            if both:
+                                hmask |= 1 << _XT
                             break  # XT shares TT's first step: it cannot start either
                 elif p < 0 and not up and L == 1 and (flags & GDL):
                     # Go-Down to P_D: another intermediate of the destination cube, nearest
@@ -286,6 +316,9 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     if best >= 0:
                         p = best
                         status = OK
+                        how = HOW_GODOWN
+                    else:
+                        hmask |= 1 << _GDL
                 elif p < 0 and not up and L >= 2 and (flags & GDL):
                     w2 = _dig(D, n - 2, k)
                     wl = _dig(D, L - 1, k)
@@ -297,6 +330,9 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                         step = 1
                         p = qq
                         status = OK
+                        how = _GDL
+                    else:
+                        hmask |= 1 << _GDL
         if p < 0:
             if budget > 0:
                 # misroute: a healthy switch port other than the way back, from a start
@@ -314,11 +350,22 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                         if sweep == 0 and in_cube and (qq >= k) == inter:
                             continue  # not a cube port
                         p = qq
+                        how = HOW_MISROUTE
                         break
                     if p >= 0:
                         break
             if p < 0:
+                if trace is not None and nsw < trace.shape[0]:
+                    trace[nsw, 0] = -1
+                    trace[nsw, 1] = hstep
+                    trace[nsw, 2] = hfault
+                    trace[nsw, 3] = hmask
                 return status if status != OK else DEAD_END, hops, nsw + 1
+        if trace is not None and nsw < trace.shape[0]:
+            trace[nsw, 0] = how
+            trace[nsw, 1] = hstep
+            trace[nsw, 2] = hfault
+            trace[nsw, 3] = hmask
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1

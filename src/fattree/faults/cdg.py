@@ -1,0 +1,541 @@
+"""Channel dependency graphs of fault-tolerant routes and a deadlock-free VC rule (spec §6).
+
+A channel is a switch output port on one virtual channel, id ``(sw * R + port) * V + vc``
+(the ids of ``fattree.routing.deadlock``, whose cycle finder is reused). The graph holds
+the dependencies of every *delivered* node-to-node route of an algorithm under one fault
+set (Dally & Seitz: an acyclic graph proves deadlock freedom).
+
+The VC rule ``ft_vc`` (docs/faults-deadlock.md has the proof): every MiKANT channel gets a
+rank — up from stage L: ``L``; a cross link from group g: ``n-2+g``, or ``n+g`` when it is
+"straight" (keeps digit n-2); down from stage L (ejection at L = 0): ``2n+2-L`` — under
+which every Algorithm-1 route strictly climbs. A hop whose rank does not exceed the rank
+of the packet's previous hop (a *turn* against Algorithm 1's order: a detour's down→up, a
+cross→cross turn, a misroute) moves the packet to the next VC class. The class never
+decreases along a route and, inside a class, the rank strictly increases along every
+dependency, so (class, rank) orders all channels: the graph is acyclic whatever the
+algorithm and the fault set. A route that would need a class ≥ V is refused (counted,
+never silently dropped). GNS and GDL turn once per detour, TT at most twice, XT three
+times (:func:`classes_bound`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from ..errors import ParameterError
+from ..routing._cdg import _find_cycle
+from ..routing.deadlock import MAX_VCS, channel_label
+from ..topology import Topology
+from .algorithms import (ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, check_model,
+                         resolve_algorithms)
+from .kernel import OK, ft_walk
+
+VC_RULES = ("none", "escape", "detour")
+
+
+@njit(cache=True)
+def _cross_rank(n, g_src, straight):
+    """Cross links: non-straight 0→1 < non-straight 1→0 < straight 0→1 < straight 1→0."""
+    return n - 2 + (2 if straight else 0) + g_src
+
+
+@njit(cache=True)
+def ft_rank(k, n, sw, port):
+    """Rank of MiKANT channel (switch ``sw``, output ``port``); every Algorithm-1 route
+    climbs it strictly: up from stage L: ``L``; cross links ``n-2 .. n+1``
+    (:func:`_cross_rank`); down from stage L (ejection at L = 0): ``2n+2-L``.
+    """
+    K = k ** (n - 1)
+    gl = sw // K
+    L = gl % (n - 1)
+    if port < k:
+        return 2 * n + 2 - L
+    if L < n - 2:
+        return L
+    return _cross_rank(n, gl // (n - 1), port - k == (sw % K) // k ** (n - 2))
+
+
+@njit(cache=True)
+def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
+    """VC class of the hop out of MiKANT switch ``sw`` on ``out_port`` (the escape rule).
+
+    ``in_port``: the port the packet arrived on (-1, or a node port at stage 0, at
+    injection), ``in_vc``: the class it holds. Returns ``in_vc`` while the hop climbs
+    the rank of :func:`ft_rank`, ``in_vc + 1`` at a turn against it, and -1 when that
+    class does not exist (``>= n_vcs``): the route is refused.
+    Callable from other ``@njit`` code (the simulator).
+    """
+    K = k ** (n - 1)
+    gl = sw // K
+    L = gl % (n - 1)
+    if in_port < 0 or (L == 0 and in_port < k):
+        return 0
+    if in_port < k:
+        r_in = L - 1  # came up from stage L-1
+    elif L < n - 2:
+        r_in = 2 * n + 2 - (L + 1)  # came down from stage L+1
+    else:  # a cross link from the other group
+        r_in = _cross_rank(n, 1 - gl // (n - 1), in_port - k == (sw % K) // k ** (n - 2))
+    c = in_vc
+    if ft_rank(k, n, sw, out_port) <= r_in:
+        c += 1
+    return c if c < n_vcs else -1
+
+
+@njit(cache=True)
+def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
+    """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
+    :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
+    a class ``>= n_vcs`` (the deadlock-free variant refuses it: count it unroutable).
+    For a simulator that walks the fault-tolerant route at injection (``ft_walk``).
+    """
+    in_port = -1
+    vc = 0
+    for i in range(nsw):
+        vc = ft_vc(k, n, sw[i], in_port, vc, ports[i], n_vcs)
+        if vc < 0:
+            return -1
+        vcs[i] = vc
+        in_port = peer_port[sw[i], ports[i]]
+    return vc
+
+
+@njit(cache=True)
+def _route_vcs(k, n, sw, ports, nsw, peer_port, rule, V, vcs, trace):
+    """VC of every hop of one walk; -1 if the route needs a class >= V.
+
+    rule 0: all on VC 0; 1: :func:`ft_vc`; 2 (``detour``, the naive escape channel,
+    not deadlock-free): VC 1 from the first hop not chosen by Algorithm 1 to the end.
+    """
+    in_port = -1
+    vc = 0
+    top = 0
+    for i in range(nsw):
+        if rule == 0:
+            c = 0
+        elif rule == 2:
+            c = 1 if vc == 1 or trace[i, 0] != 0 else 0
+            if c >= V:
+                return -1
+        else:
+            c = ft_vc(k, n, sw[i], in_port, vc, ports[i], V)
+            if c < 0:
+                return -1
+        vcs[i] = c
+        vc = c
+        if c > top:
+            top = c
+        in_port = peer_port[sw[i], ports[i]]
+    return top
+
+
+@njit(cache=True)
+def _ft_cdg(k, n, port_peer, peer_port, link_index, stamp, flags, lookahead, V, rule, cap,
+            wit, used, stats, classes):
+    """Dependencies of every delivered route; ``wit[c, q*V+w]`` = first pair ``s*N+t``.
+
+    ``stats``: [not delivered, refused (delivered, but needing a class >= V), delivered];
+    ``classes[j]``: routes in the graph whose highest class is j (all 0 with rule 0).
+    """
+    N = 2 * k ** n
+    R = port_peer.shape[1]
+    sw = np.empty(cap, np.int64)
+    ports = np.empty(cap, np.int64)
+    vcs = np.empty(cap, np.int64)
+    trace = np.empty((cap, 4), np.int64)
+    for t in range(N):
+        for s in range(N):
+            if s == t:
+                continue
+            if rule == 2:
+                st, h, nsw = ft_walk(k, n, port_peer, link_index, stamp, 1, flags, lookahead,
+                                     s, -1, t, sw, ports, trace)
+            else:
+                st, h, nsw = ft_walk(k, n, port_peer, link_index, stamp, 1, flags, lookahead,
+                                     s, -1, t, sw, ports)
+            if st != OK:
+                stats[0] += 1
+                continue
+            stats[2] += 1
+            top = _route_vcs(k, n, sw, ports, nsw, peer_port, rule, V, vcs, trace)
+            if top < 0:
+                stats[1] += 1
+                continue
+            classes[top] += 1
+            for i in range(nsw):
+                c = (sw[i] * R + ports[i]) * V + vcs[i]
+                used[c] = True
+                if i + 1 < nsw:
+                    j = ports[i + 1] * V + vcs[i + 1]
+                    if wit[c, j] < 0:
+                        wit[c, j] = s * N + t
+    return 0
+
+
+@njit(cache=True)
+def _shortest_cycle(port_peer, n_nodes, V, adj, seeds):
+    """The shortest cycle through any channel of ``seeds`` (BFS from each), as channel ids."""
+    S, R = port_peer.shape
+    C = S * R * V
+    RV = R * V
+    dist = np.full(C, -1, np.int64)
+    parent = np.full(C, -1, np.int64)
+    queue = np.empty(C, np.int64)
+    best = np.empty(0, np.int64)
+    for root in seeds:
+        dist[:] = -1
+        dist[root] = 0
+        head = 0
+        tail = 1
+        queue[0] = root
+        found = -1
+        while head < tail and found < 0:
+            c = queue[head]
+            head += 1
+            if best.size and dist[c] + 1 >= best.size:
+                break
+            v = port_peer[(c // V) // R, (c // V) % R]
+            if v < n_nodes:
+                continue
+            base = (v - n_nodes) * RV
+            for j in range(RV):
+                if not adj[c, j]:
+                    continue
+                d = base + j
+                if d == root:
+                    found = c
+                    break
+                if dist[d] < 0:
+                    dist[d] = dist[c] + 1
+                    parent[d] = c
+                    queue[tail] = d
+                    tail += 1
+        if found >= 0:
+            m = dist[found] + 1
+            cyc = np.empty(m, np.int64)
+            x = found
+            for i in range(m - 1, -1, -1):
+                cyc[i] = x
+                x = parent[x]
+            best = cyc
+    return best
+
+
+def classes_bound(algorithm: str, n: int) -> int | None:
+    """VC classes that suffice for every route of ``algorithm`` on MiKANT(k, n) under the
+    escape rule, whatever the faults (1 + the most turns a route can make); ``None`` for
+    ``escape``, whose misroutes are bounded only by its hop limit.
+
+    Turns per detour (docs/faults-deadlock.md): GNS 1 (g2), GDL 1 (d2) at each of at most
+    n-2 stages, TT ≤ 2, XT ≤ 3; UPALT's other root and ROOT's extra crossing detour add
+    at most 1 and 3 + (crossing turns + 1).
+
+    Examples
+    --------
+    >>> [classes_bound(a, 3) for a in ("sp", "gns", "gdl", "gns+gdl", "tt", "gns+tt+xt+gdl")]
+    [1, 2, 2, 3, 3, 5]
+    >>> classes_bound("gdl", 5), classes_bound("escape", 3) is None
+    (4, True)
+
+    References
+    ----------
+    mikant-routing-spec.md §3-4, §6.
+    """
+    (alg,) = resolve_algorithms([algorithm], "mikant")
+    f = alg.flags
+    if f & ESCAPE:
+        return None
+    cross = 0
+    if f & GNS and n >= 3:
+        cross = 1
+    if f & TT:
+        cross = 2 if cross < 2 else cross
+    if f & XT and n >= 3:
+        cross = 3
+    if f & ROOT:
+        cross = 3 + cross + 1
+    if f & UPALT:
+        cross = max(1, cross + 1) if cross else 1
+    down = max(n - 2, 0) if f & GDL else 0
+    return 1 + cross + down
+
+
+@dataclass
+class FTDeadlockReport:
+    """Result of :func:`ft_deadlock` (one algorithm, one fault set).
+
+    ``delivered`` routes of the algorithm; ``refused`` of them need more VC classes than
+    ``vcs`` under the escape rule and are left out of the graph (the deadlock-free variant
+    does not route them); ``classes[j]``: routes in the graph whose highest class is j;
+    ``classes_bound``: classes that suffice under any faults (:func:`classes_bound`).
+    """
+
+    spec: str
+    algorithm: str
+    model: str
+    vcs: int
+    vc_rule: str
+    faulty_links: int
+    acyclic: bool
+    channels: int
+    dependencies: int
+    pairs: int
+    delivered: int
+    not_delivered: int
+    refused: int
+    classes: list[int]
+    cycle: list[str] = field(default_factory=list)
+    cycle_ids: list[int] = field(default_factory=list)
+    routes: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    classes_bound: int | None = None
+
+    @property
+    def classes_needed(self) -> int:
+        """VC classes the delivered routes use (1 + their most turns); 0 if none."""
+        nz = [i for i, c in enumerate(self.classes) if c]
+        return nz[-1] + 1 if nz else 0
+
+    def to_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d["classes_needed"] = self.classes_needed
+        return d
+
+
+@dataclass
+class FTDependencyGraph:
+    """The channel dependency graph of :func:`ft_dependency_graph`."""
+
+    topo: Topology
+    algorithm: str
+    model: str
+    vcs: int
+    vc_rule: str
+    faulty: np.ndarray
+    wit: np.ndarray
+    used: np.ndarray
+    stats: np.ndarray
+    classes: np.ndarray
+
+    @property
+    def adj(self) -> np.ndarray:
+        return self.wit >= 0
+
+    def has(self, a: int, b: int) -> bool:
+        """Is there a dependency from channel id a to channel id b?"""
+        R, V = self.topo.max_ports, self.vcs
+        sw, p = divmod(a // V, R)
+        nxt = int(self.topo.port_peer[sw, p]) - self.topo.n_nodes
+        b_sw, b_p = divmod(b // V, R)
+        return nxt == b_sw and bool(self.wit[a, b_p * V + b % V] >= 0)
+
+    def witness(self, a: int, b: int) -> tuple[int, int] | None:
+        """The first (source, destination) whose route creates the dependency a → b."""
+        R, V = self.topo.max_ports, self.vcs
+        if not self.has(a, b):
+            return None
+        w = int(self.wit[a, (b // V % R) * V + b % V])
+        return divmod(w, self.topo.n_nodes)
+
+
+def _mikant(topo: Topology) -> tuple[int, int]:
+    if not isinstance(topo, Topology):
+        raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
+    if topo.family != "mikant":
+        raise ParameterError(f"fault-tolerant channel dependency graphs are defined for mikant, "
+                             f"not {topo.family!r} ({topo.spec})")
+    return int(topo.params["k"]), int(topo.params["n"])
+
+
+def _walk_cap(n: int) -> int:
+    return 20 * n + 40 + 4 * n * (2 * n + 6)
+
+
+def _rule(vc_rule: str, vcs: int) -> int:
+    if vc_rule == "auto":
+        return 0 if vcs == 1 else 1
+    if vc_rule not in VC_RULES:
+        raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, {', '.join(VC_RULES)}")
+    return VC_RULES.index(vc_rule)
+
+
+def ft_dependency_graph(topo: Topology, algorithm: str, faulty=None, *, model: str = "local",
+                        vcs: int = 1, vc_rule: str = "auto") -> FTDependencyGraph:
+    """Build the channel dependency graph that :func:`ft_deadlock` searches (see there).
+
+    Examples
+    --------
+    >>> import fattree
+    >>> g = ft_dependency_graph(fattree.build("mikant:k=2,n=3"), "gns")
+    >>> int(g.stats[2]), int(g.adj.sum()) > 0
+    (240, True)
+
+    References
+    ----------
+    Dally & Seitz (1987); mikant-routing-spec.md §6.
+    """
+    k, n = _mikant(topo)
+    check_model(model)
+    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
+        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+    rule = _rule(vc_rule, int(vcs))
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    if alg.is_oracle:
+        raise ParameterError("algorithm='oracle' is a bound (BFS on the surviving graph), not a "
+                             "routing function: it has no channel dependency graph")
+    if faulty is None:
+        faulty = np.zeros(topo.n_links, bool)
+    faulty = np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    S, R = topo.port_peer.shape
+    V = int(vcs)
+    wit = np.full((S * R * V, R * V), -1, np.int64)
+    used = np.zeros(S * R * V, np.bool_)
+    stats = np.zeros(3, np.int64)
+    classes = np.zeros(max(V, 1) + 1, np.int64)
+    _ft_cdg(k, n, topo.port_peer, topo.port_peer_port, topo.link_index,
+            faulty.astype(np.int64), alg.flags, model == "lookahead", V, rule, _walk_cap(n),
+            wit, used, stats, classes)
+    return FTDependencyGraph(topo, alg.name, model, V, VC_RULES[rule], faulty, wit, used, stats,
+                             classes)
+
+
+def walk_vcs(topo: Topology, algorithm: str, src: int, dst: int, faulty, *,
+             model: str = "local", vcs: int = 2) -> tuple[int, list[int], list[int], list[int]]:
+    """One route and the VC of each hop under the escape rule: (status, switches, ports, vcs).
+
+    ``vcs`` entries are -1 from the hop on that would need a class ``>= vcs``.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> from fattree.faults.links import mikant_link_id
+    >>> t = fattree.build("mikant:k=3,n=3")
+    >>> bad = np.zeros(t.n_links, bool); bad[mikant_link_id(t, [1, 2, 0, 0, 0])] = True
+    >>> st, sw, ports, vc = walk_vcs(t, "gns", t.find("n0.0.0.0"), t.find("n1.0.0.0"), bad)
+    >>> ports, vc
+    ([3, 1, 4, 3, 0, 0], [0, 0, 1, 1, 1, 1])
+
+    References
+    ----------
+    mikant-routing-spec.md §6; docs/faults-deadlock.md.
+    """
+    k, n = _mikant(topo)
+    check_model(model)
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    cap = _walk_cap(n)
+    sw = np.full(cap, -1, np.int64)
+    ports = np.full(cap, -1, np.int64)
+    stamp = np.asarray(faulty, bool).astype(np.int64)
+    st, _, nsw = ft_walk(k, n, topo.port_peer, topo.link_index, stamp, 1, alg.flags,
+                         model == "lookahead", int(src), -1, int(dst), sw, ports)
+    nport = nsw if st == OK else max(nsw - 1, 0)
+    out = []
+    in_port, vc = -1, 0
+    for i in range(nport):
+        c = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), int(vcs))) if vc >= 0 else -1
+        out.append(c)
+        vc = c
+        in_port = int(topo.port_peer_port[sw[i], ports[i]])
+    return int(st), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]], out
+
+
+def ft_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str = "local",
+                vcs: int = 1, vc_rule: str = "auto") -> FTDeadlockReport:
+    """Channel dependency graph of all delivered routes of a fault-tolerant algorithm.
+
+    Parameters
+    ----------
+    topo : Topology
+        A MiKANT.
+    algorithm : str
+        A name of :data:`~fattree.faults.FT_ALGORITHMS` other than ``oracle``.
+    faulty : bool (E,) over ``topo.links``, optional
+        The fault set (none by default).
+    model : {"local", "lookahead"}
+    vcs : int
+        Virtual channels per link, 1..8.
+    vc_rule : {"auto", "none", "escape"}
+        ``none``: every hop on VC 0 (the papers' algorithms as printed); ``escape``: the
+        class of :func:`ft_vc` (routes needing a class ``>= vcs`` are refused and counted);
+        ``auto``: ``none`` with 1 VC, ``escape`` with more.
+
+    Returns
+    -------
+    FTDeadlockReport
+        ``acyclic``, or one shortest cycle (channels ``"sA→sB vcW"``) with, for each of
+        its dependencies, the first route creating it.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> from fattree.faults.links import mikant_link_id
+    >>> t = fattree.build("mikant:k=3,n=3")
+    >>> bad = np.zeros(t.n_links, bool); bad[mikant_link_id(t, [1, 2, 0, 0, 0])] = True
+    >>> r = ft_deadlock(t, "tt", bad)
+    >>> r.acyclic, r.cycle[:2]
+    (False, ['s0.1.0.0→s1.1.1.0 vc0', 's1.1.1.0→s0.1.1.0 vc0'])
+    >>> r.routes[1]["src"], r.routes[1]["dst"]
+    ('n0.0.0.0', 'n1.0.0.0')
+    >>> r2 = ft_deadlock(t, "tt", bad, vcs=2)
+    >>> r2.acyclic, r2.delivered, r2.refused, r2.classes
+    (True, 2862, 54, [2700, 108])
+
+    References
+    ----------
+    W. J. Dally, C. L. Seitz, IEEE TC 36(5), 1987; 001 §4.2; mikant-routing-spec.md §6.
+    """
+    t0 = time.perf_counter()
+    g = ft_dependency_graph(topo, algorithm, faulty, model=model, vcs=vcs, vc_rule=vc_rule)
+    adj = g.adj
+    N = topo.n_nodes
+    rep = FTDeadlockReport(
+        spec=topo.spec, algorithm=g.algorithm, model=model, vcs=g.vcs, vc_rule=g.vc_rule,
+        faulty_links=int(g.faulty.sum()), acyclic=True, channels=int(g.used.sum()),
+        dependencies=int(adj.sum()), pairs=N * (N - 1), delivered=int(g.stats[2]),
+        not_delivered=int(g.stats[0]), refused=int(g.stats[1]),
+        classes=[int(c) for c in g.classes[:g.vcs]],
+        classes_bound=classes_bound(g.algorithm, int(topo.params["n"])))
+    cyc = _find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
+    if cyc.size:
+        short = _shortest_cycle(topo.port_peer, N, g.vcs, adj, cyc)
+        if short.size:
+            cyc = short
+        rep.acyclic = False
+        rep.cycle = [channel_label(topo, int(c), g.vcs) for c in cyc]
+        rep.cycle_ids = [int(c) for c in cyc]
+        ring = [int(c) for c in cyc] + [int(cyc[0])]
+        for a, b in zip(ring[:-1], ring[1:]):
+            rep.routes.append(_witness_route(g, a, b))
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
+    topo = g.topo
+    dep = f"{channel_label(topo, a, g.vcs)} ⇒ {channel_label(topo, b, g.vcs)}"
+    s, t = g.witness(a, b)
+    _, sw, ports, vc = walk_vcs(topo, g.algorithm, s, t, g.faulty, model=g.model,
+                                vcs=max(g.vcs, 2))
+    path = [topo.node_label(s)] + [topo.switch_label(x) for x in sw] + [topo.node_label(t)]
+    out = {"dependency": dep, "src": topo.node_label(s), "dst": topo.node_label(t),
+           "path": path, "ports": ports}
+    if g.vc_rule == "escape":
+        out["vcs"] = vc
+    return out
+
+
+def algorithms_for_deadlock(family: str, names: str) -> list[str]:
+    """``"all"`` → every walkable fault-tolerant algorithm of the family; else the names."""
+    algs = resolve_algorithms(names, family)
+    return [a.name for a in algs if not a.is_oracle]
+
+
+__all__ = ["classes_bound", "ft_rank", "ft_vc", "route_vcs", "ft_deadlock",
+           "ft_dependency_graph", "walk_vcs",
+           "FTDeadlockReport", "FTDependencyGraph", "algorithms_for_deadlock", "VC_RULES"]

@@ -1,0 +1,359 @@
+"""One fault-tolerant route, explained hop by hop (``fattree route ... --faults``).
+
+The walk kernels record, per switch, how its output port was chosen (``trace`` of
+:func:`fattree.faults.kernel.ft_walk` / ``mikantc_walk``); this module turns that record
+into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
+could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
+cube multipath) and why a route failed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..topology import Topology
+from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
+from .algorithms import GDL, GNS, ROOT, TT, UPALT, XT, check_model, resolve_algorithms
+from .kernel import (_GDL, _GNS, _TT, _TX, _XT, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE,
+                     HOW_MULTIPATH, HOW_UPALT, OK, STATUS_NAMES, ft_walk)
+
+_NAMES = {_GNS: "GNS", _GDL: "GDL", _TT: "TT", _XT: "XT", _TX: "TT/XT"}
+_REFS = {_GNS: "Go-Neighbor-Switch, 001 §4.2.1", _GDL: "Go-Down-Level, 001 §4.2.2",
+         _TT: "Three-Turn, 001 §4.2.4", _XT: "X-Turns, 001 §4.2.3",
+         _TX: "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4"}
+_STEPS = {_GNS: ("g1", "g2", "g3"), _GDL: ("d1", "d2", "d3"), _TT: ("t1", "t2", "t3"),
+          _XT: ("x1", "x2", "x3", "x4", "x5"), _TX: ("t1/x1",)}
+_FLAG = {_GNS: GNS, _GDL: GDL, _TT: TT, _XT: XT}
+
+
+@dataclass(frozen=True)
+class FTExplanation:
+    """A route under faults: the walk, one row per switch, and the events that shaped it."""
+
+    algorithm: str
+    model: str
+    src: str | None
+    dst: str
+    success: bool
+    status: str
+    path: list[str]
+    switches: list[str]
+    ports: list[int]
+    hops: int
+    rows: list[dict]
+    events: list[dict]
+    faulty_links: list[list[str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"algorithm": self.algorithm, "model": self.model, "src": self.src,
+                "dst": self.dst, "success": self.success, "delivered": self.success,
+                "status": self.status, "path": self.path, "switches": self.switches,
+                "ports": self.ports, "hops": self.hops, "hop_rules": self.rows,
+                "events": self.events, "faulty_links": self.faulty_links}
+
+
+def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
+    """(status, hops, switches, trace, vc per hop or None) from the family's kernel."""
+    if topo.family == "mikant":
+        from .cdg import _walk_cap, ft_vc
+
+        k, n = int(topo.params["k"]), int(topo.params["n"])
+        cap = _walk_cap(n)
+        sw = np.full(cap, -1, np.int64)
+        ports = np.full(cap, -1, np.int64)
+        trace = np.full((cap, 4), -1, np.int64)
+        st, hops, nsw = ft_walk(k, n, topo.port_peer, topo.link_index, stamp, 1, alg.flags,
+                                model == "lookahead", src, start, dst, sw, ports, trace)
+        vcs, in_port, vc = [], -1, 0
+        for i in range(nsw if st == OK else max(nsw - 1, 0)):
+            vc = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), 64))
+            vcs.append(vc)
+            in_port = int(topo.port_peer_port[sw[i], ports[i]])
+        return st, hops, nsw, sw, ports, trace, vcs
+    from .mikantc import _check_tie_break, _walk_capacity, cube_tables, mikantc_walk
+
+    if model != "local":
+        raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
+    tb = cube_tables(topo)
+    rnd = _check_tie_break(tie_break)
+    cap = _walk_capacity(tb.k, tb.n)
+    sw = np.full(cap, -1, np.int64)
+    ports = np.full(cap, -1, np.int64)
+    trace = np.full((cap, 4), -1, np.int64)
+    st, hops, nsw = mikantc_walk(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer,
+                                 topo.port_peer, topo.link_index, stamp, 1, alg.flags, rnd,
+                                 int(seed), int(packet), src, start, dst, sw, ports, trace)
+    return st, hops, nsw, sw, ports, trace, None
+
+
+def explain_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty=None, *,
+                  model: str = "local", start_switch: int | None = None,
+                  tie_break: str = "dimension", seed: int = 0, packet: int = 0) -> FTExplanation:
+    """Route src → dst under faulty links and explain every decision.
+
+    Parameters
+    ----------
+    topo : Topology
+        A MiKANT (001's algorithms) or a MiKANTC (004 Algorithm 1).
+    algorithm : str
+        A walkable name of :data:`~fattree.faults.FT_ALGORITHMS` (not ``oracle``).
+    src, dst : int
+        Node ids (``src=None`` with ``start_switch`` starts at a switch).
+    faulty : bool (E,) over ``topo.links``, optional
+    model : {"local", "lookahead"}
+    tie_break, seed, packet
+        MiKANTC cube tie-break (see :func:`fattree.faults.ft_route`).
+
+    Returns
+    -------
+    FTExplanation
+        ``rows``: per switch, the port, where it leads, the rule that chose it and (MiKANT)
+        the VC class of the deadlock-free escape rule (:func:`fattree.faults.cdg.ft_vc`);
+        ``events``: faulty Algorithm-1 hops and their kind, detours that could not start,
+        the detour taken, the reason of a failure.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> from fattree.faults.links import mikant_link_id
+    >>> t = fattree.build("mikant:k=3,n=3")
+    >>> bad = np.zeros(t.n_links, bool); bad[mikant_link_id(t, [1, 2, 0, 0, 0])] = True
+    >>> e = explain_route(t, "gns", t.find("n0.0.0.0"), t.find("n1.0.0.0"), bad)
+    >>> e.success, e.hops, [r["rule"] for r in e.rows]
+    (True, 7, ['A1', 'GNS g1', 'GNS g2', 'GNS g3 (A1)', 'A1', 'A1'])
+    >>> [ev["event"] for ev in e.events]
+    ['fault', 'detour']
+
+    References
+    ----------
+    001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 Algorithm 1.
+    """
+    if not isinstance(topo, Topology):
+        raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
+    if topo.family not in ("mikant", "mikantc"):
+        raise ParameterError(f"fault-tolerant routing is defined for mikant and mikantc, not "
+                             f"{topo.family!r} ({topo.spec})")
+    check_model(model)
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    if alg.is_oracle:
+        raise ParameterError("algorithm='oracle' is a bound (BFS with global knowledge), not a "
+                             "routing function: name a walkable algorithm")
+    N = topo.n_nodes
+    for name, v in (("dst", dst), ("src", src)):
+        if v is not None and not 0 <= int(v) < N:
+            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {N})")
+    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
+        raise ParameterError(f"start_switch={start_switch!r} is invalid: a switch id in "
+                             f"[0, {topo.n_switches}) when src is None")
+    faulty = np.zeros(topo.n_links, bool) if faulty is None else np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    s = -1 if src is None else int(src)
+    bad = [[topo.vertex_label(int(a)), topo.vertex_label(int(b))]
+           for a, b in topo.links[np.nonzero(faulty)[0]]]
+    if s == int(dst):  # as routing's route: nothing to send
+        lab = topo.node_label(s)
+        return FTExplanation(alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [],
+                             0, [], [], bad)
+    start = int(start_switch) if s < 0 else -1
+    st, hops, nsw, sw, ports, trace, vcs = _walk(topo, alg, s, int(dst), faulty.astype(np.int64),
+                                                 model, start, tie_break, seed, packet)
+    nport = nsw if st == OK else max(nsw - 1, 0)
+    rows = []
+    for i in range(nport):
+        a, p = int(sw[i]), int(ports[i])
+        row = {"hop": i + 1, "switch": topo.switch_label(a), "port": p,
+               "to": topo.vertex_label(int(topo.port_peer[a, p])),
+               "rule": _rule_name(int(trace[i, 0]), int(trace[i, 1]))}
+        if vcs is not None:
+            row["vc"] = vcs[i]
+        rows.append(row)
+    events = _events(topo, alg, model, int(dst), st, nsw, sw, ports, trace, src, faulty)
+    path = ([topo.node_label(src)] if src is not None else [])
+    path += [topo.switch_label(int(x)) for x in sw[:nsw]]
+    if st == OK:
+        path.append(topo.node_label(dst))
+    return FTExplanation(alg.name, model, None if src is None else topo.node_label(src),
+                         topo.node_label(dst), st == OK, STATUS_NAMES[st], path,
+                         [topo.switch_label(int(x)) for x in sw[:nsw]],
+                         [int(p) for p in ports[:nport]], int(hops), rows, events, bad)
+
+
+def _rule_name(how, step) -> str:
+    if how == 0:
+        return "A1"
+    if how in _NAMES:
+        names = _STEPS[how]
+        name = names[step] if step < len(names) else f"step {step + 1}"
+        final = how != _TX and step == len(names) - 1
+        return f"{_NAMES[how]} {name}" + (" (A1)" if final else "")
+    return {HOW_UPALT: "UPALT", HOW_MISROUTE: "misroute", HOW_CUBE: "cube",
+            HOW_MULTIPATH: "cube multipath", HOW_GODOWN: "Go-Down to P_D"}.get(how, "?")
+
+
+def _fault_class(topo, a, p, dst) -> tuple[str, str]:
+    """(short class, what covers it) of the faulty port p of switch a."""
+    n = int(topo.params["n"])
+    kind = int(topo.port_kind[a, p])
+    level = int(topo.switch_level[a])
+    same = int(topo.switch_digits[a, 0]) == int(topo.node_digits[dst, 0])
+    if kind == PORT_NODE:
+        return "the destination's node link", "nothing can route around a node's only link"
+    if kind == PORT_CUBE:
+        return "a cube hop", "004's hypercube multipath applies"
+    if kind == PORT_UP and level == n - 2:
+        if same:
+            return "a root crossing", ("001 applies no detour there (Algorithm 2 runs only if "
+                                       "G_W ≠ G_T); the ROOT and UPALT extensions do")
+        return "a cross-group crossing", "GNS, TT and XT apply (001 §4.2.1, §4.2.3-4)"
+    if kind == PORT_UP:
+        return "an up link below the crossing", "001 has no rule; the UPALT extension applies"
+    if kind == PORT_DOWN:
+        return "a down-phase hop", "GDL applies (001 §4.2.2)"
+    return "a link", "no rule applies"
+
+
+def _link(topo, a, p) -> list[str]:
+    return [topo.switch_label(a), topo.vertex_label(int(topo.port_peer[a, p]))]
+
+
+def _faulty_here(topo, a, faulty) -> str:
+    bad = [f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
+           for p in range(topo.max_ports)
+           if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]]
+    return ", ".join(bad) if bad else "none"
+
+
+def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> list[dict]:
+    ev: list[dict] = []
+    if nsw == 0:
+        ev.append({"hop": 0, "switch": None, "event": "fail", "algorithm": None,
+                   "text": f"the source's node link {topo.node_label(src)}–"
+                           f"{topo.switch_label(int(topo.node_switch[src]))} is faulty: "
+                           f"nothing can route around a node's only link"})
+        return ev
+    trigger = 0
+    for i in range(nsw):
+        a = int(sw[i])
+        how, step, fault, mask = (int(x) for x in trace[i])
+        here = topo.switch_label(a)
+
+        def add(event, text, algorithm=None, **extra):
+            ev.append({"hop": i + 1, "switch": here, "event": event, "algorithm": algorithm,
+                       "text": text, **extra})
+
+        if fault >= 0:
+            cls, covers = _fault_class(topo, a, fault, dst)
+            add("fault", f"Algorithm 1's port {fault} ({' – '.join(_link(topo, a, fault))}) is "
+                         f"faulty: {cls}; {covers}", port=fault,
+                link=_link(topo, a, fault), fault_class=cls)
+            why = ("no fully healthy detour (lookahead)" if model == "lookahead" else
+                   "no healthy port for its first step")
+            for kd in (_GNS, _TT, _XT, _GDL):
+                if mask >= 0 and mask & (1 << kd):
+                    add("skip", f"{_NAMES[kd]} cannot start: {why}", _NAMES[kd])
+        if how in _NAMES and step == 0:
+            trigger = how
+            p = int(ports[i])
+            add("detour", f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to "
+                          f"{topo.vertex_label(int(topo.port_peer[a, p]))}", _NAMES[how],
+                port=p)
+        elif how in (_TT, _XT) and step == 1 and trigger == _TX:
+            add("decide", f"X1 {'can' if how == _TT else 'cannot'} turn back over a healthy "
+                          f"allowed cross link: "
+                          f"{'Three-Turn' if how == _TT else 'X-Turns'} continues", _NAMES[how])
+        elif how == HOW_UPALT:
+            add("upalt", "UPALT: another healthy up port (every up port below the crossing "
+                         "reaches an ancestor; at a root crossing any root)", "UPALT")
+        elif how == HOW_MULTIPATH:
+            add("multipath", "hypercube multipath: another shortest-path cube dimension "
+                             "(004 Algorithm 1)", "cube")
+        elif how == HOW_GODOWN:
+            add("godown", "Go-Down to P_D: another intermediate of the destination cube "
+                          "(004 Algorithm 1, fall phase)", "GDL")
+        elif how == HOW_MISROUTE:
+            why = ("no rule applies" if fault >= 0 else
+                   f"the {_NAMES.get(mask, 'detour')} detour found no healthy allowed port")
+            add("misroute", f"escape: {why}; misroute to a healthy port other than the way "
+                            f"back, then Algorithm 1 again", "escape")
+        elif how == -1:
+            add("fail", _failure(topo, alg, st, a, step, fault, mask, faulty), None)
+    return ev
+
+
+def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
+    name = STATUS_NAMES[st]
+    if name == "TTL":
+        return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
+    if fault >= 0:
+        if mask > 0:
+            tried = ", ".join(_NAMES[kd] for kd in (_GNS, _TT, _XT, _GDL) if mask & (1 << kd))
+            return f"{name}: {tried} could not start and no other enabled rule covers this hop"
+        enabled = [nm for kd, nm in _NAMES.items() if kd in _FLAG and alg.flags & _FLAG[kd]]
+        extra = [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]
+        have = ", ".join(enabled + extra) or "none"
+        return (f"{name}: {alg.name} has no rule for this kind of faulty hop "
+                f"(its rules: {have})")
+    kd = mask
+    steps = _STEPS.get(kd, ())
+    sname = steps[step] if step < len(steps) else f"step {step + 1}"
+    return (f"{name}: the {_NAMES.get(kd, 'detour')} detour's step {sname} at "
+            f"{topo.switch_label(a)} has no healthy allowed port (faulty ports here: "
+            f"{_faulty_here(topo, a, faulty)}; 001 Algorithm 2: 'routing fails')")
+
+
+__all__ = ["FTExplanation", "explain_route"]
+
+
+def resolve_route_algorithm(topo: Topology, name: str | None,
+                            with_faults: bool) -> tuple[str, str | None]:
+    """Which registry serves ``fattree route`` / ``deadlock``: ``("routing", name)`` or
+    ``("faults", name)``.
+
+    Without faults the routing algorithms take precedence (``alg1``, ``dmodk``, ...); a
+    name only the fault-tolerant registry knows (``gns``, ``sp``, ``all4``) routes with it
+    on a fault-free network. With faults only fault-tolerant names are accepted, ``alg1``
+    (and no name) meaning ``sp``, Algorithm 1 without fault handling.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> t = fattree.build("mikant:k=3,n=3")
+    >>> resolve_route_algorithm(t, "alg1", False), resolve_route_algorithm(t, "alg1", True)
+    (('routing', 'alg1'), ('faults', 'sp'))
+    >>> resolve_route_algorithm(t, "gns", False)
+    ('faults', 'gns')
+
+    References
+    ----------
+    docs/faults-deadlock.md (name resolution).
+    """
+    from ..routing import ALGORITHMS
+    from .algorithms import FT_ALGORITHMS, SPEC_NAMES
+
+    fam = topo.family
+    walkable = [n for n, a in FT_ALGORITHMS.items() if fam in a.families and not a.is_oracle]
+    key = None if name is None else SPEC_NAMES.get(name.strip().lower(), name.strip().lower())
+    if not with_faults:
+        if key is None or name in ALGORITHMS or key not in walkable:
+            return "routing", name
+        return "faults", key
+    if not walkable:
+        fams = sorted({f for _, a in FT_ALGORITHMS.items() for f in a.families})
+        raise ParameterError(f"faults: fault-tolerant routing is defined for "
+                             f"{', '.join(fams)}, not {fam!r} ({topo.spec})")
+    key = "sp" if key in (None, "alg1") else key
+    if key in walkable:
+        return "faults", key
+    if key == "oracle":
+        raise ParameterError("algorithm='oracle' is a bound (BFS with global knowledge), not a "
+                             f"routing function; valid with --faults: {', '.join(walkable)}")
+    kind = "a routing algorithm without fault handling" if key in ALGORITHMS else "unknown"
+    raise ParameterError(f"algorithm={name!r} is {kind} for --faults on {fam!r}; valid: "
+                         f"{', '.join(walkable)} (alg1 = sp)")
+
+
+__all__ += ["resolve_route_algorithm"]
