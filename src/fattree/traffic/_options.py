@@ -49,7 +49,8 @@ class Opt:
                 f"{self.describe()}") from None
         if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum):
-            raise ParameterError(f"{owner}: {self.name}={value!r} is out of range; {self.describe()}")
+            raise ParameterError(
+                f"{owner}: {self.name}={value!r} is out of range; {self.describe()}")
         return value
 
 

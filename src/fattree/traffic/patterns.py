@@ -97,7 +97,8 @@ class Traffic:
         """``name[:key=value,...]`` with the options that differ from their defaults."""
         defaults = {o.name: o.default for o in PATTERNS.get(self.name).options}
         shown = {k: v for k, v in self.options.items() if v != defaults.get(k)}
-        return self.name + ("" if not shown else ":" + ",".join(f"{k}={v}" for k, v in shown.items()))
+        opts = ",".join(f"{k}={v}" for k, v in shown.items())
+        return self.name + (":" + opts if opts else "")
 
 
 @njit(cache=True)
@@ -194,7 +195,8 @@ def _uniform_ip(include_self: bool, hot: int = 0, thr: int = 0):
 
 # ------------------------------------------------------------------ the patterns
 @register_pattern("uniform", title="uniform random destination", paper="000 §V.B",
-                  options=[Opt("include_self", "the source may draw itself (as BookSim)", False, bool)])
+                  options=[Opt("include_self", "the source may draw itself (as BookSim)", False,
+                               bool)])
 def _uniform(n, o, seed):
     return T_UNIFORM, _uniform_ip(o["include_self"]), None, None
 

@@ -69,7 +69,8 @@ def read_trace(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         rows.append((c, s, d))
         numbers.append(lineno)
     if not rows:
-        raise InputFileError(f"trace file {str(p)!r} holds no packets (expected lines 'cycle src dst')")
+        raise InputFileError(
+            f"trace file {str(p)!r} holds no packets (expected lines 'cycle src dst')")
     a = np.asarray(rows, np.int64)
     return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy(), np.asarray(numbers, np.int64)
 

@@ -1,0 +1,177 @@
+"""Speed and scale of the cycle-accurate simulator (issue 4); prints its figures.
+
+    .venv/bin/python benchmarks/sim_speed.py            # everything (about 10 minutes)
+    .venv/bin/python benchmarks/sim_speed.py --quick    # without MiKANT(8,6) and cold compile
+
+1. kant:k=4,n=5 (1,024 nodes), uniform, 1 VC, 1-flit packets, lambda = 0.1: simulated
+   cycles/s and flit-hops/s on one core (BookSim2 on this machine type: about 200 cycles/s,
+   0.17 M flit-hops/s), then near saturation (lambda = 0.2, alg1 saturates at 0.21) and
+   BookSim's second case, kant:k=8,n=3 at lambda = 0.3 (about 300 cycles/s there).
+2. MiKANT(8,6), 524,288 nodes, uniform lambda = 0.3, 1,000 cycles, in a subprocess: wall
+   time and peak resident memory (resource.getrusage of the child).
+3. 000 Figs. 9-12: mikant:k=4,n=5 and clos:k=4,n=5 x uniform/bitcomp x 20 loads, 200
+   packets per source, on a pool of 2 processes.
+4. Compile time: loading the cached kernels in a fresh process, and compiling them from
+   scratch (an empty NUMBA_CACHE_DIR), both in subprocesses.
+
+Part 1 reports rates from CPU time (best of three runs), the others wall time; the
+machine may be shared with other jobs, so treat single figures as indicative.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+BOOKSIM_CYCLES_S = 200.0  # kant:k=4,n=5, lambda 0.1 (issue 4)
+BOOKSIM_FLIT_HOPS_S = 0.17e6
+BOOKSIM_K8N3_CYCLES_S = 300.0  # kant:k=8,n=3, lambda 0.3 (issue 4)
+
+BIG = r"""
+import resource, sys, time
+t0 = time.perf_counter()
+import fattree
+from fattree.sim import simulate
+topo = fattree.build("mikant:k=8,n=6")
+t1 = time.perf_counter()
+r = simulate(topo, load=0.3, termination="window", warmup=0, measure=1000, max_cycles=1000,
+             seed=1)
+t2 = time.perf_counter()
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+print(f"{r.cycles} {r.wall_seconds:.1f} {r.flit_hops} {t1 - t0:.1f} {t2 - t0:.1f} {rss:.2f} "
+      f"{r.accepted_flits:.4f} {r.compile_seconds:.2f}")
+"""
+
+COMPILE = r"""
+import time
+t0 = time.perf_counter()
+import fattree
+from fattree.sim import simulate
+t1 = time.perf_counter()
+r = simulate("kant:k=2,n=2", load=0.1, packets_per_source=5)
+print(f"{t1 - t0:.2f} {r.compile_seconds:.2f}")
+"""
+
+
+def speed(spec: str, load: float, cycles: int = 6000, repeats: int = 3):
+    """Best of ``repeats`` identical runs; rates from the process's CPU time around the
+    call (setup included), since on a shared machine wall time also counts the time the
+    process waited for a core. The kernel's wall time is printed beside."""
+    from fattree.sim import simulate
+
+    best = None
+    for _ in range(repeats):
+        c0 = time.process_time()
+        r = simulate(spec, load=load, termination="window", warmup=1000, measure=cycles - 1000,
+                     seed=1)
+        cpu = time.process_time() - c0
+        if best is None or cpu < best[1]:
+            best = (r, cpu)
+    r, cpu = best
+    cps = r.cycles / cpu
+    fhs = r.flit_hops / cpu
+    print(f"  {spec} lambda={load}: {r.cycles:,} cycles in {cpu:.2f} s CPU = "
+          f"{cps:,.0f} cycles/s, {fhs / 1e6:.2f} M flit-hops/s "
+          f"({r.flit_hops / r.cycles:,.0f} flit-hops/cycle; accepted {r.accepted_flits:.3f}"
+          f"{', saturated' if r.saturated else ''}; kernel wall {r.wall_seconds:.2f} s; "
+          f"best of {repeats})")
+    return r, cps, fhs
+
+
+def part1() -> None:
+    print("1. single-thread speed (uniform, alg1, 1 VC, 1-flit packets, 2-flit FIFOs)")
+    _, cps, fhs = speed("kant:k=4,n=5", 0.1)
+    print(f"     vs BookSim2 ({BOOKSIM_CYCLES_S:.0f} cycles/s, {BOOKSIM_FLIT_HOPS_S / 1e6:.2f} M "
+          f"flit-hops/s): {cps / BOOKSIM_CYCLES_S:,.0f}x cycles/s, "
+          f"{fhs / BOOKSIM_FLIT_HOPS_S:,.0f}x flit-hops/s (target >= 20,000 cycles/s)")
+    _, _, fhs2 = speed("kant:k=4,n=5", 0.2)
+    print(f"     near saturation: {fhs2 / BOOKSIM_FLIT_HOPS_S:,.0f}x BookSim2's flit-hops/s "
+          f"(target >= 100x)")
+    _, _, fhs3 = speed("kant:k=4,n=5", 0.5)
+    print(f"     deep in saturation: {fhs3 / BOOKSIM_FLIT_HOPS_S:,.0f}x BookSim2's flit-hops/s")
+    _, cps4, _ = speed("kant:k=8,n=3", 0.3, cycles=4000)
+    print(f"     vs BookSim2 on kant:k=8,n=3 at 0.3 ({BOOKSIM_K8N3_CYCLES_S:.0f} cycles/s): "
+          f"{cps4 / BOOKSIM_K8N3_CYCLES_S:,.0f}x")
+
+
+def part2() -> None:
+    print("2. MiKANT(8,6): 524,288 nodes, uniform lambda = 0.3, 1,000 cycles (subprocess)")
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", BIG], capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if out.returncode != 0:
+        print("  failed:", out.stderr.strip().splitlines()[-1])
+        return
+    cyc, kern, fh, build, total, rss, acc, comp = out.stdout.split()
+    print(f"  {cyc} cycles: kernel {kern} s, build {build} s, process {wall:.0f} s in all "
+          f"(target < 600 s); peak RSS {rss} GiB (target < 8); {int(fh) / 1e6:,.0f} M "
+          f"flit-hops ({int(fh) / float(kern) / 1e6:.2f} M/s); accepted {acc} flits/node/cycle")
+
+
+def _fig_point(args):
+    from fattree.sim import simulate
+
+    spec, traffic, load = args
+    r = simulate(spec, load=load, traffic=traffic, packets_per_source=200)
+    return spec, traffic, load, r.avg_latency, r.saturated, r.wall_seconds
+
+
+def part3() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    print("3. 000 Figs. 9-12: {mikant,clos}:k=4,n=5 x {uniform,bitcomp} x 20 loads, "
+          "P = 200, 2 processes")
+    loads = [round(0.05 * i, 2) for i in range(1, 21)]
+    points = [(s, t, x) for s in ("mikant:k=4,n=5", "clos:k=4,n=5")
+              for t in ("uniform", "bitcomp") for x in loads]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        rows = list(pool.map(_fig_point, points))
+    wall = time.perf_counter() - t0
+    busy = sum(r[5] for r in rows)
+    print(f"  {len(rows)} simulations in {wall:.1f} s wall (target < 300 s); "
+          f"{busy:.1f} s of kernel time")
+    for spec in ("mikant:k=4,n=5", "clos:k=4,n=5"):
+        for traffic in ("uniform", "bitcomp"):
+            lat = [r for r in rows if r[0] == spec and r[1] == traffic]
+            sat = next((r[2] for r in lat if r[4]), None)
+            print(f"    {spec:15s} {traffic:8s} latency at 0.05: {lat[0][3]:.2f}, at 0.20: "
+                  f"{lat[3][3]:.2f}; saturated from {sat}")
+
+
+def part4() -> None:
+    print("4. compile time (cache=True)")
+    out = subprocess.run([sys.executable, "-c", COMPILE], capture_output=True, text=True)
+    imp, comp = out.stdout.split()
+    print(f"  warm cache, fresh process: import {imp} s, kernel load {comp} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+        t0 = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", COMPILE], capture_output=True, text=True,
+                             env=env)
+        wall = time.perf_counter() - t0
+    imp, comp = out.stdout.split()
+    print(f"  empty cache: kernel compile {comp} s (process {wall:.0f} s, paid once per machine)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="skip MiKANT(8,6) and the cold compile")
+    a = ap.parse_args()
+    from fattree.sim import simulate
+
+    r = simulate("kant:k=2,n=2", load=0.1, packets_per_source=5)  # load the kernel once
+    print(f"kernel load (this process): {r.compile_seconds:.2f} s")
+    part1()
+    if not a.quick:
+        part2()
+    part3()
+    part4() if not a.quick else None
+
+
+if __name__ == "__main__":
+    main()

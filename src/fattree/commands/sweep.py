@@ -1,0 +1,291 @@
+"""CLI: sweep, results, report, reproduce, study, and the result plots under ``plot``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from ._common import console, err_console
+
+
+class _Bar:
+    """A rich progress bar on stderr, shown only once there is something to run.
+
+    Used as the ``progress`` callback of the sweep engine (and as a context manager,
+    which stops the bar if it was started).
+    """
+
+    def __init__(self, label: str, quiet: bool) -> None:
+        self.label = label
+        self.quiet = quiet
+        self.bar = None
+        self.task = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+
+    def print(self, msg: str) -> None:
+        if not self.quiet:
+            (self.bar.console if self.bar is not None else err_console).print(msg)
+
+    def __call__(self, p) -> None:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        if p.done and not p.ok:
+            err_console.print(f"[red]point {p.config_hash[:12]} failed:[/red] {p.message}")
+        if self.quiet or (p.total == 0 and self.bar is None):
+            return
+        if self.bar is None:
+            self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
+                                TimeElapsedColumn(), TimeRemainingColumn(), console=err_console)
+            self.bar.start()
+        if p.done == 0 and p.total:  # a new stage (e.g. a reproduction's own sweep)
+            self.task = self.bar.add_task(self.label, total=p.total,
+                                          status=f"skipped {p.skipped}" if p.skipped else "")
+        if self.task is not None:
+            self.bar.update(self.task, completed=p.done)
+
+
+def _summary_line(summary, out) -> str:
+    parts = [f"{summary.done} points stored", f"{summary.skipped} already done"]
+    if summary.failed:
+        parts.append(f"{len(summary.failed)} failed")
+    return f"{', '.join(parts)} in {summary.elapsed_s:.1f} s → {out}"
+
+
+def sweep(
+    study: Path = typer.Argument(..., help="study file (TOML; see docs/sweeps.md)"),
+    out: Path = typer.Option(..., "-o", "--out", help="results folder (created or resumed)"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="existing Dask scheduler, e.g. tcp://head:8786"),
+    workers: int = typer.Option(2, "--workers", help="local worker processes (0: in-process)"),
+    connect_timeout: float = typer.Option(5.0, "--connect-timeout",
+                                          help="seconds to reach --scheduler"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+) -> None:
+    """Run every point of a study not yet stored in OUT (resumable; one row per point)."""
+    from ..errors import SimulationError
+    from ..sweep.engine import run_study
+    from ..sweep.study import load_study
+
+    st = load_study(study)
+    with _Bar(st.name, quiet) as bar:
+        summary = run_study(st, out, scheduler=scheduler, workers=workers, progress=bar,
+                            connect_timeout=connect_timeout, skip_unavailable=False)
+    console.print(_summary_line(summary, out))
+    if summary.failed:
+        raise SimulationError(f"{len(summary.failed)} of {summary.total} points failed (details in "
+                              f"{out / 'errors'}); first: {summary.failed[0][1]}")
+
+
+def results(
+    folder: Path = typer.Argument(..., help="results folder"),
+    where: Optional[str] = typer.Option(None, "--where", help="filter, e.g. \"family='mikant'\""),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
+    columns: Optional[str] = typer.Option(None, "--columns", help="comma-separated columns"),
+    limit: int = typer.Option(40, "--limit", help="rows printed (the CSV has all)"),
+) -> None:
+    """Query the points stored in a results folder."""
+    from ..errors import ParameterError, closest
+    from ..sweep.store import ResultStore
+
+    df = ResultStore(folder).read(where)
+    if columns:
+        cols = [c.strip() for c in columns.split(",") if c.strip()]
+        for c in cols:
+            if c not in df.columns:
+                raise ParameterError(f"columns: {c!r} is not a column{closest(c, df.columns)}")
+    else:
+        # the topology and the configuration columns that vary, then the kinds' headline
+        # metrics (all metrics go to --csv)
+        from ..sweep.tasks import TASKS
+
+        kinds = [k for k in df["kind"].dropna().unique() if k in TASKS] if "kind" in df else []
+        derived = set()  # family, k, n...: already readable in the topology spec
+        for k in kinds:
+            t = TASKS.get(k)
+            first = df[df["kind"] == k].iloc[0]
+            if t.columns is not None and "topology" in df:
+                derived |= set(t.columns({"topology": first["topology"]}))
+        config = [c for c in df.attrs.get("config_columns", []) if c in df.columns
+                  and c not in derived and df[c].notna().any()
+                  and (c == "topology" or df[c].astype(str).nunique() > 1)]
+        head = [m for k in kinds for m in TASKS.get(k).headline if m in df.columns]
+        metrics = [c for c in df.attrs.get("metric_columns", []) if c in df.columns]
+        several = "experiment" in df and df["experiment"].nunique() > 1
+        cols = list(dict.fromkeys([*(["experiment"] if several else []), *config,
+                                   *(head or metrics[:8])])) if len(df) else ["config_hash"]
+        if len(metrics) > len(head) and csv is None and len(df):
+            console.print(f"({len(metrics) - len(head)} more metric columns: --columns to "
+                          "choose, --csv for all)")
+    if csv is not None:
+        df.drop(columns=[c for c in ("config",) if c in df and not columns]).to_csv(
+            csv, index=False, columns=cols if columns else None)
+        console.print(f"{len(df)} rows written to {csv}")
+        return
+    table = Table(title=f"{folder}: {len(df)} points" + (f" where {where}" if where else ""))
+    for c in cols:
+        table.add_column(c, overflow="fold")
+    for rec in df[cols].head(limit).itertuples(index=False):
+        table.add_row(*(f"{v:.4g}" if isinstance(v, float) else str(v) for v in rec))
+    console.print(table)
+    if len(df) > limit:
+        console.print(f"... {len(df) - limit} more rows (--limit, or --csv for all)")
+
+
+def report(
+    folder: Path = typer.Argument(..., help="results folder"),
+    output: Path = typer.Option(..., "-o", "--output", help="HTML file to write"),
+    title: Optional[str] = typer.Option(None, "--title"),
+    logy: Optional[bool] = typer.Option(None, "--logy/--linear-y",
+                                        help="latency axis scale (default: both)"),
+) -> None:
+    """Write one self-contained HTML report (configurations, tables, figures)."""
+    from ..report.html import write_report
+
+    p = write_report(folder, output, title=title, logy=logy)
+    console.print(f"report written to {p} ({p.stat().st_size / 1024:.0f} KiB)")
+
+
+def _status_table(results) -> Table:
+    table = Table(title="reproductions")
+    for c in ("name", "paper", "status", "finding"):
+        table.add_column(c, overflow="fold")
+    colour = {"agree": "green", "disagree": "red", "error": "red", "unavailable": "yellow"}
+    for r in results:
+        first = r.finding.splitlines()[0] if r.finding else ""
+        table.add_row(r.name, r.paper, f"[{colour.get(r.status, 'white')}]{r.status}[/]",
+                      first[:160])
+    return table
+
+
+def reproduce(
+    name: str = typer.Argument(..., help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
+    out: Path = typer.Option(Path("reproduce"), "-o", "--out", help="output folder"),
+    workers: int = typer.Option(2, "--workers", help="local worker processes for simulations"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
+    quick: bool = typer.Option(False, "--quick", help="small instances (smoke test)"),
+    list_: bool = typer.Option(False, "--list", help="list the registered reproductions"),
+) -> None:
+    """Regenerate tables and figures of the papers, with the paper's claim and our verdict."""
+    from ..errors import FattreeError
+    from ..report.reproduce import REPRODUCTIONS
+    from ..report.reproduce import reproduce as run
+
+    if list_:
+        table = Table(title="reproductions")
+        for c in ("name", "paper", "title", "available"):
+            table.add_column(c, overflow="fold")
+        for n, r in REPRODUCTIONS.items():
+            table.add_row(n, r.paper, r.title, r.available() or "yes")
+        console.print(table)
+        return
+    if name != "all":
+        for n in name.split(","):
+            REPRODUCTIONS.get(n.strip())  # unknown names: one-line error before anything runs
+    with _Bar("sweep", quiet=False) as bar:
+        res = run(name, out, workers=workers, scheduler=scheduler, quick=quick, progress=bar,
+                  on_result=lambda r: bar.print(f"{r.name}: {r.status}"))
+    console.print(_status_table(res))
+    console.print(f"written to {out}/ (index.md)")
+    errors = [r for r in res if r.status == "error"]
+    if errors:
+        raise FattreeError(f"{len(errors)} reproduction(s) failed: {errors[0].name}: "
+                           f"{errors[0].finding.splitlines()[0]}")
+
+
+def study(
+    name: str = typer.Argument("flagship", help="a shipped study (see --list)"),
+    out: Path = typer.Option(Path("out"), "-o", "--out", help="output folder"),
+    workers: int = typer.Option(2, "--workers", help="local worker processes"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
+    list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bars"),
+) -> None:
+    """Run a shipped study and write OUT/report.html (make run: the flagship)."""
+    from ..sweep.flagship import run_shipped
+    from ..sweep.study import builtin_studies, builtin_study
+
+    if list_:
+        for n in builtin_studies():
+            console.print(f"{n}: {builtin_study(n).description}")
+        return
+    builtin_study(name)  # an unknown name fails before anything runs
+    with _Bar(name, quiet) as bar:
+        res = run_shipped(name, out, workers=workers, scheduler=scheduler, progress=bar,
+                          on_stage=bar.print)
+    console.print(_summary_line(res.summary, out / "results"))
+    if res.reproductions:
+        console.print(_status_table(res.reproductions))
+    for note in res.notes:
+        console.print(f"[yellow]note:[/yellow] {note}")
+    console.print(f"report written to {res.report}")
+
+
+def _plot_command(plot_name: str):
+    def command(
+        folder: Path = typer.Argument(..., help="results folder"),
+        output: Path = typer.Option(..., "-o", "--output", help="figure file (.png/.svg/.pdf)"),
+        logy: bool = typer.Option(False, "--logy", help="logarithmic y axis"),
+        where: Optional[str] = typer.Option(None, "--where", help="filter the rows first"),
+        series: Optional[str] = typer.Option(None, "--series",
+                                             help="columns that make one line each"),
+    ) -> None:
+        from ..report.plots import draw, save
+        from ..sweep.store import ResultStore
+
+        df = ResultStore(folder).read(where)
+        cols = [c.strip() for c in series.split(",")] if series else None
+        fig = draw(df, plot_name, logy=logy or None, series=cols)
+        console.print(f"figure written to {save(fig, output)}")
+
+    from ..report.plots import PLOTS
+
+    command.__doc__ = f"Plot {PLOTS.get(plot_name).title} from a results folder."
+    return command
+
+
+def _plot_app(app: typer.Typer) -> typer.Typer:
+    """The ``plot`` sub-app: the analytics one if it exists, else a new one."""
+    import importlib
+
+    try:
+        analytics = importlib.import_module("fattree.commands.analytics")
+    except ModuleNotFoundError as exc:  # the analytics commands are not part of this build
+        if exc.name != "fattree.commands.analytics":
+            raise
+        analytics = None
+    sub = getattr(analytics, "plot_app", None)
+    if isinstance(sub, typer.Typer):
+        return sub
+    for info in app.registered_groups:
+        if info.name == "plot" and info.typer_instance is not None:
+            return info.typer_instance
+    sub = typer.Typer(help="Figures from results folders and closed forms.", no_args_is_help=True)
+    app.add_typer(sub, name="plot")
+    return sub
+
+
+def register(app: typer.Typer) -> None:
+    from ..report.plots import PLOTS
+
+    app.command("sweep")(sweep)
+    app.command("results")(results)
+    app.command("report")(report)
+    app.command("reproduce")(reproduce)
+    app.command("study")(study)
+    plot = _plot_app(app)
+    taken = {c.name for c in plot.registered_commands}
+    for name in PLOTS:
+        cli_name = name.replace("_", "-")
+        if cli_name not in taken:
+            plot.command(cli_name)(_plot_command(name))

@@ -1,0 +1,275 @@
+"""One self-contained HTML report of a results folder: configurations, tables, figures.
+
+Figures are embedded as base64 PNG ``data:`` URIs and the style sheet is inline, so
+the file has no external assets and reads offline. The report lists the studies
+(with their TOML text), every stored point (configuration and metrics), failures,
+the figures that the results support (:mod:`fattree.report.plots`), reproductions
+named in a study's ``[report]`` section, and the package versions.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import platform
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import ParameterError
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
+max-width:1200px;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.82em;margin:.5em 0 1.5em}
+th,td{border:1px solid #ddd;padding:.2em .5em;text-align:right;white-space:nowrap}
+th{background:#f3f3f3;position:sticky;top:0}td.s,th.s{text-align:left}
+.wide{overflow-x:auto;max-height:40em;overflow-y:auto}
+pre{background:#f7f7f7;padding:.8em;overflow-x:auto;font-size:.85em}
+figure{display:inline-block;margin:.5em 1em 1em 0;vertical-align:top}
+figure img{max-width:560px;border:1px solid #eee}figcaption{font-size:.85em;color:#555}
+.agree{color:#176117;font-weight:bold}.disagree{color:#a11;font-weight:bold}
+.none{color:#775;font-weight:bold}.meta{color:#666;font-size:.9em}
+"""
+
+
+def figure_data_uri(fig, dpi: int = 110) -> str:
+    """A matplotlib Figure as a ``data:image/png;base64,...`` URI.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(); _ = fig.subplots().plot([0, 1])
+    >>> figure_data_uri(fig)[:22]
+    'data:image/png;base64,'
+    """
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def _esc(x) -> str:
+    return html.escape(str(x))
+
+
+def table_html(df, max_rows: int | None = None) -> str:
+    """A DataFrame as an HTML table (text cells left-aligned, numbers right; escaped).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> 'class="s">a&lt;b</td>' in table_html(pd.DataFrame({"x": ["a<b"]}))
+    True
+    """
+    import pandas as pd
+
+    shown = df if max_rows is None else df.head(max_rows)
+    cols = list(shown.columns)
+    num = {c: pd.api.types.is_numeric_dtype(shown[c]) for c in cols}
+    head = "".join(f'<th class="{"" if num[c] else "s"}">{_esc(c)}</th>' for c in cols)
+    rows = []
+    for rec in shown.itertuples(index=False):
+        cells = []
+        for c, v in zip(cols, rec):
+            if isinstance(v, float):
+                text = "" if v != v else f"{v:.6g}"
+            else:
+                text = "" if v is None else str(v)
+            cells.append(f'<td class="{"" if num[c] else "s"}">{_esc(text)}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    more = "" if max_rows is None or len(df) <= max_rows else \
+        f'<p class="meta">first {max_rows} of {len(df)} rows</p>'
+    return (f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>" + more)
+
+
+def _figure(fig, caption: str) -> str:
+    """An embedded figure: a matplotlib Figure, or the path of a PNG file."""
+    if isinstance(fig, (str, Path)):
+        uri = "data:image/png;base64," + base64.b64encode(Path(fig).read_bytes()).decode()
+    else:
+        uri = figure_data_uri(fig)
+    return (f'<figure><img alt="{_esc(caption)}" src="{uri}">'
+            f"<figcaption>{_esc(caption)}</figcaption></figure>")
+
+
+def _versions() -> str:
+    import matplotlib
+    import numpy
+    import pandas
+    import pyarrow
+
+    from .. import __version__
+
+    parts = [f"fattree {__version__}", f"Python {platform.python_version()}",
+             f"numpy {numpy.__version__}", f"pandas {pandas.__version__}",
+             f"pyarrow {pyarrow.__version__}", f"matplotlib {matplotlib.__version__}"]
+    try:
+        import numba
+
+        parts.append(f"numba {numba.__version__}")
+    except ImportError:  # pragma: no cover - numba is a dependency
+        pass
+    return ", ".join(parts)
+
+
+def outcome_html(result) -> str:
+    """A reproduction result (:class:`fattree.report.reproduce.Result`) as HTML."""
+    cls = {"agree": "agree", "disagree": "disagree"}.get(result.status, "none")
+    parts = [f'<h3 id="{_esc(result.name)}">{_esc(result.name)}: {_esc(result.title)}</h3>',
+             f'<p class="meta">{_esc(result.paper)}</p>',
+             f"<p><b>The paper:</b> {_esc(result.claim)}</p>",
+             f'<p><b>We find</b> (<span class="{cls}">{_esc(result.status)}</span>): '
+             f"{_esc(result.finding)}</p>"]
+    for fig, cap in zip(result.figures, result.captions):
+        parts.append(_figure(fig, cap))
+    for name, df in result.tables.items():
+        parts.append(f"<p><b>{_esc(name)}</b></p>" + table_html(df))
+    return "\n".join(parts)
+
+
+def render(df, *, title: str, studies: dict | None = None, errors: list | None = None,
+           logy: bool | None = None, plots: list[str] | None = None,
+           reproductions: list | None = None, notes: list[str] | None = None) -> str:
+    """The report HTML for a results DataFrame (see :func:`write_report`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"config_hash": ["a"], "topology": ["kant:k=2,n=2"], "nodes": [4]})
+    >>> page = render(df, title="t")
+    >>> page.startswith("<!DOCTYPE html>") and "kant:k=2,n=2" in page and "<script" not in page
+    True
+    """
+    from . import plots as P
+
+    studies = studies or {}
+    errors = errors or []
+    body = [f"<h1>{_esc(title)}</h1>",
+            f'<p class="meta">generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} by '
+            f"{_esc(_versions())}</p>"]
+    if "fattree_version" in df.columns and len(df):
+        writers = sorted(map(str, df["fattree_version"].dropna().unique()))
+        body.append(f'<p class="meta">rows written by fattree {_esc(", ".join(writers))}</p>')
+    for note in notes or []:
+        body.append(f"<p>{_esc(note)}</p>")
+    n_fail = len(errors)
+    total_s = float(df["elapsed_s"].sum()) if "elapsed_s" in df.columns and len(df) else 0.0
+    body.append(f"<p>{len(df)} stored points, {n_fail} failed, {total_s:.1f} s of compute.</p>")
+
+    figs = []
+    if len(df) and "kind" in df.columns:
+        for kind, sub in df.groupby("kind", sort=True):
+            sub = sub.copy()
+            sub.attrs = dict(df.attrs)
+            names = [p for p in (plots or P.available(sub)) if p in P.available(sub)]
+            for name in names:
+                fig = P.draw(sub, name, logy=logy)
+                figs.append(_figure(fig, f"{P.PLOTS.get(name).title} ({kind})"))
+                if logy is None and name == "latency":
+                    figs.append(_figure(P.draw(sub, name, logy=True),
+                                        f"{P.PLOTS.get(name).title}, log scale ({kind})"))
+    if figs:
+        body.append("<h2>Figures</h2>" + "\n".join(figs))
+    if reproductions:
+        body.append("<h2>Reproductions of the papers</h2>")
+        body.append(_repro_summary(reproductions))
+        body.extend(outcome_html(r) for r in reproductions if r.status != "unavailable")
+    body.append("<h2>Results</h2>")
+    body.append(_results_tables(df))
+    if errors:
+        import pandas as pd
+
+        body.append("<h2>Failed points</h2>")
+        body.append(table_html(pd.DataFrame(
+            [{"config_hash": e.get("config_hash", "")[:12], "experiment": e.get("experiment"),
+              "config": str(e.get("config")), "error": e.get("error")} for e in errors])))
+    if studies:
+        body.append("<h2>Studies</h2>")
+        for name, st in studies.items():
+            body.append(f"<h3>{_esc(name)}</h3><p class='meta'>last run {_esc(st.get('last_run'))}"
+                        f"</p><pre>{_esc(st.get('source', ''))}</pre>")
+    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _repro_summary(results) -> str:
+    import pandas as pd
+
+    return table_html(pd.DataFrame([{"name": r.name, "paper": r.paper, "status": r.status,
+                                     "finding": r.finding[:140]} for r in results]))
+
+
+def _results_tables(df) -> str:
+    if not len(df):
+        return "<p>No stored points yet.</p>"
+    out = []
+    config = df.attrs.get("config_columns", [])
+    metrics = df.attrs.get("metric_columns", [])
+    groups = df.groupby("kind", sort=True) if "kind" in df.columns else [("", df)]
+    for kind, sub in groups:
+        cols = ["experiment"] + [c for c in config if c in sub.columns and c not in
+                                 ("kind", "study_seed") and sub[c].notna().any()]
+        cols += [c for c in metrics if c in sub.columns and sub[c].notna().any()]
+        cols += ["seed", "elapsed_s", "config_hash"]
+        if not config and not metrics:  # a frame that did not come from a store
+            cols = [c for c in sub.columns if sub[c].notna().any()]
+        cols = [c for c in dict.fromkeys(cols) if c in sub.columns]
+        view = sub[cols].copy()
+        if "config_hash" in view:
+            view["config_hash"] = view["config_hash"].str[:12]
+        out.append(f"<h3>{_esc(kind)}: {len(sub)} points</h3>" + table_html(view))
+    return "\n".join(out)
+
+
+def write_report(results_dir, output, *, title: str | None = None, logy: bool | None = None,
+                 reproductions: list | None = None, notes: list[str] | None = None) -> Path:
+    """Write the HTML report of a results folder.
+
+    Parameters
+    ----------
+    results_dir : path
+        A folder written by ``fattree sweep``.
+    output : path
+        The ``.html`` file to write.
+    title : str, optional
+        Defaults to the study's ``[report] title`` or the folder name.
+    logy : bool, optional
+        Log-scale latency axes (default: both linear and log are shown).
+    reproductions : list of reproduce.Result, optional
+        Already computed reproductions to include.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from fattree.sweep.study import parse_study
+    >>> from fattree.sweep.engine import run_study
+    >>> d = tempfile.mkdtemp()
+    >>> s = parse_study('[study]\\nkind = "topology"\\n[parameters]\\ntopology = "kant:k=2,n=2"\\n')
+    >>> _ = run_study(s, d + "/r", workers=0)
+    >>> p = write_report(d + "/r", d + "/report.html")
+    >>> "kant:k=2,n=2" in p.read_text()
+    True
+
+    References
+    ----------
+    Issue 7 (reports).
+    """
+    from ..sweep.store import ResultStore
+
+    out = Path(output)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise ParameterError(f"output={str(out)!r} is invalid: the report is an .html file")
+    store = ResultStore(results_dir)
+    df = store.read()
+    studies = store.studies
+    cfg = next((s.get("report", {}) for s in studies.values() if s.get("report")), {})
+    page = render(df, title=title or cfg.get("title") or f"fattree results: {store.path.name}",
+                  studies=studies, errors=store.errors(),
+                  logy=logy if logy is not None else cfg.get("logy"),
+                  plots=cfg.get("plots") or None, reproductions=reproductions, notes=notes)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page, encoding="utf-8")
+    return out

@@ -1,0 +1,13 @@
+"""The cycle-accurate wormhole simulator (numba, struct-of-arrays).
+
+:func:`simulate` runs one offered load and returns a :class:`SimResult`;
+:func:`simulate_loads` runs a curve into a pandas DataFrame. The model, its
+parameters and the metric definitions are in docs/simulator.md; a slow pure-Python
+reference of the same model is :func:`fattree.sim.reference.simulate_reference`.
+"""
+
+from .config import SimConfig
+from .engine import results_frame, simulate, simulate_loads
+from .result import SimResult
+
+__all__ = ["SimConfig", "SimResult", "simulate", "simulate_loads", "results_frame"]

@@ -1,0 +1,153 @@
+"""Every parameter of a simulation, validated before anything is built.
+
+Defaults follow 000 §V.B where the papers say something (2-packet FIFOs, random
+output arbitration, one cycle per hop, 200 packets per source) and
+docs/simulator.md justifies the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from ..errors import ParameterError, UnknownNameError, closest
+
+ARBITRATIONS = ("random", "roundrobin")
+TERMINATIONS = ("papers", "window")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Parameters of one simulation (one offered load).
+
+    Attributes
+    ----------
+    load : float
+        Offered load, flits per node per cycle, ``0 < load <= 1`` (ignored by traces).
+    traffic : str
+        Pattern spec (``uniform``, ``bitcomp``, ``hotspot:node=3``, ``trace:file=t.txt``...).
+    injection : str or None
+        ``bernoulli`` (default), ``exact`` (000's N·λ senders per cycle), ``bursty``.
+    algorithm : str or None
+        Routing algorithm; None: the family's default (``alg1`` for kant/clos/mikant).
+    packet_flits : int
+        Flits per packet (default 1: 000's 32-bit flit holds the address and λ = 1
+        means every node sends a packet every cycle).
+    buffer, buffer_level0 : int
+        FIFO depth in flits per (input port, VC); ``buffer_level0`` for the input
+        ports of level-0 switches (001/004's "double buffer"), None = ``buffer``.
+    vcs : int
+        Virtual channels per port.
+    router_delay, credit_delay : int
+        Extra cycles a flit waits in a switch before it may leave, and extra cycles
+        before a freed slot is visible upstream (0, 0: the papers' model).
+    arbitration : str
+        Output (and VC) arbitration: ``random`` (000) or ``roundrobin``.
+    termination : str
+        ``papers`` (each source delivered its first ``packets_per_source`` packets)
+        or ``window`` (``warmup`` + ``measure`` cycles, then drain).
+    max_cycles : int or None
+        Hard cap; None: ``max(100000, 4 * P * F / load)``.
+    deadlock_window : int
+        Cycles without any flit crossing a switch, with flits in the network, that
+        declare a deadlock.
+    saturation_ratio : float
+        Accepted below this share of offered (or the cap reached): saturated.
+    seed : int
+        Seed of every random decision.
+    """
+
+    load: float | None = 0.1
+    traffic: str = "uniform"
+    injection: str | None = None
+    algorithm: str | None = None
+    packet_flits: int = 1
+    buffer: int = 2
+    buffer_level0: int | None = None
+    vcs: int = 1
+    router_delay: int = 0
+    credit_delay: int = 0
+    arbitration: str = "random"
+    termination: str = "papers"
+    packets_per_source: int = 200
+    warmup: int = 1000
+    measure: int = 10000
+    max_cycles: int | None = None
+    deadlock_window: int = 2000
+    saturation_ratio: float = 0.95
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        _int(self, "packet_flits", 1, 4096)
+        _int(self, "buffer", 1, 32767)
+        if self.buffer_level0 is not None:
+            _int(self, "buffer_level0", 1, 32767)
+        _int(self, "vcs", 1, 64)
+        _int(self, "router_delay", 0, 1000)
+        _int(self, "credit_delay", 0, 1000)
+        _int(self, "packets_per_source", 1, 10**9)
+        _int(self, "warmup", 0, 10**9)
+        _int(self, "measure", 1, 10**9)
+        if self.max_cycles is not None:
+            _int(self, "max_cycles", 1, 2**31 - 16)
+        _int(self, "deadlock_window", 1, 10**9)
+        _int(self, "seed", 0, 2**63 - 1)
+        _choice(self, "arbitration", ARBITRATIONS)
+        _choice(self, "termination", TERMINATIONS)
+        r = self.saturation_ratio
+        if isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1:
+            raise ParameterError(f"saturation_ratio={r!r} is invalid: expected 0 < ratio <= 1")
+        if self.load is not None:
+            lo = self.load
+            if isinstance(lo, bool) or not isinstance(lo, (int, float)) or not math.isfinite(lo) \
+                    or not 0 < lo <= 1:
+                raise ParameterError(
+                    f"load={lo!r} is invalid: the offered load is flits per node per cycle, "
+                    f"0 < load <= 1")
+        if not isinstance(self.traffic, str):
+            raise ParameterError(f"traffic={self.traffic!r} is invalid: expected a pattern name")
+
+    @property
+    def cycle_cap(self) -> int:
+        """The max-cycles cap actually used."""
+        if self.max_cycles is not None:
+            return self.max_cycles
+        load = self.load or 1.0
+        if self.termination == "window":
+            base = self.warmup + self.measure
+            return max(100_000, 4 * base)
+        need = 4 * self.packets_per_source * self.packet_flits / load
+        return int(min(2**31 - 16, max(100_000, need)))
+
+    def with_load(self, load: float) -> "SimConfig":
+        return replace(self, load=load)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def flow_control(self) -> str:
+        """One line stating the flow-control model (printed by the CLI)."""
+        b0 = "" if self.buffer_level0 in (None, self.buffer) else f" ({self.buffer_level0} at level 0)"
+        rtt = 2 + self.router_delay + self.credit_delay
+        papers = self.router_delay == 0 and self.credit_delay == 0
+        return (f"wormhole, {self.vcs} VC{'s' if self.vcs > 1 else ''}, {self.buffer}-flit FIFOs"
+                f"{b0} per input port and VC, {self.packet_flits}-flit packets, "
+                + ("one-hop 'FIFO ready' flow control (000 §V.B), one cycle per hop"
+                   if papers else
+                   f"credit flow control: router delay {self.router_delay}, credit delay "
+                   f"{self.credit_delay}, credit round trip {rtt} cycles")
+                + f", {self.arbitration} arbitration")
+
+
+def _int(cfg, name, lo, hi):
+    v = getattr(cfg, name)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ParameterError(f"{name}={v!r} is invalid: expected an integer {lo} <= {name} <= {hi}")
+
+
+def _choice(cfg, name, valid):
+    v = getattr(cfg, name)
+    if v not in valid:
+        raise UnknownNameError(
+            f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}")

@@ -1,0 +1,98 @@
+"""The cycle of blocked channels behind a detected deadlock (wait-for graph).
+
+Vertices are the non-empty input FIFOs (switch, input port, VC), i.e. channels.
+A FIFO whose head packet holds an output VC waits for the downstream FIFO of that
+VC to free a slot; a head flit without an output VC waits for the owners of the
+output VCs it may use (their tails must pass) or, if such a VC is free, for its
+full downstream FIFO. A deadlock is a cycle in this graph.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..routing.kernel import next_vc, route_ports
+from .layout import (C_R, C_RCODE, C_V, FS_HPKT, FS_LEN, FS_OUT, FS_OVC, OP_OWN, OP_TGT, PK_DST,
+                     PK_SEQ, PK_SRC)
+
+
+def wait_for_edges(st) -> dict[int, list[int]]:
+    """Wait-for edges between busy FIFOs of a kernel state."""
+    R, V = int(st.cfg[C_R]), int(st.cfg[C_V])
+    code = int(st.cfg[C_RCODE])
+    cand = np.zeros(R + 1, np.int64)
+    edges: dict[int, list[int]] = {}
+    for f in np.flatnonzero(st.fs[:, FS_LEN] > 0).tolist():
+        sw, rem = divmod(f, R * V)
+        ip, vc = divmod(rem, V)
+        out: list[int] = []
+        o = int(st.fs[f, FS_OUT])
+        if o >= 0:
+            tg = int(st.ops[sw * R + o, OP_TGT])
+            if tg >= 0:
+                out.append(tg + int(st.fs[f, FS_OVC]))
+        else:
+            p = int(st.fs[f, FS_HPKT])
+            src, dst = int(st.pk[p, PK_SRC]), int(st.pk[p, PK_DST])
+            n = route_ports(code, st.riparams, st.rtable, st.port_peer, sw, ip, src, dst,
+                            (src << 32) + int(st.pk[p, PK_SEQ]), cand)
+            for port in cand[:n].tolist():
+                op = sw * R + port
+                tg = int(st.ops[op, OP_TGT])
+                nv = int(next_vc(code, st.riparams, sw, ip, vc, port, V))
+                for v in (range(V) if nv < 0 else [nv]):
+                    holder = int(st.ops[op, OP_OWN + v])
+                    if holder >= 0:
+                        out.append(holder)
+                    elif tg >= 0 and st.ops[op, OP_OWN + V + v] <= 0:
+                        out.append(tg + v)
+        edges[f] = [g for g in out if st.fs[g, FS_LEN] > 0]
+    return edges
+
+
+def find_cycle(edges: dict[int, list[int]]) -> list[int]:
+    """One directed cycle of the graph (iterative DFS), or ``[]``.
+
+    Examples
+    --------
+    >>> find_cycle({1: [2], 2: [3], 3: [1], 4: [1]})
+    [1, 2, 3]
+    >>> find_cycle({1: [2], 2: []})
+    []
+    """
+    state: dict[int, int] = {}  # 1 on the stack, 2 finished
+    for root in sorted(edges):
+        if root in state:
+            continue
+        stack = [(root, iter(edges.get(root, ())))]
+        path = [root]
+        state[root] = 1
+        while stack:
+            v, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                path.pop()
+                state[v] = 2
+                continue
+            s = state.get(nxt, 0)
+            if s == 1:
+                return path[path.index(nxt):]
+            if s == 0:
+                state[nxt] = 1
+                stack.append((nxt, iter(edges.get(nxt, ()))))
+                path.append(nxt)
+    return []
+
+
+def channel_name(topo, f: int, R: int, V: int) -> str:
+    """``switch-label:port/vc`` of input FIFO ``f`` (the channel arriving there)."""
+    sw, rem = divmod(f, R * V)
+    ip, vc = divmod(rem, V)
+    return f"{topo.switch_label(sw)}:in{ip}/vc{vc}"
+
+
+def deadlock_cycle(topo, st) -> list[str]:
+    """Names of the channels of one wait-for cycle of a deadlocked state."""
+    R, V = int(st.cfg[C_R]), int(st.cfg[C_V])
+    return [channel_name(topo, f, R, V) for f in find_cycle(wait_for_edges(st))]

@@ -1,0 +1,335 @@
+"""Public entry points: :func:`simulate` (one load) and :func:`simulate_loads` (a curve)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..errors import ParameterError, SimulationError
+from ..routing import compile_routing
+from ..topology import Topology, build
+from ..traffic import make_process, make_traffic
+from . import kernel
+from .config import SimConfig
+from .deadlock import deadlock_cycle
+from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
+                     K_ERR_PKT, K_FLITS_IN, K_FLITS_OUT, K_FREE, K_HOPS_SUM, K_INJECTED, K_LAT_MAX,
+                     K_LAT_SUM, K_MEAS_N, K_MOVES, K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_T,
+                     K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_OWN, PK_DST, PK_SRC, ST_CAP,
+                     ST_CHUNK, ST_DEADLOCK, ST_DONE, ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE,
+                     ST_NOROUTE)
+from .result import SimResult, percentile
+from .state import allocate
+
+CHUNK = 20_000  # cycles per kernel call (progress callbacks between calls)
+
+
+def _topology(topology) -> Topology:
+    if isinstance(topology, Topology):
+        return topology
+    if isinstance(topology, str):
+        return build(topology)
+    raise ParameterError(f"topology={topology!r} is invalid: expected a Topology or a spec string")
+
+
+def _config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
+    if config is not None and not isinstance(config, SimConfig):
+        raise ParameterError(f"config={config!r} is invalid: expected a SimConfig")
+    try:
+        return replace(config, **kw) if config is not None else SimConfig(**kw)
+    except TypeError as exc:
+        valid = ", ".join(SimConfig.__dataclass_fields__)
+        raise ParameterError(f"{exc}; valid parameters: {valid}") from None
+
+
+def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[int, int], None]
+             | None = None, bound: bool | float | None = False, **params: Any) -> SimResult:
+    """Simulate one offered load on a network, cycle by cycle.
+
+    Parameters
+    ----------
+    topology : Topology or str
+        The network, or a spec such as ``"mikant:k=4,n=5"``.
+    config : SimConfig, optional
+        All parameters; keywords (``load=0.3, traffic="bitcomp", ...``) override it.
+    progress : callable, optional
+        Called as ``progress(cycle, cap)`` between kernel chunks.
+    bound : bool or float
+        True: compute the routing's channel-load bound (``channel_load_bound``,
+        seconds on thousands of nodes); a float: use that value; False: none.
+
+    Returns
+    -------
+    SimResult
+
+    Raises
+    ------
+    ParameterError
+        Invalid parameter, unknown algorithm or pattern, pattern inapplicable to N.
+    SimulationError
+        A packet has no route or reached a wrong node, or conservation failed.
+
+    Examples
+    --------
+    >>> r = simulate("kant:k=2,n=2", load=0.1, packets_per_source=20, seed=1)
+    >>> r.deadlock, r.saturated, r.conservation, r.measured == 4 * 20
+    (False, False, True, True)
+    >>> r.avg_hops  # links, both node links included: 2 or 4 here (mean 10/3 over pairs)
+    3.425
+
+    References
+    ----------
+    000 §V.B (model, termination, metrics), 001 §3.4, 004 §3.3; docs/simulator.md.
+    """
+    topo = _topology(topology)
+    cfg = _config(config, params)
+    cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
+    traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
+    process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
+    cfg = replace(cfg, algorithm=cr.algorithm, traffic=traffic.spec, injection=process.spec)
+    st = allocate(topo, cr, traffic, process, cfg)
+    compile_s = _compile_seconds(st)
+    t0 = time.perf_counter()
+    cap = cfg.cycle_cap
+    while True:
+        t = int(st.cnt[K_T])
+        status = kernel._run(*st.args(), min(cap, t + CHUNK))
+        if status == ST_GROW_QUEUE:
+            st.grow_queues()
+        elif status == ST_GROW_POOL:
+            st.grow_pool()
+        elif status == ST_CHUNK:
+            if progress is not None:
+                progress(int(st.cnt[K_T]), cap)
+        else:
+            break
+    wall = time.perf_counter() - t0
+    if status in (ST_NOROUTE, ST_MISROUTE):
+        p = int(st.cnt[K_ERR_PKT])
+        f = int(st.cnt[K_ERR_F])
+        sw = f // (topo.max_ports * cfg.vcs)
+        what = "has no route" if status == ST_NOROUTE else "was ejected at a wrong node"
+        raise SimulationError(
+            f"routing {cr.algorithm!r} on {topo.spec}: a packet {st.pk[p, PK_SRC]} -> "
+            f"{st.pk[p, PK_DST]} {what} at switch {topo.switch_label(sw)} (cycle {st.cnt[K_T]})")
+    cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
+    if bound is True:
+        bound = channel_load_bound(topo, cr, traffic.spec)
+    res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
+    res.channel_load_bound = None if bound is False or bound is None else float(bound)
+    return res
+
+
+def _compile_seconds(st) -> float:
+    """Time to compile (or load from cache) the kernel, paid once per process."""
+    if kernel._run.signatures:
+        return 0.0
+    t0 = time.perf_counter()
+    kernel._run(*st.args(), int(st.cnt[K_T]))  # t_stop = now: compiles, simulates nothing
+    return time.perf_counter() - t0
+
+
+def _check_conservation(st, cfg) -> bool:
+    """Packets and flits are neither lost nor duplicated; credits match buffer space."""
+    created, delivered = int(st.cnt[K_CREATED]), int(st.cnt[K_DELIVERED])
+    queued = int(st.ql.sum())
+    in_flight = st.pk.shape[0] - int(st.cnt[K_FREE])
+    flits_buffered = int(st.fs[:, FS_LEN].sum())
+    flits_net = int(st.cnt[K_FLITS_IN] - st.cnt[K_FLITS_OUT])
+    problems = []
+    injected = int(st.cnt[K_INJECTED])
+    if created != delivered + queued + in_flight or injected != delivered + in_flight:
+        problems.append(f"created {created} != delivered {delivered} + queued {queued} + in "
+                        f"flight {in_flight}")
+    if flits_buffered != flits_net:
+        problems.append(f"buffered flits {flits_buffered} != injected - ejected {flits_net}")
+    # credits at each sender + flits stored + credits still travelling back = FIFO depth
+    V = cfg.vcs
+    up = st.fs[:, FS_UP].astype(np.int64)
+    vc = st.fs[:, FS_VC].astype(np.int64)
+    cred = np.where(up >= 0, st.ops[np.maximum(up, 0), OP_OWN + V + vc],
+                    st.ncred[np.maximum(-up - 1, 0), vc])
+    pending = np.zeros(len(up), np.int64)
+    for w in range(st.wheel.shape[0]):
+        np.add.at(pending, st.wheel[w, : st.wheel_n[w]], 1)
+    depth = st.fcold[:, FC_DEPTH]
+    bad = (depth > 0) & (cred + st.fs[:, FS_LEN] + pending != depth)
+    if bad.any():
+        problems.append(f"credits disagree with buffer space at {int(bad.sum())} FIFOs")
+    if problems:
+        raise SimulationError("conservation violated: " + "; ".join(problems))
+    return True
+
+
+def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s) -> SimResult:
+    c = st.cnt
+    F = cfg.packet_flits
+    cycles = int(c[K_T])
+    ok = _check_conservation(st, cfg)
+    nsrc = len(st.src_ids)
+    meas = int(c[K_MEAS_N])
+
+    def avg(key):
+        return float(c[key]) / meas if meas else math.nan
+
+    if cfg.termination == "window":
+        span = cfg.measure
+        off_flits = c[K_WIN_FLITS_CREATED] / (nsrc * span)
+        acc_flits = c[K_WIN_FLITS_OUT] / (nsrc * span)
+    else:
+        off_flits = c[K_CREATED] * F / (nsrc * max(cycles, 1))
+        acc_flits = c[K_FLITS_OUT] / (nsrc * max(cycles, 1))
+    ratio = c[K_DELIVERED] / c[K_CREATED] if c[K_CREATED] else math.nan
+    deadlock = status == ST_DEADLOCK
+    if cfg.termination == "window":
+        made, got = c[K_WIN_FLITS_CREATED] / F, c[K_WIN_FLITS_OUT] / F
+        where = "in the measurement window"
+    else:  # the second half of the run, when the network is warm
+        half = st.ser[min(cycles, len(st.ser)) // 2: min(cycles, len(st.ser))]
+        made, got = int(half[:, 0].sum()), int(half[:, 1].sum())
+        where = "over the second half of the run"
+    reason = ""
+    if deadlock:
+        reason = "deadlock"
+    elif status == ST_CAP:
+        reason = f"max_cycles={cfg.cycle_cap} reached before termination"
+    elif made - got > max((1 - cfg.saturation_ratio) * made, 4 * math.sqrt(made)):
+        reason = f"delivered {got:.0f} of {made:.0f} packets created {where}"
+    ports = (topo.port_peer >= 0)
+    per_level = np.bincount(topo.switch_level.astype(np.int64), weights=ports.sum(axis=1),
+                            minlength=len(st.lvl_flits) - 1)
+    util = {"node": float(st.lvl_flits[0]) / (nsrc * max(cycles, 1))}
+    for lv, cnt_ports in enumerate(per_level.tolist()):
+        util[str(lv)] = (float(st.lvl_flits[lv + 1]) / (cnt_ports * max(cycles, 1))
+                         if cnt_ports else 0.0)
+    conf = cfg.to_dict() | {"seed": cfg.seed, "version": __version__, "topology": topo.spec,
+                            "cycle_cap": cfg.cycle_cap}
+    return SimResult(
+        config=conf, topology=topo.spec, algorithm=cr.algorithm, traffic=traffic.spec,
+        injection=process.spec, flow_control=cfg.flow_control(), n_nodes=topo.n_nodes,
+        n_sources=nsrc, offered_load=float(process.offered), cycles=cycles,
+        created=int(c[K_CREATED]), injected=int(c[K_INJECTED]), delivered=int(c[K_DELIVERED]),
+        measured=meas, avg_latency=avg(K_LAT_SUM), p99_latency=percentile(st.hist_lat, 0.99),
+        max_latency=float(c[K_LAT_MAX]) if meas else math.nan,
+        avg_network_latency=avg(K_NET_SUM), p99_network_latency=percentile(st.hist_net, 0.99),
+        max_network_latency=float(c[K_NET_MAX]) if meas else math.nan,
+        avg_hops=avg(K_HOPS_SUM), offered_throughput=float(off_flits / F),
+        offered_flits=float(off_flits), accepted_throughput=float(acc_flits / F),
+        accepted_flits=float(acc_flits), received_ratio=float(ratio),
+        received_per_cycle=float(c[K_DELIVERED]) / max(cycles, 1),
+        port_conflicts_per_cycle=float(c[K_CONFLICTS]) / max(cycles, 1), link_utilisation=util,
+        avg_source_queue=float(c[K_QSUM]) / (nsrc * max(cycles, 1)),
+        max_source_queue=int(c[K_QPEAK]), final_source_queue=float(st.ql.sum()) / nsrc,
+        flit_hops=int(c[K_MOVES] + c[K_FLITS_IN]), saturated=bool(reason), saturation_reason=reason,
+        deadlock=deadlock, deadlock_cycle=cycle,
+        termination={ST_DONE: cfg.termination, ST_CAP: "cap", ST_DEADLOCK: "deadlock"}[status],
+        conservation=ok, channel_load_bound=None,
+        wall_seconds=wall, compile_seconds=compile_s,
+        series=st.ser[: min(cycles, len(st.ser))].copy())
+
+
+BOUND_MAX_WORK = 1 << 24  # switches x nodes above which the bound is not computed
+
+
+def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
+    """The routing's throughput bound ``1/gamma_max`` (flits/node/cycle) for a pattern.
+
+    None when :mod:`fattree.routing.load` is absent, the pattern is a trace, or the
+    network is too large for an exact evaluation (``BOUND_MAX_WORK``).
+    """
+    if topo.n_nodes * topo.n_switches > BOUND_MAX_WORK:
+        return None
+    try:
+        from ..routing.load import channel_load
+    except ImportError:  # built by the routing issue; optional here
+        return None
+    try:
+        return float(channel_load(topo, cr, traffic_spec, seed=cr.seed).bound)
+    except ParameterError:  # e.g. a trace: no rate pattern to evaluate
+        return None
+
+
+def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = None, *,
+                   workers: int = 1, progress: Callable[[SimResult], None] | None = None,
+                   bound: bool = True, **params: Any):
+    """Simulate several offered loads; one row per load in a pandas DataFrame.
+
+    Parameters
+    ----------
+    topology : Topology or str
+        The network (a spec string is needed when ``workers > 1``).
+    loads : sequence of float
+        Offered loads, each in (0, 1].
+    workers : int
+        Processes (each load is independent; results do not depend on ``workers``).
+    progress : callable, optional
+        Called with each :class:`SimResult` as it completes.
+    bound : bool
+        Compute the routing's channel-load bound once and attach it to every row.
+
+    Examples
+    --------
+    >>> df = simulate_loads("kant:k=2,n=2", [0.1, 0.2], packets_per_source=10)
+    >>> list(df["offered_load"]), bool(df["deadlock"].any()), float(df["channel_load_bound"][0])
+    ([0.1, 0.2], False, 0.75)
+
+    References
+    ----------
+    000 Figs. 9-12 (latency, conflicts, received ratio and rate versus load).
+    """
+    import pandas as pd
+
+    cfg = _config(config, params)
+    loads = [float(x) for x in loads]
+    if not loads:
+        raise ParameterError("loads=[] is invalid: give at least one load in (0, 1]")
+    for x in loads:
+        SimConfig(load=x)  # validates the range
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
+    results: list[SimResult | None] = [None] * len(loads)
+    topo = _topology(topology)
+    cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
+    value = channel_load_bound(topo, cr, make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec) \
+        if bound else None
+    if workers == 1:
+        for i, x in enumerate(loads):
+            results[i] = simulate(topo, cfg.with_load(x), bound=value)
+            if progress is not None:
+                progress(results[i])
+    else:
+        if not isinstance(topology, str):
+            raise ParameterError(
+                "workers > 1 needs the topology as a spec string (rebuilt in each process)")
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futs = {pool.submit(simulate, topology, cfg.with_load(x), bound=value): i
+                    for i, x in enumerate(loads)}
+            for fut in as_completed(futs):
+                results[futs[fut]] = fut.result()
+                if progress is not None:
+                    progress(results[futs[fut]])
+    return results_frame(results)
+
+
+def results_frame(results: Sequence[SimResult]):
+    """A DataFrame with one row per result (config flattened as ``config.*``)."""
+    import pandas as pd
+
+    rows = []
+    for r in results:
+        d = r.to_dict()
+        conf = d.pop("config")
+        util = d.pop("link_utilisation")
+        d["deadlock_cycle"] = " -> ".join(d["deadlock_cycle"])
+        d.update({f"util_{k}": v for k, v in util.items()})
+        d.update({f"config.{k}": v for k, v in conf.items()})
+        rows.append(d)
+    return pd.DataFrame(rows)

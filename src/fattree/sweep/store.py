@@ -1,0 +1,408 @@
+"""The results store: a folder of Parquet files, one row per finished point.
+
+Layout::
+
+    DIR/manifest.json              format version, fattree versions, the studies run here
+    DIR/parts/<config_hash>.parquet  one finished point each (written atomically)
+    DIR/data/compact-*.parquet     many parts merged (optional, also atomic)
+    DIR/errors/<config_hash>.json  the last failure of a point that did not finish
+    DIR/.lock                      held (flock) by the one sweep writing here
+
+Every file is written to a temporary name in its own folder, flushed, fsync'ed and
+renamed over its final name (``os.replace`` is atomic on POSIX), then the folder is
+fsync'ed. A killed sweep therefore leaves whole files or stray temporaries (ignored
+and removed later), never a half-written part. Reading concatenates every file and
+keeps one row per config hash, so a crash during compaction cannot duplicate rows.
+
+Queries use pandas (``DataFrame.query``): the stores hold thousands of rows, not
+billions, pandas is already a dependency, and the plots and reports work on
+DataFrames anyway; DuckDB would add a large dependency for no gain at this size.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import uuid
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputFileError, ParameterError, closest
+
+#: (major, minor) of the folder layout and row schema; a newer major is refused.
+FORMAT_VERSION = (1, 0)
+_FORMAT_NAME = "fattree-results"
+_META_KEY = b"fattree"
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _major(version: str) -> int:
+    m = re.match(r"\s*(\d+)", str(version))
+    return int(m.group(1)) if m else 0
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, write) -> None:
+    """Write through ``write(fileobj)`` to a temporary file, fsync, rename over ``path``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
+    >>> atomic_write(p, lambda fh: fh.write(b"ok"))
+    >>> p.read_bytes()
+    b'ok'
+    """
+    tmp = path.with_name(f".tmp-{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    try:
+        with open(tmp, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+class ResultStore:
+    """A results folder (see the module docstring for the layout).
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder.
+    create : bool
+        Create the folder (or adopt an empty one) if it is not a store yet; otherwise
+        a missing store is an error.
+
+    Raises
+    ------
+    InputFileError
+        Not a results folder, or written by a newer major format or fattree version
+        (nothing is touched then).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> st = ResultStore(tempfile.mkdtemp() + "/res", create=True)
+    >>> _ = st.write_row({"config_hash": "ab" * 32, "load": 0.5, "latency": 12.0},
+    ...                  config_columns=["load"], metric_columns=["latency"])
+    >>> st.read()[["load", "latency"]].values.tolist(), st.finished() == {"ab" * 32}
+    ([[0.5, 12.0]], True)
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = False) -> None:
+        self.path = Path(path)
+        self.manifest_path = self.path / "manifest.json"
+        self.parts = self.path / "parts"
+        self.data = self.path / "data"
+        self.errors_dir = self.path / "errors"
+        if self.manifest_path.exists():
+            self.manifest = self._read_manifest()
+        elif not create:
+            what = "does not exist" if not self.path.exists() else "is not a fattree results folder (no manifest.json)"
+            raise InputFileError(f"results folder {str(self.path)!r} {what}")
+        else:
+            if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
+                raise InputFileError(
+                    f"results folder {str(self.path)!r} exists and is not a fattree results "
+                    "folder (no manifest.json); give a new or empty folder")
+            self.path.mkdir(parents=True, exist_ok=True)
+            now = datetime.now(timezone.utc).isoformat()
+            self.manifest = {"format": _FORMAT_NAME, "format_version": list(FORMAT_VERSION),
+                             "created_by": _version(), "written_by": _version(),
+                             "created": now, "studies": {}}
+            self._write_manifest()
+        for d in (self.parts, self.data, self.errors_dir):
+            d.mkdir(exist_ok=True)
+
+    # ------------------------------------------------------------------ manifest
+    def _read_manifest(self) -> dict:
+        try:
+            m = json.loads(self.manifest_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise InputFileError(f"{self.manifest_path}: unreadable manifest ({exc})") from None
+        if not isinstance(m, dict) or m.get("format") != _FORMAT_NAME:
+            raise InputFileError(f"{self.manifest_path}: not a fattree results manifest")
+        fv = m.get("format_version", [0, 0])
+        by = m.get("written_by", "?")
+        if int(fv[0]) > FORMAT_VERSION[0] or _major(by) > _major(_version()):
+            raise InputFileError(
+                f"results folder {str(self.path)!r} was written by fattree {by} (store format "
+                f"{fv[0]}.{fv[1]}); this is fattree {_version()}, which reads format "
+                f"{FORMAT_VERSION[0]}.x written by fattree {_major(_version())}.x: upgrade fattree "
+                "to use it (nothing was changed)")
+        return m
+
+    def _write_manifest(self) -> None:
+        text = json.dumps(self.manifest, indent=2, sort_keys=True).encode()
+        atomic_write(self.manifest_path, lambda fh: fh.write(text))
+
+    def record_study(self, name: str, source: str, source_hash: str, report: dict) -> None:
+        """Remember a study run into this folder (its text, for reports and reruns)."""
+        now = datetime.now(timezone.utc).isoformat()
+        entry = self.manifest["studies"].get(name, {"first_run": now})
+        entry.update({"source": source, "source_hash": source_hash, "last_run": now,
+                      "report": report})
+        self.manifest["studies"][name] = entry
+        self.manifest["written_by"] = _version()
+        self._write_manifest()
+
+    @property
+    def studies(self) -> dict:
+        return dict(self.manifest.get("studies", {}))
+
+    # ------------------------------------------------------------------ lock
+    @contextmanager
+    def lock(self):
+        """Hold the folder's write lock (released by the OS even if the process is killed)."""
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                other = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                raise InputFileError(f"results folder {str(self.path)!r} is being written by "
+                                     f"another sweep (pid {other})") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            self._clean_temporaries()
+            yield self
+        finally:
+            os.close(fd)
+
+    def _clean_temporaries(self) -> None:
+        for d in (self.path, self.parts, self.data, self.errors_dir):
+            for f in d.glob(".tmp-*"):
+                f.unlink(missing_ok=True)
+
+    # ------------------------------------------------------------------ writing
+    def write_row(self, row: dict[str, Any], *, config_columns, metric_columns) -> Path:
+        """Write one finished point as ``parts/<config_hash>.parquet`` (atomically)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        h = row.get("config_hash")
+        if not isinstance(h, str) or not re.fullmatch(r"[0-9a-f]{64}", h):
+            raise ParameterError(f"config_hash={h!r} is invalid: expected 64 hex digits")
+        table = pa.Table.from_pylist([row])
+        meta = {"config_columns": list(config_columns), "metric_columns": list(metric_columns),
+                "format_version": list(FORMAT_VERSION)}
+        table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
+        target = self.parts / f"{h}.parquet"
+        atomic_write(target, lambda fh: pq.write_table(table, fh))
+        self.clear_error(h)
+        return target
+
+    def write_error(self, chash: str, info: dict) -> None:
+        text = json.dumps(info, indent=2, default=str).encode()
+        atomic_write(self.errors_dir / f"{chash}.json", lambda fh: fh.write(text))
+
+    def clear_error(self, chash: str) -> None:
+        (self.errors_dir / f"{chash}.json").unlink(missing_ok=True)
+
+    def errors(self) -> list[dict]:
+        out = []
+        for f in sorted(self.errors_dir.glob("*.json")):
+            try:
+                out.append(json.loads(f.read_text()))
+            except (OSError, ValueError):
+                continue
+        return out
+
+    # ------------------------------------------------------------------ reading
+    def _files(self) -> list[Path]:
+        return sorted(self.data.glob("compact-*.parquet")) + sorted(self.parts.glob("*.parquet"))
+
+    def finished(self) -> set[str]:
+        """Config hashes of every stored point."""
+        import pyarrow.parquet as pq
+
+        done = {f.stem for f in self.parts.glob("*.parquet")}
+        for f in sorted(self.data.glob("compact-*.parquet")):
+            done.update(pq.read_table(f, columns=["config_hash"]).column(0).to_pylist())
+        return done
+
+    def read(self, where: str | None = None):
+        """All stored rows as a DataFrame, one per config hash, optionally filtered.
+
+        ``df.attrs["config_columns"]`` / ``["metric_columns"]`` name the columns'
+        roles. ``where`` is a :func:`query` expression.
+        """
+        import pandas as pd
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        tables, config_cols, metric_cols = [], [], []
+        for f in self._files():
+            try:
+                t = pq.read_table(f)
+            except FileNotFoundError:  # compacted away while we listed
+                continue
+            meta = json.loads((t.schema.metadata or {}).get(_META_KEY, b"{}"))
+            config_cols += [c for c in meta.get("config_columns", []) if c not in config_cols]
+            metric_cols += [c for c in meta.get("metric_columns", []) if c not in metric_cols]
+            tables.append(t.replace_schema_metadata(None))
+        if not tables:
+            df = pd.DataFrame({"config_hash": pd.Series([], dtype=object)})
+        else:
+            df = _concat(tables)
+            df = df.drop_duplicates("config_hash", keep="last").reset_index(drop=True)
+            df = _sorted(df, config_cols)
+        df.attrs["config_columns"] = config_cols
+        df.attrs["metric_columns"] = metric_cols
+        return query(df, where) if where else df
+
+    def compact(self, min_parts: int = 1) -> int:
+        """Merge part files into one ``data/compact-*.parquet``; returns parts merged.
+
+        Call under :meth:`lock`. The merged file is written before any part is removed,
+        and reading keeps one row per hash, so a crash in between loses nothing.
+        """
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        parts = sorted(self.parts.glob("*.parquet"))
+        if len(parts) < min_parts or not parts:
+            return 0
+        old = sorted(self.data.glob("compact-*.parquet"))
+        tables, config_cols, metric_cols = [], [], []
+        for f in old + parts:
+            t = pq.read_table(f)
+            meta = json.loads((t.schema.metadata or {}).get(_META_KEY, b"{}"))
+            config_cols += [c for c in meta.get("config_columns", []) if c not in config_cols]
+            metric_cols += [c for c in meta.get("metric_columns", []) if c not in metric_cols]
+            tables.append(t.replace_schema_metadata(None))
+        try:
+            table = pa.concat_tables(tables, promote_options="permissive")
+        except (pa.ArrowTypeError, pa.ArrowInvalid):
+            return 0  # kinds whose columns clash in type stay in their own part files
+        last = {h: i for i, h in enumerate(table.column("config_hash").to_pylist())}
+        table = table.take(sorted(last.values()))  # one row per hash, the latest
+        meta = {"config_columns": config_cols, "metric_columns": metric_cols,
+                "format_version": list(FORMAT_VERSION)}
+        table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        target = self.data / f"compact-{stamp}-{uuid.uuid4().hex[:6]}.parquet"
+        atomic_write(target, lambda fh: pq.write_table(table, fh))
+        for f in old + parts:
+            f.unlink(missing_ok=True)
+        _fsync_dir(self.parts)
+        _fsync_dir(self.data)
+        return len(parts)
+
+
+def _concat(tables):
+    """One DataFrame from many one-row tables; columns whose types clash between
+    experiment kinds (a metric of one is a parameter of another) become object."""
+    import pandas as pd
+    import pyarrow as pa
+
+    try:
+        return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        groups: dict = {}
+        for t in tables:
+            groups.setdefault(t.schema, []).append(t)
+        frames = [pa.concat_tables(g).to_pandas() for g in groups.values()]
+        return pd.concat(frames, ignore_index=True, sort=False)
+
+
+def _sorted(df, config_cols):
+    cols = [c for c in ("study", "experiment", *config_cols) if c in df.columns]
+    try:
+        return df.sort_values(cols + ["config_hash"], kind="stable").reset_index(drop=True)
+    except TypeError:  # mixed types in a column (e.g. two kinds sharing a name)
+        return df.sort_values("config_hash", kind="stable").reset_index(drop=True)
+
+
+_WORDS = re.compile(r"\b(AND|OR|NOT|And|Or|Not)\b")
+
+
+def translate_where(expr: str) -> str:
+    """Turn an SQL-like filter into a pandas query: ``=`` becomes ``==``, ``<>`` ``!=``.
+
+    String literals are left alone; ``@`` (local variables) and dunder names are
+    refused, so a filter can only compare columns with literals.
+
+    Examples
+    --------
+    >>> translate_where("family='mikant' AND load >= 0.5")
+    "family=='mikant' and load >= 0.5"
+    >>> translate_where("traffic <> 'a=b'")
+    "traffic != 'a=b'"
+    """
+    if not isinstance(expr, str) or not expr.strip():
+        raise ParameterError(f"where={expr!r} is invalid: expected a filter like \"family='mikant'\"")
+    out, i, quote = [], 0, None
+    while i < len(expr):
+        c = expr[i]
+        if quote:
+            out.append(c)
+            if c == quote:
+                quote = None
+            i += 1
+            continue
+        if c in "'\"":
+            quote = c
+        elif c in "@;\\" or expr.startswith("__", i):
+            raise ParameterError(f"where={expr!r} is invalid: {c!r} is not allowed in a filter")
+        if expr.startswith("<>", i):
+            out.append("!=")
+            i += 2
+            continue
+        if c == "=" and (i == 0 or expr[i - 1] not in "<>!=") and not expr.startswith("==", i):
+            out.append("==")
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    if quote:
+        raise ParameterError(f"where={expr!r} is invalid: unterminated string")
+    text = "".join(out)
+    # keywords outside quotes: split on quoted spans and lower-case only the rest
+    pieces = re.split(r"('(?:[^']*)'|\"(?:[^\"]*)\")", text)
+    return "".join(p if p[:1] in "'\"" else _WORDS.sub(lambda m: m.group(1).lower(), p)
+                   for p in pieces)
+
+
+def query(df, where: str):
+    """Filter a results DataFrame with an SQL-like expression (see :func:`translate_where`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"family": ["mikant", "clos"], "load": [0.5, 0.5]})
+    >>> query(df, "family='mikant'")["family"].tolist()
+    ['mikant']
+    """
+    text = translate_where(where)
+    try:
+        out = df.query(text, engine="python")
+    except Exception as exc:  # pandas raises many kinds (UndefinedVariableError, SyntaxError...)
+        m = re.search(r"name '([^']+)' is not defined", str(exc))
+        if m:
+            raise ParameterError(f"where={where!r} is invalid: unknown column {m.group(1)!r}"
+                                 f"{closest(m.group(1), map(str, df.columns))}; columns: "
+                                 f"{', '.join(map(str, df.columns))}") from None
+        raise ParameterError(f"where={where!r} is invalid: {type(exc).__name__}: {exc}") from None
+    out.attrs = dict(df.attrs)
+    return out

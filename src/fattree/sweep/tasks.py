@@ -1,0 +1,407 @@
+"""Experiment kinds: the registry ``TASKS`` of what one point of a study computes.
+
+A kind declares its parameters (:class:`TaskParam`: type, default, check) so that a
+study file is validated before anything runs, and a function
+``run(config, seed) -> dict of metrics`` executed on a Dask worker. Kinds are added
+with the :func:`task` decorator; the simulator, fault and design kinds live beside
+their concerns and only need an adapter here.
+
+Metrics are flat: scalars (int, float, str, bool, None). Nested dicts are flattened
+with ``_``; lists and arrays are stored as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..registry import Registry
+
+#: default of a parameter that is left out of the configuration unless the study sets it
+#: (the called library then applies its own default).
+OMIT = object()
+#: default of a parameter the study must set.
+REQUIRED = object()
+
+_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+
+
+@dataclass(frozen=True)
+class TaskParam:
+    """One parameter of an experiment kind.
+
+    ``check(value) -> value`` validates one value (after the type test) and returns its
+    canonical form (e.g. a normalised topology spec), raising ``ParameterError``.
+    ``multi``: the value itself is a list (then a list of lists is a sweep axis).
+    ``crn``: left out of the seed derivation, so points differing only in this
+    parameter share their random numbers (common random numbers: e.g. several
+    fault-tolerant routing algorithms judged on the same faults and pairs).
+    """
+
+    name: str
+    type: type
+    help: str
+    default: Any = REQUIRED
+    check: Callable[[Any], Any] | None = None
+    multi: bool = False
+    crn: bool = False
+
+    def describe(self) -> str:
+        d = "" if self.default in (REQUIRED, OMIT) else f" (default {self.default!r})"
+        t = _TYPE_NAMES[self.type] + (" list" if self.multi else "")
+        return f"{self.name}: {t}; {self.help}{d}"
+
+    def convert_scalar(self, value: Any) -> Any:
+        """Check the type of one value and canonicalise it; raise ``ParameterError``."""
+        ok = (isinstance(value, self.type) and not (self.type is int and isinstance(value, bool)))
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if self.type is float and ok and not math.isfinite(value):
+            ok = False
+        if not ok:
+            raise ParameterError(f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}")
+        return self.check(value) if self.check is not None else value
+
+    def convert(self, value: Any) -> Any:
+        if self.multi:
+            if not isinstance(value, list):
+                raise ParameterError(f"{self.name}={value!r} is invalid: expected a list")
+            return [self.convert_scalar(v) for v in value]
+        return self.convert_scalar(value)
+
+
+@dataclass(frozen=True)
+class Task:
+    """A registered experiment kind."""
+
+    name: str
+    run: Callable[[dict, int], dict]
+    params: tuple[TaskParam, ...]
+    doc: str = ""
+    #: extra columns derived from a configuration (not hashed), e.g. the family name
+    columns: Callable[[dict], dict] | None = None
+    #: modules that must import for the kind to run (its concern may not exist yet)
+    requires: tuple[str, ...] = ()
+    #: the metrics shown first (``fattree results``)
+    headline: tuple[str, ...] = ()
+
+    def param(self, name: str) -> TaskParam | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def available(self) -> str | None:
+        """``None`` if the kind can run here, else why not."""
+        why = missing(self.requires)
+        return f"experiment kind {self.name!r} needs {why}" if why else None
+
+
+TASKS: Registry[Task] = Registry("experiment kind")
+
+
+def missing(requires) -> str | None:
+    """The first of ``"module"`` or ``"module:attribute"`` that does not import, or None.
+
+    Examples
+    --------
+    >>> missing(["fattree.topology:build"]) is None, missing(["fattree.topology:nope"])
+    (True, 'fattree.topology:nope (no attribute nope)')
+    """
+    import importlib
+
+    for req in requires:
+        mod, _, attr = req.partition(":")
+        try:
+            m = importlib.import_module(mod)
+        except ImportError as exc:
+            return f"{req} ({exc})"
+        if attr and not hasattr(m, attr):
+            return f"{req} (no attribute {attr})"
+    return None
+
+
+def task(name: str, *, params: list[TaskParam], columns=None, requires=(), headline=()):
+    """Decorator registering ``run(config, seed) -> metrics`` as an experiment kind.
+
+    Examples
+    --------
+    >>> "topology" in TASKS, TASKS.get("topology").param("distances").default
+    (True, 'classes')
+    """
+
+    def deco(run):
+        TASKS.add(name, Task(name=name, run=run, params=tuple(params),
+                             doc=(run.__doc__ or "").strip(), columns=columns,
+                             requires=tuple(requires), headline=tuple(headline)))
+        return run
+
+    return deco
+
+
+# ----------------------------------------------------------------------------- helpers
+def topology_spec(value: str) -> str:
+    """Validate a topology spec without building it and return its canonical form.
+
+    Examples
+    --------
+    >>> topology_spec("MiKANT:n=5, k=4")
+    'mikant:k=4,n=5'
+    """
+    from ..topology import resolve
+
+    fam, values = resolve(value)
+    return fam.name + ":" + ",".join(f"{k}={v}" for k, v in values.items())
+
+
+def topology_columns(config: dict) -> dict:
+    """The family name and its parameters as columns (``family``, ``k``, ``n``...).
+
+    Examples
+    --------
+    >>> topology_columns({"topology": "mikant:k=4,n=5"})
+    {'family': 'mikant', 'k': 4, 'n': 5}
+    """
+    from ..topology import parse_spec
+
+    family, raw = parse_spec(config["topology"])
+    return {"family": family, **{k: _num(v) for k, v in raw.items()}}
+
+
+def _num(v: str):
+    try:
+        return int(v)
+    except ValueError:
+        return v
+
+
+def flatten_metrics(metrics: dict, prefix: str = "") -> dict:
+    """Flatten nested dicts with ``_``; lists and arrays become JSON text.
+
+    Examples
+    --------
+    >>> flatten_metrics({"a": {"b": 1, "c": [1, 2]}, "d": np.float64(0.5)})
+    {'a_b': 1, 'a_c': '[1, 2]', 'd': 0.5}
+    """
+    out: dict[str, Any] = {}
+    for key, value in metrics.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flatten_metrics(value, name + "_"))
+        elif isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
+            out[name] = json.dumps(np.asarray(value).tolist() if isinstance(value, np.ndarray)
+                                   else _plain(value))
+        else:
+            out[name] = _plain(value)
+    return out
+
+
+def _plain(v):
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def execute(kind: str, config: dict, seed: int) -> dict:
+    """Run one point (on a worker): the metrics plus where and how long it ran.
+
+    Examples
+    --------
+    >>> out = execute("topology", {"topology": "kant:k=2,n=2", "distances": "none"}, 1)
+    >>> out["metrics"]["nodes"], out["metrics"]["switches"]
+    (4, 4)
+    """
+    t = TASKS.get(kind)
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    metrics = flatten_metrics(t.run(dict(config), int(seed)))
+    elapsed = time.perf_counter() - t0
+    return {"metrics": metrics, "started_at": started,
+            "finished_at": datetime.now(timezone.utc), "elapsed_s": elapsed,
+            "host": socket.gethostname(), "pid": os.getpid()}
+
+
+# ----------------------------------------------------------------------------- kinds
+def _distances_mode(value: str) -> str:
+    if value not in ("none", "classes", "all"):
+        raise ParameterError(f"distances={value!r} is invalid: use 'none', 'classes' or 'all'")
+    return value
+
+
+@task("topology", columns=topology_columns,
+      headline=("nodes", "switches", "links", "max_radix", "diameter", "avg_distance"), params=[
+    TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=5'", check=topology_spec),
+    TaskParam("distances", str, "node-to-node BFS statistics: 'none', 'classes' (one source "
+              "per symmetry class) or 'all' (every node a source, brute force)",
+              default="classes", check=_distances_mode),
+])
+def _topology(config: dict, seed: int) -> dict:
+    """Build the topology and count it from the graph: sizes, radix, distances.
+
+    References: 000 §III, Table I (sizes, diameter, average distance over N² pairs).
+    """
+    from ..topology import FAMILIES, build
+
+    t0 = time.perf_counter()
+    topo = build(config["topology"])
+    out: dict[str, Any] = {
+        "nodes": topo.n_nodes, "switches": topo.n_switches, "links": topo.n_links,
+        "switch_links": topo.n_switch_links, "max_radix": int(topo.radix.max()),
+        "min_radix": int(topo.radix.min()), "build_s": time.perf_counter() - t0}
+    mode = config.get("distances", "classes")
+    if mode == "none":
+        return out
+    from ..analysis.bfs import node_pair_stats
+
+    fam = FAMILIES.get(topo.family)
+    if mode == "classes" and fam.node_classes is not None:
+        sources, weights = fam.node_classes(topo)
+    else:
+        sources, weights = np.arange(topo.n_nodes), np.ones(topo.n_nodes, np.int64)
+    t0 = time.perf_counter()
+    st = node_pair_stats(topo, sources, weights)
+    n = topo.n_nodes
+    total = float(np.dot(st.dist_sum, st.weights))
+    out.update({
+        "diameter": int(st.eccentricity.max()),
+        "avg_distance": total / n**2,  # 000's convention: N² ordered pairs, s = t included
+        "avg_distance_distinct": total / (n * (n - 1)) if n > 1 else 0.0,
+        "unreached_pairs": int(np.dot(st.unreached, st.weights)),
+        "bfs_sources": int(len(sources)),
+        "bfs_s": time.perf_counter() - t0})
+    return out
+
+
+def _load(value: float) -> float:
+    if not 0.0 < value <= 1.0:
+        raise ParameterError(f"load={value!r} is invalid: expected 0 < load <= 1 "
+                             "(flits per node per cycle)")
+    return value
+
+
+def _positive(name: str):
+    def check(value: int) -> int:
+        if value < 1:
+            raise ParameterError(f"{name}={value!r} is invalid: expected a positive integer")
+        return value
+
+    return check
+
+
+def _sim_params() -> list[TaskParam]:
+    """The simulator's own parameters (``fattree.sim.config.SimConfig``), each left to the
+    simulator's default unless the study sets it, and validated by ``SimConfig`` itself."""
+    import dataclasses
+
+    try:
+        from ..sim.config import SimConfig
+    except ModuleNotFoundError as exc:  # the simulator is not part of this build
+        if not (exc.name or "").startswith("fattree.sim"):
+            raise
+        return [TaskParam("traffic", str, "traffic pattern", default=OMIT)]
+
+    def checker(name):
+        def check(value):
+            SimConfig(**{name: value})  # raises ParameterError naming the field
+            return value
+
+        return check
+
+    out = []
+    for f in dataclasses.fields(SimConfig):
+        if f.name in ("load", "seed"):
+            continue
+        ann = str(f.type)
+        typ = float if "float" in ann else int if "int" in ann else bool if "bool" in ann else str
+        out.append(TaskParam(f.name, typ, f"simulator parameter (fattree.sim.config.SimConfig, "
+                             f"default {f.default!r})", default=OMIT, check=checker(f.name)))
+    return out
+
+
+@task("simulate", columns=topology_columns, requires=("fattree.sim:simulate",),
+      headline=("avg_latency", "accepted_flits", "received_ratio", "received_per_cycle",
+                "port_conflicts_per_cycle", "avg_hops", "saturated", "cycles"), params=[
+    TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=5'", check=topology_spec),
+    TaskParam("load", float, "offered load: flits per node per cycle", check=_load),
+    *_sim_params(),
+])
+def _simulate(config: dict, seed: int) -> dict:
+    """One cycle-accurate simulation (fattree.sim) at one offered load.
+
+    References: 000 §V.B (the model and its metrics), 001 §3.4, 004 §3.3.
+    """
+    from .. import sim
+
+    kwargs = {k: v for k, v in config.items() if k != "topology"}
+    out = sim.simulate(config["topology"], seed=seed, **kwargs).to_dict()
+    # the simulator echoes its inputs: keep the effective configuration as one JSON
+    # column and drop echoes equal to the point's own parameters
+    out["sim_config"] = json.dumps(out.pop("config"), sort_keys=True, default=str)
+    return {k: v for k, v in out.items() if not (k in config and config[k] == v)}
+
+
+def _ft_algorithm(value: str) -> str:
+    from ..faults.algorithms import FT_ALGORITHMS
+
+    FT_ALGORITHMS.get(value)  # raises UnknownNameError listing the valid names
+    return value
+
+
+def _choice(name: str, allowed: tuple[str, ...]):
+    def check(value: str) -> str:
+        if value not in allowed:
+            raise ParameterError(f"{name}={value!r} is invalid: use {' or '.join(allowed)}")
+        return value
+
+    return check
+
+
+def _rate(value: float) -> float:
+    if not 0.0 <= value <= 1.0:
+        raise ParameterError(f"rate={value!r} is invalid: a fraction of links in [0, 1]")
+    return value
+
+
+@task("faults", columns=topology_columns, requires=("fattree.faults.montecarlo:evaluate",),
+      headline=("success_ratio", "ci_low", "ci_high", "avg_path_length", "faulty_links"), params=[
+    TaskParam("topology", str, "a MiKANT spec, e.g. 'mikant:k=3,n=3'", check=topology_spec),
+    TaskParam("algorithm", str, "fault-tolerant routing algorithm (fattree faults --list)",
+              check=_ft_algorithm, crn=True),
+    TaskParam("model", str, "'local' or 'lookahead' fault knowledge", default="local",
+              check=_choice("model", ("local", "lookahead")), crn=True),
+    TaskParam("rate", float, "fraction of links made faulty", check=_rate),
+    TaskParam("trials", int, "Monte Carlo trials (random faults and node pair)", default=10000,
+              check=_positive("trials")),
+    TaskParam("fault_pool", str, "links that may fail: 'all' (node links included) or "
+              "'switch-only'", default="all", check=_choice("fault_pool", ("all", "switch-only"))),
+])
+def _faults(config: dict, seed: int) -> dict:
+    """Monte Carlo success ratio and path length of one fault-tolerant routing algorithm.
+
+    Points that differ only in algorithm or model share their seed, so they are judged
+    on the same random faults and pairs (as 001 §5 does).
+
+    References: 001 §5, Figs. 8-9.
+    """
+    from ..faults.montecarlo import evaluate
+    from ..topology import build
+
+    st = evaluate(build(config["topology"]), config["algorithm"], [config["rate"]],
+                  config["trials"], seed, models=[config.get("model", "local")],
+                  switch_only=config.get("fault_pool", "all") == "switch-only")
+    row = st.rows[0]
+    return {k: v for k, v in row.items() if k not in ("algorithm", "rate", "trials", "topology",
+                                                      "seed")}
