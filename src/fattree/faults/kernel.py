@@ -421,26 +421,68 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
 
 @njit(cache=True)
 def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark, queue):
-    """BFS distance from node src to node t on the surviving graph (-1: disconnected)."""
-    head = 0
-    tail = 0
-    queue[tail] = src
-    tail += 1
-    seen[src] = seen_mark
+    """BFS distance from node src to node t on the surviving graph (-1: disconnected).
+
+    Bidirectional and level-synchronous: the side with the smaller frontier expands one
+    whole level at a time, and the first level that meets the other side gives the
+    minimum over that level, which is the distance. ``seen`` marks are ``2*seen_mark``
+    (source side) and ``2*seen_mark + 1`` (destination side), so a caller only needs
+    increasing marks.
+    """
+    if src == t:
+        return 0
+    V = queue.shape[0]
+    ms = 2 * seen_mark
+    mt = ms + 1
+    seen[src] = ms
     dist[src] = 0
-    while head < tail:
-        v = queue[head]
-        head += 1
-        for j in range(indptr[v], indptr[v + 1]):
-            if stamp[nbr_link[j]] == cur:
-                continue
-            u = nbr[j]
-            if seen[u] == seen_mark:
-                continue
-            seen[u] = seen_mark
-            dist[u] = dist[v] + 1
-            if u == t:
-                return dist[u]
-            queue[tail] = u
-            tail += 1
+    seen[t] = mt
+    dist[t] = 0
+    queue[0] = src
+    hs, ts = 0, 1  # source side: queue[hs:ts]
+    queue[V - 1] = t
+    ht, tt = 0, 1  # destination side: queue[V-1-ht], ... going down
+    while hs < ts and ht < tt:
+        if ts - hs <= tt - ht:
+            best = -1
+            end = ts
+            while hs < end:
+                v = queue[hs]
+                hs += 1
+                for j in range(indptr[v], indptr[v + 1]):
+                    if stamp[nbr_link[j]] == cur:
+                        continue
+                    u = nbr[j]
+                    if seen[u] == mt:
+                        d = dist[v] + 1 + dist[u]
+                        if best < 0 or d < best:
+                            best = d
+                    elif seen[u] != ms:
+                        seen[u] = ms
+                        dist[u] = dist[v] + 1
+                        queue[ts] = u
+                        ts += 1
+            if best >= 0:
+                return best
+        else:
+            best = -1
+            end = tt
+            while ht < end:
+                v = queue[V - 1 - ht]
+                ht += 1
+                for j in range(indptr[v], indptr[v + 1]):
+                    if stamp[nbr_link[j]] == cur:
+                        continue
+                    u = nbr[j]
+                    if seen[u] == ms:
+                        d = dist[v] + 1 + dist[u]
+                        if best < 0 or d < best:
+                            best = d
+                    elif seen[u] != mt:
+                        seen[u] = mt
+                        dist[u] = dist[v] + 1
+                        queue[V - 1 - tt] = u
+                        tt += 1
+            if best >= 0:
+                return best
     return -1
