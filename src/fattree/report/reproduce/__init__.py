@@ -1,0 +1,255 @@
+"""Reproductions of the papers' tables and figures: the registry ``REPRODUCTIONS``.
+
+Each entry regenerates one table or figure from this package's code and states,
+beside it, what the paper claims (in words, as its text says) and whether our
+result agrees, explaining disagreements (errata, model choices). ``reproduce`` writes
+``<name>/`` with the figure (PNG), tables (CSV) and ``README.md``, plus an index.
+
+Entries are added with the :func:`reproduction` decorator, one module per paper
+(:mod:`.p000` ... :mod:`.p004`); an entry whose concern is not importable
+(``requires``) is reported as unavailable, not as a failure. Simulation entries of
+000 and 001 run a study through the sweep engine, into ``<out>/results``, so they
+share and resume one results store. The analytic figures of
+:mod:`fattree.report.figures_analytics` are adopted at import with the claims each
+paper module lists in ``ANALYTIC_CLAIMS``.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...errors import FattreeError, ParameterError
+from ...registry import Registry
+
+
+@dataclass
+class Outcome:
+    """What a reproduction found: a verdict, in words, and its figures and tables.
+
+    ``agree`` is True/False, or None when the claim cannot be judged from our result.
+    ``figures`` holds matplotlib Figures or paths of PNG files already drawn.
+    """
+
+    agree: bool | None
+    finding: str
+    figures: list = field(default_factory=list)
+    captions: list = field(default_factory=list)
+    tables: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A registered table or figure of a paper."""
+
+    name: str
+    title: str
+    paper: str
+    claim: str
+    make: Callable[["Context"], Outcome]
+    requires: tuple[str, ...] = ()
+    slow: bool = False
+
+    def available(self) -> str | None:
+        from ...sweep.tasks import missing
+
+        why = missing(self.requires)
+        return f"needs {why}" if why else None
+
+
+@dataclass
+class Context:
+    """Where and how reproductions run (simulations go through the sweep engine)."""
+
+    out: Path
+    workers: int = 2
+    scheduler: str | None = None
+    progress: Callable | None = None
+    quick: bool = False
+    #: shipped study whose experiments the simulation and fault entries run
+    study: str = ""
+
+    def __post_init__(self) -> None:
+        self.out = Path(self.out)
+        if not self.study:
+            self.study = "flagship-quick" if self.quick else "flagship"
+
+
+@dataclass
+class Result:
+    """A reproduction run: the entry's text plus its outcome and status."""
+
+    name: str
+    title: str
+    paper: str
+    claim: str
+    status: str  # agree | disagree | no verdict | unavailable | error
+    finding: str
+    figures: list = field(default_factory=list)
+    captions: list = field(default_factory=list)
+    tables: dict = field(default_factory=dict)
+    files: list = field(default_factory=list)
+
+
+REPRODUCTIONS: Registry[Reproduction] = Registry("reproduction")
+
+
+def reproduction(name: str, *, title: str, paper: str, claim: str, requires=(), slow=False):
+    """Decorator registering ``make(ctx) -> Outcome`` as a reproduction.
+
+    Examples
+    --------
+    >>> "000-table1" in REPRODUCTIONS
+    True
+    """
+
+    def deco(make):
+        REPRODUCTIONS.add(name, Reproduction(name, title, paper, claim, make,
+                                             tuple(requires), slow))
+        return make
+
+    return deco
+
+
+def run(name: str, ctx: Context) -> Result:
+    """Run one reproduction (errors of the entry are caught into its Result)."""
+    rep = REPRODUCTIONS.get(name)
+    base = dict(name=rep.name, title=rep.title, paper=rep.paper, claim=rep.claim)
+    why = rep.available()
+    if why:
+        return Result(**base, status="unavailable", finding=why)
+    try:
+        out = rep.make(ctx)
+    except FattreeError as exc:
+        return Result(**base, status="error", finding=str(exc))
+    except Exception as exc:  # a bug in one entry must not stop `reproduce all`
+        return Result(**base, status="error", finding=f"{type(exc).__name__}: {exc}\n"
+                      + traceback.format_exc(limit=3))
+    status = {True: "agree", False: "disagree", None: "no verdict"}[out.agree]
+    caps = out.captions or [rep.title] * len(out.figures)
+    return Result(**base, status=status, finding=out.finding, figures=out.figures,
+                  captions=caps, tables=out.tables)
+
+
+def write(result: Result, out: Path) -> Result:
+    """Write a result's figures (PNG), tables (CSV) and README.md under ``out/<name>/``."""
+    d = Path(out) / result.name
+    d.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i, fig in enumerate(result.figures):
+        p = d / (f"{result.name}.png" if len(result.figures) == 1 else f"{result.name}-{i + 1}.png")
+        if isinstance(fig, Path):  # already drawn to a file
+            if fig.resolve() != p.resolve():
+                shutil.copyfile(fig, p)
+        else:
+            fig.savefig(p, dpi=130)
+        files.append(p)
+    for tname, df in result.tables.items():
+        p = d / f"{_slug(tname)}.csv"
+        df.to_csv(p, index=False)
+        files.append(p)
+    lines = [f"# {result.name}: {result.title}", "", f"Source: {result.paper}", "",
+             "## What the paper claims", "", result.claim, "",
+             f"## What we find: **{result.status}**", "", result.finding, ""]
+    for tname, df in result.tables.items():
+        lines += [f"### {tname}", "", _markdown_table(df), ""]
+    lines += [f"![{result.name}]({p.name})" for p in files if p.suffix == ".png"]
+    readme = d / "README.md"
+    readme.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result.files = files + [readme]
+    return result
+
+
+def reproduce(names: str | list[str], out, *, workers: int = 2, scheduler: str | None = None,
+              progress=None, quick: bool = False, on_result=None) -> list[Result]:
+    """Run reproductions (``"all"``, one name or a list) and write them under ``out``.
+
+    Writes ``out/<name>/`` per entry and ``out/index.md`` summarising the verdicts.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> [r.status for r in reproduce("000-table1", tempfile.mkdtemp(), quick=True)]
+    ['disagree']
+    """
+    if isinstance(names, str):
+        names = list(REPRODUCTIONS) if names == "all" else [n.strip() for n in names.split(",")]
+    for n in names:
+        REPRODUCTIONS.get(n)  # unknown names fail before anything runs
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    ctx = Context(out=out, workers=workers, scheduler=scheduler, progress=progress, quick=quick)
+    results = []
+    for n in names:
+        r = run(n, ctx)
+        if r.status not in ("unavailable",):
+            write(r, out)
+        results.append(r)
+        if on_result is not None:
+            on_result(r)
+    index = ["# Reproductions", "", "| name | paper | status | finding |", "|---|---|---|---|"]
+    for r in results:
+        first = r.finding.splitlines()[0] if r.finding else ""
+        index.append(f"| [{r.name}]({r.name}/README.md) | {r.paper} | {r.status} | "
+                     f"{first.replace('|', '/')} |")
+    (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+    return results
+
+
+def _slug(s: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in s).strip("-").lower() or "table"
+
+
+def _markdown_table(df) -> str:
+    cols = [str(c) for c in df.columns]
+    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for rec in df.itertuples(index=False):
+        rows.append("| " + " | ".join(_fmt(v) for v in rec) + " |")
+    return "\n".join(rows)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return "" if math.isnan(v) else f"{v:.6g}"
+    return str(v)
+
+
+def _figure(size=(6.4, 4.2)):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, layout="constrained")
+    return fig, fig.subplots()
+
+
+def _adopt_analytic_figures(claims: dict) -> None:
+    try:
+        from ..figures_analytics import ANALYTIC_FIGURES
+    except ModuleNotFoundError as exc:  # the analytics concern is not part of this build
+        if not (exc.name or "").startswith("fattree"):
+            raise
+        return
+    for key, fig in ANALYTIC_FIGURES.items():
+        if key in REPRODUCTIONS:
+            continue
+        paper, claim, judge = claims.get(
+            key, (fig.paper, "(the paper's claim about this figure is not transcribed yet)",
+                  lambda: (None, "")))
+
+        def make(ctx, fig=fig, judge=judge):
+            path = fig.draw(ctx.out / fig.key / f"{fig.key}.png")
+            agree, finding = judge()
+            return Outcome(agree, f"{finding} Figure notes: {fig.caption}".strip(), [path],
+                           [fig.title])
+
+        REPRODUCTIONS.add(key, Reproduction(key, fig.title, paper, claim, make))
+
+
+# the paper modules register their entries on import (order: the order of `all`)
+from . import p000, p001, p002, p003, p004  # noqa: E402
+from .p000 import graph_properties  # noqa: E402,F401  (public since the single module)
+
+_adopt_analytic_figures({**p000.ANALYTIC_CLAIMS, **p001.ANALYTIC_CLAIMS, **p004.ANALYTIC_CLAIMS})
