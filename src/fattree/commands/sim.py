@@ -69,6 +69,12 @@ def simulate_cmd(
     measure: int = typer.Option(10000, "--measure", help="measured cycles (window termination)"),
     max_cycles: int = typer.Option(None, "--max-cycles", help="hard cap on simulated cycles"),
     seed: int = typer.Option(0, "--seed", help="seed of every random decision"),
+    fault_rate: float = typer.Option(None, "--fault-rate",
+                                     help="share of links failed at random, in [0, 1] "
+                                          "(mikant, mikantc); --algorithm then names a "
+                                          "fault-tolerant algorithm, e.g. gns+xt+gdl"),
+    faults: str = typer.Option(None, "--faults", help="fault file: one failed link per line"),
+    fault_seed: int = typer.Option(0, "--fault-seed", help="seed of the random fault set"),
     workers: int = typer.Option(1, "--workers", help="processes for a curve"),
     as_json: bool = typer.Option(False, "--json", help="print JSON: one object per load"),
     output: str = typer.Option(None, "--output", "-o", help="write the curve as CSV"),
@@ -86,20 +92,27 @@ def simulate_cmd(
                     vcs=vcs, router_delay=router_delay, credit_delay=credit_delay,
                     arbitration=arbitration, termination=termination,
                     packets_per_source=packets_per_source, warmup=warmup, measure=measure,
-                    max_cycles=max_cycles, seed=seed)
+                    max_cycles=max_cycles, seed=seed, fault_rate=fault_rate, faults=faults,
+                    fault_seed=fault_seed)
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic
 
-    cr = compile_routing(topo, algorithm, seed=seed)
+    ft = None
+    if cfg.faulted:  # the route table: validates the algorithm and the fault file first
+        from ..sim.engine import fault_tables
+
+        ft = fault_tables(topo, cfg)
+    else:
+        cr = compile_routing(topo, algorithm, seed=seed)
     tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
     if points == [None] and not tr.timed:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)
     if isinstance(workers, bool) or workers < 1:
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
-    bound = channel_load_bound(topo, cr, tr.spec)
-    results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json)
+    bound = None if ft is not None else channel_load_bound(topo, cr, tr.spec)
+    results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
         results_frame(results).to_csv(output, index=False)
     if as_json:
@@ -109,7 +122,7 @@ def simulate_cmd(
     _print(topo, cfg, results, bound, output)
 
 
-def _run(spec, topo, cfg, points, bound, workers, quiet):
+def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..sim import simulate
@@ -121,13 +134,14 @@ def _run(spec, topo, cfg, points, bound, workers, quiet):
         task = bar.add_task("", total=len(points))
         if workers == 1 or len(points) == 1:
             for i, x in enumerate(points):
-                results[i] = simulate(topo, cfg.with_load(x), bound=bound)
+                results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
                 bar.update(task, advance=1, description=results[i].summary())
         else:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futs = {pool.submit(simulate, spec, cfg.with_load(x), bound=bound): i
+                futs = {pool.submit(simulate, spec, cfg.with_load(x), bound=bound,
+                                    fault_table=ft): i
                         for i, x in enumerate(points)}
                 for fut in as_completed(futs):
                     results[futs[fut]] = fut.result()
@@ -142,11 +156,22 @@ def _print(topo, cfg, results, bound, output) -> None:
                   f"injection {r0.injection}")
     console.print(f"model: {r0.flow_control}")
     console.print(f"termination: {_termination(cfg)}; seed {cfg.seed}")
+    if cfg.faulted:
+        vc = ("1 VC: the papers' routes, channel-dependency cycles possible (deadlocks "
+              "reported)" if cfg.vcs == 1 else
+              f"{cfg.vcs} VC classes by the escape rule (deadlock-free; routes needing more "
+              f"classes are refused and counted unroutable)")
+        console.print(f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
+                      f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
+                      f"fault-tolerant routing {r0.ft_algorithm}, source-routed; {vc}")
     if bound is not None:
         console.print(f"channel-load bound of {r0.algorithm} under {r0.traffic}: saturation at "
                       f"or below {bound:.4f} flits/node/cycle")
     table = Table()
-    for col in ("load", "latency", "p99", "net", "hops", "accepted", "recv", "confl", "cycles"):
+    cols = ["load", "latency", "p99", "net", "hops", "accepted", "recv", "confl", "cycles"]
+    if cfg.faulted:
+        cols += ["unroutable", "livelock"]
+    for col in cols:
         table.add_column(col, justify="right")
     for r in results:
         if r.deadlock:
@@ -155,14 +180,18 @@ def _print(topo, cfg, results, bound, output) -> None:
             lat = f"[yellow]sat.[/yellow] {r.avg_latency:.0f}"
         else:
             lat = f"{r.avg_latency:.2f}"
-        table.add_row(f"{r.offered_load:.3f}", lat, f"{r.p99_latency:.0f}",
-                      f"{r.avg_network_latency:.1f}", f"{r.avg_hops:.2f}",
-                      f"{r.accepted_flits:.4f}", f"{r.received_ratio:.3f}",
-                      f"{r.port_conflicts_per_cycle:.1f}", f"{r.cycles:,}")
+        row = [f"{r.offered_load:.3f}", lat, f"{r.p99_latency:.0f}",
+               f"{r.avg_network_latency:.1f}", f"{r.avg_hops:.2f}", f"{r.accepted_flits:.4f}",
+               f"{r.received_ratio:.3f}", f"{r.port_conflicts_per_cycle:.1f}", f"{r.cycles:,}"]
+        if cfg.faulted:
+            row += [f"{r.unroutable:,}", f"{r.livelock:,}"]
+        table.add_row(*row)
     console.print(table)
     console.print("latency, p99, net (network latency): cycles; accepted: flits/node/cycle; "
                   "recv: packets received / created; confl: output-port conflicts per cycle "
-                  "(docs/simulator.md)")
+                  "(docs/simulator.md)"
+                  + ("; unroutable, livelock: packets created but never injected (no "
+                     "route under the faults / walk hit its hop limit)" if cfg.faulted else ""))
     sat = [r for r in results if r.saturated and not r.deadlock]
     if sat:
         console.print(f"saturated from load {sat[0].offered_load:.3f} "

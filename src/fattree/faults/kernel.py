@@ -161,6 +161,16 @@ def _step_ports(kind, step, s, t, k, n, w2, wl, lw, out):
     return _cross_back(k, tn2, w2, out)
 
 
+@njit(cache=True, inline="always")
+def _record(trace, nsw, how, step, fault, mask):
+    """Log one hop's rule for ``explain`` (compiled away when trace is None)."""
+    if trace is not None and nsw < trace.shape[0]:
+        trace[nsw, 0] = how
+        trace[nsw, 1] = step
+        trace[nsw, 2] = fault
+        trace[nsw, 3] = mask
+
+
 @njit(cache=True)
 def _first_healthy(ports, cnt, s, link_index, stamp, cur):
     for i in range(cnt):
@@ -249,11 +259,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
-            if trace is not None and nsw < trace.shape[0]:
-                trace[nsw, 0] = -1
-                trace[nsw, 1] = step
-                trace[nsw, 2] = -1
-                trace[nsw, 3] = kind
+            _record(trace, nsw, -1, step, -1, kind)
             return TTL, hops, nsw + 1
         d = s % K
         gl = s // K
@@ -395,17 +401,9 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                         how = HOW_MISROUTE
                         break
             if p < 0:
-                if trace is not None and nsw < trace.shape[0]:
-                    trace[nsw, 0] = -1
-                    trace[nsw, 1] = hstep
-                    trace[nsw, 2] = hfault
-                    trace[nsw, 3] = hmask
+                _record(trace, nsw, -1, hstep, hfault, hmask)
                 return status if status != OK else DEAD_END, hops, nsw + 1
-        if trace is not None and nsw < trace.shape[0]:
-            trace[nsw, 0] = how
-            trace[nsw, 1] = hstep
-            trace[nsw, 2] = hfault
-            trace[nsw, 3] = hmask
+        _record(trace, nsw, how, hstep, hfault, hmask)
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1

@@ -32,7 +32,7 @@ from ..topology.families.cat import nearest_intermediate
 from .algorithms import CUBE, ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, FTAlgorithm
 from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, HOW_CUBE, HOW_GODOWN,
                      HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1, _dig,
-                     _first_healthy, _healthy, _step_ports, oracle_bfs)
+                     _first_healthy, _healthy, _record, _step_ports, oracle_bfs)
 from .montecarlo import _CHUNK, STUDY_KERNELS, _draw, _mix, _surviving_csr
 
 TIE_BREAKS = ("dimension", "random")
@@ -178,11 +178,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
-            if trace is not None and nsw < trace.shape[0]:
-                trace[nsw, 0] = -1
-                trace[nsw, 1] = step
-                trace[nsw, 2] = -1
-                trace[nsw, 3] = kind
+            _record(trace, nsw, -1, step, -1, kind)
             return TTL, hops, nsw + 1
         G = s // Sg
         r = s % Sg
@@ -228,11 +224,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
             hstep = 0
             if in_cube and c == ct:
                 if not _healthy(s, pt, link_index, stamp, cur):
-                    if trace is not None and nsw < trace.shape[0]:
-                        trace[nsw, 0] = -1
-                        trace[nsw, 1] = 0
-                        trace[nsw, 2] = pt
-                        trace[nsw, 3] = 0
+                    _record(trace, nsw, -1, 0, pt, 0)
                     return NO_RULE, hops, nsw + 1  # the destination's only link
                 p = pt
             else:
@@ -355,17 +347,9 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     if p >= 0:
                         break
             if p < 0:
-                if trace is not None and nsw < trace.shape[0]:
-                    trace[nsw, 0] = -1
-                    trace[nsw, 1] = hstep
-                    trace[nsw, 2] = hfault
-                    trace[nsw, 3] = hmask
+                _record(trace, nsw, -1, hstep, hfault, hmask)
                 return status if status != OK else DEAD_END, hops, nsw + 1
-        if trace is not None and nsw < trace.shape[0]:
-            trace[nsw, 0] = how
-            trace[nsw, 1] = hstep
-            trace[nsw, 2] = hfault
-            trace[nsw, 3] = hmask
+        _record(trace, nsw, how, hstep, hfault, hmask)
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1

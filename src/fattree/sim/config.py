@@ -56,6 +56,16 @@ class SimConfig:
         Accepted below this share of offered (or the cap reached): saturated.
     seed : int
         Seed of every random decision.
+    fault_rate : float or None
+        Share of links failed at random (``random_faults``, node links included), in
+        [0, 1]; None with ``faults`` None: the fault-free simulator (``algorithm`` is
+        then a routing algorithm). With faults, ``algorithm`` names a fault-tolerant
+        algorithm of ``fattree.faults`` (docs/simulator.md, "Faults").
+    faults : str or None
+        A fault file (one link per line, ``read_fault_file``); alone, or added to the
+        random faults of ``fault_rate``.
+    fault_seed : int
+        Seed of the random fault set.
     """
 
     load: float | None = 0.1
@@ -77,8 +87,18 @@ class SimConfig:
     deadlock_window: int = 2000
     saturation_ratio: float = 0.95
     seed: int = 0
+    fault_rate: float | None = None
+    faults: str | None = None
+    fault_seed: int = 0
 
     def __post_init__(self) -> None:
+        fr = self.fault_rate
+        if fr is not None and (isinstance(fr, bool) or not isinstance(fr, (int, float))
+                               or not math.isfinite(fr) or not 0 <= fr <= 1):
+            raise ParameterError(f"fault_rate={fr!r} is invalid: a share of links in [0, 1]")
+        if self.faults is not None and not isinstance(self.faults, str):
+            raise ParameterError(f"faults={self.faults!r} is invalid: expected a file path")
+        _int(self, "fault_seed", 0, 2**63 - 1)
         _int(self, "packet_flits", 1, 4096)
         _int(self, "buffer", 1, 32767)
         if self.buffer_level0 is not None:
@@ -119,6 +139,11 @@ class SimConfig:
             return max(100_000, 4 * base)
         need = 4 * self.packets_per_source * self.packet_flits / load
         return int(min(2**31 - 16, max(100_000, need)))
+
+    @property
+    def faulted(self) -> bool:
+        """Faults are simulated (a rate or a fault file was given, even 0 faults)."""
+        return self.fault_rate is not None or self.faults is not None
 
     def with_load(self, load: float) -> "SimConfig":
         return replace(self, load=load)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
-from .layout import (C_R, C_RCODE, C_V, FS_HPKT, FS_LEN, FS_OUT, FS_OVC, OP_OWN, OP_TGT, PK_DST,
-                     PK_SEQ, PK_SRC)
+from .layout import (C_FT, C_N, C_R, C_RCODE, C_V, FS_HHOPS, FS_HPKT, FS_LEN, FS_OUT, FS_OVC,
+                     OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
 
 
 def wait_for_edges(st) -> dict[int, list[int]]:
@@ -34,12 +34,20 @@ def wait_for_edges(st) -> dict[int, list[int]]:
         else:
             p = int(st.fs[f, FS_HPKT])
             src, dst = int(st.pk[p, PK_SRC]), int(st.pk[p, PK_DST])
-            n = route_ports(code, st.riparams, st.rtable, st.port_peer, sw, ip, src, dst,
-                            (src << 32) + int(st.pk[p, PK_SEQ]), cand)
+            ft = int(st.cfg[C_FT]) != 0  # faults: the packet's source route
+            if ft:
+                row, hop = src * int(st.cfg[C_N]) + dst, int(st.fs[f, FS_HHOPS]) - 1
+                cand[0], n = int(st.ft_ports[row, hop]), 1
+            else:
+                n = route_ports(code, st.riparams, st.rtable, st.port_peer, sw, ip, src, dst,
+                                (src << 32) + int(st.pk[p, PK_SEQ]), cand)
             for port in cand[:n].tolist():
                 op = sw * R + port
                 tg = int(st.ops[op, OP_TGT])
-                nv = int(next_vc(code, st.riparams, sw, ip, vc, port, V))
+                if ft:
+                    nv = int(st.ft_vcs[row, hop]) if V > 1 else -1
+                else:
+                    nv = int(next_vc(code, st.riparams, sw, ip, vc, port, V))
                 for v in (range(V) if nv < 0 else [nv]):
                     holder = int(st.ops[op, OP_OWN + v])
                     if holder >= 0:

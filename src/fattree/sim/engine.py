@@ -17,10 +17,14 @@ from ..topology import Topology, build
 from ..traffic import make_process, make_traffic
 from . import kernel
 from .config import SimConfig
+from ..faults.links import random_faults, read_fault_file
 from .deadlock import deadlock_cycle
+from .faultroutes import FAMILIES as FT_FAMILIES
+from .faultroutes import FaultRoutes, fault_routes
 from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
                      K_ERR_PKT, K_FLITS_IN, K_FLITS_OUT, K_FREE, K_HOPS_SUM, K_INJECTED, K_LAT_MAX,
-                     K_LAT_SUM, K_MEAS_N, K_MOVES, K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_T,
+                     K_LIVELOCK, K_UNROUTABLE, K_WIN_DROPPED, K_LAT_SUM, K_MEAS_N, K_MOVES,
+                     K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_T,
                      K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_OWN, PK_DST, PK_SRC, ST_CAP,
                      ST_CHUNK, ST_DEADLOCK, ST_DONE, ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE,
                      ST_NOROUTE)
@@ -49,7 +53,8 @@ def _config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
 
 
 def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[int, int], None]
-             | None = None, bound: bool | float | None = False, **params: Any) -> SimResult:
+             | None = None, bound: bool | float | None = False, fault_table: FaultRoutes | None
+             = None, **params: Any) -> SimResult:
     """Simulate one offered load on a network, cycle by cycle.
 
     Parameters
@@ -63,6 +68,9 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     bound : bool or float
         True: compute the routing's channel-load bound (``channel_load_bound``,
         seconds on thousands of nodes); a float: use that value; False: none.
+    fault_table : FaultRoutes, optional
+        With faults (``fault_rate`` or ``faults``): the route table of
+        :func:`fault_tables`, to share it between loads; built when omitted.
 
     Returns
     -------
@@ -82,6 +90,10 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     (False, False, True, True)
     >>> r.avg_hops  # links, both node links included: 2 or 4 here (mean 10/3 over pairs)
     3.425
+    >>> f = simulate("mikant:k=2,n=2", load=0.1, packets_per_source=20, fault_rate=0.1,
+    ...              algorithm="gns+gdl", fault_seed=1)
+    >>> f.conservation, f.faulty_links, f.unroutable > 0, f.livelock
+    (True, 1, True, 0)
 
     References
     ----------
@@ -89,11 +101,16 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     """
     topo = _topology(topology)
     cfg = _config(config, params)
-    cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
+    ft = None
+    if cfg.faulted:
+        ft = fault_table if fault_table is not None else fault_tables(topo, cfg)
+    # with faults the table routes every packet; the family's routing only fills the state
+    cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
-    cfg = replace(cfg, algorithm=cr.algorithm, traffic=traffic.spec, injection=process.spec)
-    st = allocate(topo, cr, traffic, process, cfg)
+    cfg = replace(cfg, algorithm=ft.algorithm if ft else cr.algorithm, traffic=traffic.spec,
+                  injection=process.spec)
+    st = allocate(topo, cr, traffic, process, cfg, ft=ft)
     compile_s = _compile_seconds(st)
     t0 = time.perf_counter()
     cap = cfg.cycle_cap
@@ -123,7 +140,27 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
         bound = channel_load_bound(topo, cr, traffic.spec)
     res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
     res.channel_load_bound = None if bound is False or bound is None else float(bound)
+    if ft is not None:
+        res.algorithm = ft.algorithm
+        res.ft_algorithm = ft.algorithm
+        res.fault_rate = cfg.fault_rate
+        res.fault_seed = cfg.fault_seed
+        res.faulty_links = int(ft.faulty.sum())
+        res.config.update(ft_algorithm=ft.algorithm, faulty_links=res.faulty_links)
     return res
+
+
+def fault_tables(topo, cfg: SimConfig) -> FaultRoutes:
+    """The fault set of ``cfg`` (random ``fault_rate`` share, seeded by ``fault_seed``, plus
+    the links of the ``faults`` file) and every route of ``cfg.algorithm`` under it."""
+    topo = _topology(topo)
+    if topo.family not in FT_FAMILIES:
+        raise ParameterError(f"faults in the simulator are defined for "
+                             f"{', '.join(FT_FAMILIES)}, not {topo.family!r} ({topo.spec})")
+    mask = random_faults(topo, float(cfg.fault_rate or 0.0), cfg.fault_seed)
+    if cfg.faults is not None:
+        mask |= read_fault_file(topo, cfg.faults)
+    return fault_routes(topo, cfg.algorithm, mask, cfg.vcs)
 
 
 def _compile_seconds(st) -> float:
@@ -144,9 +181,10 @@ def _check_conservation(st, cfg) -> bool:
     flits_net = int(st.cnt[K_FLITS_IN] - st.cnt[K_FLITS_OUT])
     problems = []
     injected = int(st.cnt[K_INJECTED])
-    if created != delivered + queued + in_flight or injected != delivered + in_flight:
+    dropped = int(st.cnt[K_UNROUTABLE] + st.cnt[K_LIVELOCK])
+    if created != delivered + queued + in_flight + dropped or injected != delivered + in_flight:
         problems.append(f"created {created} != delivered {delivered} + queued {queued} + in "
-                        f"flight {in_flight}")
+                        f"flight {in_flight} + unroutable/livelock {dropped}")
     if flits_buffered != flits_net:
         problems.append(f"buffered flits {flits_buffered} != injected - ejected {flits_net}")
     # credits at each sender + flits stored + credits still travelling back = FIFO depth
@@ -188,7 +226,7 @@ def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
     ratio = c[K_DELIVERED] / c[K_CREATED] if c[K_CREATED] else math.nan
     deadlock = status == ST_DEADLOCK
     if cfg.termination == "window":
-        made, got = c[K_WIN_FLITS_CREATED] / F, c[K_WIN_FLITS_OUT] / F
+        made, got = c[K_WIN_FLITS_CREATED] / F - c[K_WIN_DROPPED], c[K_WIN_FLITS_OUT] / F
         where = "in the measurement window"
     else:  # the second half of the run, when the network is warm
         half = st.ser[min(cycles, len(st.ser)) // 2: min(cycles, len(st.ser))]
@@ -231,7 +269,8 @@ def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
         termination={ST_DONE: cfg.termination, ST_CAP: "cap", ST_DEADLOCK: "deadlock"}[status],
         conservation=ok, channel_load_bound=None,
         wall_seconds=wall, compile_seconds=compile_s,
-        series=st.ser[: min(cycles, len(st.ser))].copy())
+        series=st.ser[: min(cycles, len(st.ser))].copy(),
+        unroutable=int(c[K_UNROUTABLE]), livelock=int(c[K_LIVELOCK]))
 
 
 BOUND_MAX_WORK = 1 << 24  # switches x nodes above which the bound is not computed
@@ -287,6 +326,7 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
 
     cfg = _config(config, params)
     loads = [float(x) for x in loads]
+    ft = fault_tables(topology, cfg) if cfg.faulted else None
     if not loads:
         raise ParameterError("loads=[] is invalid: give at least one load in (0, 1]")
     for x in loads:
@@ -295,12 +335,14 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
     results: list[SimResult | None] = [None] * len(loads)
     topo = _topology(topology)
-    cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
-    value = channel_load_bound(topo, cr, make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec) \
-        if bound else None
+    value = None
+    if bound and ft is None:  # the bound is of the fault-free routing
+        cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
+        value = channel_load_bound(topo, cr,
+                                   make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec)
     if workers == 1:
         for i, x in enumerate(loads):
-            results[i] = simulate(topo, cfg.with_load(x), bound=value)
+            results[i] = simulate(topo, cfg.with_load(x), bound=value, fault_table=ft)
             if progress is not None:
                 progress(results[i])
     else:
@@ -310,7 +352,8 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futs = {pool.submit(simulate, topology, cfg.with_load(x), bound=value): i
+            futs = {pool.submit(simulate, topology, cfg.with_load(x), bound=value,
+                                fault_table=ft): i
                     for i, x in enumerate(loads)}
             for fut in as_completed(futs):
                 results[futs[fut]] = fut.result()

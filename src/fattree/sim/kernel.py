@@ -28,14 +28,15 @@ from ..routing.kernel import next_vc, route_ports
 from ..traffic.injection import create_cycle
 from ..traffic.patterns import dest
 from ..traffic.rng import S_ARB_IN, S_ARB_OUT, hash3
-from .layout import (C_ADAPT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0, C_MAXCYC,
+from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0, C_MAXCYC,
                      C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE, C_RD, C_RING,
                      C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_WNEXT, FS_FIDX, FS_HDST,
                      FS_HHOPS, FS_HPKT, FS_HREADY, FS_INLIST, FS_IP, FS_LEN, FS_OUT, FS_OVC,
                      FS_RHEAD, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT, IN_BF, IN_BOP, IN_BVC,
                      IN_KEYOK, INJ_FLIT, INJ_PKT, INJ_VC, K_CONFLICTS, K_CREATED, K_DELIVERED,
                      K_DONE_SRC, K_ERR_F, K_ERR_PKT, K_EVALS, K_EXCESS, K_FLITS_IN, K_FLITS_OUT,
-                     K_FREE, K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LAT_MAX, K_LAT_SUM, K_MEAS_N,
+                     K_FREE, K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LIVELOCK, K_UNROUTABLE,
+                     K_WIN_DROPPED, K_LAT_MAX, K_LAT_SUM, K_MEAS_N,
                      K_MOVES, K_NACTIVE, K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_QUEUED, K_T,
                      K_WIN_CREATED, K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_BF, OP_BIP, OP_BVC,
                      OP_DEM, OP_KEYOK, OP_LVL, OP_OWN, OP_SLEEP, OP_TGT, OP_TSW, OP_WHEAD, PK_DST,
@@ -155,7 +156,8 @@ def _out_request(ops, op_key, rr_out, seed, t, arb, R, op, f, ov, ipl):
 def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, iip, itab, istate,
          src_ids, fs, fcold, slots, ops, op_key, touched_op, in_scr, in_key, rr_out, rr_in,
          touched_in, busy, order, sleepq, q, qh, ql, inj, ncred, nseq, dfirst, quota, pk, pfree,
-         wheel, wheel_n, cnt, hist_lat, hist_net, lvl_flits, ser, cand, creators, t_stop):
+         wheel, wheel_n, cnt, hist_lat, hist_net, lvl_flits, ser, cand, creators, ft_ports,
+         ft_vcs, ft_status, t_stop):
     """Simulate cycles ``cnt[K_T] .. t_stop - 1``; return a status (``ST_*``).
 
     Returns early, before starting a cycle, when a source queue or the packet pool must
@@ -176,6 +178,7 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
     rcode = cfg[C_RCODE]
     adaptive = cfg[C_ADAPT] != 0
     use_rcache = cfg[C_RCACHE] != 0
+    ft = cfg[C_FT] != 0  # faults: source routes from ft_ports (row src * N + dst, hop index)
     donly = cfg[C_DONLY] != 0
     RC = cfg[C_RING]
     sleep = cfg[C_SLEEP] != 0 and not adaptive
@@ -239,6 +242,28 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                         vb = v
                 if vb < 0:
                     continue
+                seq = nseq[i]
+                d = dest(tcode, tip, tfp, ttab, N, i, seq, seed)
+                if ft and ft_status[i * N + d] != 0:  # no route: counted, never injected
+                    tc = q[i, qh[i]]
+                    qh[i] = qh[i] + 1 if qh[i] + 1 < qcap else 0
+                    ql[i] -= 1
+                    cnt[K_QUEUED] -= 1
+                    nseq[i] = seq + 1
+                    if ft_status[i * N + d] == 1:
+                        cnt[K_UNROUTABLE] += 1
+                    else:
+                        cnt[K_LIVELOCK] += 1
+                    if t < nser:  # the series counts it as leaving, like a delivery
+                        ser[t, 1] += 1
+                    if window:
+                        if warm <= tc < wend:
+                            cnt[K_WIN_DROPPED] += 1
+                    elif seq < quota[i]:  # the source is done with it
+                        dfirst[i] += 1
+                        if dfirst[i] == quota[i]:
+                            cnt[K_DONE_SRC] += 1
+                    continue
                 top = cnt[K_FREE] - 1
                 p = pfree[top]
                 cnt[K_FREE] = top
@@ -246,10 +271,9 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                 qh[i] = qh[i] + 1 if qh[i] + 1 < qcap else 0
                 ql[i] -= 1
                 cnt[K_QUEUED] -= 1
-                seq = nseq[i]
                 nseq[i] = seq + 1
                 pk[p, PK_SRC] = i
-                pk[p, PK_DST] = dest(tcode, tip, tfp, ttab, N, i, seq, seed)
+                pk[p, PK_DST] = d
                 pk[p, PK_SEQ] = seq
                 pk[p, PK_TC] = tc
                 pk[p, PK_TI] = t
@@ -331,6 +355,18 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                 vc = fs[f, FS_VC]
                 ncand = 1
                 cached = fs[f, FS_ROUTE]
+                frow = 0
+                fhop = 0
+                if ft:
+                    frow = pk[fs[f, FS_HPKT], PK_SRC] * N + fs[f, FS_HDST]
+                    fhop = fs[f, FS_HHOPS] - 1  # links crossed before this switch, node link incl.
+                    cached = ft_ports[frow, fhop]
+                    if cached < 0:  # past the end of its route: a table/kernel bug
+                        cnt[K_ERR_F] = f
+                        cnt[K_ERR_PKT] = fs[f, FS_HPKT]
+                        cnt[K_T] = t
+                        return ST_NOROUTE
+                    fs[f, FS_ROUTE] = cached
                 if cached < 0 and not adaptive:
                     d = fs[f, FS_HDST]
                     if use_rcache:
@@ -375,7 +411,10 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                     lo = 0
                     hi = V
                     if V > 1:
-                        nv = next_vc(rcode, riparams, sw, ipl, vc, port, V)
+                        if ft:
+                            nv = ft_vcs[frow, fhop]
+                        else:
+                            nv = next_vc(rcode, riparams, sw, ipl, vc, port, V)
                         if nv >= 0:
                             lo = nv
                             hi = nv + 1
@@ -565,7 +604,7 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
         if cnt[K_FLITS_IN] > cnt[K_FLITS_OUT] and t - 1 - cnt[K_LAST_MOVE] > dlwin:
             return ST_DEADLOCK
         if window:
-            if t >= wend and cnt[K_MEAS_N] == cnt[K_WIN_CREATED]:
+            if t >= wend and cnt[K_MEAS_N] + cnt[K_WIN_DROPPED] == cnt[K_WIN_CREATED]:
                 return ST_DONE
         elif cnt[K_DONE_SRC] >= nquota:
             return ST_DONE

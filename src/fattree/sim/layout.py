@@ -97,7 +97,8 @@ C_RCACHE = 21  # rcache holds routes by (switch, destination)
 C_SLEEP = 22  # blocked FIFOs sleep on their output port (0: evaluate every cycle)
 C_DONLY = 23  # the routing depends on (switch, destination) only
 C_RING = 24  # ring slots per FIFO (max depth - 1)
-C_COLS = 25
+C_FT = 25  # faults: packets follow the precomputed fault-tolerant route table
+C_COLS = 26
 
 # cnt: int64 counters and running state
 K_T = 0
@@ -128,7 +129,10 @@ K_ERR_PKT = 24
 K_WIN_FLITS_CREATED = 25
 K_EXCESS = 26  # sum over output ports of max(sleepers - 1, 0)
 K_EVALS = 27  # FIFO evaluations (work counter, for benchmarks)
-K_COLS = 28
+K_UNROUTABLE = 28  # faults: packets the fault-tolerant walk cannot route (never injected)
+K_LIVELOCK = 29  # faults: packets whose walk hit its hop limit (never injected)
+K_WIN_DROPPED = 30  # of those two, created inside the measurement window
+K_COLS = 31
 
 # kernel status
 ST_CHUNK = 0

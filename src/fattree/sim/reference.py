@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..errors import ParameterError
 from ..routing import compile_routing, next_vc, route_ports
 from ..traffic import make_process, make_traffic
 from ..traffic.injection import I_BERNOULLI, I_BURSTY, I_EXACT, I_TRACE
@@ -92,6 +93,9 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     """
     topo = _topology(topology)
     cfg = _config(config, params)
+    if cfg.faulted:  # faults are checked against the route table instead (test_faults_sim.py)
+        raise ParameterError("the reference simulator does not model faults: fault_rate and "
+                             "faults must be None (docs/simulator.md, 'Faults')")
     cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
     tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)

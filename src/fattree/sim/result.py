@@ -65,6 +65,13 @@ class SimResult:
     wall_seconds: float
     compile_seconds: float
     series: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 2), np.int32))
+    # faults (docs/simulator.md, "Faults"): None / 0 in a fault-free run
+    fault_rate: float | None = None
+    faulty_links: int = 0
+    fault_seed: int | None = None
+    ft_algorithm: str | None = None
+    unroutable: int = 0  # packets the fault-tolerant walk cannot route: never injected
+    livelock: int = 0  # packets whose walk hits its hop limit: never injected
 
     def to_dict(self) -> dict[str, Any]:
         """Every metric as plain JSON-able values (NaN for "no measured packet")."""

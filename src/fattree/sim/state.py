@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import ResourceError
 from ..topology.family import available_memory
-from .layout import (C_ADAPT, C_ARB, C_CD, C_COLS, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0,
+from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_COLS, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0,
                      C_MAXCYC, C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE,
                      C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_DEPTH,
                      FC_WNEXT, FS_COLS, FS_IP, FS_OUT, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT,
@@ -72,6 +72,9 @@ class State:
     ser: np.ndarray
     cand: np.ndarray
     creators: np.ndarray
+    ft_ports: np.ndarray
+    ft_vcs: np.ndarray
+    ft_status: np.ndarray
 
     def args(self) -> tuple:
         return tuple(getattr(self, f) for f in self.__dataclass_fields__)
@@ -125,12 +128,13 @@ def estimate_bytes(topo, cfg) -> int:
 
 
 def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
-             bitmap: bool | None = None) -> State:
+             bitmap: bool | None = None, ft=None) -> State:
     """Build the initial state of a run (validated inputs; nothing simulated yet).
 
     ``sleep=False`` evaluates every busy FIFO every cycle; ``bitmap`` forces the busy
     bit map (True) or the active list (False) instead of choosing by size. Both are for
-    tests: the results are identical.
+    tests: the results are identical. ``ft``: a :class:`~fattree.sim.faultroutes.FaultRoutes`
+    (faults: every packet follows its precomputed route; no route cache).
     """
     need = estimate_bytes(topo, cfg)
     if need > 0.8 * available_memory():
@@ -203,7 +207,15 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     c[C_TCODE], c[C_ICODE] = traffic.code, process.code
     c[C_MAXCYC], c[C_MAXPER] = cap_cycles, process.max_per_cycle
     c[C_NQUOTA], c[C_NSRC] = int((quota > 0).sum()), nsrc
-    rcache, donly = route_cache(topo, cr)
+    if ft is None:
+        rcache, donly = route_cache(topo, cr)
+        ft_ports = ft_vcs = np.full((1, 1), -1, np.int8)
+        ft_status = np.zeros(1, np.int8)
+    else:  # source routes: the table replaces the routing function and its cache
+        rcache, donly = np.full((1, 1), -1, np.int8), False
+        c[C_ADAPT] = 0
+        c[C_FT] = 1
+        ft_ports, ft_vcs, ft_status = ft.ports, ft.vcs, ft.status
     c[C_RCACHE] = int(rcache.shape[0] > 1)
     c[C_DONLY] = int(donly)
     c[C_RING] = ring
@@ -240,4 +252,5 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
         lvl_flits=np.zeros(int(level.max()) + 2, np.int64),
         ser=np.zeros((min(cap_cycles + 1, SERIES_MAX), 2), np.int32),
         cand=np.zeros(R + 1, np.int64),
-        creators=np.zeros(max(nsrc, process.max_creators, 1), np.int64))
+        creators=np.zeros(max(nsrc, process.max_creators, 1), np.int64),
+        ft_ports=ft_ports, ft_vcs=ft_vcs, ft_status=ft_status)

@@ -1,0 +1,172 @@
+"""Fault-tolerant source routes for the simulator: every (src, dst) route under one fault set.
+
+For a fixed fault set the walks of :mod:`fattree.faults` are deterministic per pair
+(``ft_walk`` takes no random input; ``mikantc_walk`` with the dimension-order tie-break
+neither), so the simulator precomputes each route once, as the output port taken at
+each switch (and, with ``vcs > 1``, the VC class of each hop by
+:func:`fattree.faults.cdg.route_vcs`), and a packet follows its row by hop index.
+A pair whose walk fails is *unroutable*, one whose walk hits the hop limit is a
+*livelock*; a route needing a VC class ``>= vcs`` is refused and unroutable (as
+``fattree deadlock`` counts it). See docs/simulator.md ("Faults").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..errors import ParameterError, ResourceError
+from ..faults.algorithms import resolve_algorithms
+from ..faults.cdg import route_vcs
+from ..faults.kernel import OK, TTL, ft_walk
+from ..faults.mikantc import _walk_capacity, cube_tables, mikantc_walk
+
+FT_MAX_NODES = 4096  # N^2 walks and an N^2 x hops int8 table beyond this: refused
+FT_TABLE_MAX = 1 << 30  # bytes of the port and VC tables together
+FS_OK, FS_UNROUTABLE, FS_LIVELOCK = 0, 1, 2
+FAMILIES = ("mikant", "mikantc")
+
+
+@dataclass
+class FaultRoutes:
+    """The route table of one fault set (row ``src * N + dst``)."""
+
+    algorithm: str
+    faulty: np.ndarray  # bool over topo.links
+    ports: np.ndarray  # (N*N, L) int8: output port at the i-th switch (-1 past the end)
+    vcs: np.ndarray  # (N*N, L) int8 VC class of each hop (all 0 with one VC)
+    status: np.ndarray  # (N*N,) int8: FS_OK, FS_UNROUTABLE, FS_LIVELOCK
+
+    @property
+    def n_unroutable_pairs(self) -> int:
+        return int((self.status == FS_UNROUTABLE).sum())
+
+    @property
+    def n_livelock_pairs(self) -> int:
+        return int((self.status == FS_LIVELOCK).sum())
+
+
+@njit(cache=True)
+def _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, s, t,
+          sw, ports):
+    if family == 0:
+        return ft_walk(k, n, port_peer, link_index, stamp, 1, flags, False, s, -1, t, sw, ports)
+    return mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, 1, flags,
+                        False, 0, s * (2 * k ** n) + t, s, -1, t, sw, ports)
+
+
+@njit(cache=True)
+def _lengths(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, N,
+             cap, status, length):
+    sw = np.empty(cap, np.int64)
+    ports = np.empty(cap, np.int64)
+    for s in range(N):
+        for t in range(N):
+            st, _, nsw = _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index,
+                               stamp, flags, s, t, sw, ports)
+            r = s * N + t
+            status[r] = FS_OK if st == OK else (FS_LIVELOCK if st == TTL else FS_UNROUTABLE)
+            length[r] = nsw if st == OK else 0
+    return 0
+
+
+@njit(cache=True)
+def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_index, stamp,
+          flags, N, cap, V, status, out_ports, out_vcs):
+    sw = np.empty(cap, np.int64)
+    ports = np.empty(cap, np.int64)
+    vcs = np.zeros(cap, np.int64)
+    for s in range(N):
+        for t in range(N):
+            r = s * N + t
+            if status[r] != FS_OK:
+                continue
+            st, _, nsw = _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index,
+                               stamp, flags, s, t, sw, ports)
+            if V > 1 and route_vcs(k, n, sw, ports, nsw, peer_port, V, vcs) < 0:
+                status[r] = FS_UNROUTABLE  # needs a class >= V: refused (cdg.py's rule)
+                continue
+            for i in range(nsw):
+                out_ports[r, i] = ports[i]
+                out_vcs[r, i] = vcs[i] if V > 1 else 0
+    return 0
+
+
+def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1) -> FaultRoutes:
+    """Every node-to-node route of a fault-tolerant algorithm under ``faulty``.
+
+    Parameters
+    ----------
+    topo : Topology
+        A mikant or mikantc network with at most ``FT_MAX_NODES`` nodes.
+    algorithm : str
+        A name of :data:`fattree.faults.FT_ALGORITHMS` defined for the family (not oracle).
+    faulty : bool array over ``topo.links``
+    vcs : int
+        1: every hop on VC 0 (the papers' routes, deadlocks possible); more (mikant
+        only): the escape classes of :func:`fattree.faults.cdg.ft_vc`, deadlock-free.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("mikant:k=2,n=2")
+    >>> fr = fault_routes(t, "gns", np.zeros(t.n_links, bool))
+    >>> fr.n_unroutable_pairs, fr.ports.shape
+    (0, (64, 3))
+
+    References
+    ----------
+    001 §4.2 (detours), 004 Algorithm 1; mikant-routing-spec.md §6 (VC classes).
+    """
+    if topo.family not in FAMILIES:
+        raise ParameterError(f"faults in the simulator are defined for {', '.join(FAMILIES)}, "
+                             f"not {topo.family!r} ({topo.spec})")
+    valid = ", ".join(n for n, a in _algs(topo.family))
+    if algorithm is None:
+        raise ParameterError(f"algorithm=None: with faults name a fault-tolerant algorithm; "
+                             f"valid for {topo.family}: {valid}")
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    if alg.is_oracle:
+        raise ParameterError(f"algorithm='oracle' is a bound, not a routing; valid for "
+                             f"{topo.family}: {valid}")
+    if topo.family == "mikantc" and vcs > 1:
+        raise ParameterError(f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
+                             f"defined for mikant only; use vcs=1 on {topo.spec}")
+    N = topo.n_nodes
+    if N > FT_MAX_NODES:
+        raise ResourceError(f"faults in the simulator precompute all N^2 routes: {topo.spec} has "
+                            f"{N:,} nodes, at most {FT_MAX_NODES:,} (FT_MAX_NODES)")
+    faulty = np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    k, n = int(topo.params["k"]), int(topo.params["n"])
+    if topo.family == "mikant":
+        fam, cap = 0, 20 * n + 40 + 4 * n * (2 * n + 6)
+        codes = cpos = near = outer = np.zeros(1, np.int64)
+    else:
+        tb = cube_tables(topo)
+        fam, cap = 1, _walk_capacity(k, n)
+        codes, cpos, near, outer = tb.codes, tb.cpos, tb.near, tb.outer
+    stamp = faulty.astype(np.int64)
+    status = np.zeros(N * N, np.int8)
+    length = np.zeros(N * N, np.int64)
+    common = (fam, k, n, codes, cpos, near, outer, topo.port_peer)
+    _lengths(*common, topo.link_index, stamp, alg.flags, N, cap, status, length)
+    L = max(int(length.max()), 1)
+    need = 2 * N * N * L
+    if need > FT_TABLE_MAX:
+        raise ResourceError(f"the fault route table of {topo.spec} needs {need / 2**20:.0f} MiB; "
+                            f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)")
+    ports = np.full((N * N, L), -1, np.int8)
+    vcs_t = np.zeros((N * N, L), np.int8)
+    _fill(*common, topo.port_peer_port.astype(np.int64), topo.link_index, stamp, alg.flags, N,
+          cap, int(vcs), status, ports, vcs_t)
+    return FaultRoutes(alg.name, faulty, ports, vcs_t, status)
+
+
+def _algs(family):
+    from ..faults.algorithms import FT_ALGORITHMS
+
+    return [(n, a) for n, a in FT_ALGORITHMS.items() if family in a.families and not a.is_oracle]

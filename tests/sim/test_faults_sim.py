@@ -1,0 +1,228 @@
+"""Faults in the simulator: source routes of the fault-tolerant walks (docs/simulator.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fattree
+from fattree.cli import main
+from fattree.errors import ParameterError, ResourceError
+from fattree.faults.cdg import ft_dependency_graph
+from fattree.faults.links import random_faults
+from fattree.faults.route import ft_route
+from fattree.sim import SimConfig, simulate, simulate_loads
+from fattree.sim.engine import fault_tables
+from fattree.sim.faultroutes import FS_LIVELOCK, FS_OK, FS_UNROUTABLE, fault_routes
+from fattree.sim.reference import simulate_reference
+
+SPEC = "mikant:k=2,n=3"
+
+
+def follow(topo, faulty, s, ports):
+    """Walk a table row from node s: (destination node, links used), checking each port."""
+    N = topo.n_nodes
+    links = [s]  # the source's node link is link s
+    sw = int(topo.node_switch[s])
+    for p in ports:
+        if p < 0:
+            break
+        v = int(topo.port_peer[sw, p])
+        assert v >= 0, "a route uses an unconnected port"
+        links.append(int(topo.link_index[sw, p]))
+        if v < N:
+            return v, links
+        sw = v - N
+    raise AssertionError("route does not end at a node")
+
+
+@pytest.mark.parametrize("spec,alg,rate,seed", [
+    (SPEC, "gns+xt+gdl", 0.1, 1), (SPEC, "gns+tt+xt+gdl", 0.2, 2),
+    ("mikant:k=3,n=3", "gdl", 0.05, 3),
+    ("mikantc:k=3,n=3", "sp", 0.05, 4), ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 0.1, 5)])
+def test_routes_never_cross_a_failed_link_and_match_the_walk(spec, alg, rate, seed):
+    topo = fattree.build(spec)
+    faulty = random_faults(topo, rate, seed)
+    assert faulty.any()
+    fr = fault_routes(topo, alg, faulty)
+    N = topo.n_nodes
+    rng = np.random.default_rng(seed)
+    for s, t in rng.integers(0, N, (300, 2)).tolist():
+        row = s * N + t
+        r = ft_route(topo, alg, s, t, faulty)
+        assert (fr.status[row] == FS_OK) == r.success
+        if not r.success:
+            assert fr.status[row] == (FS_LIVELOCK if r.status == "TTL" else FS_UNROUTABLE)
+            continue
+        dst, links = follow(topo, faulty, s, fr.ports[row].tolist())
+        assert dst == t
+        assert not faulty[links].any()
+        assert list(fr.ports[row][: len(r.ports)]) == r.ports
+    # every delivered row of the whole table avoids every failed link
+    for row in np.flatnonzero(fr.status == FS_OK)[::7].tolist():
+        s, t = divmod(row, N)
+        dst, links = follow(topo, faulty, s, fr.ports[row].tolist())
+        assert dst == t and not faulty[links].any()
+
+
+def all_pairs_trace(tmp_path, N, gap=3):
+    pairs = [(s, t) for s in range(N) for t in range(N) if s != t]
+    path = tmp_path / "pairs.txt"
+    path.write_text("".join(f"{i * gap} {s} {t}\n" for i, (s, t) in enumerate(pairs)))
+    return path, pairs
+
+
+@pytest.mark.parametrize("alg,vcs", [("gns+gdl", 1), ("sp", 1), ("gns+xt+gdl", 2)])
+def test_unroutable_count_is_exact(tmp_path, alg, vcs):
+    topo = fattree.build(SPEC)
+    cfg = SimConfig(fault_rate=0.15, fault_seed=7, algorithm=alg, vcs=vcs)
+    fr = fault_tables(topo, cfg)
+    N = topo.n_nodes
+    path, pairs = all_pairs_trace(tmp_path, N)
+    bad = sum(int(fr.status[s * N + t] == FS_UNROUTABLE) for s, t in pairs)
+    loop = sum(int(fr.status[s * N + t] == FS_LIVELOCK) for s, t in pairs)
+    assert bad > 0
+    r = simulate(topo, cfg, traffic=f"trace:file={path}", packets_per_source=10 ** 6)
+    assert (r.unroutable, r.livelock) == (bad, loop)
+    assert r.created == len(pairs) and r.delivered == len(pairs) - bad - loop
+    assert r.conservation and not r.deadlock
+    assert (r.faulty_links, r.ft_algorithm, r.fault_rate) == (int(fr.faulty.sum()), alg, 0.15)
+    assert r.config["faulty_links"] == r.faulty_links and r.config["fault_seed"] == 7
+
+
+def test_unroutable_under_a_permutation(tmp_path):
+    """bitcomp: each source sends to one node, so its packets are all routed or all not."""
+    topo = fattree.build(SPEC)
+    r = simulate(topo, load=0.2, traffic="bitcomp", fault_rate=0.2, fault_seed=3,
+                 algorithm="gns", packets_per_source=30)
+    fr = fault_tables(topo, SimConfig(fault_rate=0.2, fault_seed=3, algorithm="gns"))
+    N = topo.n_nodes
+    bad_src = [s for s in range(N) if fr.status[s * N + (N - 1 - s)] != FS_OK]
+    assert bad_src and r.conservation
+    # a source with no route loses every packet it creates (its quota included), others none
+    assert r.unroutable + r.livelock >= 30 * len(bad_src)
+    assert r.delivered >= 30 * (N - len(bad_src))
+
+
+@pytest.mark.parametrize("alg", ["sp", "gns+xt+gdl"])
+@pytest.mark.parametrize("load", [0.1, 0.6])
+def test_zero_faults_is_the_fault_free_simulation(alg, load):
+    base = simulate(SPEC, load=load, packets_per_source=40, seed=5, algorithm="alg1")
+    ft = simulate(SPEC, load=load, packets_per_source=40, seed=5, algorithm=alg, fault_rate=0.0)
+    a, b = base.to_dict(), ft.to_dict()
+    for key in ("config", "algorithm", "wall_seconds", "compile_seconds", "fault_rate",
+                "ft_algorithm", "fault_seed", "channel_load_bound"):
+        a.pop(key), b.pop(key)
+    assert a == b
+    assert np.array_equal(base.series, ft.series)
+    assert (ft.unroutable, ft.livelock, ft.faulty_links) == (0, 0, 0)
+    assert base.fault_rate is None and base.ft_algorithm is None and base.unroutable == 0
+
+
+def test_deadlock_with_one_vc_none_with_escape_classes():
+    """The detours' dependency cycles deadlock one VC; the escape classes never do."""
+    topo = fattree.build("mikant:k=4,n=3")
+    kw = dict(load=0.6, packets_per_source=60, algorithm="gns+xt+gdl", fault_rate=0.05,
+              deadlock_window=300)
+    dead = [simulate(topo, fault_seed=s, **kw).deadlock for s in range(4)]
+    assert any(dead)
+    for s in range(4):
+        r = simulate(topo, fault_seed=s, vcs=4, **kw)
+        assert not r.deadlock and r.conservation
+        assert r.termination == "papers"
+
+
+def test_refused_routes_match_the_dependency_graph():
+    topo = fattree.build("mikant:k=3,n=3")
+    faulty = random_faults(topo, 0.1, 1)
+    N = topo.n_nodes
+    off = ~np.eye(N, dtype=bool).ravel()
+    one = fault_routes(topo, "gns+tt+xt+gdl", faulty, vcs=1)
+    two = fault_routes(topo, "gns+tt+xt+gdl", faulty, vcs=2)
+    g = ft_dependency_graph(topo, "gns+tt+xt+gdl", faulty, vcs=2)
+    refused = int(((two.status == FS_UNROUTABLE) & off).sum()
+                  - ((one.status == FS_UNROUTABLE) & off).sum())
+    assert refused == int(g.stats[1]) > 0
+    assert two.vcs.max() == 1 and one.vcs.max() == 0
+
+
+def test_curve_shares_the_table_and_bad_parameters():
+    df = simulate_loads(SPEC, [0.1, 0.2], packets_per_source=10, fault_rate=0.1,
+                        algorithm="gns+gdl", fault_seed=2)
+    assert list(df["ft_algorithm"]) == ["gns+gdl"] * 2 and (df["faulty_links"] > 0).all()
+    assert df["channel_load_bound"].isna().all()
+    with pytest.raises(ParameterError, match="fault_rate=1.5"):
+        SimConfig(fault_rate=1.5)
+    with pytest.raises(ParameterError, match="valid.*gns"):
+        simulate(SPEC, fault_rate=0.1, algorithm="alg1")
+    with pytest.raises(ParameterError, match="fault-tolerant algorithm"):
+        simulate(SPEC, fault_rate=0.1)
+    with pytest.raises(ParameterError, match="mikant"):
+        simulate("kant:k=2,n=2", fault_rate=0.1, algorithm="gns")
+    with pytest.raises(ParameterError, match="mikant only"):
+        simulate("mikantc:k=3,n=3", fault_rate=0.1, algorithm="cube", vcs=2)
+    with pytest.raises(ParameterError, match="does not model faults"):
+        simulate_reference(SPEC, fault_rate=0.1, algorithm="gns")
+
+
+def test_too_many_nodes_refused_before_walking(monkeypatch):
+    import fattree.sim.faultroutes as m
+
+    monkeypatch.setattr(m, "FT_MAX_NODES", 8)
+    topo = fattree.build(SPEC)
+    with pytest.raises(ResourceError, match="16 nodes, at most 8"):
+        fault_routes(topo, "gns", np.zeros(topo.n_links, bool))
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_cli_as_typed(capsys):
+    code, out, err = run(capsys, "simulate", SPEC, "--fault-rate", "0.1", "--algorithm",
+                         "gns+xt+gdl", "--loads", "0.05:0.15:0.05", "-P", "20", "--fault-seed",
+                         "3", "--vcs", "4")
+    assert code in (0, None), err
+    assert "fault-tolerant routing gns+xt+gdl" in out and "4 VC classes" in out
+    assert "unroutable" in out
+    code, out, _ = run(capsys, "simulate", SPEC, "--fault-rate", "0.1", "--algorithm", "gns",
+                       "--load", "0.1", "-P", "10", "--json")
+    import json
+
+    d = json.loads(out)
+    assert d["ft_algorithm"] == "gns" and d["faulty_links"] > 0
+    assert d["created"] >= d["delivered"] + d["unroutable"] + d["livelock"]
+
+
+@pytest.mark.parametrize("args,match", [
+    (["--fault-rate", "1.5", "--algorithm", "gns"], "fault_rate=1.5"),
+    (["--fault-rate", "0.1", "--algorithm", "alg1"], "valid: .*gns\\+gdl"),
+    (["--fault-rate", "0.1"], "valid for mikant: .*gns"),
+])
+def test_cli_bad_input(capsys, args, match):
+    code, out, err = run(capsys, "simulate", SPEC, "--load", "0.1", *args)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:")
+    import re
+
+    assert re.search(match, lines[0]), lines[0]
+
+
+def test_cli_fault_file(capsys, tmp_path):
+    topo = fattree.build(SPEC)
+    f = tmp_path / "f.txt"
+    a, b = topo.links[topo.n_nodes + 3]
+    f.write_text(f"# one\n{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}\n")
+    code, out, err = run(capsys, "simulate", SPEC, "--faults", str(f), "--algorithm", "gns",
+                         "--load", "0.1", "-P", "10", "--json")
+    assert code in (0, None), err
+    import json
+
+    assert json.loads(out)["faulty_links"] == 1
+    f.write_text("s0.0.0 nope\n")
+    code, out, err = run(capsys, "simulate", SPEC, "--faults", str(f), "--algorithm", "gns",
+                         "--load", "0.1")
+    assert code == 2 and ":1:" in err and len(err.strip().splitlines()) == 1
