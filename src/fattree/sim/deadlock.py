@@ -5,6 +5,10 @@ A FIFO whose head packet holds an output VC waits for the downstream FIFO of tha
 VC to free a slot; a head flit without an output VC waits for the owners of the
 output VCs it may use (their tails must pass) or, if such a VC is free, for its
 full downstream FIFO. A deadlock is a cycle in this graph.
+
+A *partial* deadlock (a wedged part of the network while other packets move) is
+found among the *stale* FIFOs, whose head has not left for the deadlock window
+(:func:`stuck_cycle`).
 """
 
 from __future__ import annotations
@@ -12,17 +16,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
-from .layout import (C_FT, C_N, C_R, C_RCODE, C_V, FS_HHOPS, FS_HPKT, FS_LEN, FS_OUT, FS_OVC,
-                     OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
+from .layout import (C_DLWIN, C_FT, C_N, C_R, C_RCODE, C_V, FC_MOVED, FS_HHOPS, FS_HPKT, FS_LEN,
+                     FS_OUT, FS_OVC, K_T, OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
 
 
-def wait_for_edges(st) -> dict[int, list[int]]:
-    """Wait-for edges between busy FIFOs of a kernel state."""
+def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
+    """Wait-for edges between busy FIFOs of a kernel state (from ``fifos`` only, if given)."""
     R, V = int(st.cfg[C_R]), int(st.cfg[C_V])
     code = int(st.cfg[C_RCODE])
     cand = np.zeros(R + 1, np.int64)
     edges: dict[int, list[int]] = {}
-    for f in np.flatnonzero(st.fs[:, FS_LEN] > 0).tolist():
+    if fifos is None:
+        fifos = np.flatnonzero(st.fs[:, FS_LEN] > 0).tolist()
+    for f in fifos:
         sw, rem = divmod(f, R * V)
         ip, vc = divmod(rem, V)
         out: list[int] = []
@@ -91,6 +97,45 @@ def find_cycle(edges: dict[int, list[int]]) -> list[int]:
                 stack.append((nxt, iter(edges.get(nxt, ()))))
                 path.append(nxt)
     return []
+
+
+def wedged(edges: dict[int, list[int]]) -> dict[int, list[int]]:
+    """The part of a wait-for graph among stale FIFOs that can never move again.
+
+    A FIFO waits for *any* of its successors (adaptive choices, several VCs), so it
+    may still move if one successor is outside the graph (not stale: it moves) or if it
+    waits for nothing known. Such FIFOs are removed until none is left; what remains
+    waits only on itself, and (every vertex keeping a successor) holds a cycle.
+
+    Examples
+    --------
+    >>> wedged({1: [2], 2: [1], 3: [1], 4: [5], 5: [4, 9]})  # 9 moves: 5 and then 4 may
+    {1: [2], 2: [1], 3: [1]}
+    """
+    alive = set(edges)
+    changed = True
+    while changed:
+        changed = False
+        for v in sorted(alive):
+            if not edges[v] or any(g not in alive for g in edges[v]):
+                alive.discard(v)
+                changed = True
+    return {v: edges[v] for v in sorted(alive)}
+
+
+def stuck_cycle(st) -> list[int]:
+    """A wait-for cycle among FIFOs whose head has not left for the deadlock window.
+
+    ``[]`` when every chain of stale FIFOs ends at one that moves (a hot spot's queue
+    is slow, not dead). The window is the kernel's (``deadlock_window`` plus the
+    router and credit delays); ``st.cnt`` holds the current cycle.
+    """
+    t, win = int(st.cnt[K_T]), int(st.cfg[C_DLWIN])
+    stale = np.flatnonzero((st.fs[:, FS_LEN] > 0)
+                           & (t - st.fcold[:, FC_MOVED].astype(np.int64) > win))
+    if len(stale) == 0:
+        return []
+    return find_cycle(wedged(wait_for_edges(st, stale.tolist())))
 
 
 def channel_name(topo, f: int, R: int, V: int) -> str:

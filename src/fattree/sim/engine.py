@@ -18,7 +18,7 @@ from ..traffic import make_process, make_traffic
 from . import kernel
 from .config import SimConfig
 from ..faults.links import random_faults, read_fault_file
-from .deadlock import deadlock_cycle
+from .deadlock import channel_name, deadlock_cycle, stuck_cycle
 from .faultroutes import FAMILIES as FT_FAMILIES
 from .faultroutes import FaultRoutes, fault_routes
 from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
@@ -27,7 +27,7 @@ from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_D
                      K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_T,
                      K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_OWN, PK_DST, PK_SRC, ST_CAP,
                      ST_CHUNK, ST_DEADLOCK, ST_DONE, ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE,
-                     ST_NOROUTE)
+                     ST_NOROUTE, ST_STALE)
 from .result import SimResult, percentile
 from .state import allocate
 
@@ -114,6 +114,7 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     compile_s = _compile_seconds(st)
     t0 = time.perf_counter()
     cap = cfg.cycle_cap
+    stuck: list[int] = []
     while True:
         t = int(st.cnt[K_T])
         status = kernel._run(*st.args(), min(cap, t + CHUNK))
@@ -124,6 +125,11 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
         elif status == ST_CHUNK:
             if progress is not None:
                 progress(int(st.cnt[K_T]), cap)
+        elif status == ST_STALE:  # a head has waited a window: deadlocked, or a slow queue?
+            stuck = stuck_cycle(st)
+            if stuck:
+                status = ST_DEADLOCK
+                break
         else:
             break
     wall = time.perf_counter() - t0
@@ -135,7 +141,11 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
         raise SimulationError(
             f"routing {cr.algorithm!r} on {topo.spec}: a packet {st.pk[p, PK_SRC]} -> "
             f"{st.pk[p, PK_DST]} {what} at switch {topo.switch_label(sw)} (cycle {st.cnt[K_T]})")
-    cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
+    if stuck:  # a part of the network is wedged; the rest may still be moving
+        R = topo.max_ports
+        cycle = [channel_name(topo, f, R, cfg.vcs) for f in stuck]
+    else:
+        cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
     if bound is True:
         bound = channel_load_bound(topo, cr, traffic.spec)
     res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)

@@ -30,19 +30,21 @@ from ..traffic.patterns import dest
 from ..traffic.rng import S_ARB_IN, S_ARB_OUT, hash3
 from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0, C_MAXCYC,
                      C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE, C_RD, C_RING,
-                     C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_WNEXT, FS_FIDX, FS_HDST,
+                     C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_MOVED,
+                     FC_WNEXT, FS_FIDX, FS_HDST,
                      FS_HHOPS, FS_HPKT, FS_HREADY, FS_INLIST, FS_IP, FS_LEN, FS_OUT, FS_OVC,
                      FS_RHEAD, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT, IN_BF, IN_BOP, IN_BVC,
                      IN_KEYOK, INJ_FLIT, INJ_PKT, INJ_VC, K_CONFLICTS, K_CREATED, K_DELIVERED,
                      K_DONE_SRC, K_ERR_F, K_ERR_PKT, K_EVALS, K_EXCESS, K_FLITS_IN, K_FLITS_OUT,
-                     K_FREE, K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LIVELOCK, K_UNROUTABLE,
+                     K_FREE, K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LIVELOCK, K_STALE_DUE,
+                     K_UNROUTABLE,
                      K_WIN_DROPPED, K_LAT_MAX, K_LAT_SUM, K_MEAS_N,
                      K_MOVES, K_NACTIVE, K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_QUEUED, K_T,
                      K_WIN_CREATED, K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_BF, OP_BIP, OP_BVC,
                      OP_DEM, OP_KEYOK, OP_LVL, OP_OWN, OP_SLEEP, OP_TGT, OP_TSW, OP_WHEAD, PK_DST,
                      PK_HOPS, PK_MEAS, PK_SEQ, PK_SRC, PK_TC, PK_TI, SL_DST, SL_HOPS, SL_PKT,
                      SL_READY, ST_CAP, ST_CHUNK, ST_DEADLOCK, ST_DONE, ST_GROW_POOL, ST_GROW_QUEUE,
-                     ST_MISROUTE, ST_NOROUTE)
+                     ST_MISROUTE, ST_NOROUTE, ST_STALE)
 
 _EJECT_SCORE = 1 << 30  # a node always accepts: an ejection port beats any credit count
 # position of the single set bit of a word, by De Bruijn multiplication
@@ -69,7 +71,7 @@ def _enlist(fs, active, na, f):
 
 
 @njit(cache=True, inline="always")
-def _push(fs, slots, RC, active, na, g, p, ready, dst, hops, route):
+def _push(fs, fcold, slots, RC, active, na, g, p, ready, dst, hops, route, t):
     """A flit enters FIFO ``g``: as its head if it was empty, else into its ring.
 
     ``route`` is the head's route if already known (from the route cache), else -1.
@@ -77,6 +79,7 @@ def _push(fs, slots, RC, active, na, g, p, ready, dst, hops, route):
     ln = fs[g, FS_LEN]
     fs[g, FS_LEN] = ln + 1
     if ln == 0:
+        fcold[g, FC_MOVED] = t
         fs[g, FS_ROUTE] = route
         fs[g, FS_HPKT] = p
         fs[g, FS_HREADY] = ready
@@ -294,7 +297,7 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
             r = -1
             if use_rcache and inj[i, INJ_FLIT] == 0:  # the head's route, looked up early
                 r = rcache[node_fifo[i, 1], d]
-            na = _push(fs, slots, RC, busy, na, node_fifo[i, 0] + v, p, t + 1 + RD, d, 1, r)
+            na = _push(fs, fcold, slots, RC, busy, na, node_fifo[i, 0] + v, p, t + 1 + RD, d, 1, r, t)
             flits_in += 1
             k = inj[i, INJ_FLIT] + 1
             if k == F:
@@ -517,6 +520,7 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
             hops = fs[f, FS_HHOPS] + 1
             ln = fs[f, FS_LEN] - 1
             fs[f, FS_LEN] = ln
+            fcold[f, FC_MOVED] = t
             newroute = -1
             if ln > 0:  # the next flit becomes the head
                 rh = fs[f, FS_RHEAD]
@@ -552,7 +556,7 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                 r = -1
                 if use_rcache and fi == 0:
                     r = rcache[ops[op, OP_TSW], d]
-                na = _push(fs, slots, RC, busy, na, tg + ov, p, t + 1 + RD, d, hops, r)
+                na = _push(fs, fcold, slots, RC, busy, na, tg + ov, p, t + 1 + RD, d, hops, r, t)
                 continue
             if fi == 0:
                 if -tg - 1 != d:
@@ -610,4 +614,14 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
             return ST_DONE
         if t >= maxcyc:
             return ST_CAP
+        if t % dlwin == 0:
+            cnt[K_STALE_DUE] = 1
+        if cnt[K_STALE_DUE] != 0 and moves > 0:
+            # a part of the network may be wedged while the rest moves: a FIFO whose head
+            # has not left for the window makes the engine look for a wait-for cycle. Only
+            # while flits move: a network that stopped is the global rule's (as reference.py)
+            cnt[K_STALE_DUE] = 0
+            for f in range(fs.shape[0]):
+                if fs[f, FS_LEN] > 0 and t - fcold[f, FC_MOVED] > dlwin:
+                    return ST_STALE
     return ST_CHUNK

@@ -23,9 +23,11 @@ FS_FIDX = 14  # index of the head flit inside its packet
 FS_RHEAD = 15  # ring index of the first flit behind the head
 FS_COLS = 16
 
-# fcold: (n_fifos, 2) int32, rarely used per-FIFO data
+# fcold: (n_fifos, 3) int32, rarely used per-FIFO data
 FC_WNEXT = 0  # next FIFO in the wait list
 FC_DEPTH = 1  # depth in flits (0: unused port)
+FC_MOVED = 2  # last cycle a flit became the head (its head left, or it arrived empty)
+FC_COLS = 3
 
 # slots: (n_fifos * (max depth - 1), 4) int32: the flits *behind* each head, a ring of
 # max depth - 1 slots per FIFO starting at f * (max depth - 1)
@@ -132,7 +134,8 @@ K_EVALS = 27  # FIFO evaluations (work counter, for benchmarks)
 K_UNROUTABLE = 28  # faults: packets the fault-tolerant walk cannot route (never injected)
 K_LIVELOCK = 29  # faults: packets whose walk hit its hop limit (never injected)
 K_WIN_DROPPED = 30  # of those two, created inside the measurement window
-K_COLS = 31
+K_STALE_DUE = 31  # a stale-FIFO check is due (at the next cycle in which a flit moves)
+K_COLS = 32
 
 # kernel status
 ST_CHUNK = 0
@@ -143,3 +146,4 @@ ST_DEADLOCK = 4
 ST_NOROUTE = 5
 ST_CAP = 6
 ST_MISROUTE = 7  # a head flit ejected at a node other than its destination
+ST_STALE = 8  # some head has not moved for the deadlock window: the engine checks for a cycle

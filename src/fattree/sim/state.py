@@ -10,7 +10,7 @@ from ..errors import ResourceError
 from ..topology.family import available_memory
 from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_COLS, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0,
                      C_MAXCYC, C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE,
-                     C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_DEPTH,
+                     C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_COLS, FC_DEPTH,
                      FC_WNEXT, FS_COLS, FS_IP, FS_OUT, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT,
                      IN_BF, IN_COLS, INJ_PKT, K_COLS, K_FREE, K_NACTIVE, OP_BF, OP_LVL, OP_OWN,
                      OP_TGT, OP_TSW, OP_WHEAD, PK_COLS, SL_COLS)
@@ -167,7 +167,7 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     fs[:, FS_SW] = fid // (R * V)
     fs[:, FS_IP] = (fid // V) % R
     fs[:, FS_VC] = fid % V
-    fcold = np.zeros((nf, 2), np.int32)
+    fcold = np.zeros((nf, FC_COLS), np.int32)
     fcold[:, FC_WNEXT] = -1
     fcold[:, FC_DEPTH] = cap
     ring = max(int(cap.max()) - 1, 0)
