@@ -56,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError as exc:
         print(f"error: out of memory ({exc})", file=sys.stderr)
         return _exit(2)
+    except OSError as exc:  # unreadable input, unwritable output: still one line
+        print(f"error: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""),
+              file=sys.stderr)
+        return _exit(2)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return _exit(130)
