@@ -38,7 +38,7 @@ LONG = """\
 name = "long"
 kind = "topology"
 [parameters]
-topology = ["mikant:k=8,n=4", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]
+topology = ["mikant:k=10,n=4", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]
 distances = "all"
 """
 
@@ -127,7 +127,7 @@ def _gone(pid: int, timeout: float) -> bool:
 def test_worker_killed_mid_task_is_retried(tmp_path, client):
     study = parse_study(LONG)
     pts = {f"fattree-point-{p.config_hash}": p for p in study.points()}
-    long_keys = {k for k, p in pts.items() if p.params["topology"] == "mikant:k=8,n=4"}
+    long_keys = {k for k, p in pts.items() if p.params["topology"] == "mikant:k=10,n=4"}
     pids = client.run(os.getpid)
     killed = {}
 
@@ -139,7 +139,7 @@ def test_worker_killed_mid_task_is_retried(tmp_path, client):
             for addr, keys in running.items():
                 hit = long_keys.intersection(keys)
                 if hit and addr in pids:
-                    time.sleep(0.2)  # well inside its 1.5 s (or more, when loaded) of work
+                    # at once: the point takes ~4 s, so it is surely mid-task
                     os.kill(pids[addr], signal.SIGKILL)
                     killed.update(pid=pids[addr], key=hit.pop())
                     return
