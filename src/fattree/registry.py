@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
-from .errors import UnknownNameError, closest
+from .errors import ParameterError, UnknownNameError, closest
 
 T = TypeVar("T")
 
@@ -67,3 +67,28 @@ class Registry(Generic[T]):
 
     def names(self) -> list[str]:
         return list(self._entries)
+
+
+def split_spec(spec: str, what: str, expected: str, example: str) -> tuple[str, dict[str, str]]:
+    """Split ``"name:a=1,b=2"`` into the lower-cased name and raw option strings.
+
+    ``what`` names the parameter in messages, ``expected`` describes the form and
+    ``example`` shows one.
+
+    Examples
+    --------
+    >>> split_spec("mikant:k=4,n=5", "topology", "FAMILY:key=value,...", "mikant:k=4,n=5")
+    ('mikant', {'k': '4', 'n': '5'})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ParameterError(f"{what}={spec!r} is invalid: expected {expected}")
+    name, _, rest = spec.strip().partition(":")
+    raw: dict[str, str] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise ParameterError(
+                    f"{what}={spec!r} is invalid: {part!r} is not key=value (e.g. '{example}')")
+            raw[key.strip()] = value.strip()
+    return name.strip().lower(), raw

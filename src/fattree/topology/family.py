@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError, ResourceError, closest
-from ..registry import Registry
+from ..registry import Registry, split_spec
 from .core import Topology
 
 FAMILIES: Registry["Family"] = Registry("family")
@@ -115,18 +115,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     >>> parse_spec("mikant:k=4,n=5")
     ('mikant', {'k': '4', 'n': '5'})
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ParameterError(f"topology={spec!r} is invalid: expected FAMILY:key=value,... e.g. 'mikant:k=4,n=5'")
-    name, _, rest = spec.strip().partition(":")
-    raw: dict[str, str] = {}
-    if rest.strip():
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise ParameterError(
-                    f"topology={spec!r} is invalid: {part!r} is not key=value (e.g. 'mikant:k=4,n=5')")
-            raw[key.strip()] = value.strip()
-    return name.strip().lower(), raw
+    return split_spec(spec, "topology", "FAMILY:key=value,... e.g. 'mikant:k=4,n=5'",
+                      "mikant:k=4,n=5")
 
 
 def available_memory() -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ParameterError, closest
+from ..registry import split_spec as _split
 
 
 @dataclass(frozen=True)
@@ -62,18 +63,7 @@ def split_spec(spec: str, what: str) -> tuple[str, dict[str, str]]:
     >>> split_spec("hotspot:node=3,fraction=0.2", "traffic")
     ('hotspot', {'node': '3', 'fraction': '0.2'})
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ParameterError(f"{what}={spec!r} is invalid: expected NAME or NAME:key=value,...")
-    name, _, rest = spec.strip().partition(":")
-    raw: dict[str, str] = {}
-    if rest.strip():
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise ParameterError(
-                    f"{what}={spec!r} is invalid: {part!r} is not key=value (e.g. 'hotspot:node=3')")
-            raw[key.strip()] = value.strip()
-    return name.strip().lower(), raw
+    return _split(spec, what, "NAME or NAME:key=value,...", "hotspot:node=3")
 
 
 def validate_options(owner: str, opts: tuple[Opt, ...], raw: dict[str, Any]) -> dict[str, Any]:
