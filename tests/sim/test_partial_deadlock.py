@@ -7,7 +7,9 @@ import pytest
 import fattree.sim.engine as engine
 from fattree.sim import simulate
 from fattree.sim.deadlock import find_cycle, stuck_cycle, wedged
-from fattree.sim.layout import FC_MOVED, K_T
+from fattree.sim.layout import FS_HPKT, FS_HREADY, FS_LEN, K_T
+
+STAMP = [FS_LEN, FS_HPKT, FS_HREADY]  # changes whenever a head leaves its FIFO
 
 FAULTED = dict(fault_rate=0.05, algorithm="gns+xt+gdl", vcs=1, packets_per_source=300,
                deadlock_window=300, max_cycles=12000)
@@ -19,7 +21,7 @@ def _spy(monkeypatch, disable=False):
 
     def spy(st):
         c = stuck_cycle(st)
-        seen.append((int(st.cnt[K_T]), c, st, st.fcold[c, FC_MOVED].copy()))
+        seen.append((int(st.cnt[K_T]), c, st, st.fs[c][:, STAMP].copy()))
         return [] if disable else c
 
     monkeypatch.setattr(engine, "stuck_cycle", spy)
@@ -52,7 +54,7 @@ def test_partial_deadlock_is_real(monkeypatch):
     assert not r.deadlock and r.termination == "cap"
     t0, cyc, st, stamps = next(s for s in seen if s[1])
     assert int(st.cnt[K_T]) == FAULTED["max_cycles"] > t0
-    assert (st.fcold[cyc, FC_MOVED] == stamps).all()
+    assert (st.fs[cyc][:, STAMP] == stamps).all()
 
 
 @pytest.mark.parametrize("spec,traffic,load", [

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
-from .layout import (C_DLWIN, C_FT, C_N, C_R, C_RCODE, C_V, FC_MOVED, FS_HHOPS, FS_HPKT, FS_LEN,
+from .layout import (C_DLWIN, C_FT, C_N, C_R, C_RCODE, C_V, FS_HHOPS, FS_HREADY, FS_HPKT, FS_LEN,
                      FS_OUT, FS_OVC, K_T, OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
 
 
@@ -124,7 +124,8 @@ def wedged(edges: dict[int, list[int]]) -> dict[int, list[int]]:
 
 
 def stuck_cycle(st) -> list[int]:
-    """A wait-for cycle among FIFOs whose head has not left for the deadlock window.
+    """A wait-for cycle among FIFOs whose head has been ready, and not left, for the
+    deadlock window.
 
     ``[]`` when every chain of stale FIFOs ends at one that moves (a hot spot's queue
     is slow, not dead). The window is the kernel's (``deadlock_window`` plus the
@@ -132,7 +133,7 @@ def stuck_cycle(st) -> list[int]:
     """
     t, win = int(st.cnt[K_T]), int(st.cfg[C_DLWIN])
     stale = np.flatnonzero((st.fs[:, FS_LEN] > 0)
-                           & (t - st.fcold[:, FC_MOVED].astype(np.int64) > win))
+                           & (t - st.fs[:, FS_HREADY].astype(np.int64) > win))
     if len(stale) == 0:
         return []
     return find_cycle(wedged(wait_for_edges(st, stale.tolist())))

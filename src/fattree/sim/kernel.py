@@ -5,14 +5,19 @@ Each cycle: credits due, packet creation, injection, then every awake input FIFO
 with a ready head flit is *evaluated* against the state at the start of the cycle
 (route, output VC, request) and only then are the arbitration winners *committed*.
 
-Two things keep the work proportional to what moves, without changing the model:
+Three things keep the work proportional to what moves, without changing the model:
 
 * only non-empty FIFOs are visited: an active list, or on large networks a busy
   bit per FIFO scanned in index order (neighbouring FIFOs and ports share cache lines);
 * a FIFO whose head is blocked (its output VC is held by another packet, or no
   credit) cannot become unblocked before a tail passes or a credit returns at that
   output port, so it sleeps in the port's wait list and is woken by those events.
-  Sleepers keep counting in the port-conflict metric (``OP_SLEEP``).
+  Sleepers keep counting in the port-conflict metric (``OP_SLEEP``);
+* only nodes with queued packets are visited for injection (a pending list).
+
+Rows are read and written through :func:`~fattree.sim.rawmem.ld` / ``st`` at
+``row * COLS + column`` (``fb``: a FIFO's row base, ``ob``: an output port's), which
+spares numba's per-access stride and wrap-around arithmetic.
 
 Every random decision is a hash of ``(seed, cycle, ids)``, so the visiting order
 never matters and the reference simulator (:mod:`fattree.sim.reference`), which
@@ -27,26 +32,28 @@ from numba import njit
 from ..routing.kernel import next_vc, route_ports
 from ..traffic.injection import create_cycle
 from ..traffic.patterns import dest
-from ..traffic.rng import S_ARB_IN, S_ARB_OUT, hash3
-from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0, C_MAXCYC,
-                     C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE, C_RD, C_RING,
-                     C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_MOVED,
-                     FC_WNEXT, FS_FIDX, FS_HDST,
-                     FS_HHOPS, FS_HPKT, FS_HREADY, FS_INLIST, FS_IP, FS_LEN, FS_OUT, FS_OVC,
-                     FS_RHEAD, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT, IN_BF, IN_BOP, IN_BVC,
-                     IN_KEYOK, INJ_FLIT, INJ_PKT, INJ_VC, K_CONFLICTS, K_CREATED, K_DELIVERED,
-                     K_DONE_SRC, K_ERR_F, K_ERR_PKT, K_EVALS, K_EXCESS, K_FLITS_IN, K_FLITS_OUT,
-                     K_FREE, K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LIVELOCK, K_STALE_DUE,
-                     K_UNROUTABLE,
-                     K_WIN_DROPPED, K_LAT_MAX, K_LAT_SUM, K_MEAS_N,
-                     K_MOVES, K_NACTIVE, K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_QUEUED, K_T,
-                     K_WIN_CREATED, K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_BF, OP_BIP, OP_BVC,
-                     OP_DEM, OP_KEYOK, OP_LVL, OP_OWN, OP_SLEEP, OP_TGT, OP_TSW, OP_WHEAD, PK_DST,
-                     PK_HOPS, PK_MEAS, PK_SEQ, PK_SRC, PK_TC, PK_TI, SL_DST, SL_HOPS, SL_PKT,
-                     SL_READY, ST_CAP, ST_CHUNK, ST_DEADLOCK, ST_DONE, ST_GROW_POOL, ST_GROW_QUEUE,
-                     ST_MISROUTE, ST_NOROUTE, ST_STALE)
+from ..traffic.rng import S_ARB_IN, S_ARB_OUT, hash_prefix, hash_tail
+from .layout import (C_ADAPT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_FT, C_ICODE, C_INJVC0,
+                     C_MAXCYC, C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE,
+                     C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_COLS,
+                     FC_WNEXT, FS_COLS, FS_FIDX, FS_HDST, FS_HHOPS, FS_HPKT, FS_HREADY, FS_INLIST,
+                     FS_IP, FS_LEN, FS_OUT, FS_OVC, FS_RHEAD, FS_ROUTE, FS_SW, FS_UP, FS_VC,
+                     FS_WAIT, IN_BF, IN_BOP, IN_BVC, IN_COLS, IN_KEYOK, INJ_COLS, INJ_FLIT,
+                     INJ_PEND, INJ_PKT, INJ_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_DONE_SRC,
+                     K_ERR_F, K_ERR_PKT, K_EVALS, K_EXCESS, K_FLITS_IN, K_FLITS_OUT, K_FREE,
+                     K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LAT_MAX, K_LAT_SUM, K_LIVELOCK,
+                     K_MEAS_N, K_MOVES, K_NACTIVE, K_NET_MAX, K_NET_SUM, K_NPEND, K_QPEAK,
+                     K_QSUM, K_QUEUED, K_STALE_DUE, K_T, K_UNROUTABLE, K_WIN_CREATED,
+                     K_WIN_DROPPED, K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_BF, OP_BIP, OP_BVC,
+                     OP_DEM, OP_KEYOK, OP_LVL, OP_OWN, OP_SLEEP, OP_TGT, OP_TSW, OP_WHEAD, PK_COLS,
+                     PK_DST, PK_HOPS, PK_MEAS, PK_SEQ, PK_SRC, PK_TC, PK_TI, SL_COLS, SL_DST,
+                     SL_HOPS, SL_PKT, SL_READY, ST_CAP, ST_CHUNK, ST_DEADLOCK, ST_DONE,
+                     ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE, ST_NOROUTE, ST_STALE)
+from .rawmem import ld, prefetch, st
 
 _EJECT_SCORE = 1 << 30  # a node always accepts: an ejection port beats any credit count
+PF_LIST = 8  # prefetch distance (entries ahead) of the FIFO rows of the evaluation list
+PF_WIN = 4  # and of the rows a winner's commit touches
 # position of the single set bit of a word, by De Bruijn multiplication
 _DEBRUIJN = np.uint64(0x07EDD5E59A4E28C2)
 _BITPOS = np.zeros(64, np.int64)
@@ -61,106 +68,125 @@ def _enlist(fs, active, na, f):
     networks (``na < 0``), set its bit in the busy map (``active`` is then that map).
     Empty or asleep FIFOs leave lazily."""
     if na < 0:  # 32 bits per int64 word: no sign-bit arithmetic
-        active[f >> 5] |= np.int64(1) << np.int64(f & 31)
+        w = f >> 5
+        st(active, w, ld(active, w) | (np.int64(1) << np.int64(f & 31)))
         return na
-    if fs[f, FS_INLIST] == 0:
-        fs[f, FS_INLIST] = 1
-        active[na] = f
+    fb = f * FS_COLS
+    if ld(fs, fb + FS_INLIST) == 0:
+        st(fs, fb + FS_INLIST, 1)
+        st(active, na, f)
         return na + 1
     return na
 
 
 @njit(cache=True, inline="always")
-def _push(fs, fcold, slots, RC, active, na, g, p, ready, dst, hops, route, t):
+def _push(fs, slots, RC, active, na, g, p, ready, dst, hops, route):
     """A flit enters FIFO ``g``: as its head if it was empty, else into its ring.
 
     ``route`` is the head's route if already known (from the route cache), else -1.
     """
-    ln = fs[g, FS_LEN]
-    fs[g, FS_LEN] = ln + 1
+    gb = g * FS_COLS
+    ln = ld(fs, gb + FS_LEN)
+    st(fs, gb + FS_LEN, ln + 1)
     if ln == 0:
-        fcold[g, FC_MOVED] = t
-        fs[g, FS_ROUTE] = route
-        fs[g, FS_HPKT] = p
-        fs[g, FS_HREADY] = ready
-        fs[g, FS_HDST] = dst
-        fs[g, FS_HHOPS] = hops
+        st(fs, gb + FS_ROUTE, route)
+        st(fs, gb + FS_HPKT, p)
+        st(fs, gb + FS_HREADY, ready)
+        st(fs, gb + FS_HDST, dst)
+        st(fs, gb + FS_HHOPS, hops)
         return _enlist(fs, active, na, g)
-    pos = fs[g, FS_RHEAD] + ln - 1
+    pos = ld(fs, gb + FS_RHEAD) + ln - 1
     if pos >= RC:
         pos -= RC
-    s = g * RC + pos
-    slots[s, SL_PKT] = p
-    slots[s, SL_READY] = ready
-    slots[s, SL_DST] = dst
-    slots[s, SL_HOPS] = hops
+    sb = (g * RC + pos) * SL_COLS
+    st(slots, sb + SL_PKT, p)
+    st(slots, sb + SL_READY, ready)
+    st(slots, sb + SL_DST, dst)
+    st(slots, sb + SL_HOPS, hops)
     return na
 
 
 @njit(cache=True, inline="always")
-def _wake(fs, fcold, ops, active, na, cnt, op):
+def _wake(fs, fcold, ops, OPC, active, na, cnt, op):
     """Every FIFO sleeping on output port ``op`` becomes awake."""
-    f = ops[op, OP_WHEAD]
+    ob = op * OPC
+    f = ld(ops, ob + OP_WHEAD)
     while f >= 0:
-        nxt = fcold[f, FC_WNEXT]
-        fs[f, FS_WAIT] = -1
+        nxt = ld(fcold, f * FC_COLS + FC_WNEXT)
+        st(fs, f * FS_COLS + FS_WAIT, -1)
         na = _enlist(fs, active, na, f)
         f = nxt
-    s = ops[op, OP_SLEEP]
+    s = ld(ops, ob + OP_SLEEP)
     if s > 1:
         cnt[K_EXCESS] -= s - 1
-    ops[op, OP_SLEEP] = 0
-    ops[op, OP_WHEAD] = -1
+    st(ops, ob + OP_SLEEP, 0)
+    st(ops, ob + OP_WHEAD, -1)
     return na
 
 
 @njit(cache=True, inline="always")
-def _credit(fs, fcold, ops, ncred, active, na, cnt, f, V):
+def _credit(fs, fcold, ops, OPC, ncred, active, na, cnt, f, V):
     """A slot of FIFO ``f`` is free again, as its sender now sees."""
-    up = fs[f, FS_UP]
+    fb = f * FS_COLS
+    up = ld(fs, fb + FS_UP)
+    vc = ld(fs, fb + FS_VC)
     if up >= 0:
-        ops[up, OP_OWN + V + fs[f, FS_VC]] += 1
-        if ops[up, OP_WHEAD] >= 0:
-            na = _wake(fs, fcold, ops, active, na, cnt, up)
+        c = up * OPC + OP_OWN + V + vc
+        st(ops, c, ld(ops, c) + 1)
+        if ld(ops, up * OPC + OP_WHEAD) >= 0:
+            na = _wake(fs, fcold, ops, OPC, active, na, cnt, up)
     else:
-        ncred[-up - 1, fs[f, FS_VC]] += 1
+        c = (-up - 1) * V + vc
+        st(ncred, c, ld(ncred, c) + 1)
     return na
 
 
 @njit(cache=True, inline="always")
-def _out_request(ops, op_key, rr_out, seed, t, arb, R, op, f, ov, ipl):
-    """Offer FIFO ``f`` (input port ``ipl``) to output port ``op``; keep the winner."""
-    bf = ops[op, OP_BF]
+def _out_request(ops, OPC, op_key, rr_out, arb_pre, arb, R, op, f, ov, ipl):
+    """Offer FIFO ``f`` (input port ``ipl``) to output port ``op``; keep the winner.
+
+    ``arb_pre``: :func:`hash_prefix` of ``(seed, S_ARB_OUT, cycle)``."""
+    ob = op * OPC
+    bf = ld(ops, ob + OP_BF)
     if bf < 0:
-        ops[op, OP_BF] = f
-        ops[op, OP_BVC] = ov
-        ops[op, OP_BIP] = ipl
-        ops[op, OP_KEYOK] = 0
+        st(ops, ob + OP_BF, f)
+        st(ops, ob + OP_BVC, ov)
+        st(ops, ob + OP_BIP, ipl)
+        st(ops, ob + OP_KEYOK, 0)
         return
-    bip = ops[op, OP_BIP]
+    bip = ld(ops, ob + OP_BIP)
     if arb == 0:
-        if ops[op, OP_KEYOK] == 0:
-            op_key[op] = hash3(seed, S_ARB_OUT, t, op * R + bip)
-            ops[op, OP_KEYOK] = 1
-        k = hash3(seed, S_ARB_OUT, t, op * R + ipl)
-        win = k > op_key[op] or (k == op_key[op] and ipl < bip)
+        if ld(ops, ob + OP_KEYOK) == 0:
+            st(op_key, op, hash_tail(arb_pre, op * R + bip))
+            st(ops, ob + OP_KEYOK, 1)
+        k = hash_tail(arb_pre, op * R + ipl)
+        kb = ld(op_key, op)
+        win = k > kb or (k == kb and ipl < bip)
         if win:
-            op_key[op] = k
+            st(op_key, op, k)
     else:
-        ptr = rr_out[op]
+        ptr = ld(rr_out, op)
         win = (ipl - ptr) % R < (bip - ptr) % R
     if win:
-        ops[op, OP_BF] = f
-        ops[op, OP_BVC] = ov
-        ops[op, OP_BIP] = ipl
+        st(ops, ob + OP_BF, f)
+        st(ops, ob + OP_BVC, ov)
+        st(ops, ob + OP_BIP, ipl)
+
+
+@njit(cache=True, inline="always")
+def _fail(cnt, status, f, p, t):
+    cnt[K_ERR_F] = f
+    cnt[K_ERR_PKT] = p
+    cnt[K_T] = t
+    return status
 
 
 @njit(cache=True, _nrt=False)
 def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, iip, itab, istate,
          src_ids, fs, fcold, slots, ops, op_key, touched_op, in_scr, in_key, rr_out, rr_in,
-         touched_in, busy, order, sleepq, q, qh, ql, inj, ncred, nseq, dfirst, quota, pk, pfree,
-         wheel, wheel_n, cnt, hist_lat, hist_net, lvl_flits, ser, cand, creators, ft_ports,
-         ft_vcs, ft_status, t_stop):
+         touched_in, busy, order, sleepq, q, qh, ql, inj, pend, ncred, nseq, dfirst, quota, pk,
+         pfree, wheel, wheel_n, cnt, hist_lat, hist_net, lvl_flits, ser, cand, creators,
+         ft_ports, ft_vcs, ft_status, t_stop):
     """Simulate cycles ``cnt[K_T] .. t_stop - 1``; return a status (``ST_*``).
 
     Returns early, before starting a cycle, when a source queue or the packet pool must
@@ -193,12 +219,15 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
     nquota = cfg[C_NQUOTA]
     nsrc = cfg[C_NSRC]
     CR = OP_OWN + V  # first credit column of ops
+    OPC = ops.shape[1]
+    RCW = rcache.shape[1]
     W = wheel.shape[0]
     qcap = q.shape[1]
     H = hist_lat.shape[0]
     nser = ser.shape[0]
     t = cnt[K_T]
     na = cnt[K_NACTIVE]
+    npend = cnt[K_NPEND]
     while t < t_stop:
         if cnt[K_QPEAK] + maxper > qcap:
             return ST_GROW_QUEUE
@@ -209,19 +238,24 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
         if CD > 0:
             w = t % W
             for e in range(wheel_n[w]):
-                na = _credit(fs, fcold, ops, ncred, busy, na, cnt, wheel[w, e], V)
+                na = _credit(fs, fcold, ops, OPC, ncred, busy, na, cnt, wheel[w, e], V)
             wheel_n[w] = 0
         # -------------------------------------------------- creation
         nc = create_cycle(icode, iip, itab, istate, src_ids, t, seed, creators)
         for j in range(nc):
-            i = creators[j]
-            pos = qh[i] + ql[i]
+            i = ld(creators, j)
+            pos = ld(qh, i) + ld(ql, i)
             if pos >= qcap:
                 pos -= qcap
-            q[i, pos] = t
-            ql[i] += 1
-            if ql[i] > cnt[K_QPEAK]:
-                cnt[K_QPEAK] = ql[i]
+            st(q, i * qcap + pos, t)
+            qn = ld(ql, i) + 1
+            st(ql, i, qn)
+            if qn > cnt[K_QPEAK]:
+                cnt[K_QPEAK] = qn
+            if ld(inj, i * INJ_COLS + INJ_PEND) == 0:
+                st(inj, i * INJ_COLS + INJ_PEND, 1)
+                st(pend, npend, i)
+                npend += 1
         cnt[K_CREATED] += nc
         cnt[K_QUEUED] += nc
         if t < nser:
@@ -230,29 +264,35 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
             cnt[K_WIN_CREATED] += nc
             cnt[K_WIN_FLITS_CREATED] += nc * F
         # -------------------------------------------------- injection (node -> leaf)
-        for j in range(nsrc):
-            i = src_ids[j]
-            p = inj[i, INJ_PKT]
+        kept = 0
+        for j in range(npend):
+            i = ld(pend, j)
+            ib = i * INJ_COLS
+            p = ld(inj, ib + INJ_PKT)
+            if p < 0 and ld(ql, i) == 0:  # idle: leaves the pending list
+                st(inj, ib + INJ_PEND, 0)
+                continue
+            st(pend, kept, i)
+            kept += 1
             if p < 0:
-                if ql[i] == 0:
-                    continue
                 vb = -1
                 cb = 0
                 for v in range(injvc):
-                    c = ncred[i, v]
+                    c = ld(ncred, i * V + v)
                     if c > cb:
                         cb = c
                         vb = v
                 if vb < 0:
                     continue
-                seq = nseq[i]
+                seq = ld(nseq, i)
                 d = dest(tcode, tip, tfp, ttab, N, i, seq, seed)
+                h = ld(qh, i)
+                tc = ld(q, i * qcap + h)
+                st(qh, i, h + 1 if h + 1 < qcap else 0)
+                st(ql, i, ld(ql, i) - 1)
+                cnt[K_QUEUED] -= 1
+                st(nseq, i, seq + 1)
                 if ft and ft_status[i * N + d] != 0:  # no route: counted, never injected
-                    tc = q[i, qh[i]]
-                    qh[i] = qh[i] + 1 if qh[i] + 1 < qcap else 0
-                    ql[i] -= 1
-                    cnt[K_QUEUED] -= 1
-                    nseq[i] = seq + 1
                     if ft_status[i * N + d] == 1:
                         cnt[K_UNROUTABLE] += 1
                     else:
@@ -268,140 +308,140 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                             cnt[K_DONE_SRC] += 1
                     continue
                 top = cnt[K_FREE] - 1
-                p = pfree[top]
+                p = ld(pfree, top)
                 cnt[K_FREE] = top
-                tc = q[i, qh[i]]
-                qh[i] = qh[i] + 1 if qh[i] + 1 < qcap else 0
-                ql[i] -= 1
-                cnt[K_QUEUED] -= 1
-                nseq[i] = seq + 1
-                pk[p, PK_SRC] = i
-                pk[p, PK_DST] = d
-                pk[p, PK_SEQ] = seq
-                pk[p, PK_TC] = tc
-                pk[p, PK_TI] = t
-                pk[p, PK_HOPS] = 1
+                pb = p * PK_COLS
+                st(pk, pb + PK_SRC, i)
+                st(pk, pb + PK_DST, d)
+                st(pk, pb + PK_SEQ, seq)
+                st(pk, pb + PK_TC, tc)
+                st(pk, pb + PK_TI, t)
+                st(pk, pb + PK_HOPS, 1)
                 if window:
-                    pk[p, PK_MEAS] = 1 if warm <= tc < wend else 0
+                    st(pk, pb + PK_MEAS, 1 if warm <= tc < wend else 0)
                 else:
-                    pk[p, PK_MEAS] = 1 if seq < quota[i] else 0
-                inj[i, INJ_PKT] = p
-                inj[i, INJ_FLIT] = 0
-                inj[i, INJ_VC] = vb
+                    st(pk, pb + PK_MEAS, 1 if seq < ld(quota, i) else 0)
+                st(inj, ib + INJ_PKT, p)
+                st(inj, ib + INJ_FLIT, 0)
+                st(inj, ib + INJ_VC, vb)
                 cnt[K_INJECTED] += 1
-            v = inj[i, INJ_VC]
-            if ncred[i, v] <= 0:
+            v = ld(inj, ib + INJ_VC)
+            if ld(ncred, i * V + v) <= 0:
                 continue
-            ncred[i, v] -= 1
-            d = pk[p, PK_DST]
+            st(ncred, i * V + v, ld(ncred, i * V + v) - 1)
+            d = ld(pk, p * PK_COLS + PK_DST)
+            k = ld(inj, ib + INJ_FLIT)
             r = -1
-            if use_rcache and inj[i, INJ_FLIT] == 0:  # the head's route, looked up early
-                r = rcache[node_fifo[i, 1], d]
-            na = _push(fs, fcold, slots, RC, busy, na, node_fifo[i, 0] + v, p, t + 1 + RD, d, 1, r, t)
+            if use_rcache and k == 0:  # the head's route, looked up early
+                r = ld(rcache, node_fifo[i, 1] * RCW + d)
+            na = _push(fs, slots, RC, busy, na, node_fifo[i, 0] + v, p, t + 1 + RD, d, 1, r)
             flits_in += 1
-            k = inj[i, INJ_FLIT] + 1
-            if k == F:
-                inj[i, INJ_PKT] = -1
+            if k + 1 == F:
+                st(inj, ib + INJ_PKT, -1)
             else:
-                inj[i, INJ_FLIT] = k
+                st(inj, ib + INJ_FLIT, k + 1)
+        npend = kept
         # -------------------------------------------------- evaluate (no state change)
         nto = 0
         nti = 0
         nsl = 0
         kept = 0
         evals = 0
+        arb_pre = hash_prefix(seed, S_ARB_OUT, t)  # hash3(seed, S_ARB_OUT, t, .) = tail
+        in_pre = hash_prefix(seed, S_ARB_IN, t)
         bitmap = na < 0
         if bitmap:  # large networks: visit busy FIFOs in index order (memory locality)
             nit = 0
             for wi in range(busy.shape[0]):
-                word = busy[wi]
+                word = ld(busy, wi)
                 while word != 0:
                     low = word & -word
                     word ^= low
-                    order[nit] = wi * 32 + _BITPOS[(np.uint64(low) * _DEBRUIJN) >> np.uint64(58)]
+                    st(order, nit, wi * 32 + _BITPOS[(np.uint64(low) * _DEBRUIJN)
+                                                     >> np.uint64(58)])
                     nit += 1
             lst = order
         else:
             nit = na
             lst = busy
         for j in range(nit):
-            f = lst[j]
-            if fs[f, FS_LEN] == 0 or fs[f, FS_WAIT] >= 0:  # emptied or asleep: leaves
+            if j + PF_LIST < nit:  # list -> FIFO row: start the load ahead
+                prefetch(fs, ld(lst, j + PF_LIST) * FS_COLS)
+            f = ld(lst, j)
+            fb = f * FS_COLS
+            if ld(fs, fb + FS_LEN) == 0 or ld(fs, fb + FS_WAIT) >= 0:  # emptied or asleep
                 if bitmap:
-                    busy[f >> 5] &= ~(np.int64(1) << np.int64(f & 31))
+                    st(busy, f >> 5, ld(busy, f >> 5) & ~(np.int64(1) << np.int64(f & 31)))
                 else:
-                    fs[f, FS_INLIST] = 0
+                    st(fs, fb + FS_INLIST, 0)
                 continue
             if not bitmap:
-                lst[kept] = f
+                st(lst, kept, f)
                 kept += 1
-            if fs[f, FS_HREADY] > t:
+            if ld(fs, fb + FS_HREADY) > t:
                 continue
             evals += 1
-            sw = fs[f, FS_SW]
-            ipl = fs[f, FS_IP]
-            o = fs[f, FS_OUT]
+            sw = ld(fs, fb + FS_SW)
+            ipl = ld(fs, fb + FS_IP)
+            o = ld(fs, fb + FS_OUT)
             if o >= 0:  # body or tail flit: the packet holds an output VC
                 op = sw * R + o
-                ov = fs[f, FS_OVC]
-                if ops[op, OP_DEM] == 0:
-                    touched_op[nto] = op
+                ob = op * OPC
+                ov = ld(fs, fb + FS_OVC)
+                dem = ld(ops, ob + OP_DEM)
+                if dem == 0:
+                    st(touched_op, nto, op)
                     nto += 1
-                ops[op, OP_DEM] += 1
-                if ops[op, OP_TGT] >= 0 and ops[op, CR + ov] <= 0:
+                st(ops, ob + OP_DEM, dem + 1)
+                if ld(ops, ob + OP_TGT) >= 0 and ld(ops, ob + CR + ov) <= 0:
                     if sleep:
-                        sleepq[nsl, 0] = f
-                        sleepq[nsl, 1] = op
+                        st(sleepq, 2 * nsl, f)
+                        st(sleepq, 2 * nsl + 1, op)
                         nsl += 1
                     continue
             else:  # head flit: route, then pick the least occupied free output VC
-                vc = fs[f, FS_VC]
+                vc = ld(fs, fb + FS_VC)
                 ncand = 1
-                cached = fs[f, FS_ROUTE]
+                cached = ld(fs, fb + FS_ROUTE)
                 frow = 0
                 fhop = 0
                 if ft:
-                    frow = pk[fs[f, FS_HPKT], PK_SRC] * N + fs[f, FS_HDST]
-                    fhop = fs[f, FS_HHOPS] - 1  # links crossed before this switch, node link incl.
+                    frow = ld(pk, ld(fs, fb + FS_HPKT) * PK_COLS + PK_SRC) * N \
+                        + ld(fs, fb + FS_HDST)
+                    fhop = ld(fs, fb + FS_HHOPS) - 1  # links crossed before this switch
                     cached = ft_ports[frow, fhop]
                     if cached < 0:  # past the end of its route: a table/kernel bug
-                        cnt[K_ERR_F] = f
-                        cnt[K_ERR_PKT] = fs[f, FS_HPKT]
-                        cnt[K_T] = t
-                        return ST_NOROUTE
-                    fs[f, FS_ROUTE] = cached
+                        return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t)
+                    st(fs, fb + FS_ROUTE, cached)
                 if cached < 0 and not adaptive:
-                    d = fs[f, FS_HDST]
+                    d = ld(fs, fb + FS_HDST)
                     if use_rcache:
-                        cached = rcache[sw, d]
+                        cached = ld(rcache, sw * RCW + d)
                     if cached < 0:
                         if donly:  # tested: the route ignores source, key and input port
                             ncand = route_ports(rcode, riparams, rtable, port_peer, sw, ipl, 0, d,
                                                 0, cand)
                         else:
-                            p = fs[f, FS_HPKT]
-                            ncand = route_ports(rcode, riparams, rtable, port_peer, sw, ipl,
-                                                pk[p, PK_SRC], d,
-                                                (pk[p, PK_SRC] << 32) + pk[p, PK_SEQ], cand)
+                            pb = ld(fs, fb + FS_HPKT) * PK_COLS
+                            src = ld(pk, pb + PK_SRC)
+                            ncand = route_ports(rcode, riparams, rtable, port_peer, sw, ipl, src, d,
+                                                (src << 32) + ld(pk, pb + PK_SEQ), cand)
                         if ncand <= 0:
-                            cnt[K_ERR_F] = f
-                            cnt[K_ERR_PKT] = fs[f, FS_HPKT]
-                            cnt[K_T] = t
-                            return ST_NOROUTE
+                            return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t)
                         cached = cand[0]
                         ncand = 1
                         if use_rcache:
-                            rcache[sw, d] = cached
-                    fs[f, FS_ROUTE] = cached
+                            st(rcache, sw * RCW + d, cached)
+                    st(fs, fb + FS_ROUTE, cached)
                 if adaptive:
-                    p = fs[f, FS_HPKT]
-                    ncand = route_ports(rcode, riparams, rtable, port_peer, sw, ipl, pk[p, PK_SRC],
-                                        pk[p, PK_DST], (pk[p, PK_SRC] << 32) + pk[p, PK_SEQ], cand)
+                    p = ld(fs, fb + FS_HPKT)
+                    pb = p * PK_COLS
+                    src = ld(pk, pb + PK_SRC)
+                    ncand = route_ports(rcode, riparams, rtable, port_peer, sw, ipl, src,
+                                        ld(pk, pb + PK_DST), (src << 32) + ld(pk, pb + PK_SEQ),
+                                        cand)
                     if ncand <= 0:
-                        cnt[K_ERR_F] = f
-                        cnt[K_ERR_PKT] = p
-                        cnt[K_T] = t
-                        return ST_NOROUTE
+                        return _fail(cnt, ST_NOROUTE, f, p, t)
                 else:
                     cand[0] = cached
                 bo = -1
@@ -409,8 +449,8 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                 bs = 0
                 for c in range(ncand):
                     port = cand[c]
-                    opc = sw * R + port
-                    tg = ops[opc, OP_TGT]
+                    obc = (sw * R + port) * OPC
+                    tg = ld(ops, obc + OP_TGT)
                     lo = 0
                     hi = V
                     if V > 1:
@@ -422,64 +462,68 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                             lo = nv
                             hi = nv + 1
                     for v in range(lo, hi):
-                        if ops[opc, OP_OWN + v] >= 0:
+                        if ld(ops, obc + OP_OWN + v) >= 0:
                             continue
-                        s = _EJECT_SCORE if tg < 0 else ops[opc, CR + v]
+                        s = _EJECT_SCORE if tg < 0 else ld(ops, obc + CR + v)
                         if s > bs:
                             bs = s
                             bo = port
                             ov = v
                 op = sw * R + (cand[0] if bo < 0 else bo)
-                if ops[op, OP_DEM] == 0:
-                    touched_op[nto] = op
+                ob = op * OPC
+                dem = ld(ops, ob + OP_DEM)
+                if dem == 0:
+                    st(touched_op, nto, op)
                     nto += 1
-                ops[op, OP_DEM] += 1
+                st(ops, ob + OP_DEM, dem + 1)
                 if bo < 0:
                     if sleep:
-                        sleepq[nsl, 0] = f
-                        sleepq[nsl, 1] = op
+                        st(sleepq, 2 * nsl, f)
+                        st(sleepq, 2 * nsl + 1, op)
                         nsl += 1
                     continue
             if V == 1:
-                _out_request(ops, op_key, rr_out, seed, t, arb, R, op, f, ov, ipl)
+                _out_request(ops, OPC, op_key, rr_out, arb_pre, arb, R, op, f, ov, ipl)
                 continue
             gip = sw * R + ipl  # input (VC) arbitration: one request per input port
-            bf = in_scr[gip, IN_BF]
+            ib = gip * IN_COLS
+            bf = ld(in_scr, ib + IN_BF)
             if bf < 0:
-                touched_in[nti] = gip
+                st(touched_in, nti, gip)
                 nti += 1
                 win = True
-                in_scr[gip, IN_KEYOK] = 0
+                st(in_scr, ib + IN_KEYOK, 0)
             elif arb == 0:
-                if in_scr[gip, IN_KEYOK] == 0:
-                    in_key[gip] = hash3(seed, S_ARB_IN, t, bf)
-                    in_scr[gip, IN_KEYOK] = 1
-                k = hash3(seed, S_ARB_IN, t, f)
-                win = k > in_key[gip] or (k == in_key[gip] and f < bf)
+                if ld(in_scr, ib + IN_KEYOK) == 0:
+                    st(in_key, gip, hash_tail(in_pre, bf))
+                    st(in_scr, ib + IN_KEYOK, 1)
+                k = hash_tail(in_pre, f)
+                kb = ld(in_key, gip)
+                win = k > kb or (k == kb and f < bf)
                 if win:
-                    in_key[gip] = k
+                    st(in_key, gip, k)
             else:
-                ptr = rr_in[gip]
-                win = (fs[f, FS_VC] - ptr) % V < (fs[bf, FS_VC] - ptr) % V
+                ptr = ld(rr_in, gip)
+                win = (ld(fs, fb + FS_VC) - ptr) % V < (ld(fs, bf * FS_COLS + FS_VC) - ptr) % V
             if win:
-                in_scr[gip, IN_BF] = f
-                in_scr[gip, IN_BOP] = op
-                in_scr[gip, IN_BVC] = ov
+                st(in_scr, ib + IN_BF, f)
+                st(in_scr, ib + IN_BOP, op)
+                st(in_scr, ib + IN_BVC, ov)
         if not bitmap:
             na = kept
         cnt[K_EVALS] += evals
         for j in range(nti):
-            gip = touched_in[j]
-            bf = in_scr[gip, IN_BF]
-            _out_request(ops, op_key, rr_out, seed, t, arb, R, in_scr[gip, IN_BOP], bf,
-                         in_scr[gip, IN_BVC], fs[bf, FS_IP])
-            in_scr[gip, IN_BF] = -1
+            ib = ld(touched_in, j) * IN_COLS
+            bf = ld(in_scr, ib + IN_BF)
+            _out_request(ops, OPC, op_key, rr_out, arb_pre, arb, R, ld(in_scr, ib + IN_BOP), bf,
+                         ld(in_scr, ib + IN_BVC), ld(fs, bf * FS_COLS + FS_IP))
+            st(in_scr, ib + IN_BF, -1)
         # -------------------------------------------------- port conflicts of this cycle
         add = cnt[K_EXCESS]
         for j in range(nto):
-            op = touched_op[j]
-            s = ops[op, OP_SLEEP]
-            a = ops[op, OP_DEM] + s - 1
+            ob = ld(touched_op, j) * OPC
+            s = ld(ops, ob + OP_SLEEP)
+            a = ld(ops, ob + OP_DEM) + s - 1
             if a > 0:
                 add += a
             if s > 1:
@@ -487,84 +531,101 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
         cnt[K_CONFLICTS] += add
         # -------------------------------------------------- blocked FIFOs go to sleep
         for j in range(nsl):
-            f = sleepq[j, 0]
-            op = sleepq[j, 1]
-            fs[f, FS_WAIT] = op
-            fcold[f, FC_WNEXT] = ops[op, OP_WHEAD]
-            ops[op, OP_WHEAD] = f
-            s = ops[op, OP_SLEEP]
+            f = ld(sleepq, 2 * j)
+            op = ld(sleepq, 2 * j + 1)
+            ob = op * OPC
+            st(fs, f * FS_COLS + FS_WAIT, op)
+            st(fcold, f * FC_COLS + FC_WNEXT, ld(ops, ob + OP_WHEAD))
+            st(ops, ob + OP_WHEAD, f)
+            s = ld(ops, ob + OP_SLEEP)
             if s >= 1:
                 cnt[K_EXCESS] += 1
-            ops[op, OP_SLEEP] = s + 1
+            st(ops, ob + OP_SLEEP, s + 1)
         # -------------------------------------------------- commit the winners
         moves = 0
         flits_out = 0
         for j in range(nto):
-            op = touched_op[j]
-            ops[op, OP_DEM] = 0
-            f = ops[op, OP_BF]
+            if j + PF_WIN < nto:  # the rows a later winner will touch: start the loads
+                ob2 = ld(touched_op, j + PF_WIN) * OPC
+                f2 = ld(ops, ob2 + OP_BF)
+                if f2 >= 0:
+                    fb2 = f2 * FS_COLS
+                    up2 = ld(fs, fb2 + FS_UP)
+                    if up2 >= 0:
+                        prefetch(ops, up2 * OPC)
+                    tg2 = ld(ops, ob2 + OP_TGT)
+                    if tg2 >= 0:
+                        prefetch(fs, (tg2 + ld(ops, ob2 + OP_BVC)) * FS_COLS)
+                        if use_rcache:
+                            prefetch(rcache, ld(ops, ob2 + OP_TSW) * RCW + ld(fs, fb2 + FS_HDST))
+                    if ld(fs, fb2 + FS_LEN) > 1:
+                        prefetch(slots, (f2 * RC + ld(fs, fb2 + FS_RHEAD)) * SL_COLS)
+            op = ld(touched_op, j)
+            ob = op * OPC
+            st(ops, ob + OP_DEM, 0)
+            f = ld(ops, ob + OP_BF)
             if f < 0:
                 continue
-            ops[op, OP_BF] = -1
-            ov = ops[op, OP_BVC]
-            ipl = ops[op, OP_BIP]
-            sw = fs[f, FS_SW]
+            st(ops, ob + OP_BF, -1)
+            ov = ld(ops, ob + OP_BVC)
+            ipl = ld(ops, ob + OP_BIP)
+            fb = f * FS_COLS
+            sw = ld(fs, fb + FS_SW)
             if arb == 1:
-                rr_out[op] = ipl + 1 if ipl + 1 < R else 0
+                st(rr_out, op, ipl + 1 if ipl + 1 < R else 0)
                 if V > 1:
-                    rr_in[sw * R + ipl] = (fs[f, FS_VC] + 1) % V
-            fi = fs[f, FS_FIDX]
-            fs[f, FS_FIDX] = fi + 1 if fi + 1 < F else 0
-            p = fs[f, FS_HPKT]
-            d = fs[f, FS_HDST]
-            hops = fs[f, FS_HHOPS] + 1
-            ln = fs[f, FS_LEN] - 1
-            fs[f, FS_LEN] = ln
-            fcold[f, FC_MOVED] = t
+                    st(rr_in, sw * R + ipl, (ld(fs, fb + FS_VC) + 1) % V)
+            fi = ld(fs, fb + FS_FIDX)
+            st(fs, fb + FS_FIDX, fi + 1 if fi + 1 < F else 0)
+            p = ld(fs, fb + FS_HPKT)
+            d = ld(fs, fb + FS_HDST)
+            hops = ld(fs, fb + FS_HHOPS) + 1
+            ln = ld(fs, fb + FS_LEN) - 1
+            st(fs, fb + FS_LEN, ln)
             newroute = -1
             if ln > 0:  # the next flit becomes the head
-                rh = fs[f, FS_RHEAD]
-                s0 = f * RC + rh
-                fs[f, FS_HPKT] = slots[s0, SL_PKT]
-                fs[f, FS_HREADY] = slots[s0, SL_READY]
-                fs[f, FS_HDST] = slots[s0, SL_DST]
-                fs[f, FS_HHOPS] = slots[s0, SL_HOPS]
-                fs[f, FS_RHEAD] = rh + 1 if rh + 1 < RC else 0
+                rh = ld(fs, fb + FS_RHEAD)
+                sb = (f * RC + rh) * SL_COLS
+                nd = ld(slots, sb + SL_DST)
+                st(fs, fb + FS_HPKT, ld(slots, sb + SL_PKT))
+                st(fs, fb + FS_HREADY, ld(slots, sb + SL_READY))
+                st(fs, fb + FS_HDST, nd)
+                st(fs, fb + FS_HHOPS, ld(slots, sb + SL_HOPS))
+                st(fs, fb + FS_RHEAD, rh + 1 if rh + 1 < RC else 0)
                 if use_rcache and fi == F - 1:  # a new packet's head: its route, early
-                    newroute = rcache[sw, slots[s0, SL_DST]]
+                    newroute = ld(rcache, sw * RCW + nd)
             if CD == 0:
-                na = _credit(fs, fcold, ops, ncred, busy, na, cnt, f, V)
+                na = _credit(fs, fcold, ops, OPC, ncred, busy, na, cnt, f, V)
             else:
                 w = (t + 1 + CD) % W
                 wheel[w, wheel_n[w]] = f
                 wheel_n[w] += 1
             if fi == 0:
-                fs[f, FS_OUT] = op - sw * R
-                fs[f, FS_OVC] = ov
-                ops[op, OP_OWN + ov] = f
+                st(fs, fb + FS_OUT, op - sw * R)
+                st(fs, fb + FS_OVC, ov)
+                st(ops, ob + OP_OWN + ov, f)
             if fi == F - 1:
-                ops[op, OP_OWN + ov] = -1
-                fs[f, FS_OUT] = -1
-                fs[f, FS_ROUTE] = newroute
-                if ops[op, OP_WHEAD] >= 0:
-                    na = _wake(fs, fcold, ops, busy, na, cnt, op)
-            lvl_flits[ops[op, OP_LVL]] += 1
+                st(ops, ob + OP_OWN + ov, -1)
+                st(fs, fb + FS_OUT, -1)
+                st(fs, fb + FS_ROUTE, newroute)
+                if ld(ops, ob + OP_WHEAD) >= 0:
+                    na = _wake(fs, fcold, ops, OPC, busy, na, cnt, op)
+            lv = ld(ops, ob + OP_LVL)
+            st(lvl_flits, lv, ld(lvl_flits, lv) + 1)
             moves += 1
-            tg = ops[op, OP_TGT]
+            tg = ld(ops, ob + OP_TGT)
             if tg >= 0:
-                ops[op, CR + ov] -= 1
+                st(ops, ob + CR + ov, ld(ops, ob + CR + ov) - 1)
                 r = -1
                 if use_rcache and fi == 0:
-                    r = rcache[ops[op, OP_TSW], d]
-                na = _push(fs, fcold, slots, RC, busy, na, tg + ov, p, t + 1 + RD, d, hops, r, t)
+                    r = ld(rcache, ld(ops, ob + OP_TSW) * RCW + d)
+                na = _push(fs, slots, RC, busy, na, tg + ov, p, t + 1 + RD, d, hops, r)
                 continue
+            pb = p * PK_COLS
             if fi == 0:
                 if -tg - 1 != d:
-                    cnt[K_ERR_F] = f
-                    cnt[K_ERR_PKT] = p
-                    cnt[K_T] = t
-                    return ST_MISROUTE
-                pk[p, PK_HOPS] = hops
+                    return _fail(cnt, ST_MISROUTE, f, p, t)
+                st(pk, pb + PK_HOPS, hops)
             flits_out += 1
             if window and warm <= t < wend:
                 cnt[K_WIN_FLITS_OUT] += 1
@@ -574,13 +635,13 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
             cnt[K_DELIVERED] += 1
             if t < nser:
                 ser[t, 1] += 1
-            if pk[p, PK_MEAS] != 0:
-                lat = t - pk[p, PK_TC] + 1
-                net = t - pk[p, PK_TI] + 1
+            if ld(pk, pb + PK_MEAS) != 0:
+                lat = t - ld(pk, pb + PK_TC) + 1
+                net = t - ld(pk, pb + PK_TI) + 1
                 cnt[K_MEAS_N] += 1
                 cnt[K_LAT_SUM] += lat
                 cnt[K_NET_SUM] += net
-                cnt[K_HOPS_SUM] += pk[p, PK_HOPS]
+                cnt[K_HOPS_SUM] += ld(pk, pb + PK_HOPS)
                 hist_lat[min(lat, H - 1)] += 1
                 hist_net[min(net, H - 1)] += 1
                 if lat > cnt[K_LAT_MAX]:
@@ -588,14 +649,15 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
                 if net > cnt[K_NET_MAX]:
                     cnt[K_NET_MAX] = net
                 if not window:
-                    s = pk[p, PK_SRC]
+                    s = ld(pk, pb + PK_SRC)
                     dfirst[s] += 1
                     if dfirst[s] == quota[s]:
                         cnt[K_DONE_SRC] += 1
-            pfree[cnt[K_FREE]] = p
+            st(pfree, cnt[K_FREE], p)
             cnt[K_FREE] += 1
         # -------------------------------------------------- end of cycle
         cnt[K_NACTIVE] = na
+        cnt[K_NPEND] = npend
         cnt[K_FLITS_IN] += flits_in
         cnt[K_FLITS_OUT] += flits_out
         lvl_flits[0] += flits_in
@@ -618,10 +680,11 @@ def _run(cfg, port_peer, node_fifo, rcache, rtable, riparams, tip, tfp, ttab, ii
             cnt[K_STALE_DUE] = 1
         if cnt[K_STALE_DUE] != 0 and moves > 0:
             # a part of the network may be wedged while the rest moves: a FIFO whose head
-            # has not left for the window makes the engine look for a wait-for cycle. Only
-            # while flits move: a network that stopped is the global rule's (as reference.py)
+            # has been ready for the window without leaving makes the engine look for a
+            # wait-for cycle. Only while flits move: a network that stopped is the global
+            # rule's (as reference.py)
             cnt[K_STALE_DUE] = 0
             for f in range(fs.shape[0]):
-                if fs[f, FS_LEN] > 0 and t - fcold[f, FC_MOVED] > dlwin:
+                if fs[f, FS_LEN] > 0 and t - fs[f, FS_HREADY] > dlwin:
                     return ST_STALE
     return ST_CHUNK

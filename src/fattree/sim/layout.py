@@ -23,11 +23,10 @@ FS_FIDX = 14  # index of the head flit inside its packet
 FS_RHEAD = 15  # ring index of the first flit behind the head
 FS_COLS = 16
 
-# fcold: (n_fifos, 3) int32, rarely used per-FIFO data
+# fcold: (n_fifos, 2) int32, rarely used per-FIFO data
 FC_WNEXT = 0  # next FIFO in the wait list
 FC_DEPTH = 1  # depth in flits (0: unused port)
-FC_MOVED = 2  # last cycle a flit became the head (its head left, or it arrived empty)
-FC_COLS = 3
+FC_COLS = 2
 
 # slots: (n_fifos * (max depth - 1), 4) int32: the flits *behind* each head, a ring of
 # max depth - 1 slots per FIFO starting at f * (max depth - 1)
@@ -58,10 +57,12 @@ IN_BVC = 2
 IN_KEYOK = 3
 IN_COLS = 4
 
-# inj: (n_nodes, 3) int64 per-node injection state
+# inj: (n_nodes, INJ_COLS) int64 per-node injection state
 INJ_PKT = 0  # pool id of the packet being injected (-1: none)
 INJ_FLIT = 1  # flits of it already sent
 INJ_VC = 2
+INJ_PEND = 3  # 1 while the node is in the pending list (packets queued or being injected)
+INJ_COLS = 4
 
 # pk: (pool, PK_COLS) int64 per-packet state (pool slots are recycled)
 PK_SRC = 0
@@ -135,7 +136,8 @@ K_UNROUTABLE = 28  # faults: packets the fault-tolerant walk cannot route (never
 K_LIVELOCK = 29  # faults: packets whose walk hit its hop limit (never injected)
 K_WIN_DROPPED = 30  # of those two, created inside the measurement window
 K_STALE_DUE = 31  # a stale-FIFO check is due (at the next cycle in which a flit moves)
-K_COLS = 32
+K_NPEND = 32  # length of the pending list (nodes that may inject; idle ones leave lazily)
+K_COLS = 33
 
 # kernel status
 ST_CHUNK = 0

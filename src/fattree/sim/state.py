@@ -12,7 +12,7 @@ from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_COLS, C_DLWIN, C_DONLY, C_F, 
                      C_MAXCYC, C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE,
                      C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_COLS, FC_DEPTH,
                      FC_WNEXT, FS_COLS, FS_IP, FS_OUT, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT,
-                     IN_BF, IN_COLS, INJ_PKT, K_COLS, K_FREE, K_NACTIVE, OP_BF, OP_LVL, OP_OWN,
+                     IN_BF, IN_COLS, INJ_COLS, INJ_PKT, K_COLS, K_FREE, K_NACTIVE, OP_BF, OP_LVL, OP_OWN,
                      OP_TGT, OP_TSW, OP_WHEAD, PK_COLS, SL_COLS)
 from .routecache import route_cache
 
@@ -57,6 +57,7 @@ class State:
     qh: np.ndarray
     ql: np.ndarray
     inj: np.ndarray
+    pend: np.ndarray
     ncred: np.ndarray
     nseq: np.ndarray
     dfirst: np.ndarray
@@ -124,7 +125,7 @@ def estimate_bytes(topo, cfg) -> int:
     v = cfg.vcs
     slots = ports * v * max(cfg.buffer - 1, (cfg.buffer_level0 or 1) - 1, 1)
     return ports * v * (4 * FS_COLS + 16) + 8 * slots + ports * (4 * op_cols(v) + 24) \
-        + topo.n_nodes * (4 * QUEUE_START + 120 + 8 * PK_COLS * 4)
+        + topo.n_nodes * (4 * QUEUE_START + 136 + 8 * PK_COLS * 4)
 
 
 def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
@@ -231,7 +232,7 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     nin = nports if V > 1 else 1
     in_scr = np.zeros((nin, IN_COLS), np.int64)
     in_scr[:, IN_BF] = -1
-    inj = np.zeros((N, 3), np.int64)
+    inj = np.zeros((N, INJ_COLS), np.int64)
     inj[:, INJ_PKT] = -1
     return State(
         cfg=c, port_peer=peer, node_fifo=node_fifo, rcache=rcache, rtable=cr.table,
@@ -244,7 +245,8 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
         busy=np.zeros((nf + 31) // 32 if bitmap else nf, np.int64),
         order=np.zeros(nf if bitmap else 1, np.int64), sleepq=np.zeros((nf, 2), np.int32),
         q=np.zeros((N, QUEUE_START), np.int32), qh=np.zeros(N, np.int64), ql=np.zeros(N, np.int64),
-        inj=inj, ncred=ncred, nseq=np.zeros(N, np.int64), dfirst=np.zeros(N, np.int64),
+        inj=inj, pend=np.zeros(N, np.int64), ncred=ncred, nseq=np.zeros(N, np.int64),
+        dfirst=np.zeros(N, np.int64),
         quota=quota, pk=aligned((pool, PK_COLS), np.int64),
         pfree=np.arange(pool, dtype=np.int32)[::-1].copy(),
         wheel=np.zeros((W, nports if W > 1 else 1), np.int32), wheel_n=np.zeros(W, np.int64),

@@ -21,7 +21,7 @@ from ..registry import Registry
 from ._options import Opt, split_spec, validate_options
 from .patterns import Traffic
 from .rng import (S_BURST, S_BURST_INIT, S_BURST_SEND, S_CREATE, S_EXACT_M, S_EXACT_PICK, bernoulli,
-                  randint, threshold)
+                  hash_prefix, hash_tail, randint, threshold)
 
 I_BERNOULLI = 0
 I_EXACT = 1
@@ -127,9 +127,10 @@ def create_cycle(code, iparams, table, state, active_ids, t, seed, out):
     c = 0
     if code == I_BERNOULLI:
         thr = iparams[0]
+        pre = hash_prefix(seed, S_CREATE, t)  # = bernoulli(seed, S_CREATE, t, i, thr)
         for j in range(active_ids.shape[0]):
             i = active_ids[j]
-            if bernoulli(seed, S_CREATE, t, i, thr):
+            if np.int64(hash_tail(pre, i) >> np.uint64(2)) < thr:
                 out[c] = i
                 c += 1
     elif code == I_EXACT:
@@ -146,14 +147,17 @@ def create_cycle(code, iparams, table, state, active_ids, t, seed, out):
             out[c] = active_ids[r]
             c += 1
     elif code == I_BURSTY:
+        pre = hash_prefix(seed, S_BURST, t)
+        pre_send = hash_prefix(seed, S_BURST_SEND, t)
         for j in range(active_ids.shape[0]):
             i = active_ids[j]
+            u = np.int64(hash_tail(pre, i) >> np.uint64(2))  # bernoulli(seed, S_BURST, t, i, .)
             if state[i] == 1:
-                if bernoulli(seed, S_BURST, t, i, iparams[0]):
+                if u < iparams[0]:
                     state[i] = 0
-            elif bernoulli(seed, S_BURST, t, i, iparams[1]):
+            elif u < iparams[1]:
                 state[i] = 1
-            if state[i] == 1 and bernoulli(seed, S_BURST_SEND, t, i, iparams[2]):
+            if state[i] == 1 and np.int64(hash_tail(pre_send, i) >> np.uint64(2)) < iparams[2]:
                 out[c] = i
                 c += 1
     elif code == I_TRACE:

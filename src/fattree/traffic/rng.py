@@ -54,6 +54,27 @@ def hash3(seed, stream, a, b):
     return _mix((x ^ np.uint64(b)) + np.uint64(_GOLDEN))
 
 
+@njit(cache=True, inline="always")
+def hash_prefix(seed, stream, a):
+    """The part of :func:`hash3` that depends on ``(seed, stream, a)`` only: computed once
+    per cycle (``a`` = the cycle) instead of once per node or request."""
+    x = _mix(np.uint64(seed) + np.uint64(_GOLDEN))
+    x = _mix((x ^ np.uint64(stream)) + np.uint64(_GOLDEN))
+    return _mix((x ^ np.uint64(a)) + np.uint64(_GOLDEN))
+
+
+@njit(cache=True, inline="always")
+def hash_tail(prefix, b):
+    """``hash3(seed, stream, a, b)`` from ``prefix = hash_prefix(seed, stream, a)``.
+
+    Examples
+    --------
+    >>> int(hash_tail(hash_prefix(1, 2, 3), 4)) == int(hash3(1, 2, 3, 4))
+    True
+    """
+    return _mix((prefix ^ np.uint64(b)) + np.uint64(_GOLDEN))
+
+
 @njit(cache=True)
 def bernoulli(seed, stream, a, b, thr):
     """True with probability ``thr / 2**62`` (``thr`` from :func:`threshold`)."""
