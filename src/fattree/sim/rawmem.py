@@ -11,10 +11,10 @@ flat element ``arr.flat[i]`` directly (``i = row * COLS + col`` with a constant
 kernel's indices are in range by construction and the pure-Python reference
 (:mod:`fattree.sim.reference`) reproduces every run exactly.
 
-:func:`prefetch` issues LLVM's ``llvm.prefetch``: the kernel chases indices (a FIFO's
-row names its output port's row, which names the downstream FIFO's row), so loading
-rows a few list entries ahead lets those cache misses overlap. A prefetch is only a
-hint; it never faults and never changes a result.
+:func:`prefetch` issues LLVM's ``llvm.prefetch``: the evaluation walks a list of FIFO
+ids and reads each one's row, so loading the rows a few entries ahead lets those cache
+misses overlap (a few per cent; prefetching the rows a commit touches measured slower,
+so it is not done). A prefetch is only a hint; it never faults and never changes a result.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..errors import ParameterError
 from ..routing import compile_routing, next_vc, route_ports
 from ..traffic import make_process, make_traffic
 from ..traffic.injection import I_BERNOULLI, I_BURSTY, I_EXACT, I_TRACE
@@ -25,7 +24,7 @@ from ..traffic.patterns import T_HOTSPOT, T_TABLE, T_TRACE
 from ..traffic.rng import (S_ARB_IN, S_ARB_OUT, S_BURST, S_BURST_SEND, S_CREATE, S_DEST,
                            S_DEST_HOT, S_EXACT_M, S_EXACT_PICK, py_bernoulli, py_hash3, py_randint)
 from .config import SimConfig
-from .engine import _config, _topology
+from .engine import _config, _topology, fault_tables
 from .result import percentile
 
 MAX_FIFOS = 20_000  # the reference is for small networks only
@@ -93,10 +92,10 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     """
     topo = _topology(topology)
     cfg = _config(config, params)
-    if cfg.faulted:  # faults are checked against the route table instead (test_faults_sim.py)
-        raise ParameterError("the reference simulator does not model faults: fault_rate and "
-                             "faults must be None (docs/simulator.md, 'Faults')")
-    cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
+    # faults: every packet follows its source route from the same table as the kernel's
+    # (the table itself is checked against the fault-tolerant walks in tests/faults)
+    ft = fault_tables(topo, cfg) if cfg.faulted else None
+    cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)
     cfg = replace(cfg, algorithm=cr.algorithm)
@@ -178,7 +177,8 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     pending = []  # (due cycle, fifo) of credits travelling back
     lat, net, hops = [], [], []
     st = dict(created=0, injected=0, delivered=0, flits_in=0, flits_out=0, moves=0,
-              conflicts=0, win_created=0, win_flits_created=0, win_flits_out=0, qsum=0, qpeak=0)
+              conflicts=0, win_created=0, win_flits_created=0, win_flits_out=0, qsum=0, qpeak=0,
+              unroutable=0, livelock=0, win_dropped=0)
     lvl_flits = [0] * (int(level.max()) + 2)
     done_src = 0
     last_move = 0
@@ -209,11 +209,20 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                 tc = queue[i].popleft()
                 seq = nseq[i]
                 nseq[i] += 1
+                dst = _dest(tr, N, i, seq, seed)
+                if ft is not None and ft.status[i * N + dst] != 0:  # no route: never injected
+                    st["unroutable" if ft.status[i * N + dst] == 1 else "livelock"] += 1
+                    if window:
+                        st["win_dropped"] += int(warm <= tc < wend)
+                    elif seq < quota[i]:
+                        dfirst[i] += 1
+                        if dfirst[i] == quota[i]:
+                            done_src += 1
+                    continue
                 pid = next_pid
                 next_pid += 1
                 meas = (warm <= tc < wend) if window else seq < quota[i]
-                packets[pid] = dict(src=i, dst=_dest(tr, N, i, seq, seed), seq=seq, tc=tc, ti=t,
-                                    hops=1, meas=meas)
+                packets[pid] = dict(src=i, dst=dst, seq=seq, tc=tc, ti=t, hops=1, meas=meas)
                 injecting[i] = [pid, 0, vb]
                 st["injected"] += 1
             pid, sent, v = injecting[i]
@@ -242,15 +251,24 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                     continue
             else:
                 pk = packets[fifo[f][0][0]]
-                n = route_ports(cr.code, cr.iparams, cr.table, peer32, sw, ip, pk["src"], pk["dst"],
-                                (pk["src"] << 32) + pk["seq"], cand)
+                if ft is not None:  # the hop index = links the head has crossed before here
+                    row, hop = pk["src"] * N + pk["dst"], pk["hops"] - 1
+                    cand[0], n = ft.ports[row, hop], 1
+                    if cand[0] < 0:
+                        raise RuntimeError(f"route table ends before {pk} arrives")
+                else:
+                    n = route_ports(cr.code, cr.iparams, cr.table, peer32, sw, ip, pk["src"],
+                                    pk["dst"], (pk["src"] << 32) + pk["seq"], cand)
                 if n <= 0:
                     raise RuntimeError(f"no route at switch {sw} for {pk}")
                 if not cr.adaptive:
                     n = 1
                 best = None  # (score, port, vc): the most credits, first candidate, lowest VC
                 for port in cand[:n].tolist():
-                    nv = int(next_vc(cr.code, cr.iparams, sw, ip, vc, port, V)) if V > 1 else -1
+                    if ft is not None:
+                        nv = int(ft.vcs[row, hop]) if V > 1 else -1
+                    else:
+                        nv = int(next_vc(cr.code, cr.iparams, sw, ip, vc, port, V)) if V > 1 else -1
                     for v in (range(V) if nv < 0 else [nv]):
                         if owner[(sw, port, v)] is not None:
                             continue
@@ -330,7 +348,7 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
             status = "deadlock"
             break
         if window:
-            if t >= wend and len(lat) == st["win_created"]:
+            if t >= wend and len(lat) + st["win_dropped"] == st["win_created"]:
                 status = "window"
                 break
         elif done_src >= nquota:
@@ -349,4 +367,5 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
         p99_latency=percentile(hist, 0.99),
         port_conflicts_per_cycle=st["conflicts"] / max(t, 1),
         flit_hops=st["moves"] + st["flits_in"], lvl_flits=lvl_flits,
-        max_source_queue=st["qpeak"], qsum=st["qsum"])
+        max_source_queue=st["qpeak"], qsum=st["qsum"], unroutable=st["unroutable"],
+        livelock=st["livelock"])
