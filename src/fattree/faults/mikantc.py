@@ -33,7 +33,7 @@ from .algorithms import CUBE, ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, FTAlgorithm
 from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, HOW_CUBE, HOW_GODOWN,
                      HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1, _dig,
                      _first_healthy, _healthy, _record, _step_ports, oracle_bfs)
-from .montecarlo import _CHUNK, STUDY_KERNELS, _draw, _mix, _surviving_csr
+from .montecarlo import _CHUNK, STUDY_KERNELS, _chunk_scratch, _draw, _mix, _surviving_csr
 
 TIE_BREAKS = ("dimension", "random")
 
@@ -391,15 +391,8 @@ def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, 
     # inside the cube; docs/faults-mikantc.md), where the oracle always runs its BFS
     same_cube_minimal = k <= 4
     for c in prange(n_chunks):
-        perm = np.arange(pool_lo, n_links)
-        stamp = np.zeros(n_links, np.int64)
-        swaps = np.empty(max(n_faults, 1), np.int64)
-        dist = np.zeros(V, np.int64)
-        seen = np.zeros(V, np.int64)
-        queue = np.empty(V, np.int64)
-        out_sw = np.empty(1, np.int64)
-        out_port = np.empty(1, np.int64)
-        state = np.zeros(1, np.uint64)
+        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = _chunk_scratch(
+            pool_lo, n_links, n_faults, V)
         lo = c * _CHUNK
         hi = min(trials, lo + _CHUNK)
         for tr in range(lo, hi):

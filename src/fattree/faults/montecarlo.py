@@ -83,6 +83,17 @@ def draw_trial(topo: Topology, seed: int, rate_idx: int, trial: int, rate: float
     return stamp == 1, int(s), int(t)
 
 
+@njit(cache=True)
+def _chunk_scratch(pool_lo, n_links, n_faults, V):
+    """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
+    link permutation and fault stamps of the draws, the oracle BFS's distance, visit
+    and queue arrays, the walk's one-hop outputs and the draw's RNG state."""
+    return (np.arange(pool_lo, n_links), np.zeros(n_links, np.int64),
+            np.empty(max(n_faults, 1), np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
+            np.empty(V, np.int64), np.empty(1, np.int64), np.empty(1, np.int64),
+            np.zeros(1, np.uint64))
+
+
 @njit(cache=True, parallel=True)
 def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo, n_faults,
             trials, seed, rate_idx, flags, lookahead, succ, length, oracle_len, ttl_count):
@@ -92,15 +103,8 @@ def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo
     n_chunks = (trials + _CHUNK - 1) // _CHUNK
     pool = n_links - pool_lo
     for c in prange(n_chunks):
-        perm = np.arange(pool_lo, n_links)
-        stamp = np.zeros(n_links, np.int64)
-        swaps = np.empty(max(n_faults, 1), np.int64)
-        dist = np.zeros(V, np.int64)
-        seen = np.zeros(V, np.int64)
-        queue = np.empty(V, np.int64)
-        out_sw = np.empty(1, np.int64)
-        out_port = np.empty(1, np.int64)
-        state = np.zeros(1, np.uint64)
+        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = _chunk_scratch(
+            pool_lo, n_links, n_faults, V)
         lo = c * _CHUNK
         hi = min(trials, lo + _CHUNK)
         for tr in range(lo, hi):
