@@ -33,7 +33,8 @@ from .algorithms import CUBE, ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, FTAlgorithm
 from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, HOW_CUBE, HOW_GODOWN,
                      HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1, _dig,
                      _first_healthy, _healthy, _record, _step_ports, oracle_bfs)
-from .montecarlo import _CHUNK, STUDY_KERNELS, _chunk_scratch, _draw, _mix, _surviving_csr
+from .montecarlo import (_CHUNK, STUDY_KERNELS, _chunk_scratch, _draw, _mix, _outcome,
+                         _surviving_csr)
 
 TIE_BREAKS = ("dimension", "random")
 
@@ -404,16 +405,7 @@ def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, 
                 st, h, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
                                         stamp, cur, flags[a], rnd, seed, pkt, s, -1, t,
                                         out_sw, out_port)
-                if st == OK:
-                    succ[a, tr] = 1
-                    length[a, tr] = h
-                    if best < 0 or h < best:
-                        best = h
-                else:
-                    succ[a, tr] = 0
-                    length[a, tr] = 0
-                    if st == TTL:
-                        ttl_count[a] += 1
+                best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
             # a walk of fault-free minimal length is optimal (faults never shorten paths)
             st0, d0, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
                                       stamp, -1, 0, rnd, seed, pkt, s, -1, t, out_sw, out_port)

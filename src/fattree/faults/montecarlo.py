@@ -83,6 +83,21 @@ def draw_trial(topo: Topology, seed: int, rate_idx: int, trial: int, rate: float
     return stamp == 1, int(s), int(t)
 
 
+@njit(cache=True, inline="always")
+def _outcome(st, h, a, tr, succ, length, ttl_count, best):
+    """Record walk ``a`` of trial ``tr`` (status ``st``, ``h`` hops); return the shortest
+    successful walk so far (-1: none)."""
+    if st == OK:
+        succ[a, tr] = 1
+        length[a, tr] = h
+        return h if best < 0 or h < best else best
+    succ[a, tr] = 0
+    length[a, tr] = 0
+    if st == TTL:
+        ttl_count[a] += 1
+    return best
+
+
 @njit(cache=True)
 def _chunk_scratch(pool_lo, n_links, n_faults, V):
     """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
@@ -114,16 +129,7 @@ def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo
             for a in range(n_alg):
                 st, h, _ = ft_walk(k, n, port_peer, link_index, stamp, cur, flags[a],
                                    lookahead[a], s, -1, t, out_sw, out_port)
-                if st == OK:
-                    succ[a, tr] = 1
-                    length[a, tr] = h
-                    if best < 0 or h < best:
-                        best = h
-                else:
-                    succ[a, tr] = 0
-                    length[a, tr] = 0
-                    if st == TTL:
-                        ttl_count[a] += 1
+                best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
             # oracle: a walk of fault-free length is already optimal (faults never shorten)
             st0, d0, _ = ft_walk(k, n, port_peer, link_index, stamp, -1, 0, False, s, -1, t,
                                  out_sw, out_port)
