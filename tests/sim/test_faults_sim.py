@@ -36,20 +36,24 @@ def follow(topo, faulty, s, ports):
     raise AssertionError("route does not end at a node")
 
 
-@pytest.mark.parametrize("spec,alg,rate,seed", [
-    (SPEC, "gns+xt+gdl", 0.1, 1), (SPEC, "gns+tt+xt+gdl", 0.2, 2),
-    ("mikant:k=3,n=3", "gdl", 0.05, 3),
-    ("mikantc:k=3,n=3", "sp", 0.05, 4), ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 0.1, 5)])
-def test_routes_never_cross_a_failed_link_and_match_the_walk(spec, alg, rate, seed):
+@pytest.mark.parametrize("spec,alg,rate,seed,model", [
+    (SPEC, "gns+xt+gdl", 0.1, 1, "local"), (SPEC, "gns+tt+xt+gdl", 0.2, 2, "local"),
+    ("mikant:k=3,n=3", "gdl", 0.05, 3, "local"),
+    ("mikant:k=4,n=3", "gns+tt+xt+gdl", 0.1, 4, "lookahead"),
+    ("mikant:k=3,n=3", "gns+xt+gdl", 0.15, 6, "lookahead"),
+    ("mikantc:k=3,n=3", "sp", 0.05, 4, "local"),
+    ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 0.1, 5, "local")])
+def test_routes_never_cross_a_failed_link_and_match_the_walk(spec, alg, rate, seed, model):
     topo = fattree.build(spec)
     faulty = random_faults(topo, rate, seed)
     assert faulty.any()
-    fr = fault_routes(topo, alg, faulty)
+    fr = fault_routes(topo, alg, faulty, model=model)
+    assert fr.model == model
     N = topo.n_nodes
     rng = np.random.default_rng(seed)
     for s, t in rng.integers(0, N, (300, 2)).tolist():
         row = s * N + t
-        r = ft_route(topo, alg, s, t, faulty)
+        r = ft_route(topo, alg, s, t, faulty, model=model)
         assert (fr.status[row] == FS_OK) == r.success
         if not r.success:
             assert fr.status[row] == (FS_LIVELOCK if r.status == "TTL" else FS_UNROUTABLE)
@@ -161,6 +165,8 @@ def test_curve_shares_the_table_and_bad_parameters():
         simulate("kant:k=2,n=2", fault_rate=0.1, algorithm="gns")
     with pytest.raises(ParameterError, match="mikant only"):
         simulate("mikantc:k=3,n=3", fault_rate=0.1, algorithm="cube", vcs=2)
+    with pytest.raises(ParameterError, match="fault_model='lookahead' is not defined for mikantc"):
+        simulate("mikantc:k=3,n=3", fault_rate=0.1, algorithm="cube", fault_model="lookahead")
     with pytest.raises(ParameterError, match="valid.*gns"):
         simulate_reference(SPEC, fault_rate=0.1, algorithm="alg1")
 
@@ -196,7 +202,27 @@ def test_cli_as_typed(capsys):
     assert d["created"] >= d["delivered"] + d["unroutable"] + d["livelock"]
 
 
+def test_lookahead_routes_more_and_is_recorded(capsys):
+    kw = dict(load=0.1, fault_rate=0.1, algorithm="gns+tt+xt+gdl", fault_seed=4,
+              packets_per_source=30)
+    local = simulate("mikant:k=4,n=3", **kw)
+    look = simulate("mikant:k=4,n=3", fault_model="lookahead", **kw)
+    assert local.faulty_links == look.faulty_links  # the same fault set
+    assert look.unroutable < local.unroutable  # lookahead never starts a dead detour
+    assert look.config["fault_model"] == "lookahead" and local.config["fault_model"] == "local"
+    code, out, err = run(capsys, "simulate", "mikant:k=4,n=3", "--fault-rate", "0.1",
+                         "--algorithm", "gns+tt+xt+gdl", "--fault-seed", "4", "--fault-model",
+                         "lookahead", "--load", "0.1", "-P", "30")
+    assert code in (0, None), err
+    assert "(lookahead knowledge)" in out
+    ft = fault_tables("mikant:k=4,n=3", SimConfig(**kw))
+    with pytest.raises(ParameterError, match="built with fault_model='local'"):
+        simulate("mikant:k=4,n=3", fault_table=ft, fault_model="lookahead", **kw)
+
+
 @pytest.mark.parametrize("args,match", [
+    (["--fault-rate", "0.1", "--algorithm", "gns", "--fault-model", "oracle"],
+     "unknown fault_model 'oracle'.*local, lookahead"),
     (["--fault-rate", "1.5", "--algorithm", "gns"], "fault_rate=1.5"),
     (["--fault-rate", "0.1", "--algorithm", "alg1"], "valid: .*gns\\+gdl"),
     (["--fault-rate", "0.1"], "valid for mikant: .*gns"),

@@ -54,6 +54,8 @@ FAULT_CASES = [
                             termination="window", warmup=40, measure=150)),
     ("mikant:k=2,n=3", dict(load=0.6, fault_rate=0.1, algorithm="sp", fault_seed=2,
                             arbitration="roundrobin", router_delay=1, credit_delay=2)),
+    ("mikant:k=3,n=3", dict(load=0.3, fault_rate=0.1, algorithm="gns+tt+xt+gdl", fault_seed=4,
+                            fault_model="lookahead", packets_per_source=6)),
 ]
 
 
@@ -77,7 +79,8 @@ def test_kernel_equals_reference(spec, kw):
 
 
 @pytest.mark.parametrize("spec,kw", FAULT_CASES,
-                         ids=[f"{s}-{kw['algorithm']}" for s, kw in FAULT_CASES])
+                         ids=[f"{s}-{kw['algorithm']}-{kw.get('fault_model', 'local')}"
+                              for s, kw in FAULT_CASES])
 def test_kernel_equals_reference_under_faults(spec, kw):
     kw = dict(packets_per_source=12, seed=5) | kw
     a = simulate(spec, **kw).to_dict()
@@ -89,7 +92,7 @@ def test_kernel_equals_reference_under_faults(spec, kw):
 
 
 def test_fault_cases_drop_some_packets():
-    outs = [simulate(s, packets_per_source=12, seed=5, **kw) for s, kw in FAULT_CASES]
+    outs = [simulate(s, **(dict(packets_per_source=12, seed=5) | kw)) for s, kw in FAULT_CASES]
     assert sum(r.unroutable for r in outs) > 0
 
 

@@ -75,6 +75,10 @@ def simulate_cmd(
                                           "fault-tolerant algorithm, e.g. gns+xt+gdl"),
     faults: str = typer.Option(None, "--faults", help="fault file: one failed link per line"),
     fault_seed: int = typer.Option(0, "--fault-seed", help="seed of the random fault set"),
+    fault_model: str = typer.Option("local", "--fault-model",
+                                    help="knowledge of the fault-tolerant routing: local (a "
+                                         "switch sees its own links; the papers') or lookahead "
+                                         "(a detour's first switch sees all of it; mikant)"),
     workers: int = typer.Option(1, "--workers", help="processes for a curve"),
     as_json: bool = typer.Option(False, "--json", help="print JSON: one object per load"),
     output: str = typer.Option(None, "--output", "-o", help="write the curve as CSV"),
@@ -93,7 +97,7 @@ def simulate_cmd(
                     arbitration=arbitration, termination=termination,
                     packets_per_source=packets_per_source, warmup=warmup, measure=measure,
                     max_cycles=max_cycles, seed=seed, fault_rate=fault_rate, faults=faults,
-                    fault_seed=fault_seed)
+                    fault_seed=fault_seed, fault_model=fault_model)
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic
@@ -163,7 +167,8 @@ def _print(topo, cfg, results, bound, output) -> None:
               f"classes are refused and counted unroutable)")
         console.print(f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
                       f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
-                      f"fault-tolerant routing {r0.ft_algorithm}, source-routed; {vc}")
+                      f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
+                      f"source-routed; {vc}")
     if bound is not None:
         console.print(f"channel-load bound of {r0.algorithm} under {r0.traffic}: saturation at "
                       f"or below {bound:.4f} flits/node/cycle")

@@ -15,6 +15,7 @@ from ..errors import ParameterError, UnknownNameError, closest
 
 ARBITRATIONS = ("random", "roundrobin")
 TERMINATIONS = ("papers", "window")
+FAULT_MODELS = ("local", "lookahead")  # = fattree.faults.algorithms.MODELS
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,10 @@ class SimConfig:
         random faults of ``fault_rate``.
     fault_seed : int
         Seed of the random fault set.
+    fault_model : {"local", "lookahead"}
+        Knowledge model of the fault-tolerant routing (mikant-routing-spec.md §3.0):
+        ``local`` (a switch sees its own links; the papers') or ``lookahead`` (the
+        switch that starts a detour sees every link of it; mikant only).
     """
 
     load: float | None = 0.1
@@ -90,6 +95,7 @@ class SimConfig:
     fault_rate: float | None = None
     faults: str | None = None
     fault_seed: int = 0
+    fault_model: str = "local"
 
     def __post_init__(self) -> None:
         fr = self.fault_rate
@@ -99,6 +105,7 @@ class SimConfig:
         if self.faults is not None and not isinstance(self.faults, str):
             raise ParameterError(f"faults={self.faults!r} is invalid: expected a file path")
         _int(self, "fault_seed", 0, 2**63 - 1)
+        _choice(self, "fault_model", FAULT_MODELS)
         _int(self, "packet_flits", 1, 4096)
         _int(self, "buffer", 1, 32767)
         if self.buffer_level0 is not None:

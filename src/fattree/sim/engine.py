@@ -104,6 +104,9 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     ft = None
     if cfg.faulted:
         ft = fault_table if fault_table is not None else fault_tables(topo, cfg)
+        if ft.model != cfg.fault_model:
+            raise ParameterError(f"fault_table was built with fault_model={ft.model!r}, "
+                                 f"the configuration has {cfg.fault_model!r}")
     # with faults the table routes every packet; the family's routing only fills the state
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
@@ -170,7 +173,7 @@ def fault_tables(topo, cfg: SimConfig) -> FaultRoutes:
     mask = random_faults(topo, float(cfg.fault_rate or 0.0), cfg.fault_seed)
     if cfg.faults is not None:
         mask |= read_fault_file(topo, cfg.faults)
-    return fault_routes(topo, cfg.algorithm, mask, cfg.vcs)
+    return fault_routes(topo, cfg.algorithm, mask, cfg.vcs, cfg.fault_model)
 
 
 def _compile_seconds(st) -> float:

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError, ResourceError
-from ..faults.algorithms import resolve_algorithms
+from ..faults.algorithms import check_model, resolve_algorithms
 from ..faults.cdg import route_vcs
 from ..faults.kernel import OK, TTL, ft_walk
 from ..faults.mikantc import _walk_capacity, cube_tables, mikantc_walk
@@ -38,6 +38,7 @@ class FaultRoutes:
     ports: np.ndarray  # (N*N, L) int8: output port at the i-th switch (-1 past the end)
     vcs: np.ndarray  # (N*N, L) int8 VC class of each hop (all 0 with one VC)
     status: np.ndarray  # (N*N,) int8: FS_OK, FS_UNROUTABLE, FS_LIVELOCK
+    model: str = "local"  # knowledge model of the walks (mikant-routing-spec.md §3.0)
 
     @property
     def n_unroutable_pairs(self) -> int:
@@ -49,23 +50,23 @@ class FaultRoutes:
 
 
 @njit(cache=True)
-def _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, s, t,
-          sw, ports):
+def _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, look, s,
+          t, sw, ports):
     if family == 0:
-        return ft_walk(k, n, port_peer, link_index, stamp, 1, flags, False, s, -1, t, sw, ports)
+        return ft_walk(k, n, port_peer, link_index, stamp, 1, flags, look, s, -1, t, sw, ports)
     return mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, 1, flags,
                         False, 0, s * (2 * k ** n) + t, s, -1, t, sw, ports)
 
 
 @njit(cache=True)
-def _lengths(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, N,
-             cap, status, length):
+def _lengths(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, look,
+             N, cap, status, length):
     sw = np.empty(cap, np.int64)
     ports = np.empty(cap, np.int64)
     for s in range(N):
         for t in range(N):
             st, _, nsw = _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index,
-                               stamp, flags, s, t, sw, ports)
+                               stamp, flags, look, s, t, sw, ports)
             r = s * N + t
             status[r] = FS_OK if st == OK else (FS_LIVELOCK if st == TTL else FS_UNROUTABLE)
             length[r] = nsw if st == OK else 0
@@ -74,7 +75,7 @@ def _lengths(family, k, n, codes, cpos, near, outer, port_peer, link_index, stam
 
 @njit(cache=True)
 def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_index, stamp,
-          flags, N, cap, V, status, out_ports, out_vcs):
+          flags, look, N, cap, V, status, out_ports, out_vcs):
     sw = np.empty(cap, np.int64)
     ports = np.empty(cap, np.int64)
     vcs = np.zeros(cap, np.int64)
@@ -84,7 +85,7 @@ def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_ind
             if status[r] != FS_OK:
                 continue
             st, _, nsw = _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index,
-                               stamp, flags, s, t, sw, ports)
+                               stamp, flags, look, s, t, sw, ports)
             if V > 1 and route_vcs(k, n, sw, ports, nsw, peer_port, V, vcs) < 0:
                 status[r] = FS_UNROUTABLE  # needs a class >= V: refused (cdg.py's rule)
                 continue
@@ -94,7 +95,8 @@ def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_ind
     return 0
 
 
-def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1) -> FaultRoutes:
+def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
+                 model: str = "local") -> FaultRoutes:
     """Every node-to-node route of a fault-tolerant algorithm under ``faulty``.
 
     Parameters
@@ -107,6 +109,8 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1) 
     vcs : int
         1: every hop on VC 0 (the papers' routes, deadlocks possible); more (mikant
         only): the escape classes of :func:`fattree.faults.cdg.ft_vc`, deadlock-free.
+    model : {"local", "lookahead"}
+        Knowledge model of the walks (``lookahead``: mikant only).
 
     Examples
     --------
@@ -131,6 +135,10 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1) 
     if alg.is_oracle:
         raise ParameterError(f"algorithm='oracle' is a bound, not a routing; valid for "
                              f"{topo.family}: {valid}")
+    check_model(model)
+    if topo.family == "mikantc" and model != "local":
+        raise ParameterError(f"fault_model={model!r} is not defined for mikantc: only 'local' "
+                             f"(004's Algorithm 1 is local)")
     if topo.family == "mikantc" and vcs > 1:
         raise ParameterError(f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
                              f"defined for mikant only; use vcs=1 on {topo.spec}")
@@ -153,7 +161,8 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1) 
     status = np.zeros(N * N, np.int8)
     length = np.zeros(N * N, np.int64)
     common = (fam, k, n, codes, cpos, near, outer, topo.port_peer)
-    _lengths(*common, topo.link_index, stamp, alg.flags, N, cap, status, length)
+    look = model == "lookahead"
+    _lengths(*common, topo.link_index, stamp, alg.flags, look, N, cap, status, length)
     L = max(int(length.max()), 1)
     need = 2 * N * N * L
     if need > FT_TABLE_MAX:
@@ -161,9 +170,9 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1) 
                             f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)")
     ports = np.full((N * N, L), -1, np.int8)
     vcs_t = np.zeros((N * N, L), np.int8)
-    _fill(*common, topo.port_peer_port.astype(np.int64), topo.link_index, stamp, alg.flags, N,
-          cap, int(vcs), status, ports, vcs_t)
-    return FaultRoutes(alg.name, faulty, ports, vcs_t, status)
+    _fill(*common, topo.port_peer_port.astype(np.int64), topo.link_index, stamp, alg.flags, look,
+          N, cap, int(vcs), status, ports, vcs_t)
+    return FaultRoutes(alg.name, faulty, ports, vcs_t, status, model)
 
 
 def _algs(family):
