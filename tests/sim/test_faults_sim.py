@@ -13,7 +13,10 @@ from fattree.faults.links import random_faults
 from fattree.faults.route import ft_route
 from fattree.sim import SimConfig, simulate, simulate_loads
 from fattree.sim.engine import fault_tables
-from fattree.sim.faultroutes import FS_LIVELOCK, FS_OK, FS_UNROUTABLE, fault_routes
+from fattree.routing import compile_routing
+from fattree.sim.engine import channel_load_bound
+from fattree.sim.faultroutes import (FS_LIVELOCK, FS_OK, FS_UNROUTABLE, fault_load_bound,
+                                     fault_routes)
 from fattree.sim.reference import simulate_reference
 
 SPEC = "mikant:k=2,n=3"
@@ -154,7 +157,7 @@ def test_curve_shares_the_table_and_bad_parameters():
     df = simulate_loads(SPEC, [0.1, 0.2], packets_per_source=10, fault_rate=0.1,
                         algorithm="gns+gdl", fault_seed=2)
     assert list(df["ft_algorithm"]) == ["gns+gdl"] * 2 and (df["faulty_links"] > 0).all()
-    assert df["channel_load_bound"].isna().all()
+    assert (df["channel_load_bound"] > 0).all() and df["channel_load_bound"].nunique() == 1
     with pytest.raises(ParameterError, match="fault_rate=1.5"):
         SimConfig(fault_rate=1.5)
     with pytest.raises(ParameterError, match="valid.*gns"):
@@ -200,6 +203,26 @@ def test_cli_as_typed(capsys):
     d = json.loads(out)
     assert d["ft_algorithm"] == "gns" and d["faulty_links"] > 0
     assert d["created"] >= d["delivered"] + d["unroutable"] + d["livelock"]
+
+
+@pytest.mark.parametrize("spec", [SPEC, "mikant:k=4,n=3"])
+@pytest.mark.parametrize("traffic", ["uniform", "bitcomp", "hotspot:node=3,fraction=0.2"])
+def test_fault_bound_without_faults_is_the_routing_bound(spec, traffic):
+    topo = fattree.build(spec)
+    fr = fault_routes(topo, "gns+xt+gdl", np.zeros(topo.n_links, bool))
+    want = channel_load_bound(topo, compile_routing(topo, "alg1"), traffic)
+    assert fault_load_bound(topo, fr, traffic) == pytest.approx(want, rel=1e-12)
+
+
+def test_fault_bound_caps_the_accepted_throughput(capsys):
+    kw = dict(fault_rate=0.1, algorithm="gns+xt+gdl", fault_seed=4, packets_per_source=60)
+    r = simulate("mikant:k=4,n=3", load=0.9, bound=True, **kw)
+    assert r.saturated and 0 < r.accepted_flits <= r.channel_load_bound
+    code, out, err = run(capsys, "simulate", "mikant:k=4,n=3", "--fault-rate", "0.1",
+                         "--algorithm", "gns+xt+gdl", "--fault-seed", "4", "--load", "0.2",
+                         "-P", "20")
+    assert code in (0, None), err
+    assert "routes under these faults (routable pairs)" in " ".join(out.split())
 
 
 def test_lookahead_routes_more_and_is_recorded(capsys):

@@ -115,7 +115,12 @@ def simulate_cmd(
     make_process(injection, tr, points[0], packet_flits, seed)
     if isinstance(workers, bool) or workers < 1:
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
-    bound = None if ft is not None else channel_load_bound(topo, cr, tr.spec)
+    if ft is not None:
+        from ..sim.faultroutes import fault_load_bound
+
+        bound = fault_load_bound(topo, ft, tr.spec, cfg.seed)
+    else:
+        bound = channel_load_bound(topo, cr, tr.spec)
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
         results_frame(results).to_csv(output, index=False)
@@ -170,8 +175,10 @@ def _print(topo, cfg, results, bound, output) -> None:
                       f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
                       f"source-routed; {vc}")
     if bound is not None:
-        console.print(f"channel-load bound of {r0.algorithm} under {r0.traffic}: saturation at "
-                      f"or below {bound:.4f} flits/node/cycle")
+        whose = (f"{r0.algorithm}'s routes under these faults (routable pairs)" if cfg.faulted
+                 else r0.algorithm)
+        console.print(f"channel-load bound of {whose} under {r0.traffic}: saturation at or "
+                      f"below {bound:.4f} flits/node/cycle")
     table = Table()
     cols = ["load", "latency", "p99", "net", "hops", "accepted", "recv", "confl", "cycles"]
     if cfg.faulted:

@@ -20,7 +20,7 @@ from .config import SimConfig
 from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, deadlock_cycle, stuck_cycle
 from .faultroutes import FAMILIES as FT_FAMILIES
-from .faultroutes import FaultRoutes, fault_routes
+from .faultroutes import FaultRoutes, fault_load_bound, fault_routes
 from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
                      K_ERR_PKT, K_FLITS_IN, K_FLITS_OUT, K_FREE, K_HOPS_SUM, K_INJECTED, K_LAT_MAX,
                      K_LIVELOCK, K_UNROUTABLE, K_WIN_DROPPED, K_LAT_SUM, K_MEAS_N, K_MOVES,
@@ -150,7 +150,8 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     else:
         cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
     if bound is True:
-        bound = channel_load_bound(topo, cr, traffic.spec)
+        bound = (fault_load_bound(topo, ft, traffic.spec, cfg.seed) if ft is not None
+                 else channel_load_bound(topo, cr, traffic.spec))
     res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
     res.channel_load_bound = None if bound is False or bound is None else float(bound)
     if ft is not None:
@@ -349,10 +350,13 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     results: list[SimResult | None] = [None] * len(loads)
     topo = _topology(topology)
     value = None
-    if bound and ft is None:  # the bound is of the fault-free routing
-        cr = compile_routing(topo, cfg.algorithm, seed=cfg.seed)
-        value = channel_load_bound(topo, cr,
-                                   make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec)
+    if bound:
+        spec = make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec
+        if ft is not None:  # the routes of the fault table
+            value = fault_load_bound(topo, ft, spec, cfg.seed)
+        else:
+            value = channel_load_bound(topo, compile_routing(topo, cfg.algorithm, seed=cfg.seed),
+                                       spec)
     if workers == 1:
         for i, x in enumerate(loads):
             results[i] = simulate(topo, cfg.with_load(x), bound=value, fault_table=ft)

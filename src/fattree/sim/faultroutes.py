@@ -22,6 +22,7 @@ from ..faults.algorithms import check_model, resolve_algorithms
 from ..faults.cdg import route_vcs
 from ..faults.kernel import OK, TTL, ft_walk
 from ..faults.mikantc import _walk_capacity, cube_tables, mikantc_walk
+from ..routing._load import _weight
 
 FT_MAX_NODES = 4096  # N^2 walks and an N^2 x hops int8 table beyond this: refused
 FT_TABLE_MAX = 1 << 30  # bytes of the port and VC tables together
@@ -179,3 +180,61 @@ def _algs(family):
     from ..faults.algorithms import FT_ALGORITHMS
 
     return [(n, a) for n, a in FT_ALGORITHMS.items() if family in a.families and not a.is_oracle]
+
+
+@njit(cache=True)
+def _table_load(ports, status, port_peer, node_switch, N, mode, uni_w, hot, hot_w, perm, load,
+                inject):
+    """Channel loads of the routable pairs of a route table (unroutable ones are dropped
+    at their source, as the simulator does: they load nothing)."""
+    L = ports.shape[1]
+    for s in range(N):
+        for t in range(N):
+            w = _weight(mode, s, t, N, uni_w, hot, hot_w, perm)
+            r = s * N + t
+            if w == 0.0 or status[r] != FS_OK:
+                continue
+            inject[s] += w
+            sw = node_switch[s]
+            for i in range(L):
+                p = ports[r, i]
+                if p < 0:
+                    break
+                load[sw, p] += w
+                sw = port_peer[sw, p] - N  # the last hop ejects: sw < 0 and the row ends
+    return 0
+
+
+def fault_load_bound(topo, fr: FaultRoutes, traffic: str = "uniform",
+                     seed: int = 0) -> float | None:
+    """Throughput bound ``1 / γ_max`` (flits/node/cycle of *offered* load) of a fault
+    route table: the busiest channel over the routable pairs, every node injecting one
+    flit per cycle under ``traffic`` (the fault-mode counterpart of
+    :func:`fattree.routing.load.channel_load`). None for a trace (no rate pattern).
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("mikant:k=2,n=2")
+    >>> fr = fault_routes(t, "gns", np.zeros(t.n_links, bool))
+    >>> round(fault_load_bound(t, fr), 4)  # no fault: the same as alg1's bound
+    0.875
+
+    References
+    ----------
+    Dally & Towles, §3.3 (channel load); docs/simulator.md ("Faults").
+    """
+    from ..routing.load import _traffic_weights
+
+    N = topo.n_nodes
+    try:
+        _, mode, uni, hot, hot_w, perm = _traffic_weights(traffic, N, seed)
+    except ParameterError:  # a trace: no rate pattern to evaluate
+        return None
+    S, R = topo.port_peer.shape
+    load = np.zeros((S, R), np.float64)
+    inject = np.zeros(N, np.float64)
+    _table_load(fr.ports, fr.status, topo.port_peer.astype(np.int64),
+                topo.node_switch.astype(np.int64), N, mode, uni, hot, hot_w, perm, load, inject)
+    gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
+    return 1.0 / gmax if gmax > 0 else float("inf")
