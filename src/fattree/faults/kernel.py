@@ -216,6 +216,61 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
     return 0
 
 
+@njit(cache=True, inline="always")
+def _continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+    """The next step of a detour in progress, local model, at switch ``s`` (``vs``/``tv``:
+    the switch and the destination as MiKANT indices; shared by the MiKANT and MiKANTC
+    walks). Returns ``(port or -1, kind used, kind after, step after)``."""
+    if kind == _TX and step == 1:
+        # ALL, local model: TT if X1 can turn back, else X-Turns (spec §4)
+        cnt = _step_ports(_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
+        kind = _TT if _first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else _XT
+    cnt = _step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
+    p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+    if p < 0:
+        return p, kind, kind, step
+    if step == _FINAL[kind]:
+        return p, kind, _NONE, step
+    return p, kind, kind, step + 1
+
+
+@njit(cache=True, inline="always")
+def _start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+    """Local model, a faulty crossing port: the first of GNS, TT, XT (spec §4 order) that
+    the algorithm has and whose first step has a healthy port at ``s``. Returns
+    ``(port or -1, kind, bitmask of the kinds that could not start)``."""
+    hmask = 0
+    order = (_GNS, _TT, _XT)
+    for oi in range(3):
+        cand = order[oi]
+        if cand == _GNS and (not (flags & GNS) or n < 3):
+            continue
+        if cand == _TT and not (flags & TT):
+            continue
+        if cand == _XT and (not (flags & XT) or n < 3):
+            continue
+        both = cand == _TT and (flags & XT) and n >= 3
+        cnt = _step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
+        q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+        if q >= 0:
+            return q, (_TX if both else cand), hmask
+        hmask |= 1 << cand
+        if cand == _TT:
+            if both:
+                hmask |= 1 << _XT
+            break  # XT shares TT's first step: it cannot start either
+    return -1, _NONE, hmask
+
+
+@njit(cache=True, inline="always")
+def _upalt_port(s, faulty, k, link_index, stamp, cur):
+    """Spec §3.5 UPALT: the first healthy up port of ``s`` other than ``faulty`` (-1)."""
+    for q in range(k, 2 * k):
+        if q != faulty and _healthy(s, q, link_index, stamp, cur):
+            return q
+    return -1
+
+
 @njit(cache=True)
 def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
             out_sw, out_port, trace=None):
@@ -280,24 +335,11 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                 else:
                     step += 1
             else:
-                if kind == _TX and step == 1:
-                    # ALL, local model: TT if X1 can turn back, else X-Turns (spec §4)
-                    cnt = _step_ports(_TT, 1, s, t, k, n, w2, wl, lw, ports)
-                    p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
-                    if p >= 0:
-                        kind = _TT
-                    else:
-                        kind = _XT
-                how = kind
-                cnt = _step_ports(kind, step, s, t, k, n, w2, wl, lw, ports)
-                p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                p, how, kind, step = _continue_detour(kind, step, s, s, t, k, n, w2, wl, lw,
+                                                      ports, link_index, stamp, cur)
                 if p < 0:
                     status = DEAD_END
-                    hmask = kind
-                elif step == _FINAL[kind]:
-                    kind = _NONE
-                else:
-                    step += 1
+                    hmask = how
         else:
             p = _a1(s, t, k, n)
             how = 0
@@ -312,26 +354,24 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                 root = crossing and g == gt
                 status = NO_RULE
                 if up and (flags & UPALT) and (not crossing or root):
-                    for q in range(k, 2 * k):
-                        if q != faulty and _healthy(s, q, link_index, stamp, cur):
-                            p = q
-                            status = OK
-                            how = HOW_UPALT
-                            break
+                    p = _upalt_port(s, faulty, k, link_index, stamp, cur)
+                    if p >= 0:
+                        status = OK
+                        how = HOW_UPALT
                 if p < 0 and crossing and (not root or (flags & ROOT)):
                     w2 = _dig(d, n - 2, k)
                     wl = _dig(d, n - 3, k) if n >= 3 else 0
                     lw = L
-                    order = (_GNS, _TT, _XT)
-                    for oi in range(3):
-                        cand = order[oi]
-                        if cand == _GNS and (not (flags & GNS) or n < 3):
-                            continue
-                        if cand == _TT and not (flags & TT):
-                            continue
-                        if cand == _XT and (not (flags & XT) or n < 3):
-                            continue
-                        if lookahead:
+                    if lookahead:  # the first candidate whose whole detour is healthy
+                        order = (_GNS, _TT, _XT)
+                        for oi in range(3):
+                            cand = order[oi]
+                            if cand == _GNS and (not (flags & GNS) or n < 3):
+                                continue
+                            if cand == _TT and not (flags & TT):
+                                continue
+                            if cand == _XT and (not (flags & XT) or n < 3):
+                                continue
                             m = _lookahead(cand, s, t, k, n, w2, wl, lw, N, port_peer,
                                            link_index, stamp, cur, seq)
                             if m > 0:
@@ -343,24 +383,16 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                                 how = cand
                                 break
                             hmask |= 1 << cand
-                        else:
-                            both = cand == _TT and (flags & XT) and n >= 3
-                            cnt = _step_ports(cand, 0, s, t, k, n, w2, wl, lw, ports)
-                            q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
-                            if q >= 0:
-                                kind = _TX if both else cand
-                                step = 1
-                                p = q
-                                status = OK
-                                how = kind
-                                break
-                            hmask |= 1 << cand
-                            if cand == _TT:
-                                if both:
-                                    hmask |= 1 << _XT
-                                break  # XT shares TT's first step: it cannot start either
-                    if p < 0 and status == NO_RULE and lookahead:
-                        status = NO_RULE
+                    else:
+                        q, kd, hm = _start_crossing_detour(flags, s, s, t, k, n, w2, wl, lw,
+                                                           ports, link_index, stamp, cur)
+                        hmask |= hm
+                        if q >= 0:
+                            kind = kd
+                            step = 1
+                            p = q
+                            status = OK
+                            how = kd
                 elif p < 0 and not up and L >= 1 and (flags & GDL):
                     w2 = _dig(d, n - 2, k)
                     wl = _dig(d, L - 1, k)

@@ -29,10 +29,11 @@ from numba import njit, prange
 from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
-from .algorithms import CUBE, ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, FTAlgorithm
-from .kernel import (_FINAL, _GDL, _GNS, _NONE, _TT, _TX, _XT, DEAD_END, HOW_CUBE, HOW_GODOWN,
-                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1, _dig,
-                     _first_healthy, _healthy, _record, _step_ports, oracle_bfs)
+from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT, FTAlgorithm
+from .kernel import (_GDL, _NONE, DEAD_END, HOW_CUBE, HOW_GODOWN,
+                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1,
+                     _continue_detour, _dig, _first_healthy, _healthy, _record,
+                     _start_crossing_detour, _step_ports, _upalt_port, oracle_bfs)
 from .montecarlo import (_CHUNK, STUDY_KERNELS, _chunk_scratch, _draw, _mix, _outcome,
                          _surviving_csr)
 
@@ -207,20 +208,11 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         hmask = 0
         if kind != _NONE:
             # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
-            if kind == _TX and step == 1:
-                cnt = _step_ports(_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
-                p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
-                kind = _TT if p >= 0 else _XT
-            how = kind
-            cnt = _step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
-            p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+            p, how, kind, step = _continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw,
+                                                  ports, link_index, stamp, cur)
             if p < 0:
                 status = DEAD_END
-                hmask = kind
-            elif step == _FINAL[kind]:
-                kind = _NONE
-            else:
-                step += 1
+                hmask = how
         elif c >= 0 and (in_cube or not inter):
             hstep = 0
             if in_cube and c == ct:
@@ -264,40 +256,23 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                 crossing = up and L == n - 2
                 root = crossing and G == gt
                 if up and (flags & UPALT) and (not crossing or root):
-                    for qq in range(k, R):
-                        if qq != faulty and _healthy(s, qq, link_index, stamp, cur):
-                            p = qq
-                            status = OK
-                            how = HOW_UPALT
-                            break
+                    p = _upalt_port(s, faulty, k, link_index, stamp, cur)
+                    if p >= 0:
+                        status = OK
+                        how = HOW_UPALT
                 if p < 0 and crossing and (not root or (flags & ROOT)):
                     w2 = _dig(D, n - 2, k)
                     wl = _dig(D, n - 3, k) if n >= 3 else 0
                     lw = L
-                    order = (_GNS, _TT, _XT)
-                    for oi in range(3):
-                        cand = order[oi]
-                        if cand == _GNS and (not (flags & GNS) or n < 3):
-                            continue
-                        if cand == _TT and not (flags & TT):
-                            continue
-                        if cand == _XT and (not (flags & XT) or n < 3):
-                            continue
-                        both = cand == _TT and (flags & XT) and n >= 3
-                        cnt = _step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
-                        qq = _first_healthy(ports, cnt, s, link_index, stamp, cur)
-                        if qq >= 0:
-                            kind = _TX if both else cand
-                            step = 1
-                            p = qq
-                            status = OK
-                            how = kind
-                            break
-                        hmask |= 1 << cand
-                        if cand == _TT:
-                            if both:
-                                hmask |= 1 << _XT
-                            break  # XT shares TT's first step: it cannot start either
+                    qq, kd, hm = _start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw,
+                                                        ports, link_index, stamp, cur)
+                    hmask |= hm
+                    if qq >= 0:
+                        kind = kd
+                        step = 1
+                        p = qq
+                        status = OK
+                        how = kd
                 elif p < 0 and not up and L == 1 and (flags & GDL):
                     # Go-Down to P_D: another intermediate of the destination cube, nearest
                     # the destination corner first; the cube takes it from there
