@@ -235,6 +235,16 @@ def _continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index,
 
 
 @njit(cache=True, inline="always")
+def _crossing_kind_on(cand, flags, n):
+    """The algorithm has crossing detour ``cand`` (GNS and XT need n >= 3)."""
+    if cand == _GNS:
+        return (flags & GNS) != 0 and n >= 3
+    if cand == _TT:
+        return (flags & TT) != 0
+    return (flags & XT) != 0 and n >= 3
+
+
+@njit(cache=True, inline="always")
 def _start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
     """Local model, a faulty crossing port: the first of GNS, TT, XT (spec §4 order) that
     the algorithm has and whose first step has a healthy port at ``s``. Returns
@@ -243,11 +253,7 @@ def _start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index
     order = (_GNS, _TT, _XT)
     for oi in range(3):
         cand = order[oi]
-        if cand == _GNS and (not (flags & GNS) or n < 3):
-            continue
-        if cand == _TT and not (flags & TT):
-            continue
-        if cand == _XT and (not (flags & XT) or n < 3):
+        if not _crossing_kind_on(cand, flags, n):
             continue
         both = cand == _TT and (flags & XT) and n >= 3
         cnt = _step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
@@ -366,11 +372,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                         order = (_GNS, _TT, _XT)
                         for oi in range(3):
                             cand = order[oi]
-                            if cand == _GNS and (not (flags & GNS) or n < 3):
-                                continue
-                            if cand == _TT and not (flags & TT):
-                                continue
-                            if cand == _XT and (not (flags & XT) or n < 3):
+                            if not _crossing_kind_on(cand, flags, n):
                                 continue
                             m = _lookahead(cand, s, t, k, n, w2, wl, lw, N, port_peer,
                                            link_index, stamp, cur, seq)
