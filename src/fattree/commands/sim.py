@@ -85,7 +85,7 @@ def simulate_cmd(
 ) -> None:
     """Cycle-accurate wormhole simulation: latency, throughput, conflicts versus load."""
     from ..sim import SimConfig, results_frame, simulate
-    from ..sim.engine import channel_load_bound
+    from ..sim.engine import load_bound
     from ..topology import build
 
     if load is not None and loads is not None:
@@ -102,7 +102,7 @@ def simulate_cmd(
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic
 
-    ft = None
+    ft = cr = None
     if cfg.faulted:  # the route table: validates the algorithm and the fault file first
         from ..sim.engine import fault_tables
 
@@ -115,12 +115,7 @@ def simulate_cmd(
     make_process(injection, tr, points[0], packet_flits, seed)
     if isinstance(workers, bool) or workers < 1:
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
-    if ft is not None:
-        from ..sim.faultroutes import fault_load_bound
-
-        bound = fault_load_bound(topo, ft, tr.spec, cfg.seed)
-    else:
-        bound = channel_load_bound(topo, cr, tr.spec)
+    bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft)
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
         results_frame(results).to_csv(output, index=False)

@@ -12,10 +12,10 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..errors import ParameterError, UnknownNameError, closest
+from ..faults.algorithms import MODELS as FAULT_MODELS
 
 ARBITRATIONS = ("random", "roundrobin")
 TERMINATIONS = ("papers", "window")
-FAULT_MODELS = ("local", "lookahead")  # = fattree.faults.algorithms.MODELS
 
 
 @dataclass(frozen=True)

@@ -150,8 +150,7 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     else:
         cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
     if bound is True:
-        bound = (fault_load_bound(topo, ft, traffic.spec, cfg.seed) if ft is not None
-                 else channel_load_bound(topo, cr, traffic.spec))
+        bound = load_bound(topo, traffic.spec, cfg.seed, cr=cr, ft=ft)
     res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
     res.channel_load_bound = None if bound is False or bound is None else float(bound)
     if ft is not None:
@@ -308,6 +307,15 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
         return None
 
 
+def load_bound(topo, traffic_spec: str, seed: int, *, cr=None,
+               ft: FaultRoutes | None = None) -> float | None:
+    """The throughput bound shown beside a curve: of the fault route table ``ft`` when
+    simulating faults, else of the compiled routing ``cr``."""
+    if ft is not None:
+        return fault_load_bound(topo, ft, traffic_spec, seed)
+    return channel_load_bound(topo, cr, traffic_spec)
+
+
 def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = None, *,
                    workers: int = 1, progress: Callable[[SimResult], None] | None = None,
                    bound: bool = True, **params: Any):
@@ -351,12 +359,9 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     topo = _topology(topology)
     value = None
     if bound:
-        spec = make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec
-        if ft is not None:  # the routes of the fault table
-            value = fault_load_bound(topo, ft, spec, cfg.seed)
-        else:
-            value = channel_load_bound(topo, compile_routing(topo, cfg.algorithm, seed=cfg.seed),
-                                       spec)
+        value = load_bound(topo, make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec,
+                           cfg.seed, cr=None if ft else compile_routing(topo, cfg.algorithm,
+                                                                        seed=cfg.seed), ft=ft)
     if workers == 1:
         for i, x in enumerate(loads):
             results[i] = simulate(topo, cfg.with_load(x), bound=value, fault_table=ft)
