@@ -24,6 +24,14 @@ ESCAPE = 64  # misroute budget when every rule fails (this project's algorithm)
 CUBE = 128  # MiKANTC: hypercube multipath (004 Algorithm 1, cube part)
 ORACLE = 1 << 20  # not a walk: BFS on the surviving graph
 
+# Rules of the generic per-hop kernel (faults/generic.py), every family but mikant/mikantc
+RULE_SP = 0  # the family's routing, no fault handling
+RULE_MINIMAL = 1  # first healthy minimal port
+RULE_DETOUR = 2  # minimal, then bounded misroutes (escape-style)
+RULE_UPDOWN_T = 3  # up*/down* forwarding table recomputed on the surviving graph
+RULE_SHORTEST_T = 4  # shortest-path forwarding table recomputed on the surviving graph
+RULE_ORACLE = 5
+
 MODELS = ("local", "lookahead")
 
 
@@ -36,6 +44,8 @@ class FTAlgorithm:
     origin: str
     knowledge: str
     families: tuple[str, ...] = ("mikant",)
+    rule: int = -1  # generic kernel rule (RULE_*), -1: the MiKANT/MiKANTC walks only
+    vc_note: str = ""
 
     @property
     def is_oracle(self) -> bool:
@@ -49,12 +59,24 @@ _PKT = "; per packet: mode, detour step and two saved digits (W_{n-2}, W_{L_W-1}
 
 
 def _register(name: str, flags: int, origin: str, knowledge: str = _LOCAL + _PKT,
-              families: tuple[str, ...] = ("mikant",)) -> None:
-    FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, families))
+              families: tuple[str, ...] = ("mikant",), rule: int = -1) -> None:
+    FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, families, rule))
 
 
-_register("sp", 0, "000 Algorithm 1 (shortest path), no fault handling (MiKANTC: 004 §3)",
-          "none: fails at the first faulty link", families=("mikant", "mikantc"))
+def _generic_families() -> tuple[str, ...]:
+    """Every registered topology family except those with the papers' own walks."""
+    from ..topology import FAMILIES
+
+    return tuple(f for f in FAMILIES.names() if f not in ("mikant", "mikantc"))
+
+
+GENERIC = _generic_families()
+
+
+_register("sp", 0, "000 Algorithm 1 (shortest path), no fault handling (MiKANTC: 004 §3); "
+          "other families: their default routing (fattree routing list)",
+          "none: fails at the first faulty link", families=("mikant", "mikantc") + GENERIC,
+          rule=RULE_SP)
 _register("gns", GNS, "001 §4.2.1 Go-Neighbor-Switch")
 _register("gdl", GDL, "001 §4.2.2 Go-Down-Level")
 _register("gns+gdl", GNS | GDL, "001 §5 (their combination)")
@@ -79,7 +101,28 @@ _register("escape", GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
           _LOCAL + "; per packet: the detour state plus a misroute counter (≤ 2n) and the "
           "previous switch")
 _register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
-          "global: every link of the network", families=("mikant", "mikantc"))
+          "global: every link of the network", families=("mikant", "mikantc") + GENERIC,
+          rule=RULE_ORACLE)
+
+# Every other family (faults/generic.py): the family's routing plus its fault view.
+_register("minimal", 0, "first healthy minimal port (fat trees: any healthy up port towards an "
+          "NCA; hypercube/torus: fault-tolerant e-cube / dimension order: any productive "
+          "dimension)", "local: each switch sees its own links; per packet: the previous switch",
+          families=GENERIC, rule=RULE_MINIMAL)
+_register("detour", ESCAPE, "this project (escape-style): minimal, and when no minimal port is "
+          "healthy a misroute to a healthy switch port other than the way back (fat trees: "
+          "back up, or down and up, to descend through another ancestor), then the family's "
+          "routing again; at most D misroutes (D = fault-free diameter)",
+          "local: own links; per packet: a misroute counter (≤ D), the previous switch and the "
+          "hop count", families=GENERIC, rule=RULE_DETOUR)
+_register("updown-table", 0, "up*/down* forwarding tables (switch × destination) recomputed on "
+          "the surviving graph from a BFS of the fault-free up*/down* root (Autonet)",
+          "global: a subnet manager that sees every link recomputes the tables", families=GENERIC,
+          rule=RULE_UPDOWN_T)
+_register("shortest-table", 0, "shortest-path forwarding tables (switch × destination, lowest "
+          "port one hop closer) recomputed on the surviving graph; VC layers by up*/down* turns",
+          "global: a subnet manager that sees every link recomputes the tables", families=GENERIC,
+          rule=RULE_SHORTEST_T)
 
 # MiKANTC (004 §4, docs/faults-mikantc.md): the tree part is the MiKANT walk on the tree
 # digits; cube hops add the hypercube multipath.
@@ -96,6 +139,10 @@ _register("cube+escape", CUBE | GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
           _CUBE_K + _PKT + ", a misroute counter (≤ 2n+k) and the previous switch",
           families=("mikantc",))
 
+
+MIKANT_FAMILIES = ("mikant", "mikantc")
+# Other families: the escape-style extension is ``detour`` (accepted as ``escape``).
+GENERIC_ALIASES = {"escape": "detour", "updown": "updown-table", "shortest": "shortest-table"}
 
 # The names mikant-routing-spec.md §4 uses, mapped to ours.
 SPEC_NAMES = {"all4": "gns+tt+xt+gdl", "all4+root": "gns+tt+xt+gdl+root",
@@ -116,6 +163,8 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
         raise ParameterError("algorithms='' is invalid: name at least one algorithm")
     if parts == ["all"]:
         return [a for _, a in FT_ALGORITHMS.items() if family in a.families]
+    if family not in MIKANT_FAMILIES:
+        parts = [GENERIC_ALIASES.get(p, p) for p in parts]
     out = []
     for p in parts:
         alg = FT_ALGORITHMS.get(SPEC_NAMES.get(p, p))

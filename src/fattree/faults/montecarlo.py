@@ -20,7 +20,10 @@ from .. import __version__
 from ..errors import ParameterError
 from ..registry import Registry
 from ..topology import Topology
-from .algorithms import FTAlgorithm, check_model, resolve_algorithms
+from .algorithms import (GENERIC, RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP,
+                         RULE_UPDOWN_T, FTAlgorithm, check_model, resolve_algorithms)
+from .generic import (ft_walk_generic, route_length, shortest_column, table_walk,
+                      updown_column, updown_order)
 from .kernel import OK, TTL, ft_walk, oracle_bfs
 
 _CHUNK = 512  # trials per parallel task: fixed, so results never depend on thread count
@@ -164,6 +167,99 @@ def _mikant_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, 
 STUDY_KERNELS.add("mikant", _mikant_kernel)
 
 
+@njit(cache=True, parallel=True)
+def _gtrials(rt, rules, looks, budget, ttl, minimal, root, indptr, nbr, nbr_link, n_links,
+             pool_lo, n_faults, trials, seed, rate_idx, succ, length, oracle_len, ttl_count):
+    """The Monte Carlo loop of every family but mikant/mikantc: the same draws as
+    ``_trials`` and the generic per-hop kernel (or a recomputed table column) per algorithm."""
+    N = rt[9]
+    node_switch = rt[10]
+    port_peer = rt[7]
+    link_index = rt[8]
+    V = indptr.shape[0] - 1
+    n_alg = rules.shape[0]
+    n_chunks = (trials + _CHUNK - 1) // _CHUNK
+    pool = n_links - pool_lo
+    cap = ttl + 2
+    R = port_peer.shape[1]
+    for c in prange(n_chunks):
+        perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = _chunk_scratch(
+            pool_lo, n_links, n_faults, V)
+        out_sw = np.empty(cap, np.int64)
+        out_port = np.empty(cap, np.int64)
+        out_how = np.empty(cap, np.int64)
+        col = np.empty(V, np.int64)
+        order = np.empty(V, np.int64)
+        ddown = np.empty(V, np.int64)
+        dall = np.empty(V, np.int64)
+        q2 = np.empty(2 * V + 1, np.int64)
+        buf = np.empty(R + 1, np.int64)
+        lo = c * _CHUNK
+        hi = min(trials, lo + _CHUNK)
+        for tr in range(lo, hi):
+            cur = tr + 1
+            s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            best = -1
+            have_col = False
+            have_ud = False
+            for a in range(n_alg):
+                rule = rules[a]
+                if rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
+                    st, h, _ = ft_walk_generic(rt, rule, looks[a], budget, ttl, stamp, cur, s,
+                                               -1, t, out_sw, out_port, out_how)
+                elif stamp[s] == cur:  # the source's only link
+                    st, h = 1, 0
+                else:
+                    if rule == RULE_SHORTEST_T and not have_col:
+                        shortest_column(indptr, nbr, nbr_link, stamp, cur, t, col, q2)
+                        have_col = True
+                    if rule == RULE_UPDOWN_T:
+                        if not have_ud:
+                            n_ord = updown_order(indptr, nbr, nbr_link, stamp, cur, N, N + root,
+                                                 order, q2)
+                            updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord,
+                                          ddown, dall, q2)
+                            have_ud = True
+                    st, h, _ = table_walk(rule, port_peer, link_index, stamp, cur, N,
+                                          node_switch[s], t, col, order, ddown, dall, out_sw,
+                                          out_port)
+                    h += 1
+                best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
+            if have_col:
+                oracle_len[tr] = col[s] if stamp[s] != cur else -1
+                continue
+            d0 = route_length(rt, node_switch[s], t, cap, buf) + 1
+            if minimal and best == d0:
+                oracle_len[tr] = d0
+            else:
+                oracle_len[tr] = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist,
+                                            seen, cur, queue)
+
+
+def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
+    from ..routing.algorithms import updown_root
+    from .rules import context
+
+    if options.get("tie_break", "dimension") != "dimension":
+        raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for "
+                             f"{topo.family}: only mikantc has a cube tie-break")
+    ctx = context(topo, seed)
+    indptr, nbr, nbr_link = _surviving_csr(topo)
+    rules = np.array([a.rule for a, _ in walks] or [RULE_SP], np.int64)
+    look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
+    root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
+
+    def run(ri, f, succ, length, olen, ttl):
+        _gtrials(ctx.rt, rules, look, ctx.budget, ctx.ttl, ctx.minimal, root, indptr, nbr,
+                 nbr_link, topo.n_links, pool_lo, f, trials, seed, ri, succ, length, olen, ttl)
+
+    return run
+
+
+for _fam in GENERIC:
+    STUDY_KERNELS.add(_fam, _generic_kernel)
+
+
 def _surviving_csr(topo: Topology):
     e = topo.links
     src = np.concatenate([e[:, 0], e[:, 1]])
@@ -275,7 +371,9 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
         raise ParameterError(f"trials={trials!r} is invalid: an integer >= 1")
     models = [check_model(m) for m in models]
     algs: list[FTAlgorithm] = resolve_algorithms(algorithms, topo.family)
-    walks = [(a, m) for a in algs if not a.is_oracle for m in models]
+    # the table engines assume global knowledge: one row each, model "global"
+    walks = [(a, m) for a in algs if not a.is_oracle
+             for m in (["global"] if a.rule in (RULE_UPDOWN_T, RULE_SHORTEST_T) else models)]
     has_oracle = any(a.is_oracle for a in algs)
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo

@@ -1,0 +1,410 @@
+"""Fault-tolerant routing on the routing contract, for every family (numba kernels).
+
+A fault-tolerant algorithm here is a routing algorithm of ``fattree.routing`` (its
+``route_ports`` kernel) that also sees the switch's fault view (``link_index`` and the
+fault ``stamp``: a link ``e`` is faulty when ``stamp[e] == cur``; with ``lookahead`` the
+neighbours' links too) and four integers of per-packet state carried in the header
+(``state``: misroutes left, previous switch, hops so far, how the last port was chosen).
+One per-hop kernel, :func:`ft_hop`, serves the Monte Carlo walk, ``route --explain``, the
+channel dependency graph under faults and the simulator (docs/faults.md, "For the
+simulator").
+
+The routing context ``rt`` is the tuple built by :func:`fattree.faults.rules.context`:
+``(code, iparams, table, ccode, ciparams, ctable, cmode, port_peer, link_index, N,
+node_switch)`` —
+the family's deterministic routing, the routing that lists its minimal candidates
+(``cmode == 0``: ``route_ports`` of an adaptive algorithm, e.g. kant/clos ``adaptive``)
+or ``cmode == 1``: every port whose far end is one hop closer by the deterministic
+routing's fault-free length (hypercube: every differing dimension; torus: every
+productive direction; any graph with ``shortest``).
+
+The table engines (``updown-table``, ``shortest-table``) recompute, on the surviving
+graph, one destination's column of a switch × destination forwarding table
+(:func:`updown_column`, :func:`shortest_column`), as a subnet manager does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..routing.kernel import route_ports
+from .algorithms import RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP, RULE_UPDOWN_T
+from .kernel import DEAD_END, NO_RULE, OK, TTL
+
+# how a port was chosen (state[3] after ft_hop; the trace of explain)
+HOW_DEFAULT = 0  # the family's routing port
+HOW_ALT = 1  # another minimal port (the routing port is faulty, or lookahead saw a dead end)
+HOW_MISROUTE = 2  # a non-minimal healthy port (detour), spending one misroute
+HOW_TABLE = 3  # a forwarding-table entry recomputed on the surviving graph
+HOW_NAMES = ("routing", "alternative minimal port", "misroute", "table")
+
+# state layout
+S_BUDGET, S_PREV, S_HOPS, S_HOW = 0, 1, 2, 3
+
+
+@njit(cache=True, inline="always")
+def _healthy(link_index, stamp, cur, sw, p):
+    e = link_index[sw, p]
+    return e >= 0 and stamp[e] != cur
+
+
+@njit(cache=True)
+def route_length(rt, sw, dst, cap, buf):
+    """Fault-free length (links, the ejection included) of the family's route from
+    switch ``sw`` to node ``dst``; ``cap`` when it does not arrive within ``cap`` hops."""
+    code, ip, tb, _cc, _ci, _ct, _cm, port_peer, _li, N, _ns = rt
+    h = 0
+    while h < cap:
+        c = route_ports(code, ip, tb, port_peer, sw, -1, -1, dst, 0, buf)
+        if c == 0:
+            return cap
+        v = port_peer[sw, buf[0]]
+        h += 1
+        if v < N:
+            return h if v == dst else cap
+        sw = v - N
+    return cap
+
+
+@njit(cache=True)
+def candidates(rt, sw, dst, cap, cand, buf, dbuf):
+    """Minimal output ports of ``sw`` towards ``dst`` in preference order (the routing's
+    port first) into ``cand``; returns their number."""
+    code, ip, tb, ccode, cip, ctb, cmode, port_peer, _li, N, _ns = rt
+    n = 0
+    c = route_ports(code, ip, tb, port_peer, sw, -1, -1, dst, 0, buf)
+    if c > 0:
+        cand[0] = buf[0]
+        n = 1
+    if cmode == 0:
+        c2 = route_ports(ccode, cip, ctb, port_peer, sw, -1, -1, dst, 0, buf)
+        for i in range(c2):
+            dup = False
+            for j in range(n):
+                if cand[j] == buf[i]:
+                    dup = True
+            if not dup:
+                cand[n] = buf[i]
+                n += 1
+        return n
+    d0 = route_length(rt, sw, dst, cap, dbuf)
+    for p in range(port_peer.shape[1]):
+        v = port_peer[sw, p]
+        if v < 0 or (n > 0 and p == cand[0]):
+            continue
+        if v < N:
+            if v == dst:
+                cand[n] = p
+                n += 1
+            continue
+        if route_length(rt, v - N, dst, cap, dbuf) == d0 - 1:
+            cand[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf):
+    """Lookahead: switch ``v`` (the far end of a candidate) has a healthy minimal port
+    towards ``dst`` other than the one back to switch ``back``."""
+    port_peer = rt[7]
+    link_index = rt[8]
+    N = rt[9]
+    m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
+    for i in range(m):
+        q = cand2[i]
+        if port_peer[v, q] - N != back and _healthy(link_index, stamp, cur, v, q):
+            return True
+    return False
+
+
+@njit(cache=True)
+def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, buf, dbuf):
+    """Output port of switch ``sw`` for a packet to node ``dst`` under faults (-1: none).
+
+    ``rule`` is ``RULE_SP`` (the routing's port, no fault handling), ``RULE_MINIMAL`` (the
+    first healthy minimal port, avoiding the way back) or ``RULE_DETOUR`` (the same, and
+    when no minimal port is healthy a misroute to a healthy switch port other than the
+    way back, at most ``state[0]`` times per packet). With ``lookahead`` a candidate
+    whose far switch has no healthy onward minimal port is taken only as a last resort.
+    ``state`` (int64[4], per packet): misroutes left, previous switch (-1 at injection),
+    hops so far, and on return how the port was chosen (``HOW_*``). The caller updates
+    ``state[1]`` and ``state[2]`` when the packet moves. ``cand``, ``cand2``, ``buf``
+    and ``dbuf`` are scratch arrays of one entry per port.
+    """
+    code, ip, tb, _cc, _ci, _ct, _cm, port_peer, link_index, N, _ns = rt
+    prev = state[S_PREV]
+    c = route_ports(code, ip, tb, port_peer, sw, -1, -1, dst, 0, buf)
+    p0 = buf[0] if c > 0 else -1
+    if p0 >= 0 and _healthy(link_index, stamp, cur, sw, p0):
+        v = port_peer[sw, p0]
+        if rule == RULE_SP:
+            state[S_HOW] = HOW_DEFAULT
+            return p0
+        if v - N != prev or v < N:
+            if not lookahead or v < N or _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2,
+                                                 buf, dbuf):
+                state[S_HOW] = HOW_DEFAULT
+                return p0
+    if rule == RULE_SP:
+        return -1
+    n = candidates(rt, sw, dst, cap, cand, buf, dbuf)
+    fallback = -1
+    for i in range(n):
+        p = cand[i]
+        if not _healthy(link_index, stamp, cur, sw, p):
+            continue
+        v = port_peer[sw, p]
+        if v < N:
+            state[S_HOW] = HOW_DEFAULT if p == p0 else HOW_ALT
+            return p
+        if v - N == prev:
+            if fallback < 0:
+                fallback = p
+            continue
+        if lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf):
+            if fallback < 0:
+                fallback = p
+            continue
+        state[S_HOW] = HOW_DEFAULT if p == p0 else HOW_ALT
+        return p
+    if rule == RULE_DETOUR and state[S_BUDGET] > 0:
+        R = port_peer.shape[1]
+        r = (dst + state[S_HOPS]) % R
+        best = -1
+        for j in range(R):
+            q = (r + j) % R
+            v = port_peer[sw, q]
+            if v < N or v - N == prev or not _healthy(link_index, stamp, cur, sw, q):
+                continue
+            if lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf):
+                if best < 0:
+                    best = q
+                continue
+            best = q
+            break
+        if best >= 0:
+            state[S_BUDGET] -= 1
+            state[S_HOW] = HOW_MISROUTE
+            return best
+    if fallback >= 0:
+        state[S_HOW] = HOW_DEFAULT if fallback == p0 else HOW_ALT
+        return fallback
+    return -1
+
+
+@njit(cache=True)
+def ft_walk_generic(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw,
+                    out_port, out_how):
+    """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
+
+    ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
+    else at switch ``start``. Hops count links, both node links included. ``out_sw``,
+    ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``.
+    """
+    port_peer = rt[7]
+    link_index = rt[8]
+    N = rt[9]
+    R = port_peer.shape[1]
+    cand = np.empty(R + 1, np.int64)
+    cand2 = np.empty(R + 1, np.int64)
+    buf = np.empty(R + 1, np.int64)
+    dbuf = np.empty(R + 1, np.int64)
+    state = np.empty(4, np.int64)
+    state[S_BUDGET] = budget
+    state[S_PREV] = -1
+    state[S_HOW] = 0
+    hops = 0
+    if src >= 0:
+        if stamp[src] == cur:  # node links come first: link id = node id
+            return NO_RULE, 0, 0
+        sw = rt[10][src]
+        hops = 1
+    else:
+        sw = start
+    nsw = 0
+    while True:
+        if nsw < out_sw.shape[0]:
+            out_sw[nsw] = sw
+        if hops >= ttl:
+            return TTL, hops, nsw + 1
+        state[S_HOPS] = hops
+        p = ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, ttl, cand, cand2, buf, dbuf)
+        if p < 0:
+            return (NO_RULE if rule != RULE_DETOUR or state[S_BUDGET] > 0 else DEAD_END), \
+                hops, nsw + 1
+        if nsw < out_port.shape[0]:
+            out_port[nsw] = p
+            out_how[nsw] = state[S_HOW]
+        nsw += 1
+        hops += 1
+        v = port_peer[sw, p]
+        if v < N:
+            return (OK if v == dst else DEAD_END), hops, nsw
+        state[S_PREV] = sw
+        sw = v - N
+
+
+# ---------------------------------------------------------------------------------------
+# Table engines: one destination column recomputed on the surviving graph.
+
+
+@njit(cache=True)
+def shortest_column(indptr, nbr, nbr_link, stamp, cur, t, dist, queue):
+    """BFS distances of every vertex to node ``t`` on the surviving graph (-1: cut off).
+
+    The ``shortest-table`` entry of switch ``s`` for ``t`` is its lowest healthy port
+    whose far end is one closer (:func:`table_port`).
+    """
+    dist[:] = -1
+    dist[t] = 0
+    queue[0] = t
+    h, tl = 0, 1
+    while h < tl:
+        v = queue[h]
+        h += 1
+        for j in range(indptr[v], indptr[v + 1]):
+            if stamp[nbr_link[j]] == cur:
+                continue
+            u = nbr[j]
+            if dist[u] < 0:
+                dist[u] = dist[v] + 1
+                queue[tl] = u
+                tl += 1
+    return 0
+
+
+@njit(cache=True)
+def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, order, queue):
+    """Up*/down* orientation of the surviving switch graph: ``order[v]`` is the BFS
+    discovery index from switch vertex ``root`` (-1: unreachable, or a node). A link is
+    *up* from ``v`` to ``u`` when ``order[u] < order[v]``; node links are down. Returns
+    the number of switches ordered (``queue[:count]`` is the order)."""
+    order[:] = -1
+    order[root] = 0
+    queue[0] = root
+    h, tl = 0, 1
+    while h < tl:
+        v = queue[h]
+        h += 1
+        for j in range(indptr[v], indptr[v + 1]):
+            u = nbr[j]
+            if u < N or stamp[nbr_link[j]] == cur or order[u] >= 0:
+                continue
+            order[u] = tl
+            queue[tl] = u
+            tl += 1
+    return tl
+
+
+@njit(cache=True)
+def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
+    """Up*/down* distances to node ``t`` under ``order`` (:func:`updown_order`):
+    ``ddown[v]`` over down links only, ``dall[v]`` over up* then down* (-1: none). As
+    routing's ``updown``: a switch that reaches ``t`` by down hops takes the shortest
+    such path, any other climbs to its cheapest up-neighbour. ``queue[:n_ord]`` must
+    hold the order (it is reused here from ``n_ord`` on)."""
+    ddown[:] = -1
+    dall[:] = -1
+    ddown[t] = 0
+    base = n_ord
+    queue[base] = t
+    h, tl = base, base + 1
+    while h < tl:
+        w = queue[h]
+        h += 1
+        for j in range(indptr[w], indptr[w + 1]):
+            v = nbr[j]
+            if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
+                continue
+            if w == t or (order[w] > order[v]):
+                ddown[v] = ddown[w] + 1
+                queue[tl] = v
+                tl += 1
+    for i in range(n_ord):
+        v = queue[i]
+        if ddown[v] >= 0:
+            dall[v] = ddown[v]
+            continue
+        best = -1
+        for j in range(indptr[v], indptr[v + 1]):
+            u = nbr[j]
+            if u < N or order[u] < 0 or order[u] >= order[v] or stamp[nbr_link[j]] == cur:
+                continue
+            if dall[u] >= 0 and (best < 0 or dall[u] + 1 < best):
+                best = dall[u] + 1
+        dall[v] = best
+    return 0
+
+
+@njit(cache=True)
+def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown, dall):
+    """The forwarding-table entry of switch ``sw`` for node ``t`` of a table engine, from
+    its recomputed column (-1: no route): the lowest healthy port one step closer."""
+    v0 = N + sw
+    for p in range(port_peer.shape[1]):
+        u = port_peer[sw, p]
+        if u < 0 or not _healthy(link_index, stamp, cur, sw, p):
+            continue
+        if rule == RULE_SHORTEST_T:
+            if dist[v0] > 0 and dist[u] == dist[v0] - 1:
+                return p
+        elif ddown[v0] >= 0:
+            if ddown[u] == ddown[v0] - 1 and (u == t or (u >= N and order[u] > order[v0])):
+                return p
+        elif dall[v0] > 0 and u >= N and order[u] >= 0 and order[u] < order[v0] \
+                and dall[u] == dall[v0] - 1:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def table_walk(rule, port_peer, link_index, stamp, cur, N, src_sw, t, dist, order, ddown, dall,
+               out_sw, out_port):
+    """Follow a recomputed column from switch ``src_sw`` to node ``t``; returns
+    (status, switch hops, switches). The ``updown-table`` classes a route needs follow from
+    ``order`` (:func:`turn_classes`)."""
+    sw = src_sw
+    nsw = 0
+    cap = out_sw.shape[0]
+    while nsw < cap:
+        out_sw[nsw] = sw
+        p = table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown,
+                       dall)
+        if p < 0:
+            return NO_RULE, nsw, nsw + 1
+        out_port[nsw] = p
+        nsw += 1
+        v = port_peer[sw, p]
+        if v < N:
+            return (OK if v == t else DEAD_END), nsw, nsw
+        sw = v - N
+    return TTL, nsw, nsw
+
+
+@njit(cache=True)
+def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
+    """VC layer of each hop of a route under the up*/down* orientation ``order``: the
+    class goes up by one at every down→up turn (a turn up*/down* forbids), so inside a
+    class every route is up* then down* and the channel dependency graph of each class
+    is acyclic (Autonet's argument; φ = (class, up*/down* channel order) climbs along
+    every dependency). Returns the highest class used (-1: a hop leaves the orientation).
+    """
+    cls = 0
+    was_down = False
+    for i in range(nsw):
+        sw = sws[i]
+        v = port_peer[sw, ports[i]]
+        if v < N:
+            classes[i] = cls
+            continue
+        a, b = order[N + sw], order[v]
+        if a < 0 or b < 0:
+            return -1
+        up = b < a
+        if up and was_down:
+            cls += 1
+        was_down = not up
+        classes[i] = cls
+    return cls

@@ -1,0 +1,125 @@
+"""Per-family fault rules of the generic kernel: which routing algorithms it builds on.
+
+``FAMILY_RULES`` (family → :class:`FamilyRules`) says which deterministic routing a
+fault-tolerant algorithm follows while its port is healthy, which routing lists the
+minimal alternatives (an adaptive algorithm of ``fattree.routing``; ``None``: every
+port one hop closer by the deterministic routing's fault-free length, which needs no
+family code) and the family's default fault-tolerant algorithm (``--fault-rate``
+alone). A family without an entry (a new one, e.g. XGFT) gets the generic entry:
+its default routing, minimal ports by distance, ``detour``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..registry import Registry
+from ..routing import compile_routing
+from ..topology import Topology
+from .generic import route_length
+
+
+@dataclass(frozen=True)
+class FamilyRules:
+    """How the generic fault-tolerant kernel routes a family."""
+
+    routing: str | None = None  # deterministic routing (None: the family's default)
+    candidates: str | None = None  # adaptive routing listing minimal ports (None: by distance)
+    default: str = "detour"  # the family's default fault-tolerant algorithm
+
+
+FAMILY_RULES: Registry[FamilyRules] = Registry("family fault rules")
+for _fam in ("kant", "clos"):
+    # the standard fat-tree fault tolerance: any healthy up port to an NCA (adaptive's
+    # candidates), and a detour (back up, or down and up) to another ancestor
+    FAMILY_RULES.add(_fam, FamilyRules("alg1", "adaptive", "detour"))
+FAMILY_RULES.add("mikant", FamilyRules("alg1", None, "escape"))
+FAMILY_RULES.add("mikantc", FamilyRules("cube-tree", None, "cube+escape"))
+FAMILY_RULES.add("graph", FamilyRules("shortest", None, "detour"))
+
+
+def rules_for(family: str) -> FamilyRules:
+    """The family's entry of :data:`FAMILY_RULES` (the generic one when it has none)."""
+    return FAMILY_RULES.get(family) if family in FAMILY_RULES else FamilyRules()
+
+
+def default_ft_algorithm(family: str) -> str:
+    """Name of the family's default fault-tolerant algorithm (``--fault-rate`` alone).
+
+    Examples
+    --------
+    >>> default_ft_algorithm("kant"), default_ft_algorithm("mikant")
+    ('detour', 'escape')
+
+    References
+    ----------
+    docs/faults.md ("Every family").
+    """
+    return rules_for(family).default
+
+
+@dataclass(frozen=True, eq=False)
+class FTContext:
+    """The routing context of the generic kernel for one topology (``rt`` of
+    :mod:`fattree.faults.generic`) and its walk bounds."""
+
+    rt: tuple
+    routing: str
+    candidates: str
+    diameter: int  # longest fault-free route from a sample of switches (links)
+    budget: int  # misroutes of ``detour``
+    ttl: int  # hop limit of every walk
+    cap: int  # length cap of the fault-free distance walks
+    minimal: bool  # the routing is minimal (a walk of its length is optimal)
+
+
+@njit(cache=True)
+def _max_length(rt, sws, N, cap):
+    buf = np.empty(rt[7].shape[1] + 1, np.int64)
+    m = 0
+    for s in sws:
+        for t in range(N):
+            h = route_length(rt, s, t, cap, buf)
+            if h > m:
+                m = h
+    return m
+
+
+def context(topo: Topology, seed: int = 0) -> FTContext:
+    """Build the generic kernel's routing context for ``topo``.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> c = context(fattree.build("kant:k=2,n=3"))
+    >>> c.routing, c.candidates, c.diameter
+    ('alg1', 'adaptive', 6)
+
+    References
+    ----------
+    docs/faults.md ("Every family"); docs/ARCHITECTURE.md (routing contract).
+    """
+    fr = rules_for(topo.family)
+    cr = compile_routing(topo, fr.routing, seed=seed)
+    if fr.candidates is not None:
+        cc = compile_routing(topo, fr.candidates, seed=seed)
+        ccode, cip, ctb, cmode = cc.code, cc.iparams, cc.table, 0
+        cname = cc.algorithm
+    else:
+        ccode, cip, ctb, cmode = cr.code, cr.iparams, cr.table, 1
+        cname = f"ports one hop closer by {cr.algorithm}"
+    N = topo.n_nodes
+    rt = (np.int64(cr.code), cr.iparams, cr.table, np.int64(ccode), cip, ctb, np.int64(cmode),
+          topo.port_peer, topo.link_index, np.int64(N), topo.node_switch.astype(np.int64))
+    S = topo.n_switches
+    sample = np.unique(np.concatenate([topo.node_switch[:: max(1, N // 8)],
+                                       np.array([0, S // 2, S - 1])])).astype(np.int64)
+    big = 4 * S + 16
+    dmax = int(_max_length(rt, sample, N, big)) + 1  # + the source's node link
+    budget = max(2, dmax)
+    ttl = 4 * dmax + 8 + budget * (dmax + 4)
+    return FTContext(rt, cr.algorithm, cname, dmax, budget, ttl, min(big, 4 * dmax + 8),
+                     bool(cr.minimal))
