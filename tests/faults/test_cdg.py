@@ -445,5 +445,8 @@ def test_resolve_route_algorithm():
     assert resolve_route_algorithm(t, "dmod", False) == ("routing", "dmod")  # routing's error
     with pytest.raises(ParameterError, match="without fault handling.*valid: sp, gns"):
         resolve_route_algorithm(t, "dmodk", True)
-    with pytest.raises(ParameterError, match="not 'clos'"):
-        resolve_route_algorithm(_topo("clos:k=2,n=2"), "alg1", True)
+    # issue 11: every family has fault-tolerant routing (no name: the family's default)
+    assert resolve_route_algorithm(_topo("clos:k=2,n=2"), "alg1", True) == ("faults", "sp")
+    assert resolve_route_algorithm(_topo("clos:k=2,n=2"), None, True) == ("faults", "detour")
+    with pytest.raises(ParameterError, match="valid: sp, minimal, detour"):
+        resolve_route_algorithm(_topo("clos:k=2,n=2"), "gns", True)

@@ -23,14 +23,14 @@ _MODEL = typer.Option(None, "--model", help="fault-tolerant algorithms: local (d
                       "lookahead knowledge (mikant-routing-spec.md §3.0)")
 
 
-def _ft_setup(topo, algorithm, faults, model):
+def _ft_setup(topo, algorithm, faults, model, explain=False):
     """(kind, name, faulty mask, model) after resolving the algorithm name (see
     fattree.faults.explain.resolve_route_algorithm)."""
     from ..errors import ParameterError
     from ..faults.explain import resolve_route_algorithm
     from ..faults.links import read_fault_file
 
-    kind, name = resolve_route_algorithm(topo, algorithm, faults is not None)
+    kind, name = resolve_route_algorithm(topo, algorithm, faults is not None or explain)
     if kind == "routing":
         if model is not None:
             raise ParameterError(f"model={model!r}: --model applies to fault-tolerant "
@@ -50,16 +50,18 @@ def route(
     packet: int = typer.Option(0, "--packet", help="packet key (random routing draws from it)"),
     faults: Optional[Path] = _FAULTS,
     model: Optional[str] = _MODEL,
+    explain: bool = typer.Option(False, "--explain", help="explain every hop with the "
+                                 "fault-tolerant algorithm (implied by --faults)"),
 ) -> None:
     """Route one packet: switches, output ports and hops (as 000 Table II). With --faults
-    (or a fault-tolerant --algorithm such as gns), explain every detour."""
+    (or --explain, or a fault-tolerant --algorithm such as gns), explain every detour."""
     from ..routing import compile_routing, route as do_route
     from ..topology import build
 
     topo = build(spec)
     s = topo.find_node(src, "src")
     d = topo.find_node(dst, "dst")
-    kind, name, mask, model = _ft_setup(topo, algorithm, faults, model)
+    kind, name, mask, model = _ft_setup(topo, algorithm, faults, model, explain)
     if kind == "faults":
         _ft_route(topo, name, s, d, mask, model, as_json, seed, packet)
         return
@@ -111,9 +113,12 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
                       f"{len(e.switches)} switches")
     else:
         console.print(f"[red]not delivered[/red]: {e.status} after {len(e.switches)} switches")
-    if e.rows and "vc" in e.rows[0]:
+    if e.rows and "vc" in e.rows[0] and topo.family == "mikant":
         console.print("(VC: class of the deadlock-free escape rule, one per turn against "
                       "Algorithm 1's channel order; docs/faults-deadlock.md)", style="dim")
+    elif e.rows and "vc" in e.rows[0]:
+        console.print("(VC: layer of the up*/down* turn rule on the surviving graph, one per "
+                      "down→up turn; docs/faults.md)", style="dim")
 
 
 def list_algorithms(
@@ -283,11 +288,18 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
         algs = algorithms_for_deadlock(topo.family, "all")
     else:
         algs = [names]
-    if topo.family != "mikant":
+    if topo.family == "mikantc":
         raise ParameterError(f"deadlock --faults: channel dependency graphs of fault-tolerant "
-                             f"routing are built for mikant, not {topo.family!r}")
+                             f"routing are built for every family but mikantc (its cube ranks "
+                             f"are not defined), not {topo.family!r}")
     mask = read_fault_file(topo, faults) if faults is not None else None
-    reps = [ft_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs]
+    if topo.family == "mikant":
+        reps = [ft_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs]
+    else:
+        from ..faults.gcdg import generic_deadlock
+
+        reps = [generic_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule)
+                for a in algs]
     cyclic = any(not r.acyclic for r in reps)
     if as_json:
         print_json([r.to_dict() for r in reps] if names == "all" else reps[0].to_dict())
@@ -304,6 +316,10 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
             bound = "hop limit" if r.classes_bound is None else r.classes_bound
             extra = (f", refused {r.refused:,}, VC classes used {r.classes_needed} of at most "
                      f"{bound}" if r.vc_rule == "escape" else "")
+            if r.layers_needed is not None:
+                extra += (f", refused {r.refused:,}" if r.vc_rule != "none" else "") + (
+                    f", needs {r.layers_needed} up*/down* VC layer"
+                    f"{'s' if r.layers_needed != 1 else ''}")
             console.print(f"  {r.algorithm:20s} {verdict} (delivered {r.delivered:,}{extra})",
                           highlight=False)
         console.print("(--algorithm NAME prints a cycle's channels and the routes creating it)",
@@ -317,6 +333,12 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
                   f"dependencies, {r.seconds:.2f} s", highlight=False)
     if r.vc_rule != "none":
         console.print(f"  routes by highest VC class: {r.classes}", highlight=False)
+    if r.layers_needed is not None:
+        console.print(f"  {r.algorithm} needs {r.layers_needed} VC layer"
+                      f"{'s' if r.layers_needed != 1 else ''} (one per down→up turn of the "
+                      f"up*/down* orientation of the surviving graph; --vcs "
+                      f"{max(r.layers_needed, 2)} proves it acyclic; docs/faults.md)",
+                      highlight=False)
     if r.vc_rule == "escape":
         bound = ("only the hop limit bounds its turns" if r.classes_bound is None else
                  f"{r.classes_bound} classes suffice under any faults")

@@ -293,6 +293,7 @@ class FTDeadlockReport:
     routes: list[dict] = field(default_factory=list)
     seconds: float = 0.0
     classes_bound: int | None = None
+    layers_needed: int | None = None  # generic algorithms: up*/down* turn layers needed
 
     @property
     def classes_needed(self) -> int:

@@ -16,7 +16,8 @@ import numpy as np
 from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
-from .algorithms import GDL, GNS, ROOT, TT, UPALT, XT, check_model, resolve_algorithms
+from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TT, UPALT, XT, check_model,
+                         resolve_algorithms)
 from .kernel import (_GDL, _GNS, _TT, _TX, _XT, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE,
                      HOW_MULTIPATH, HOW_UPALT, OK, STATUS_NAMES, ft_walk)
 
@@ -133,9 +134,6 @@ def explain_route(topo: Topology, algorithm: str, src: int | None, dst: int, fau
     """
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
-    if topo.family not in ("mikant", "mikantc"):
-        raise ParameterError(f"fault-tolerant routing is defined for mikant and mikantc, not "
-                             f"{topo.family!r} ({topo.spec})")
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
     if alg.is_oracle:
@@ -159,6 +157,10 @@ def explain_route(topo: Topology, algorithm: str, src: int | None, dst: int, fau
         return FTExplanation(alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [],
                              0, [], [], bad)
     start = int(start_switch) if s < 0 else -1
+    if topo.family not in MIKANT_FAMILIES:
+        from .gexplain import explain_generic
+
+        return explain_generic(topo, alg, src, int(dst), faulty, model, start, bad)
     st, hops, nsw, sw, ports, trace, vcs = _walk(topo, alg, s, int(dst), faulty.astype(np.int64),
                                                  model, start, tie_break, seed, packet)
     nport = nsw if st == OK else max(nsw - 1, 0)
@@ -345,6 +347,11 @@ def resolve_route_algorithm(topo: Topology, name: str | None,
         fams = sorted({f for _, a in FT_ALGORITHMS.items() for f in a.families})
         raise ParameterError(f"faults: fault-tolerant routing is defined for "
                              f"{', '.join(fams)}, not {fam!r} ({topo.spec})")
+    if fam not in MIKANT_FAMILIES:
+        from .algorithms import GENERIC_ALIASES
+        from .rules import default_ft_algorithm
+
+        key = default_ft_algorithm(fam) if key is None else GENERIC_ALIASES.get(key, key)
     key = "sp" if key in (None, "alg1") else key
     if key in walkable:
         return "faults", key

@@ -276,11 +276,14 @@ def shortest_column(indptr, nbr, nbr_link, stamp, cur, t, dist, queue):
 
 
 @njit(cache=True)
-def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, order, queue):
-    """Up*/down* orientation of the surviving switch graph: ``order[v]`` is the BFS
-    discovery index from switch vertex ``root`` (-1: unreachable, or a node). A link is
-    *up* from ``v`` to ``u`` when ``order[u] < order[v]``; node links are down. Returns
-    the number of switches ordered (``queue[:count]`` is the order)."""
+def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queue):
+    """Up*/down* orientation of the surviving switch graph: ``order[v]`` ranks switch
+    vertex ``v`` by (highest topology level first, then BFS discovery from switch vertex
+    ``root``), -1 when it is cut off from the root (and for nodes). A link is *up* from
+    ``v`` to ``u`` when ``order[u] < order[v]``; node links are down. On the fat trees the
+    orientation is the tree's own (up = towards the roots), so their up-then-down routes
+    need one layer. Returns the number of switches ordered; ``queue[:count]`` lists them
+    by rank (``slevel``: the topology's switch levels)."""
     order[:] = -1
     order[root] = 0
     queue[0] = root
@@ -295,6 +298,23 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, order, queue):
             order[u] = tl
             queue[tl] = u
             tl += 1
+    top = 0
+    for i in range(tl):
+        if slevel[queue[i] - N] > top:
+            top = slevel[queue[i] - N]
+    # stable counting sort of the BFS order by level, highest first
+    V = order.shape[0]
+    r = 0
+    for lev in range(top, -1, -1):
+        for i in range(tl):
+            v = queue[i]
+            if slevel[v - N] == lev:
+                queue[V + r] = v
+                r += 1
+    for i in range(tl):
+        v = queue[V + i]
+        queue[i] = v
+        order[v] = i
     return tl
 
 

@@ -168,7 +168,7 @@ STUDY_KERNELS.add("mikant", _mikant_kernel)
 
 
 @njit(cache=True, parallel=True)
-def _gtrials(rt, rules, looks, budget, ttl, minimal, root, indptr, nbr, nbr_link, n_links,
+def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, nbr_link, n_links,
              pool_lo, n_faults, trials, seed, rate_idx, succ, length, oracle_len, ttl_count):
     """The Monte Carlo loop of every family but mikant/mikantc: the same draws as
     ``_trials`` and the generic per-hop kernel (or a recomputed table column) per algorithm."""
@@ -216,7 +216,7 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, indptr, nbr, nbr_link
                     if rule == RULE_UPDOWN_T:
                         if not have_ud:
                             n_ord = updown_order(indptr, nbr, nbr_link, stamp, cur, N, N + root,
-                                                 order, q2)
+                                                 slevel, order, q2)
                             updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord,
                                           ddown, dall, q2)
                             have_ud = True
@@ -248,9 +248,10 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     rules = np.array([a.rule for a, _ in walks] or [RULE_SP], np.int64)
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
+    slevel = topo.switch_level.astype(np.int64)
 
     def run(ri, f, succ, length, olen, ttl):
-        _gtrials(ctx.rt, rules, look, ctx.budget, ctx.ttl, ctx.minimal, root, indptr, nbr,
+        _gtrials(ctx.rt, rules, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel, indptr, nbr,
                  nbr_link, topo.n_links, pool_lo, f, trials, seed, ri, succ, length, olen, ttl)
 
     return run
