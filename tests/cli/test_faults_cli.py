@@ -51,4 +51,4 @@ def test_bad_input_one_line_exit_2(args, fragment):
 
 def test_algorithm_not_for_family():
     r = run("faults", "kant:k=3,n=3", "--algorithms", "gns")
-    assert r.returncode == 2 and "needs a mikant" in r.stderr
+    assert r.returncode == 2 and "valid: sp, minimal, detour, updown-table" in r.stderr

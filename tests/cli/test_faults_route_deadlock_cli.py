@@ -124,17 +124,17 @@ def test_bad_fault_file_names_the_line(capsys, ffile, lines, fragment):
     (["route", SPEC, "n0.0.0.0", "n1.0.0.0", "-a", "dmodk", "--faults", "F"],
      "without fault handling for --faults on 'mikant'; valid: sp, gns, gdl"),
     (["route", SPEC, "n0.0.0.0", "n1.0.0.0", "-a", "oracle", "--faults", "F"], "is a bound"),
-    (["route", "kant:k=2,n=2", "n0.0", "n1.1", "--faults", "F"],
-     "fault-tolerant routing is defined for mikant, mikantc, not 'kant'"),
+    (["route", "kant:k=2,n=2", "n0.0", "n1.1", "-a", "gns", "--faults", "F"],
+     "is unknown for --faults on 'kant'; valid: sp, minimal, detour"),
     (["route", SPEC, "n0.0.0.0", "n1.0.0.0", "-a", "alg1", "--model", "lookahead"],
      "--model applies to fault-tolerant algorithms"),
     (["route", SPEC, "n0.0.0.0", "n1.0.0.0", "-a", "gns", "--model", "psychic"],
      "model='psychic' is invalid"),
     (["route", SPEC, "n0.0.0.0", "n1.0.0.0", "--faults", "/nonexistent/f.txt"], "does not exist"),
-    (["deadlock", "kant:k=2,n=2", "-a", "all"], "not 'kant'"),
+    (["deadlock", "kant:k=2,n=2", "-a", "gns", "--faults", "F"], "valid: sp, minimal"),
     (["deadlock", SPEC, "-a", "gns", "--vcs", "9"], "vcs=9 is invalid"),
     (["deadlock", SPEC, "-a", "gns", "--vc-rule", "magic", "--vcs", "2"], "vc_rule='magic'"),
-    (["deadlock", "mikantc:k=3,n=3", "-a", "cube", "--faults", "F"], "built for mikant"),
+    (["deadlock", "mikantc:k=3,n=3", "-a", "cube", "--faults", "F"], "but mikantc"),
 ])
 def test_bad_input_one_line_exit_2(capsys, ffile, args, fragment):
     f = str(ffile("<1,2,0,0,0>") if "mikantc" not in args[1] else ffile("# none"))

@@ -132,5 +132,6 @@ def test_bad_input(m33, kwargs, fragment):
 
 
 def test_not_defined_for_family():
-    with pytest.raises(ParameterError, match="needs a mikant"):
-        evaluate(fattree.build("kant:k=2,n=3"), "sp", [0.1], 10)
+    # issue 11: every family has fault-tolerant routing; the papers' detours stay MiKANT's
+    with pytest.raises(ParameterError, match="not defined for family 'kant'; valid: sp, minimal"):
+        evaluate(fattree.build("kant:k=2,n=3"), "gns", [0.1], 10)

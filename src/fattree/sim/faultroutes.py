@@ -18,16 +18,20 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError, ResourceError
-from ..faults.algorithms import check_model, resolve_algorithms
+from ..faults.algorithms import FT_ALGORITHMS, MIKANT_FAMILIES, check_model, resolve_algorithms
 from ..faults.cdg import route_vcs
+from ..faults.generic import ft_walk_generic, turn_classes
+from ..faults.gwalk import GenericRouter, table_route
 from ..faults.kernel import OK, TTL, ft_walk
 from ..faults.mikantc import _walk_capacity, cube_tables, mikantc_walk
+from ..faults.rules import default_ft_algorithm
 from ..routing._load import _weight
 
 FT_MAX_NODES = 4096  # N^2 walks and an N^2 x hops int8 table beyond this: refused
 FT_TABLE_MAX = 1 << 30  # bytes of the port and VC tables together
 FS_OK, FS_UNROUTABLE, FS_LIVELOCK = 0, 1, 2
-FAMILIES = ("mikant", "mikantc")
+# every family with a fault-tolerant algorithm (all of them: faults/algorithms.py)
+FAMILIES = tuple(sorted({f for _, a in FT_ALGORITHMS.items() for f in a.families}))
 
 
 @dataclass
@@ -129,9 +133,8 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
         raise ParameterError(f"faults in the simulator are defined for {', '.join(FAMILIES)}, "
                              f"not {topo.family!r} ({topo.spec})")
     valid = ", ".join(n for n, a in _algs(topo.family))
-    if algorithm is None:
-        raise ParameterError(f"algorithm=None: with faults name a fault-tolerant algorithm; "
-                             f"valid for {topo.family}: {valid}")
+    if algorithm is None:  # --fault-rate alone: the family's default fault-tolerant algorithm
+        algorithm = default_ft_algorithm(topo.family)
     (alg,) = resolve_algorithms([algorithm], topo.family)
     if alg.is_oracle:
         raise ParameterError(f"algorithm='oracle' is a bound, not a routing; valid for "
@@ -150,6 +153,8 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    if topo.family not in MIKANT_FAMILIES:
+        return _generic_routes(topo, alg, faulty, int(vcs), model)
     k, n = int(topo.params["k"]), int(topo.params["n"])
     if topo.family == "mikant":
         fam, cap = 0, 20 * n + 40 + 4 * n * (2 * n + 6)
@@ -173,6 +178,79 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
     vcs_t = np.zeros((N * N, L), np.int8)
     _fill(*common, topo.port_peer_port.astype(np.int64), topo.link_index, stamp, alg.flags, look,
           N, cap, int(vcs), status, ports, vcs_t)
+    return FaultRoutes(alg.name, faulty, ports, vcs_t, status, model)
+
+
+@njit(cache=True)
+def _gwalk(rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw, ports, how):
+    if use_table:
+        return table_route(table, rt[7], rt[10], stamp, rt[9], s, -1, t, sw, ports)
+    return ft_walk_generic(rt, rule, look, budget, ttl, stamp, 1, s, -1, t, sw, ports, how)
+
+
+@njit(cache=True)
+def _glengths(rt, rule, look, budget, ttl, stamp, table, use_table, status, length):
+    N = rt[9]
+    cap = ttl + 2
+    sw = np.empty(cap, np.int64)
+    ports = np.empty(cap, np.int64)
+    how = np.empty(cap, np.int64)
+    for s in range(N):
+        for t in range(N):
+            st, _, nsw = _gwalk(rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw,
+                                ports, how)
+            r = s * N + t
+            status[r] = FS_OK if st == OK else (FS_LIVELOCK if st == TTL else FS_UNROUTABLE)
+            length[r] = nsw if st == OK else 0
+    return 0
+
+
+@njit(cache=True)
+def _gfill(rt, rule, look, budget, ttl, stamp, table, use_table, order, V, status, out_ports,
+           out_vcs):
+    N = rt[9]
+    cap = ttl + 2
+    sw = np.empty(cap, np.int64)
+    ports = np.empty(cap, np.int64)
+    how = np.empty(cap, np.int64)
+    vcs = np.zeros(cap, np.int64)
+    for s in range(N):
+        for t in range(N):
+            r = s * N + t
+            if status[r] != FS_OK:
+                continue
+            st, _, nsw = _gwalk(rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw,
+                                ports, how)
+            if V > 1:
+                top = turn_classes(rt[7], N, order, sw, ports, nsw, vcs)
+                if top < 0 or top >= V:
+                    status[r] = FS_UNROUTABLE  # needs a layer >= V: refused (gcdg's rule)
+                    continue
+            for i in range(nsw):
+                out_ports[r, i] = ports[i]
+                out_vcs[r, i] = vcs[i] if V > 1 else 0
+    return 0
+
+
+def _generic_routes(topo, alg, faulty, vcs: int, model: str) -> FaultRoutes:
+    """The route table of a generic algorithm (faults/generic.py); with ``vcs > 1`` each
+    hop's VC is its up*/down* turn layer (deadlock-free, ``fattree.faults.gcdg``)."""
+    g = GenericRouter(topo, alg, faulty, model)
+    N = topo.n_nodes
+    table = g.table if g.is_table else np.zeros((1, 1), np.int32)
+    status = np.zeros(N * N, np.int8)
+    length = np.zeros(N * N, np.int64)
+    args = (g.ctx.rt, alg.rule, model == "lookahead", g.ctx.budget, g.ctx.ttl, g.stamp, table,
+            g.is_table)
+    _glengths(*args, status, length)
+    L = max(int(length.max()), 1)
+    need = 2 * N * N * L
+    if need > FT_TABLE_MAX:
+        raise ResourceError(f"the fault route table of {topo.spec} needs {need / 2**20:.0f} MiB; "
+                            f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)")
+    ports = np.full((N * N, L), -1, np.int8)
+    vcs_t = np.zeros((N * N, L), np.int8)
+    _gfill(*args, g.order, vcs, status, ports, vcs_t)
     return FaultRoutes(alg.name, faulty, ports, vcs_t, status, model)
 
 
