@@ -2,7 +2,9 @@
 
 MiKANT(3,3): 100,000 trials × 21 rates × every algorithm and the oracle, < 60 s on 2 cores.
 MiKANT(8,4) (8,192 nodes): the same, < 5 minutes.
-Run: .venv/bin/python benchmarks/faults_speed.py [--quick]
+Issue 11: kant(8,3) and clos(8,3) (generic kernel: sp, minimal, detour, updown-table,
+shortest-table and the oracle): 100,000 trials × 21 rates in < 60 s; MiKANT(3,3) < 15 s.
+Run: .venv/bin/python benchmarks/faults_speed.py [--quick] [--only kant,clos,mikant]
 """
 
 from __future__ import annotations
@@ -40,5 +42,11 @@ def run(spec: str, trials: int) -> None:
 
 if __name__ == "__main__":
     quick = "--quick" in sys.argv
-    run("mikant:k=3,n=3", 10_000 if quick else 100_000)
-    run("mikant:k=8,n=4", 2_000 if quick else 100_000)
+    only = None
+    if "--only" in sys.argv:
+        only = sys.argv[sys.argv.index("--only") + 1].split(",")
+    cases = [("mikant:k=3,n=3", 10_000, 100_000), ("kant:k=8,n=3", 10_000, 100_000),
+             ("clos:k=8,n=3", 10_000, 100_000), ("mikant:k=8,n=4", 2_000, 100_000)]
+    for spec, q, full in cases:
+        if only is None or spec.split(":")[0] in only:
+            run(spec, q if quick else full)

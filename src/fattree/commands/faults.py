@@ -35,12 +35,29 @@ def faults(
     from ..topology import build
 
     if list_:
-        table = Table(title="fault-tolerant routing algorithms")
+        from ..faults.rules import default_ft_algorithm
+        from ..topology import FAMILIES
+
+        family = spec.split(":", 1)[0].strip().lower()
+        mine = family in FAMILIES
+        title = (f"fault-tolerant routing algorithms of {family} (default: "
+                 f"{default_ft_algorithm(family)})" if mine else
+                 "fault-tolerant routing algorithms")
+        table = Table(title=title)
         for col in ("name", "families", "origin", "knowledge"):
             table.add_column(col)
         for name, a in FT_ALGORITHMS.items():
-            table.add_row(name, ",".join(a.families), a.origin, a.knowledge)
+            if mine and family not in a.families:
+                continue
+            fams = ("every family but mikant, mikantc" if len(a.families) > 4
+                    and "mikant" not in a.families else "every family" if len(a.families) > 4
+                    else ",".join(a.families))
+            table.add_row(name, fams, a.origin, a.knowledge)
         console.print(table)
+        if mine and family not in ("mikant", "mikantc"):
+            console.print("--models lookahead: a switch also sees the links of its neighbours "
+                          "(a candidate whose far switch has no healthy onward minimal port "
+                          "is a last resort)", highlight=False)
         return
     if links not in ("all", "switch-only"):
         raise ParameterError(f"links={links!r} is invalid: 'all' or 'switch-only'")

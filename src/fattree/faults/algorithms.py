@@ -100,10 +100,6 @@ _register("escape", GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
           "again (it reaches every node from every switch)",
           _LOCAL + "; per packet: the detour state plus a misroute counter (≤ 2n) and the "
           "previous switch")
-_register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
-          "global: every link of the network", families=("mikant", "mikantc") + GENERIC,
-          rule=RULE_ORACLE)
-
 # Every other family (faults/generic.py): the family's routing plus its fault view.
 _register("minimal", 0, "first healthy minimal port (fat trees: any healthy up port towards an "
           "NCA; hypercube/torus: fault-tolerant e-cube / dimension order: any productive "
@@ -123,6 +119,10 @@ _register("shortest-table", 0, "shortest-path forwarding tables (switch × desti
           "port one hop closer) recomputed on the surviving graph; VC layers by up*/down* turns",
           "global: a subnet manager that sees every link recomputes the tables", families=GENERIC,
           rule=RULE_SHORTEST_T)
+
+_register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
+          "global: every link of the network", families=("mikant", "mikantc") + GENERIC,
+          rule=RULE_ORACLE)
 
 # MiKANTC (004 §4, docs/faults-mikantc.md): the tree part is the MiKANT walk on the tree
 # digits; cube hops add the hypercube multipath.

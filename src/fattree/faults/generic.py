@@ -428,3 +428,63 @@ def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
         was_down = not up
         classes[i] = cls
     return cls
+
+
+@njit(cache=True)
+def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddown, queue):
+    """Length in links (switch hops plus the ejection) of the ``updown-table`` route from
+    switch vertex ``src_sw`` to node ``t`` under ``order``, without building the column:
+    down-only distances from the ancestors of ``t`` (``ddown``, as :func:`updown_column`),
+    then a BFS up from ``src_sw`` that stops at the first switches reaching ``t`` by down
+    hops; the table's route climbs to exactly such a switch (its rule: go down as soon as
+    possible, else climb to the cheapest up-neighbour), so the minimum of
+    (up hops + ``ddown``) is its length. -1: no up*/down* route. ``ddown`` must be -1
+    everywhere on entry and is restored; ``queue`` needs 2 V entries."""
+    V = order.shape[0]
+    ddown[t] = 0
+    queue[0] = t
+    h, tl = 0, 1
+    while h < tl:
+        w = queue[h]
+        h += 1
+        for j in range(indptr[w], indptr[w + 1]):
+            v = nbr[j]
+            if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
+                continue
+            if w == t or (order[w] > order[v]):
+                ddown[v] = ddown[w] + 1
+                queue[tl] = v
+                tl += 1
+    n_down = tl
+    best = -1
+    if order[src_sw] >= 0:
+        if ddown[src_sw] >= 0:
+            best = ddown[src_sw]
+        else:
+            # BFS upwards; queue[V + i] holds (vertex), dist in the high bits
+            hu, tu = V, V + 1
+            queue[V] = src_sw
+            ddown[src_sw] = -2 - 0  # visited marker: -2 - up distance
+            while hu < tu:
+                v = queue[hu]
+                hu += 1
+                dv = -2 - ddown[v]
+                if best >= 0 and dv + 1 >= best:
+                    continue
+                for j in range(indptr[v], indptr[v + 1]):
+                    u = nbr[j]
+                    if u < N or order[u] < 0 or order[u] >= order[v] \
+                            or stamp[nbr_link[j]] == cur:
+                        continue
+                    if ddown[u] >= 0:
+                        if best < 0 or dv + 1 + ddown[u] < best:
+                            best = dv + 1 + ddown[u]
+                    elif ddown[u] == -1:
+                        ddown[u] = -2 - (dv + 1)
+                        queue[tu] = u
+                        tu += 1
+            for i in range(V, tu):
+                ddown[queue[i]] = -1
+    for i in range(n_down):
+        ddown[queue[i]] = -1
+    return best

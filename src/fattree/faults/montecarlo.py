@@ -22,8 +22,7 @@ from ..registry import Registry
 from ..topology import Topology
 from .algorithms import (GENERIC, RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP,
                          RULE_UPDOWN_T, FTAlgorithm, check_model, resolve_algorithms)
-from .generic import (ft_walk_generic, route_length, shortest_column, table_walk,
-                      updown_column, updown_order)
+from .generic import ft_walk_generic, route_length, updown_distance, updown_order
 from .kernel import OK, TTL, ft_walk, oracle_bfs
 
 _CHUNK = 512  # trials per parallel task: fixed, so results never depend on thread count
@@ -168,30 +167,30 @@ STUDY_KERNELS.add("mikant", _mikant_kernel)
 
 
 @njit(cache=True, parallel=True)
-def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, nbr_link, n_links,
-             pool_lo, n_faults, trials, seed, rate_idx, succ, length, oracle_len, ttl_count):
+def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, nbr_link,
+             n_links, pool_lo, n_faults, trials, seed, rate_idx, succ, length, oracle_len,
+             ttl_count):
     """The Monte Carlo loop of every family but mikant/mikantc: the same draws as
-    ``_trials`` and the generic per-hop kernel (or a recomputed table column) per algorithm."""
+    ``_trials``, the generic per-hop kernel per algorithm, and the table engines'
+    outcome from their recomputed column (``shortest-table``: the BFS distance, which
+    its forwarding table realises; ``updown-table``: :func:`updown_distance`; both
+    checked against the walked tables in tests/faults/test_generic.py)."""
     N = rt[9]
     node_switch = rt[10]
-    port_peer = rt[7]
-    link_index = rt[8]
     V = indptr.shape[0] - 1
     n_alg = rules.shape[0]
     n_chunks = (trials + _CHUNK - 1) // _CHUNK
     pool = n_links - pool_lo
     cap = ttl + 2
-    R = port_peer.shape[1]
+    R = rt[7].shape[1]
     for c in prange(n_chunks):
         perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = _chunk_scratch(
             pool_lo, n_links, n_faults, V)
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
         out_how = np.empty(cap, np.int64)
-        col = np.empty(V, np.int64)
         order = np.empty(V, np.int64)
-        ddown = np.empty(V, np.int64)
-        dall = np.empty(V, np.int64)
+        ddown = np.full(V, -1, np.int64)
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
         lo = c * _CHUNK
@@ -200,8 +199,7 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, 
             cur = tr + 1
             s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
             best = -1
-            have_col = False
-            have_ud = False
+            dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
             for a in range(n_alg):
                 rule = rules[a]
                 if rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
@@ -209,24 +207,20 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, 
                                                -1, t, out_sw, out_port, out_how)
                 elif stamp[s] == cur:  # the source's only link
                     st, h = 1, 0
+                elif rule == RULE_SHORTEST_T:
+                    if dist_st == -2:
+                        dist_st = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist, seen,
+                                             cur, queue)
+                    st, h = (OK, dist_st) if dist_st >= 0 else (1, 0)
                 else:
-                    if rule == RULE_SHORTEST_T and not have_col:
-                        shortest_column(indptr, nbr, nbr_link, stamp, cur, t, col, q2)
-                        have_col = True
-                    if rule == RULE_UPDOWN_T:
-                        if not have_ud:
-                            n_ord = updown_order(indptr, nbr, nbr_link, stamp, cur, N, N + root,
-                                                 slevel, order, q2)
-                            updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord,
-                                          ddown, dall, q2)
-                            have_ud = True
-                    st, h, _ = table_walk(rule, port_peer, link_index, stamp, cur, N,
-                                          node_switch[s], t, col, order, ddown, dall, out_sw,
-                                          out_port)
-                    h += 1
+                    updown_order(indptr, nbr, nbr_link, stamp, cur, N, N + root, slevel, order,
+                                 q2)
+                    d = updown_distance(indptr, nbr, nbr_link, stamp, cur, N, N + node_switch[s],
+                                        t, order, ddown, q2)
+                    st, h = (OK, d + 1) if d >= 0 else (1, 0)
                 best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
-            if have_col:
-                oracle_len[tr] = col[s] if stamp[s] != cur else -1
+            if dist_st != -2:
+                oracle_len[tr] = dist_st if stamp[s] != cur else -1
                 continue
             d0 = route_length(rt, node_switch[s], t, cap, buf) + 1
             if minimal and best == d0:
