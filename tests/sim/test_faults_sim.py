@@ -162,9 +162,10 @@ def test_curve_shares_the_table_and_bad_parameters():
         SimConfig(fault_rate=1.5)
     with pytest.raises(ParameterError, match="valid.*gns"):
         simulate(SPEC, fault_rate=0.1, algorithm="alg1")
-    with pytest.raises(ParameterError, match="fault-tolerant algorithm"):
-        simulate(SPEC, fault_rate=0.1)
-    with pytest.raises(ParameterError, match="mikant"):
+    # issue 11: --fault-rate alone routes with the family's default fault-tolerant
+    # algorithm, and every family has one (the papers' detours stay MiKANT's)
+    assert simulate(SPEC, fault_rate=0.1, packets_per_source=5).config["ft_algorithm"] == "escape"
+    with pytest.raises(ParameterError, match="not defined for family 'kant'; valid: sp"):
         simulate("kant:k=2,n=2", fault_rate=0.1, algorithm="gns")
     with pytest.raises(ParameterError, match="mikant only"):
         simulate("mikantc:k=3,n=3", fault_rate=0.1, algorithm="cube", vcs=2)
@@ -248,7 +249,7 @@ def test_lookahead_routes_more_and_is_recorded(capsys):
      "unknown fault_model 'oracle'.*local, lookahead"),
     (["--fault-rate", "1.5", "--algorithm", "gns"], "fault_rate=1.5"),
     (["--fault-rate", "0.1", "--algorithm", "alg1"], "valid: .*gns\\+gdl"),
-    (["--fault-rate", "0.1"], "valid for mikant: .*gns"),
+    (["--fault-rate", "0.1", "--algorithm", "detour"], "not defined for family 'mikant'"),
 ])
 def test_cli_bad_input(capsys, args, match):
     code, out, err = run(capsys, "simulate", SPEC, "--load", "0.1", *args)

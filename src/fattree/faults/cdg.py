@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError
-from ..routing._cdg import _find_cycle
 from ..routing.deadlock import MAX_VCS, channel_label
+from ..routing.shared import find_cycle
 from ..topology import Topology
 from .algorithms import (ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, check_model,
                          resolve_algorithms)
@@ -177,7 +177,7 @@ def _ft_cdg(k, n, port_peer, peer_port, link_index, stamp, flags, lookahead, V, 
 
 
 @njit(cache=True)
-def _shortest_cycle(port_peer, n_nodes, V, adj, seeds):
+def shortest_cycle(port_peer, n_nodes, V, adj, seeds):
     """The shortest cycle through any channel of ``seeds`` (BFS from each), as channel ids."""
     S, R = port_peer.shape
     C = S * R * V
@@ -352,7 +352,7 @@ def _mikant(topo: Topology) -> tuple[int, int]:
     return int(topo.params["k"]), int(topo.params["n"])
 
 
-def _walk_cap(n: int) -> int:
+def walk_cap(n: int) -> int:
     return 20 * n + 40 + 4 * n * (2 * n + 6)
 
 
@@ -400,7 +400,7 @@ def ft_dependency_graph(topo: Topology, algorithm: str, faulty=None, *, model: s
     stats = np.zeros(3, np.int64)
     classes = np.zeros(max(V, 1) + 1, np.int64)
     _ft_cdg(k, n, topo.port_peer, topo.port_peer_port, topo.link_index,
-            faulty.astype(np.int64), alg.flags, model == "lookahead", V, rule, _walk_cap(n),
+            faulty.astype(np.int64), alg.flags, model == "lookahead", V, rule, walk_cap(n),
             wit, used, stats, classes)
     return FTDependencyGraph(topo, alg.name, model, V, VC_RULES[rule], faulty, wit, used, stats,
                              classes)
@@ -429,7 +429,7 @@ def walk_vcs(topo: Topology, algorithm: str, src: int, dst: int, faulty, *,
     k, n = _mikant(topo)
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
-    cap = _walk_cap(n)
+    cap = walk_cap(n)
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
     stamp = np.asarray(faulty, bool).astype(np.int64)
@@ -502,9 +502,9 @@ def ft_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str = "lo
         not_delivered=int(g.stats[0]), refused=int(g.stats[1]),
         classes=[int(c) for c in g.classes[:g.vcs]],
         classes_bound=classes_bound(g.algorithm, int(topo.params["n"])))
-    cyc = _find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
+    cyc = find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
     if cyc.size:
-        short = _shortest_cycle(topo.port_peer, N, g.vcs, adj, cyc)
+        short = shortest_cycle(topo.port_peer, N, g.vcs, adj, cyc)
         if short.size:
             cyc = short
         rep.acyclic = False

@@ -18,16 +18,16 @@ from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
 from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TT, UPALT, XT, check_model,
                          resolve_algorithms)
-from .kernel import (_GDL, _GNS, _TT, _TX, _XT, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE,
+from .kernel import (KIND_GDL, KIND_GNS, KIND_TT, KIND_TX, KIND_XT, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE,
                      HOW_MULTIPATH, HOW_UPALT, OK, STATUS_NAMES, ft_walk)
 
-_NAMES = {_GNS: "GNS", _GDL: "GDL", _TT: "TT", _XT: "XT", _TX: "TT/XT"}
-_REFS = {_GNS: "Go-Neighbor-Switch, 001 §4.2.1", _GDL: "Go-Down-Level, 001 §4.2.2",
-         _TT: "Three-Turn, 001 §4.2.4", _XT: "X-Turns, 001 §4.2.3",
-         _TX: "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4"}
-_STEPS = {_GNS: ("g1", "g2", "g3"), _GDL: ("d1", "d2", "d3"), _TT: ("t1", "t2", "t3"),
-          _XT: ("x1", "x2", "x3", "x4", "x5"), _TX: ("t1/x1",)}
-_FLAG = {_GNS: GNS, _GDL: GDL, _TT: TT, _XT: XT}
+_NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
+_REFS = {KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1", KIND_GDL: "Go-Down-Level, 001 §4.2.2",
+         KIND_TT: "Three-Turn, 001 §4.2.4", KIND_XT: "X-Turns, 001 §4.2.3",
+         KIND_TX: "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4"}
+_STEPS = {KIND_GNS: ("g1", "g2", "g3"), KIND_GDL: ("d1", "d2", "d3"), KIND_TT: ("t1", "t2", "t3"),
+          KIND_XT: ("x1", "x2", "x3", "x4", "x5"), KIND_TX: ("t1/x1",)}
+_FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 
 @dataclass(frozen=True)
@@ -59,10 +59,10 @@ class FTExplanation:
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
     """(status, hops, switches, trace, vc per hop or None) from the family's kernel."""
     if topo.family == "mikant":
-        from .cdg import _walk_cap, ft_vc
+        from .cdg import walk_cap, ft_vc
 
         k, n = int(topo.params["k"]), int(topo.params["n"])
-        cap = _walk_cap(n)
+        cap = walk_cap(n)
         sw = np.full(cap, -1, np.int64)
         ports = np.full(cap, -1, np.int64)
         trace = np.full((cap, 4), -1, np.int64)
@@ -74,13 +74,13 @@ def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
             vcs.append(vc)
             in_port = int(topo.port_peer_port[sw[i], ports[i]])
         return st, hops, nsw, sw, ports, trace, vcs
-    from .mikantc import _check_tie_break, _walk_capacity, cube_tables, mikantc_walk
+    from .mikantc import check_tie_break, walk_capacity, cube_tables, mikantc_walk
 
     if model != "local":
         raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
     tb = cube_tables(topo)
-    rnd = _check_tie_break(tie_break)
-    cap = _walk_capacity(tb.k, tb.n)
+    rnd = check_tie_break(tie_break)
+    cap = walk_capacity(tb.k, tb.n)
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
     trace = np.full((cap, 4), -1, np.int64)
@@ -190,7 +190,7 @@ def _rule_name(how, step) -> str:
     if how in _NAMES:
         names = _STEPS[how]
         name = names[step] if step < len(names) else f"step {step + 1}"
-        final = how != _TX and step == len(names) - 1
+        final = how != KIND_TX and step == len(names) - 1
         return f"{_NAMES[how]} {name}" + (" (A1)" if final else "")
     return {HOW_UPALT: "UPALT", HOW_MISROUTE: "misroute", HOW_CUBE: "cube",
             HOW_MULTIPATH: "cube multipath", HOW_GODOWN: "Go-Down to P_D"}.get(how, "?")
@@ -254,7 +254,7 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
                 link=_link(topo, a, fault), fault_class=cls)
             why = ("no fully healthy detour (lookahead)" if model == "lookahead" else
                    "no healthy port for its first step")
-            for kd in (_GNS, _TT, _XT, _GDL):
+            for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL):
                 if mask >= 0 and mask & (1 << kd):
                     add("skip", f"{_NAMES[kd]} cannot start: {why}", _NAMES[kd])
         if how in _NAMES and step == 0:
@@ -263,10 +263,10 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
             add("detour", f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to "
                           f"{topo.vertex_label(int(topo.port_peer[a, p]))}", _NAMES[how],
                 port=p)
-        elif how in (_TT, _XT) and step == 1 and trigger == _TX:
-            add("decide", f"X1 {'can' if how == _TT else 'cannot'} turn back over a healthy "
+        elif how in (KIND_TT, KIND_XT) and step == 1 and trigger == KIND_TX:
+            add("decide", f"X1 {'can' if how == KIND_TT else 'cannot'} turn back over a healthy "
                           f"allowed cross link: "
-                          f"{'Three-Turn' if how == _TT else 'X-Turns'} continues", _NAMES[how])
+                          f"{'Three-Turn' if how == KIND_TT else 'X-Turns'} continues", _NAMES[how])
         elif how == HOW_UPALT:
             add("upalt", "UPALT: another healthy up port (every up port below the crossing "
                          "reaches an ancestor; at a root crossing any root)", "UPALT")
@@ -292,7 +292,7 @@ def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
         return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
     if fault >= 0:
         if mask > 0:
-            tried = ", ".join(_NAMES[kd] for kd in (_GNS, _TT, _XT, _GDL) if mask & (1 << kd))
+            tried = ", ".join(_NAMES[kd] for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL) if mask & (1 << kd))
             return f"{name}: {tried} could not start and no other enabled rule covers this hop"
         enabled = [nm for kd, nm in _NAMES.items() if kd in _FLAG and alg.flags & _FLAG[kd]]
         extra = [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]

@@ -24,7 +24,7 @@ from ..errors import ParameterError
 from ..routing.deadlock import MAX_VCS, channel_label
 from ..topology import Topology
 from .algorithms import RULE_UPDOWN_T, check_model, resolve_algorithms
-from .cdg import FTDeadlockReport, _shortest_cycle
+from .cdg import FTDeadlockReport, shortest_cycle
 from .generic import ft_walk_generic, turn_classes
 from .gwalk import GenericRouter, table_route
 from .kernel import OK
@@ -192,7 +192,7 @@ def generic_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str 
     rep.layers_needed = int(stats[3]) + 1 if stats[2] else 0
     cyc = _any_cycle(topo.port_peer, N, V, wit, used)
     if cyc.size:
-        short = _shortest_cycle(topo.port_peer, N, V, wit >= 0, cyc)
+        short = shortest_cycle(topo.port_peer, N, V, wit >= 0, cyc)
         if short.size:
             cyc = short
         rep.acyclic = False

@@ -207,11 +207,12 @@ def ft_walk_generic(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, ds
     link_index = rt[8]
     N = rt[9]
     R = port_peer.shape[1]
-    cand = np.empty(R + 1, np.int64)
-    cand2 = np.empty(R + 1, np.int64)
-    buf = np.empty(R + 1, np.int64)
-    dbuf = np.empty(R + 1, np.int64)
-    state = np.empty(4, np.int64)
+    scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
+    cand = scratch[0:R + 1]
+    cand2 = scratch[R + 1:2 * (R + 1)]
+    buf = scratch[2 * (R + 1):3 * (R + 1)]
+    dbuf = scratch[3 * (R + 1):4 * (R + 1)]
+    state = scratch[4 * (R + 1):]
     state[S_BUDGET] = budget
     state[S_PREV] = -1
     state[S_HOW] = 0

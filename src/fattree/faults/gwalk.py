@@ -20,22 +20,10 @@ from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, FTAlgorithm
 from .generic import (HOW_TABLE, shortest_column, table_port, turn_classes, updown_column,
                       updown_order, ft_walk_generic)
 from .kernel import DEAD_END, NO_RULE, OK, TTL
+from .mcdraw import surviving_csr
 
 TABLE_RULES = (RULE_UPDOWN_T, RULE_SHORTEST_T)
 TABLE_LIMIT_BYTES = 1 << 30
-
-
-def surviving_csr(topo: Topology):
-    """(indptr, neighbours, link ids) of every vertex, over all links (faults are masked
-    by the kernels' stamp)."""
-    e = topo.links
-    src = np.concatenate([e[:, 0], e[:, 1]])
-    dst = np.concatenate([e[:, 1], e[:, 0]])
-    lid = np.concatenate([np.arange(len(e)), np.arange(len(e))])
-    order = np.argsort(src, kind="stable")
-    indptr = np.zeros(topo.n_vertices + 1, np.int64)
-    np.add.at(indptr, src + 1, 1)
-    return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ TTL = 3  # hop limit (livelock guard): must never fire for the papers' algorithm
 STATUS_NAMES = ("ok", "no applicable detour", "detour dead end", "TTL")
 
 # detour kinds
-_NONE, _GNS, _GDL, _TT, _XT, _TX = 0, 1, 2, 3, 4, 5
+KIND_NONE, KIND_GNS, KIND_GDL, KIND_TT, KIND_XT, KIND_TX = 0, 1, 2, 3, 4, 5
 _FINAL = (0, 2, 2, 2, 4, 0)  # index of the A1 step that ends each detour kind
 
 # How the output port of a recorded switch was chosen (column 0 of the optional ``trace``
@@ -35,18 +35,18 @@ HOW_GODOWN = 10  # MiKANTC: Go-Down at level 1 to another intermediate of the cu
 
 
 @njit(cache=True, inline="always")
-def _dig(x, i, k):
+def digit(x, i, k):
     return (x // k**i) % k
 
 
 @njit(cache=True)
-def _tdig(t, i, k, n):
+def tdigit(t, i, k, n):
     """Digit i of destination node t (i = n-1 is the port digit C_{n-1})."""
-    return _dig(t % k**n, i, k)
+    return digit(t % k**n, i, k)
 
 
 @njit(cache=True)
-def _a1(s, t, k, n):
+def a1_port(s, t, k, n):
     """Algorithm 1 (001's printing: prefix compare, down port T_{L-1}); spec §2."""
     K = k ** (n - 1)
     d = s % K
@@ -55,17 +55,17 @@ def _a1(s, t, k, n):
     g = gl // (n - 1)
     gt = t // k**n
     if g != gt:
-        return k + _tdig(t, L, k, n)
+        return k + tdigit(t, L, k, n)
     for i in range(L, n - 1):
-        if _dig(d, i, k) != _tdig(t, i, k, n):
-            return k + _tdig(t, L, k, n)
+        if digit(d, i, k) != tdigit(t, i, k, n):
+            return k + tdigit(t, L, k, n)
     if L >= 1:
-        return _tdig(t, L - 1, k, n)
-    return _tdig(t, n - 1, k, n)
+        return tdigit(t, L - 1, k, n)
+    return tdigit(t, n - 1, k, n)
 
 
 @njit(cache=True, inline="always")
-def _healthy(s, p, link_index, stamp, cur):
+def healthy(s, p, link_index, stamp, cur):
     e = link_index[s, p]
     return e >= 0 and stamp[e] != cur
 
@@ -122,20 +122,20 @@ def _cross_back(k, tn2, w2, out):
 
 
 @njit(cache=True)
-def _step_ports(kind, step, s, t, k, n, w2, wl, lw, out):
+def step_ports(kind, step, s, t, k, n, w2, wl, lw, out):
     """Allowed ports of one detour step at switch s, in preference order (spec §3)."""
     K = k ** (n - 1)
     d = s % K
-    if kind != _TX and step == _FINAL[kind]:
-        out[0] = _a1(s, t, k, n)
+    if kind != KIND_TX and step == _FINAL[kind]:
+        out[0] = a1_port(s, t, k, n)
         return 1
-    tn2 = _tdig(t, n - 2, k, n)
-    if kind == _GNS:
+    tn2 = tdigit(t, n - 2, k, n)
+    if kind == KIND_GNS:
         if step == 0:
             return _down_ports(k, wl, out)
-        return _up_ports(k, _dig(d, n - 3, k), wl, out)
-    if kind == _GDL:
-        tl = _tdig(t, lw - 1, k, n)
+        return _up_ports(k, digit(d, n - 3, k), wl, out)
+    if kind == KIND_GDL:
+        tl = tdigit(t, lw - 1, k, n)
         if step == 0:
             c = 0
             for x in range(k):
@@ -146,23 +146,23 @@ def _step_ports(kind, step, s, t, k, n, w2, wl, lw, out):
                 out[c] = wl
                 c += 1
             return c
-        return _up_ports(k, _dig(d, lw - 1, k), wl, out)
-    if kind == _XT:
+        return _up_ports(k, digit(d, lw - 1, k), wl, out)
+    if kind == KIND_XT:
         if step == 0:
             return _cross_out(k, tn2, out)
         if step == 1:
             return _down_ports(k, wl, out)
         if step == 2:
-            return _up_ports(k, _dig(d, n - 3, k), wl, out)
+            return _up_ports(k, digit(d, n - 3, k), wl, out)
         return _cross_back(k, tn2, w2, out)
-    # _TT and _TX
+    # KIND_TT and KIND_TX
     if step == 0:
         return _cross_out(k, tn2, out)
     return _cross_back(k, tn2, w2, out)
 
 
 @njit(cache=True, inline="always")
-def _record(trace, nsw, how, step, fault, mask):
+def record_hop(trace, nsw, how, step, fault, mask):
     """Log one hop's rule for ``explain`` (compiled away when trace is None)."""
     if trace is not None and nsw < trace.shape[0]:
         trace[nsw, 0] = how
@@ -172,9 +172,9 @@ def _record(trace, nsw, how, step, fault, mask):
 
 
 @njit(cache=True)
-def _first_healthy(ports, cnt, s, link_index, stamp, cur):
+def first_healthy(ports, cnt, s, link_index, stamp, cur):
     for i in range(cnt):
-        if _healthy(s, ports[i], link_index, stamp, cur):
+        if healthy(s, ports[i], link_index, stamp, cur):
             return ports[i]
     return -1
 
@@ -188,7 +188,7 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
     idx = np.zeros(5, np.int64)
     at = np.empty(5, np.int64)
     at[0] = s
-    cnt[0] = _step_ports(kind, 0, s, t, k, n, w2, wl, lw, buf[0])
+    cnt[0] = step_ports(kind, 0, s, t, k, n, w2, wl, lw, buf[0])
     idx[0] = 0
     depth = 0
     while depth >= 0:
@@ -199,7 +199,7 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
             continue
         p = buf[depth, idx[depth]]
         sw = at[depth]
-        if not _healthy(sw, p, link_index, stamp, cur):
+        if not healthy(sw, p, link_index, stamp, cur):
             idx[depth] += 1
             continue
         seq[depth] = p
@@ -211,68 +211,68 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
             continue
         depth += 1
         at[depth] = nxt
-        cnt[depth] = _step_ports(kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
+        cnt[depth] = step_ports(kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
         idx[depth] = 0
     return 0
 
 
 @njit(cache=True, inline="always")
-def _continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+def continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
     """The next step of a detour in progress, local model, at switch ``s`` (``vs``/``tv``:
     the switch and the destination as MiKANT indices; shared by the MiKANT and MiKANTC
     walks). Returns ``(port or -1, kind used, kind after, step after)``."""
-    if kind == _TX and step == 1:
+    if kind == KIND_TX and step == 1:
         # ALL, local model: TT if X1 can turn back, else X-Turns (spec §4)
-        cnt = _step_ports(_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
-        kind = _TT if _first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else _XT
-    cnt = _step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
-    p = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+        cnt = step_ports(KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
+        kind = KIND_TT if first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else KIND_XT
+    cnt = step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
+    p = first_healthy(ports, cnt, s, link_index, stamp, cur)
     if p < 0:
         return p, kind, kind, step
     if step == _FINAL[kind]:
-        return p, kind, _NONE, step
+        return p, kind, KIND_NONE, step
     return p, kind, kind, step + 1
 
 
 @njit(cache=True, inline="always")
 def _crossing_kind_on(cand, flags, n):
     """The algorithm has crossing detour ``cand`` (GNS and XT need n >= 3)."""
-    if cand == _GNS:
+    if cand == KIND_GNS:
         return (flags & GNS) != 0 and n >= 3
-    if cand == _TT:
+    if cand == KIND_TT:
         return (flags & TT) != 0
     return (flags & XT) != 0 and n >= 3
 
 
 @njit(cache=True, inline="always")
-def _start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+def start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
     """Local model, a faulty crossing port: the first of GNS, TT, XT (spec §4 order) that
     the algorithm has and whose first step has a healthy port at ``s``. Returns
     ``(port or -1, kind, bitmask of the kinds that could not start)``."""
     hmask = 0
-    order = (_GNS, _TT, _XT)
+    order = (KIND_GNS, KIND_TT, KIND_XT)
     for oi in range(3):
         cand = order[oi]
         if not _crossing_kind_on(cand, flags, n):
             continue
-        both = cand == _TT and (flags & XT) and n >= 3
-        cnt = _step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
-        q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+        both = cand == KIND_TT and (flags & XT) and n >= 3
+        cnt = step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
+        q = first_healthy(ports, cnt, s, link_index, stamp, cur)
         if q >= 0:
-            return q, (_TX if both else cand), hmask
+            return q, (KIND_TX if both else cand), hmask
         hmask |= 1 << cand
-        if cand == _TT:
+        if cand == KIND_TT:
             if both:
-                hmask |= 1 << _XT
+                hmask |= 1 << KIND_XT
             break  # XT shares TT's first step: it cannot start either
-    return -1, _NONE, hmask
+    return -1, KIND_NONE, hmask
 
 
 @njit(cache=True, inline="always")
-def _upalt_port(s, faulty, k, link_index, stamp, cur):
+def upalt_port(s, faulty, k, link_index, stamp, cur):
     """Spec §3.5 UPALT: the first healthy up port of ``s`` other than ``faulty`` (-1)."""
     for q in range(k, 2 * k):
-        if q != faulty and _healthy(s, q, link_index, stamp, cur):
+        if q != faulty and healthy(s, q, link_index, stamp, cur):
             return q
     return -1
 
@@ -308,7 +308,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
     else:
         s = start
     prev = -1
-    kind = _NONE
+    kind = KIND_NONE
     step = 0
     w2 = 0
     wl = 0
@@ -320,7 +320,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
-            _record(trace, nsw, -1, step, -1, kind)
+            record_hop(trace, nsw, -1, step, -1, kind)
             return TTL, hops, nsw + 1
         d = s % K
         gl = s // K
@@ -332,25 +332,25 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
         hstep = step
         hfault = -1
         hmask = 0
-        if kind != _NONE:
+        if kind != KIND_NONE:
             if seq_len > 0:
                 p = seq[step]
                 if step == seq_len - 1:
-                    kind = _NONE
+                    kind = KIND_NONE
                     seq_len = 0
                 else:
                     step += 1
             else:
-                p, how, kind, step = _continue_detour(kind, step, s, s, t, k, n, w2, wl, lw,
+                p, how, kind, step = continue_detour(kind, step, s, s, t, k, n, w2, wl, lw,
                                                       ports, link_index, stamp, cur)
                 if p < 0:
                     status = DEAD_END
                     hmask = how
         else:
-            p = _a1(s, t, k, n)
+            p = a1_port(s, t, k, n)
             how = 0
             hstep = 0
-            if not _healthy(s, p, link_index, stamp, cur):
+            if not healthy(s, p, link_index, stamp, cur):
                 faulty = p
                 hfault = p
                 p = -1
@@ -360,16 +360,16 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                 root = crossing and g == gt
                 status = NO_RULE
                 if up and (flags & UPALT) and (not crossing or root):
-                    p = _upalt_port(s, faulty, k, link_index, stamp, cur)
+                    p = upalt_port(s, faulty, k, link_index, stamp, cur)
                     if p >= 0:
                         status = OK
                         how = HOW_UPALT
                 if p < 0 and crossing and (not root or (flags & ROOT)):
-                    w2 = _dig(d, n - 2, k)
-                    wl = _dig(d, n - 3, k) if n >= 3 else 0
+                    w2 = digit(d, n - 2, k)
+                    wl = digit(d, n - 3, k) if n >= 3 else 0
                     lw = L
                     if lookahead:  # the first candidate whose whole detour is healthy
-                        order = (_GNS, _TT, _XT)
+                        order = (KIND_GNS, KIND_TT, KIND_XT)
                         for oi in range(3):
                             cand = order[oi]
                             if not _crossing_kind_on(cand, flags, n):
@@ -386,7 +386,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                                 break
                             hmask |= 1 << cand
                     else:
-                        q, kd, hm = _start_crossing_detour(flags, s, s, t, k, n, w2, wl, lw,
+                        q, kd, hm = start_crossing_detour(flags, s, s, t, k, n, w2, wl, lw,
                                                            ports, link_index, stamp, cur)
                         hmask |= hm
                         if q >= 0:
@@ -396,48 +396,48 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                             status = OK
                             how = kd
                 elif p < 0 and not up and L >= 1 and (flags & GDL):
-                    w2 = _dig(d, n - 2, k)
-                    wl = _dig(d, L - 1, k)
+                    w2 = digit(d, n - 2, k)
+                    wl = digit(d, L - 1, k)
                     lw = L
                     if lookahead:
-                        m = _lookahead(_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
+                        m = _lookahead(KIND_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
                                        link_index, stamp, cur, seq)
                         if m > 0:
-                            kind = _GDL
+                            kind = KIND_GDL
                             seq_len = m
                             p = seq[0]
                             step = 1
                             status = OK
-                            how = _GDL
+                            how = KIND_GDL
                     else:
-                        cnt = _step_ports(_GDL, 0, s, t, k, n, w2, wl, lw, ports)
-                        q = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                        cnt = step_ports(KIND_GDL, 0, s, t, k, n, w2, wl, lw, ports)
+                        q = first_healthy(ports, cnt, s, link_index, stamp, cur)
                         if q >= 0:
-                            kind = _GDL
+                            kind = KIND_GDL
                             step = 1
                             p = q
                             status = OK
-                            how = _GDL
+                            how = KIND_GDL
                     if p < 0:
-                        hmask |= 1 << _GDL
+                        hmask |= 1 << KIND_GDL
         if p < 0:
             if budget > 0:
                 # misroute: a healthy port other than the way back, rotating the start
                 budget -= 1
-                kind = _NONE
+                kind = KIND_NONE
                 seq_len = 0
                 r = (t + hops) % (2 * k)
                 for j in range(2 * k):
                     q = (r + j) % (2 * k)
                     peer = port_peer[s, q]
-                    if peer >= N and peer - N != prev and _healthy(s, q, link_index, stamp, cur):
+                    if peer >= N and peer - N != prev and healthy(s, q, link_index, stamp, cur):
                         p = q
                         how = HOW_MISROUTE
                         break
             if p < 0:
-                _record(trace, nsw, -1, hstep, hfault, hmask)
+                record_hop(trace, nsw, -1, hstep, hfault, hmask)
                 return status if status != OK else DEAD_END, hops, nsw + 1
-        _record(trace, nsw, how, hstep, hfault, hmask)
+        record_hop(trace, nsw, how, hstep, hfault, hmask)
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1

@@ -30,12 +30,12 @@ from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
 from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT, FTAlgorithm
-from .kernel import (_GDL, _NONE, DEAD_END, HOW_CUBE, HOW_GODOWN,
-                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, _a1,
-                     _continue_detour, _dig, _first_healthy, _healthy, _record,
-                     _start_crossing_detour, _step_ports, _upalt_port, oracle_bfs)
-from .montecarlo import (_CHUNK, STUDY_KERNELS, _chunk_scratch, _draw, _mix, _outcome,
-                         _surviving_csr)
+from .kernel import (KIND_GDL, KIND_NONE, DEAD_END, HOW_CUBE, HOW_GODOWN,
+                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, a1_port,
+                     continue_detour, digit, first_healthy, healthy, record_hop,
+                     start_crossing_detour, step_ports, upalt_port, oracle_bfs)
+from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome,
+                         surviving_csr)
 
 TIE_BREAKS = ("dimension", "random")
 
@@ -86,8 +86,8 @@ def cube_tables(topo: Topology) -> CubeTables:
 @njit(cache=True)
 def _pick(seed, pkt, s, count):
     """The paper's random tie-break, fixed by (seed, packet, switch): no shared stream."""
-    h = _mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
-             _mix(np.uint64(pkt) ^ _mix(np.uint64(s) + np.uint64(0x632BE59BD9B4E019))))
+    h = mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
+             mix(np.uint64(pkt) ^ mix(np.uint64(s) + np.uint64(0x632BE59BD9B4E019))))
     return np.int64(h % np.uint64(count))
 
 
@@ -169,7 +169,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
     else:
         s = start
     prev = -1
-    kind = _NONE
+    kind = KIND_NONE
     step = 0
     w2 = 0
     wl = 0
@@ -180,7 +180,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
-            _record(trace, nsw, -1, step, -1, kind)
+            record_hop(trace, nsw, -1, step, -1, kind)
             return TTL, hops, nsw + 1
         G = s // Sg
         r = s % Sg
@@ -199,16 +199,16 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         vs = (G * (n - 1) + L) * K + D
         in_cube = c >= 0 and G == gt and q == qt
         if in_cube:
-            kind = _NONE  # Algorithm 1's first test, at every switch: in the destination cube
+            kind = KIND_NONE  # Algorithm 1's first test, at every switch: in the destination cube
         p = -1
         status = OK
         how = 0
         hstep = step
         hfault = -1
         hmask = 0
-        if kind != _NONE:
+        if kind != KIND_NONE:
             # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
-            p, how, kind, step = _continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw,
+            p, how, kind, step = continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw,
                                                   ports, link_index, stamp, cur)
             if p < 0:
                 status = DEAD_END
@@ -216,8 +216,8 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         elif c >= 0 and (in_cube or not inter):
             hstep = 0
             if in_cube and c == ct:
-                if not _healthy(s, pt, link_index, stamp, cur):
-                    _record(trace, nsw, -1, 0, pt, 0)
+                if not healthy(s, pt, link_index, stamp, cur):
+                    record_hop(trace, nsw, -1, 0, pt, 0)
                     return NO_RULE, hops, nsw + 1  # the destination's only link
                 p = pt
             else:
@@ -231,7 +231,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                             avoid += 1
                 cnt = _cube_ports(c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid,
                                   dims, ports)
-                if _healthy(s, ports[0], link_index, stamp, cur):
+                if healthy(s, ports[0], link_index, stamp, cur):
                     p = ports[0]
                     how = HOW_CUBE
                 else:
@@ -239,15 +239,15 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     hfault = ports[0]
                     if flags & CUBE:  # hypercube multipath: another shortest-path dimension
                         for i in range(1, cnt):
-                            if _healthy(s, ports[i], link_index, stamp, cur):
+                            if healthy(s, ports[i], link_index, stamp, cur):
                                 p = ports[i]
                                 status = OK
                                 how = HOW_MULTIPATH
                                 break
         else:
-            p = _a1(vs, tv, k, n)
+            p = a1_port(vs, tv, k, n)
             hstep = 0
-            if not _healthy(s, p, link_index, stamp, cur):
+            if not healthy(s, p, link_index, stamp, cur):
                 faulty = p
                 hfault = p
                 p = -1
@@ -256,15 +256,15 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                 crossing = up and L == n - 2
                 root = crossing and G == gt
                 if up and (flags & UPALT) and (not crossing or root):
-                    p = _upalt_port(s, faulty, k, link_index, stamp, cur)
+                    p = upalt_port(s, faulty, k, link_index, stamp, cur)
                     if p >= 0:
                         status = OK
                         how = HOW_UPALT
                 if p < 0 and crossing and (not root or (flags & ROOT)):
-                    w2 = _dig(D, n - 2, k)
-                    wl = _dig(D, n - 3, k) if n >= 3 else 0
+                    w2 = digit(D, n - 2, k)
+                    wl = digit(D, n - 3, k) if n >= 3 else 0
                     lw = L
-                    qq, kd, hm = _start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw,
+                    qq, kd, hm = start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw,
                                                         ports, link_index, stamp, cur)
                     hmask |= hm
                     if qq >= 0:
@@ -278,7 +278,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     # the destination corner first; the cube takes it from there
                     best = -1
                     for x in range(k):
-                        if x != faulty and _healthy(s, x, link_index, stamp, cur):
+                        if x != faulty and healthy(s, x, link_index, stamp, cur):
                             if best < 0 or (_popc(codes[x] ^ ct) < _popc(codes[best] ^ ct)):
                                 best = x
                     if best >= 0:
@@ -286,33 +286,33 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                         status = OK
                         how = HOW_GODOWN
                     else:
-                        hmask |= 1 << _GDL
+                        hmask |= 1 << KIND_GDL
                 elif p < 0 and not up and L >= 2 and (flags & GDL):
-                    w2 = _dig(D, n - 2, k)
-                    wl = _dig(D, L - 1, k)
+                    w2 = digit(D, n - 2, k)
+                    wl = digit(D, L - 1, k)
                     lw = L
-                    cnt = _step_ports(_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
-                    qq = _first_healthy(ports, cnt, s, link_index, stamp, cur)
+                    cnt = step_ports(KIND_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
+                    qq = first_healthy(ports, cnt, s, link_index, stamp, cur)
                     if qq >= 0:
-                        kind = _GDL
+                        kind = KIND_GDL
                         step = 1
                         p = qq
                         status = OK
-                        how = _GDL
+                        how = KIND_GDL
                     else:
-                        hmask |= 1 << _GDL
+                        hmask |= 1 << KIND_GDL
         if p < 0:
             if budget > 0:
                 # misroute: a healthy switch port other than the way back, from a start
                 # drawn per (packet, hop); inside the destination cube its cube ports first
                 budget -= 1
-                kind = _NONE
+                kind = KIND_NONE
                 r1 = _pick(seed, pkt, hops * 1000003 + s, R)
                 for sweep in range(2):
                     for j in range(R):
                         qq = (r1 + j) % R
                         peer = port_peer[s, qq]
-                        if peer < N or peer - N == prev or not _healthy(s, qq, link_index,
+                        if peer < N or peer - N == prev or not healthy(s, qq, link_index,
                                                                          stamp, cur):
                             continue
                         if sweep == 0 and in_cube and (qq >= k) == inter:
@@ -323,9 +323,9 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     if p >= 0:
                         break
             if p < 0:
-                _record(trace, nsw, -1, hstep, hfault, hmask)
+                record_hop(trace, nsw, -1, hstep, hfault, hmask)
                 return status if status != OK else DEAD_END, hops, nsw + 1
-        _record(trace, nsw, how, hstep, hfault, hmask)
+        record_hop(trace, nsw, how, hstep, hfault, hmask)
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1
@@ -339,14 +339,14 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         s = peer - N
 
 
-def _check_tie_break(tie_break: str) -> bool:
+def check_tie_break(tie_break: str) -> bool:
     """``True`` for the paper's random tie-break, ``False`` for dimension order."""
     if tie_break not in TIE_BREAKS:
         raise ParameterError(f"tie_break={tie_break!r} is invalid: one of {', '.join(TIE_BREAKS)}")
     return tie_break == "random"
 
 
-def _walk_capacity(k: int, n: int) -> int:
+def walk_capacity(k: int, n: int) -> int:
     """Enough room for the switches of any walk (the TTL of the escape variant)."""
     return 10 * n + 12 + 4 * k + (2 * n + k) * (2 * n + 2 * k + 6)
 
@@ -361,26 +361,26 @@ def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, 
     N = 2 * Ng
     V = indptr.shape[0] - 1
     n_alg = flags.shape[0]
-    n_chunks = (trials + _CHUNK - 1) // _CHUNK
+    n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     # sp is minimal except between two nodes of one cube when k >= 5 (004 routes those
     # inside the cube; docs/faults-mikantc.md), where the oracle always runs its BFS
     same_cube_minimal = k <= 4
     for c in prange(n_chunks):
-        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = _chunk_scratch(
+        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = chunk_scratch(
             pool_lo, n_links, n_faults, V)
-        lo = c * _CHUNK
-        hi = min(trials, lo + _CHUNK)
+        lo = c * CHUNK
+        hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
             cur = tr + 1
-            s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
             pkt = (np.int64(rate_idx) << 32) + tr
             best = -1
             for a in range(n_alg):
                 st, h, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
                                         stamp, cur, flags[a], rnd, seed, pkt, s, -1, t,
                                         out_sw, out_port)
-                best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
+                best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
             # a walk of fault-free minimal length is optimal (faults never shorten paths)
             st0, d0, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
                                       stamp, -1, 0, rnd, seed, pkt, s, -1, t, out_sw, out_port)
@@ -396,13 +396,13 @@ def _study_kernel(topo: Topology, walks: list[tuple[FTAlgorithm, str]], pool_lo:
                   trials: int, seed: int, tie_break: str = "dimension"):
     """Validate a MiKANTC study and return ``run(rate_idx, faults, succ, length, olen, ttl)``."""
     tb = cube_tables(topo)
-    rnd = _check_tie_break(tie_break)
+    rnd = check_tie_break(tie_break)
     for a, m in walks:
         if m != "local":
             raise ParameterError(f"model={m!r} is not defined for mikantc: only 'local' "
                                  f"(004 Algorithm 1 decides at each switch)")
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
-    indptr, nbr, nbr_link = _surviving_csr(topo)
+    indptr, nbr, nbr_link = surviving_csr(topo)
 
     def run(rate_idx, n_faults, succ, length, olen, ttl):
         _trials(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer,
@@ -434,7 +434,7 @@ def mikantc_route_arrays(topo: Topology, flags: int, src: int | None, dst: int,
     004 §3.2 and Algorithm 1; docs/faults-mikantc.md.
     """
     tb = cube_tables(topo)
-    rnd = _check_tie_break(tie_break)
+    rnd = check_tie_break(tie_break)
     for name, v in (("dst", dst), ("src", src)):
         if v is not None and not 0 <= int(v) < topo.n_nodes:
             raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
@@ -445,7 +445,7 @@ def mikantc_route_arrays(topo: Topology, flags: int, src: int | None, dst: int,
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
     stamp = faulty.astype(np.int64)
-    cap = _walk_capacity(tb.k, tb.n)
+    cap = walk_capacity(tb.k, tb.n)
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
     status, hops, nsw = mikantc_walk(
@@ -467,7 +467,7 @@ def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int =
     (5, (8, 8))
     """
     tb = cube_tables(topo)
-    rnd = _check_tie_break(tie_break)
+    rnd = check_tie_break(tie_break)
     N = topo.n_nodes
     if N > 4096:
         raise ParameterError(f"topology {topo.spec!r} has {N} nodes: fault_free_lengths "

@@ -18,97 +18,14 @@ from numba import njit, prange
 
 from .. import __version__
 from ..errors import ParameterError
-from ..registry import Registry
 from ..topology import Topology
+from . import mikantc  # noqa: F401  (registers the mikantc study kernel)
 from .algorithms import (GENERIC, RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP,
                          RULE_UPDOWN_T, FTAlgorithm, check_model, resolve_algorithms)
 from .generic import ft_walk_generic, route_length, updown_distance, updown_order
-from .kernel import OK, TTL, ft_walk, oracle_bfs
-
-_CHUNK = 512  # trials per parallel task: fixed, so results never depend on thread count
-
-
-@njit(cache=True, inline="always")
-def _mix(x):
-    # splitmix64 finaliser
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _next(state):
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    return _mix(state[0])
-
-
-@njit(cache=True, inline="always")
-def _below(state, m):
-    return np.int64(_next(state) % np.uint64(m))
-
-
-@njit(cache=True)
-def _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state):
-    """Mark trial tr's faulty links (stamp == cur) and return its (source, destination)."""
-    state[0] = _mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
-                    _mix(np.uint64(rate_idx) << np.uint64(40) ^ np.uint64(tr)))
-    # partial Fisher-Yates over the pool, undone afterwards so perm stays sorted
-    for i in range(n_faults):
-        j = i + _below(state, pool - i)
-        swaps[i] = j
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
-        stamp[perm[i]] = cur
-    for i in range(n_faults - 1, -1, -1):
-        j = swaps[i]
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
-    s = _below(state, N)
-    t = _below(state, N - 1)
-    if t >= s:
-        t += 1
-    return s, t
-
-
-def draw_trial(topo: Topology, seed: int, rate_idx: int, trial: int, rate: float,
-               switch_only: bool = False):
-    """The faulty-link mask and (source, destination) of one Monte Carlo trial (for checks)."""
-    pool_lo = topo.n_nodes if switch_only else 0
-    pool = topo.n_links - pool_lo
-    f = int(math.floor(pool * rate + 0.5))
-    perm = np.arange(pool_lo, topo.n_links)
-    stamp = np.zeros(topo.n_links, np.int64)
-    s, t = _draw(seed, rate_idx, trial, perm, np.empty(max(f, 1), np.int64), stamp, 1, f, pool,
-                 topo.n_nodes, np.zeros(1, np.uint64))
-    return stamp == 1, int(s), int(t)
-
-
-@njit(cache=True, inline="always")
-def _outcome(st, h, a, tr, succ, length, ttl_count, best):
-    """Record walk ``a`` of trial ``tr`` (status ``st``, ``h`` hops); return the shortest
-    successful walk so far (-1: none)."""
-    if st == OK:
-        succ[a, tr] = 1
-        length[a, tr] = h
-        return h if best < 0 or h < best else best
-    succ[a, tr] = 0
-    length[a, tr] = 0
-    if st == TTL:
-        ttl_count[a] += 1
-    return best
-
-
-@njit(cache=True)
-def _chunk_scratch(pool_lo, n_links, n_faults, V):
-    """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
-    link permutation and fault stamps of the draws, the oracle BFS's distance, visit
-    and queue arrays, the walk's one-hop outputs and the draw's RNG state."""
-    return (np.arange(pool_lo, n_links), np.zeros(n_links, np.int64),
-            np.empty(max(n_faults, 1), np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
-            np.empty(V, np.int64), np.empty(1, np.int64), np.empty(1, np.int64),
-            np.zeros(1, np.uint64))
+from .kernel import OK, ft_walk, oracle_bfs
+from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr)
+from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
 
 @njit(cache=True, parallel=True)
@@ -117,21 +34,21 @@ def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo
     N = 2 * k**n
     V = indptr.shape[0] - 1
     n_alg = flags.shape[0]
-    n_chunks = (trials + _CHUNK - 1) // _CHUNK
+    n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     for c in prange(n_chunks):
-        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = _chunk_scratch(
+        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = chunk_scratch(
             pool_lo, n_links, n_faults, V)
-        lo = c * _CHUNK
-        hi = min(trials, lo + _CHUNK)
+        lo = c * CHUNK
+        hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
             cur = tr + 1
-            s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
             best = -1
             for a in range(n_alg):
                 st, h, _ = ft_walk(k, n, port_peer, link_index, stamp, cur, flags[a],
                                    lookahead[a], s, -1, t, out_sw, out_port)
-                best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
+                best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
             # oracle: a walk of fault-free length is already optimal (faults never shorten)
             st0, d0, _ = ft_walk(k, n, port_peer, link_index, stamp, -1, 0, False, s, -1, t,
                                  out_sw, out_port)
@@ -142,17 +59,12 @@ def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo
                                             seen, cur, queue)
 
 
-# Per topology family: ``prepare(topo, walks, pool_lo, trials, seed, **options)`` validates
-# and returns ``run(rate_idx, n_faults, succ, length, oracle_len, ttl_count)``.
-STUDY_KERNELS: Registry = Registry("fault-study topology family")
-
-
 def _mikant_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
     if options.get("tie_break", "dimension") != "dimension":
         raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for mikant: "
                              f"Algorithm 1 has no tie to break (mikantc only)")
     k, n = topo.params["k"], topo.params["n"]
-    indptr, nbr, nbr_link = _surviving_csr(topo)
+    indptr, nbr, nbr_link = surviving_csr(topo)
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
 
@@ -179,12 +91,12 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, 
     node_switch = rt[10]
     V = indptr.shape[0] - 1
     n_alg = rules.shape[0]
-    n_chunks = (trials + _CHUNK - 1) // _CHUNK
+    n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     cap = ttl + 2
     R = rt[7].shape[1]
     for c in prange(n_chunks):
-        perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = _chunk_scratch(
+        perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = chunk_scratch(
             pool_lo, n_links, n_faults, V)
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
@@ -193,11 +105,11 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, 
         ddown = np.full(V, -1, np.int64)
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
-        lo = c * _CHUNK
-        hi = min(trials, lo + _CHUNK)
+        lo = c * CHUNK
+        hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
             cur = tr + 1
-            s, t = _draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
             best = -1
             dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
             for a in range(n_alg):
@@ -218,7 +130,7 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, 
                     d = updown_distance(indptr, nbr, nbr_link, stamp, cur, N, N + node_switch[s],
                                         t, order, ddown, q2)
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
-                best = _outcome(st, h, a, tr, succ, length, ttl_count, best)
+                best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
             if dist_st != -2:
                 oracle_len[tr] = dist_st if stamp[s] != cur else -1
                 continue
@@ -238,7 +150,7 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
         raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for "
                              f"{topo.family}: only mikantc has a cube tie-break")
     ctx = context(topo, seed)
-    indptr, nbr, nbr_link = _surviving_csr(topo)
+    indptr, nbr, nbr_link = surviving_csr(topo)
     rules = np.array([a.rule for a, _ in walks] or [RULE_SP], np.int64)
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
@@ -253,17 +165,6 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
 
 for _fam in GENERIC:
     STUDY_KERNELS.add(_fam, _generic_kernel)
-
-
-def _surviving_csr(topo: Topology):
-    e = topo.links
-    src = np.concatenate([e[:, 0], e[:, 1]])
-    dst = np.concatenate([e[:, 1], e[:, 0]])
-    lid = np.concatenate([np.arange(len(e)), np.arange(len(e))])
-    order = np.argsort(src, kind="stable")
-    indptr = np.zeros(topo.n_vertices + 1, np.int64)
-    np.add.at(indptr, src + 1, 1)
-    return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -351,7 +252,6 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     001 §5 (protocol and Figs. 8–9); mikant-routing-spec.md §5.
     """
     t0 = time.perf_counter()
-    from . import mikantc  # noqa: F401  (registers its study kernel; it imports this module)
 
     if topo.family not in STUDY_KERNELS:
         raise ParameterError(f"topology family {topo.family!r}: the fault study needs a "

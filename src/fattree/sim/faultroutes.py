@@ -23,9 +23,9 @@ from ..faults.cdg import route_vcs
 from ..faults.generic import ft_walk_generic, turn_classes
 from ..faults.gwalk import GenericRouter, table_route
 from ..faults.kernel import OK, TTL, ft_walk
-from ..faults.mikantc import _walk_capacity, cube_tables, mikantc_walk
+from ..faults.mikantc import walk_capacity, cube_tables, mikantc_walk
 from ..faults.rules import default_ft_algorithm
-from ..routing._load import _weight
+from ..routing.shared import pair_weight
 
 FT_MAX_NODES = 4096  # N^2 walks and an N^2 x hops int8 table beyond this: refused
 FT_TABLE_MAX = 1 << 30  # bytes of the port and VC tables together
@@ -161,7 +161,7 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
         codes = cpos = near = outer = np.zeros(1, np.int64)
     else:
         tb = cube_tables(topo)
-        fam, cap = 1, _walk_capacity(k, n)
+        fam, cap = 1, walk_capacity(k, n)
         codes, cpos, near, outer = tb.codes, tb.cpos, tb.near, tb.outer
     stamp = faulty.astype(np.int64)
     status = np.zeros(N * N, np.int8)
@@ -268,7 +268,7 @@ def _table_load(ports, status, port_peer, node_switch, N, mode, uni_w, hot, hot_
     L = ports.shape[1]
     for s in range(N):
         for t in range(N):
-            w = _weight(mode, s, t, N, uni_w, hot, hot_w, perm)
+            w = pair_weight(mode, s, t, N, uni_w, hot, hot_w, perm)
             r = s * N + t
             if w == 0.0 or status[r] != FS_OK:
                 continue
@@ -302,11 +302,11 @@ def fault_load_bound(topo, fr: FaultRoutes, traffic: str = "uniform",
     ----------
     Dally & Towles, §3.3 (channel load); docs/simulator.md ("Faults").
     """
-    from ..routing.load import _traffic_weights
+    from ..routing.shared import traffic_weights
 
     N = topo.n_nodes
     try:
-        _, mode, uni, hot, hot_w, perm = _traffic_weights(traffic, N, seed)
+        _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, seed)
     except ParameterError:  # a trace: no rate pattern to evaluate
         return None
     S, R = topo.port_peer.shape

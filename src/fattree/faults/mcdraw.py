@@ -1,0 +1,121 @@
+"""The draws every fault-study kernel shares: fault sets and (source, destination) from a
+counter-based generator keyed by (seed, rate index, trial), the outcome record, per-chunk
+scratch arrays, and the registry of study kernels per topology family.
+
+Trials run in fixed chunks of ``CHUNK`` over numba threads, so results are identical for
+any number of threads (docs/faults.md, "Evaluation protocol").
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..registry import Registry
+from ..topology import Topology
+from .kernel import OK, TTL
+
+CHUNK = 512  # trials per parallel task: fixed, so results never depend on thread count
+
+
+@njit(cache=True, inline="always")
+def mix(x):
+    # splitmix64 finaliser
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _next(state):
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    return mix(state[0])
+
+
+@njit(cache=True, inline="always")
+def _below(state, m):
+    return np.int64(_next(state) % np.uint64(m))
+
+
+@njit(cache=True)
+def draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state):
+    """Mark trial tr's faulty links (stamp == cur) and return its (source, destination)."""
+    state[0] = mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
+                    mix(np.uint64(rate_idx) << np.uint64(40) ^ np.uint64(tr)))
+    # partial Fisher-Yates over the pool, undone afterwards so perm stays sorted
+    for i in range(n_faults):
+        j = i + _below(state, pool - i)
+        swaps[i] = j
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+        stamp[perm[i]] = cur
+    for i in range(n_faults - 1, -1, -1):
+        j = swaps[i]
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+    s = _below(state, N)
+    t = _below(state, N - 1)
+    if t >= s:
+        t += 1
+    return s, t
+
+
+def draw_trial(topo: Topology, seed: int, rate_idx: int, trial: int, rate: float,
+               switch_only: bool = False):
+    """The faulty-link mask and (source, destination) of one Monte Carlo trial (for checks)."""
+    pool_lo = topo.n_nodes if switch_only else 0
+    pool = topo.n_links - pool_lo
+    f = int(math.floor(pool * rate + 0.5))
+    perm = np.arange(pool_lo, topo.n_links)
+    stamp = np.zeros(topo.n_links, np.int64)
+    s, t = draw(seed, rate_idx, trial, perm, np.empty(max(f, 1), np.int64), stamp, 1, f, pool,
+                 topo.n_nodes, np.zeros(1, np.uint64))
+    return stamp == 1, int(s), int(t)
+
+
+@njit(cache=True, inline="always")
+def record_outcome(st, h, a, tr, succ, length, ttl_count, best):
+    """Record walk ``a`` of trial ``tr`` (status ``st``, ``h`` hops); return the shortest
+    successful walk so far (-1: none)."""
+    if st == OK:
+        succ[a, tr] = 1
+        length[a, tr] = h
+        return h if best < 0 or h < best else best
+    succ[a, tr] = 0
+    length[a, tr] = 0
+    if st == TTL:
+        ttl_count[a] += 1
+    return best
+
+
+@njit(cache=True)
+def chunk_scratch(pool_lo, n_links, n_faults, V):
+    """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
+    link permutation and fault stamps of the draws, the oracle BFS's distance, visit
+    and queue arrays, the walk's one-hop outputs and the draw's RNG state."""
+    return (np.arange(pool_lo, n_links), np.zeros(n_links, np.int64),
+            np.empty(max(n_faults, 1), np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
+            np.empty(V, np.int64), np.empty(1, np.int64), np.empty(1, np.int64),
+            np.zeros(1, np.uint64))
+
+
+# Per topology family: ``prepare(topo, walks, pool_lo, trials, seed, **options)`` validates
+# and returns ``run(rate_idx, n_faults, succ, length, oracle_len, ttl_count)``.
+STUDY_KERNELS: Registry = Registry("fault-study topology family")
+
+
+def surviving_csr(topo: Topology):
+    e = topo.links
+    src = np.concatenate([e[:, 0], e[:, 1]])
+    dst = np.concatenate([e[:, 1], e[:, 0]])
+    lid = np.concatenate([np.arange(len(e)), np.arange(len(e))])
+    order = np.argsort(src, kind="stable")
+    indptr = np.zeros(topo.n_vertices + 1, np.int64)
+    np.add.at(indptr, src + 1, 1)
+    return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
+
+
