@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..routing.shared import alg1_iparams, alg1_port
 from .algorithms import ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT
 
 # walk status codes
@@ -43,25 +44,6 @@ def digit(x, i, k):
 def tdigit(t, i, k, n):
     """Digit i of destination node t (i = n-1 is the port digit C_{n-1})."""
     return digit(t % k**n, i, k)
-
-
-@njit(cache=True)
-def a1_port(s, t, k, n):
-    """Algorithm 1 (001's printing: prefix compare, down port T_{L-1}); spec §2."""
-    K = k ** (n - 1)
-    d = s % K
-    gl = s // K
-    L = gl % (n - 1)
-    g = gl // (n - 1)
-    gt = t // k**n
-    if g != gt:
-        return k + tdigit(t, L, k, n)
-    for i in range(L, n - 1):
-        if digit(d, i, k) != tdigit(t, i, k, n):
-            return k + tdigit(t, L, k, n)
-    if L >= 1:
-        return tdigit(t, L - 1, k, n)
-    return tdigit(t, n - 1, k, n)
 
 
 @njit(cache=True, inline="always")
@@ -122,12 +104,12 @@ def _cross_back(k, tn2, w2, out):
 
 
 @njit(cache=True)
-def step_ports(kind, step, s, t, k, n, w2, wl, lw, out):
+def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
     """Allowed ports of one detour step at switch s, in preference order (spec §3)."""
     K = k ** (n - 1)
     d = s % K
     if kind != KIND_TX and step == _FINAL[kind]:
-        out[0] = a1_port(s, t, k, n)
+        alg1_port(ip, s, t, out)
         return 1
     tn2 = tdigit(t, n - 2, k, n)
     if kind == KIND_GNS:
@@ -180,7 +162,7 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
 
 
 @njit(cache=True)
-def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq):
+def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq):
     """Depth-first search of a fully healthy detour of this kind; ports into seq."""
     depth_max = _FINAL[kind] + 1
     buf = np.empty((5, 2 * k), np.int64)
@@ -188,7 +170,7 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
     idx = np.zeros(5, np.int64)
     at = np.empty(5, np.int64)
     at[0] = s
-    cnt[0] = step_ports(kind, 0, s, t, k, n, w2, wl, lw, buf[0])
+    cnt[0] = step_ports(ip, kind, 0, s, t, k, n, w2, wl, lw, buf[0])
     idx[0] = 0
     depth = 0
     while depth >= 0:
@@ -211,21 +193,21 @@ def _lookahead(kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cu
             continue
         depth += 1
         at[depth] = nxt
-        cnt[depth] = step_ports(kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
+        cnt[depth] = step_ports(ip, kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
         idx[depth] = 0
     return 0
 
 
 @njit(cache=True, inline="always")
-def continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+def continue_detour(ip, kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
     """The next step of a detour in progress, local model, at switch ``s`` (``vs``/``tv``:
     the switch and the destination as MiKANT indices; shared by the MiKANT and MiKANTC
     walks). Returns ``(port or -1, kind used, kind after, step after)``."""
     if kind == KIND_TX and step == 1:
         # ALL, local model: TT if X1 can turn back, else X-Turns (spec §4)
-        cnt = step_ports(KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
+        cnt = step_ports(ip, KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
         kind = KIND_TT if first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else KIND_XT
-    cnt = step_ports(kind, step, vs, tv, k, n, w2, wl, lw, ports)
+    cnt = step_ports(ip, kind, step, vs, tv, k, n, w2, wl, lw, ports)
     p = first_healthy(ports, cnt, s, link_index, stamp, cur)
     if p < 0:
         return p, kind, kind, step
@@ -245,7 +227,7 @@ def _crossing_kind_on(cand, flags, n):
 
 
 @njit(cache=True, inline="always")
-def start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+def start_crossing_detour(ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
     """Local model, a faulty crossing port: the first of GNS, TT, XT (spec §4 order) that
     the algorithm has and whose first step has a healthy port at ``s``. Returns
     ``(port or -1, kind, bitmask of the kinds that could not start)``."""
@@ -256,7 +238,7 @@ def start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index,
         if not _crossing_kind_on(cand, flags, n):
             continue
         both = cand == KIND_TT and (flags & XT) and n >= 3
-        cnt = step_ports(cand, 0, vs, tv, k, n, w2, wl, lw, ports)
+        cnt = step_ports(ip, cand, 0, vs, tv, k, n, w2, wl, lw, ports)
         q = first_healthy(ports, cnt, s, link_index, stamp, cur)
         if q >= 0:
             return q, (KIND_TX if both else cand), hmask
@@ -316,6 +298,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
     seq = np.empty(5, np.int64)
     seq_len = 0
     ports = np.empty(2 * k, np.int64)
+    ip = alg1_iparams(k, n)  # Algorithm 1 is routing's alg1 rule (routing/shared.py)
     while True:
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
@@ -341,13 +324,13 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                 else:
                     step += 1
             else:
-                p, how, kind, step = continue_detour(kind, step, s, s, t, k, n, w2, wl, lw,
+                p, how, kind, step = continue_detour(ip, kind, step, s, s, t, k, n, w2, wl, lw,
                                                       ports, link_index, stamp, cur)
                 if p < 0:
                     status = DEAD_END
                     hmask = how
         else:
-            p = a1_port(s, t, k, n)
+            p = alg1_port(ip, s, t, ports)
             how = 0
             hstep = 0
             if not healthy(s, p, link_index, stamp, cur):
@@ -374,7 +357,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                             cand = order[oi]
                             if not _crossing_kind_on(cand, flags, n):
                                 continue
-                            m = _lookahead(cand, s, t, k, n, w2, wl, lw, N, port_peer,
+                            m = _lookahead(ip, cand, s, t, k, n, w2, wl, lw, N, port_peer,
                                            link_index, stamp, cur, seq)
                             if m > 0:
                                 kind = cand
@@ -386,7 +369,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                                 break
                             hmask |= 1 << cand
                     else:
-                        q, kd, hm = start_crossing_detour(flags, s, s, t, k, n, w2, wl, lw,
+                        q, kd, hm = start_crossing_detour(ip, flags, s, s, t, k, n, w2, wl, lw,
                                                            ports, link_index, stamp, cur)
                         hmask |= hm
                         if q >= 0:
@@ -400,7 +383,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                     wl = digit(d, L - 1, k)
                     lw = L
                     if lookahead:
-                        m = _lookahead(KIND_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
+                        m = _lookahead(ip, KIND_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
                                        link_index, stamp, cur, seq)
                         if m > 0:
                             kind = KIND_GDL
@@ -410,7 +393,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                             status = OK
                             how = KIND_GDL
                     else:
-                        cnt = step_ports(KIND_GDL, 0, s, t, k, n, w2, wl, lw, ports)
+                        cnt = step_ports(ip, KIND_GDL, 0, s, t, k, n, w2, wl, lw, ports)
                         q = first_healthy(ports, cnt, s, link_index, stamp, cur)
                         if q >= 0:
                             kind = KIND_GDL

@@ -27,11 +27,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import ParameterError
+from ..routing.shared import alg1_iparams, alg1_port
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
 from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT, FTAlgorithm
 from .kernel import (KIND_GDL, KIND_NONE, DEAD_END, HOW_CUBE, HOW_GODOWN,
-                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL, a1_port,
+                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL,
                      continue_detour, digit, first_healthy, healthy, record_hop,
                      start_crossing_detour, step_ports, upalt_port, oracle_bfs)
 from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome,
@@ -175,6 +176,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
     wl = 0
     lw = 0
     ports = np.empty(R, np.int64)
+    ip = alg1_iparams(k, n)
     dims = np.empty(k, np.int64)
     while True:
         if nsw < out_sw.shape[0]:
@@ -208,7 +210,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
         hmask = 0
         if kind != KIND_NONE:
             # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
-            p, how, kind, step = continue_detour(kind, step, s, vs, tv, k, n, w2, wl, lw,
+            p, how, kind, step = continue_detour(ip, kind, step, s, vs, tv, k, n, w2, wl, lw,
                                                   ports, link_index, stamp, cur)
             if p < 0:
                 status = DEAD_END
@@ -245,7 +247,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                                 how = HOW_MULTIPATH
                                 break
         else:
-            p = a1_port(vs, tv, k, n)
+            p = alg1_port(ip, vs, tv, ports)
             hstep = 0
             if not healthy(s, p, link_index, stamp, cur):
                 faulty = p
@@ -264,7 +266,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     w2 = digit(D, n - 2, k)
                     wl = digit(D, n - 3, k) if n >= 3 else 0
                     lw = L
-                    qq, kd, hm = start_crossing_detour(flags, s, vs, tv, k, n, w2, wl, lw,
+                    qq, kd, hm = start_crossing_detour(ip, flags, s, vs, tv, k, n, w2, wl, lw,
                                                         ports, link_index, stamp, cur)
                     hmask |= hm
                     if qq >= 0:
@@ -291,7 +293,7 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
                     w2 = digit(D, n - 2, k)
                     wl = digit(D, L - 1, k)
                     lw = L
-                    cnt = step_ports(KIND_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
+                    cnt = step_ports(ip, KIND_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
                     qq = first_healthy(ports, cnt, s, link_index, stamp, cur)
                     if qq >= 0:
                         kind = KIND_GDL

@@ -12,8 +12,45 @@ callers import them from, so no private name crosses a subpackage boundary.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._cdg import _find_cycle as find_cycle
 from ._load import _weight as pair_weight
 from .load import _traffic_weights as traffic_weights
 
 __all__ = ["find_cycle", "pair_weight", "traffic_weights"]
+
+
+# MiKANT's Algorithm 1 for the fault-tolerant walks (faults/kernel.py): routing's own rule,
+# called with the iparams of ``alg1`` built inside numba from (k, n).
+from numba import njit  # noqa: E402
+
+from ._consts import IP_K, IP_KN1, IP_N, IP_POLICY, IP_POW, POL_ALG1  # noqa: E402
+from ._trees import _mikant_ports  # noqa: E402
+
+
+@njit(cache=True)
+def alg1_iparams(k, n):
+    """The iparams of routing's ``alg1`` on MiKANT(k, n) (as ``tree_iparams``; seed 0 and
+    node count unused by Algorithm 1)."""
+    ip = np.zeros(IP_POW + n + 1, np.int64)
+    ip[IP_K] = k
+    ip[IP_N] = n
+    ip[IP_POLICY] = POL_ALG1
+    ip[IP_KN1] = k ** (n - 1)
+    p = 1
+    for i in range(n + 1):
+        ip[IP_POW + i] = p
+        p *= k
+    return ip
+
+
+@njit(cache=True)
+def alg1_port(ip, sw, dst, out):
+    """Algorithm 1's output port of MiKANT switch ``sw`` for node ``dst``: routing's
+    ``alg1`` rule (``route_ports`` with code MiKANT), written to ``out[0]`` and returned."""
+    _mikant_ports(ip, sw, -1, dst, 0, out)
+    return out[0]
+
+
+__all__ += ["alg1_iparams", "alg1_port"]
