@@ -9,6 +9,7 @@ Run: .venv/bin/python benchmarks/faults_speed.py [--quick] [--only kant,clos,mik
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -24,13 +25,16 @@ def run(spec: str, trials: int) -> None:
     evaluate(topo, "all", [0.1], 100, seed=0)  # compile / load the cache
     warm = time.perf_counter() - t0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     st = evaluate(topo, "all", "0:1:0.05", trials, seed=7)
     wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     n_alg = len({r["algorithm"] for r in st.rows})
     routes = trials * 21 * n_alg
     print(f"{spec:18s} {trials:>7,d} trials x 21 rates x {n_alg} algorithms (oracle included): "
-          f"{wall:6.1f} s  ({routes / wall / 1e6:.2f} M routes/s, {numba.get_num_threads()} threads; "
-          f"first call incl. compile/cache load {warm:.1f} s)")
+          f"{wall:6.1f} s wall, {cpu:6.1f} s CPU  ({routes / wall / 1e6:.2f} M routes/s, {numba.get_num_threads()} threads; "
+          f"first call incl. compile/cache load {warm:.1f} s; load average "
+          f"{os.getloadavg()[0]:.1f})")
     best = {}
     for r in st.rows:
         if r["rate"] in (0.1, 0.3):

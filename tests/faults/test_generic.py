@@ -189,3 +189,28 @@ def test_defaults():
     assert default_ft_algorithm("kant") == "detour"
     assert default_ft_algorithm("mikant") == "escape"
     assert default_ft_algorithm("hypercube") == "detour"
+
+
+@pytest.mark.parametrize("alg", ["detour", "updown-table"])
+def test_simulator_routes_are_the_walks(alg):
+    """sim/faultroutes.py stores, per pair, exactly the generic router's route; with
+    several VCs each hop's VC is its up*/down* turn layer."""
+    from fattree.sim.faultroutes import FS_OK, fault_routes
+
+    topo = fattree.build("kant:k=3,n=3")
+    mask = random_faults(topo, 0.1, 3)
+    fr = fault_routes(topo, alg, mask, vcs=4)
+    g = GenericRouter(topo, FT_ALGORITHMS.get(alg), mask)
+    N = topo.n_nodes
+    for s in range(0, N, 4):
+        for t in range(1, N, 5):
+            if s == t:
+                continue
+            st, hops, sws, ports, _ = g.route(s, t)
+            row = fr.ports[s * N + t]
+            if st == OK and max(g.classes(sws, ports)) < 4:
+                assert fr.status[s * N + t] == FS_OK
+                assert list(row[:len(ports)]) == list(ports) and (row[len(ports):] == -1).all()
+                assert list(fr.vcs[s * N + t][:len(ports)]) == g.classes(sws, ports)
+            else:
+                assert fr.status[s * N + t] != FS_OK
