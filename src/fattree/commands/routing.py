@@ -113,7 +113,7 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
                       f"{len(e.switches)} switches")
     else:
         console.print(f"[red]not delivered[/red]: {e.status} after {len(e.switches)} switches")
-    if e.rows and "vc" in e.rows[0] and topo.family == "mikant":
+    if e.rows and "vc" in e.rows[0] and topo.family == "mikant" and e.model != "global":
         console.print("(VC: class of the deadlock-free escape rule, one per turn against "
                       "Algorithm 1's channel order; docs/faults-deadlock.md)", style="dim")
     elif e.rows and "vc" in e.rows[0]:

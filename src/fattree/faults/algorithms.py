@@ -31,6 +31,7 @@ RULE_DETOUR = 2  # minimal, then bounded misroutes (escape-style)
 RULE_UPDOWN_T = 3  # up*/down* forwarding table recomputed on the surviving graph
 RULE_SHORTEST_T = 4  # shortest-path forwarding table recomputed on the surviving graph
 RULE_ORACLE = 5
+TABLE_RULES = (RULE_UPDOWN_T, RULE_SHORTEST_T)
 
 MODELS = ("local", "lookahead")
 
@@ -113,12 +114,12 @@ _register("detour", ESCAPE, "this project (escape-style): minimal, and when no m
           "hop count", families=GENERIC, rule=RULE_DETOUR)
 _register("updown-table", 0, "up*/down* forwarding tables (switch × destination) recomputed on "
           "the surviving graph from a BFS of the fault-free up*/down* root (Autonet)",
-          "global: a subnet manager that sees every link recomputes the tables", families=GENERIC,
-          rule=RULE_UPDOWN_T)
+          "global: a subnet manager that sees every link recomputes the tables",
+          families=("mikant",) + GENERIC, rule=RULE_UPDOWN_T)
 _register("shortest-table", 0, "shortest-path forwarding tables (switch × destination, lowest "
           "port one hop closer) recomputed on the surviving graph; VC layers by up*/down* turns",
-          "global: a subnet manager that sees every link recomputes the tables", families=GENERIC,
-          rule=RULE_SHORTEST_T)
+          "global: a subnet manager that sees every link recomputes the tables",
+          families=("mikant",) + GENERIC, rule=RULE_SHORTEST_T)
 
 _register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
           "global: every link of the network", families=("mikant", "mikantc") + GENERIC,

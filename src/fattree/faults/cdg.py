@@ -30,7 +30,7 @@ from ..errors import ParameterError
 from ..routing.deadlock import MAX_VCS, channel_label
 from ..routing.shared import find_cycle
 from ..topology import Topology
-from .algorithms import (ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT, check_model,
+from .algorithms import (ESCAPE, GDL, GNS, ROOT, TABLE_RULES, TT, UPALT, XT, check_model,
                          resolve_algorithms)
 from .kernel import OK, ft_walk
 
@@ -492,6 +492,12 @@ def ft_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str = "lo
     W. J. Dally, C. L. Seitz, IEEE TC 36(5), 1987; 001 §4.2; mikant-routing-spec.md §6.
     """
     t0 = time.perf_counter()
+    if isinstance(topo, Topology) and topo.family == "mikant" and \
+            resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES:
+        from .gcdg import generic_deadlock  # a table engine: up*/down* turn layers
+
+        return generic_deadlock(topo, algorithm, faulty, model=model, vcs=vcs,
+                                vc_rule="updown" if vc_rule == "escape" else vc_rule)
     g = ft_dependency_graph(topo, algorithm, faulty, model=model, vcs=vcs, vc_rule=vc_rule)
     adj = g.adj
     N = topo.n_nodes
@@ -534,6 +540,8 @@ def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
 def algorithms_for_deadlock(family: str, names: str) -> list[str]:
     """``"all"`` → every walkable fault-tolerant algorithm of the family; else the names."""
     algs = resolve_algorithms(names, family)
+    if family == "mikant" and names == "all":  # 001's walks (tables: name them)
+        algs = [a for a in algs if a.rule not in TABLE_RULES]
     return [a.name for a in algs if not a.is_oracle]
 
 

@@ -16,7 +16,8 @@ import numpy as np
 from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
-from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TT, UPALT, XT, check_model,
+from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TABLE_RULES, TT, UPALT, XT,
+                         check_model,
                          resolve_algorithms)
 from .kernel import (KIND_GDL, KIND_GNS, KIND_TT, KIND_TX, KIND_XT, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE,
                      HOW_MULTIPATH, HOW_UPALT, OK, STATUS_NAMES, ft_walk)
@@ -157,7 +158,7 @@ def explain_route(topo: Topology, algorithm: str, src: int | None, dst: int, fau
         return FTExplanation(alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [],
                              0, [], [], bad)
     start = int(start_switch) if s < 0 else -1
-    if topo.family not in MIKANT_FAMILIES:
+    if topo.family not in MIKANT_FAMILIES or alg.rule in TABLE_RULES:
         from .gexplain import explain_generic
 
         return explain_generic(topo, alg, src, int(dst), faulty, model, start, bad)

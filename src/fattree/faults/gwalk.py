@@ -16,13 +16,12 @@ from numba import njit
 
 from ..errors import ParameterError, ResourceError
 from ..topology import Topology
-from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, FTAlgorithm
+from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm
 from .generic import (HOW_TABLE, shortest_column, table_port, turn_classes, updown_column,
                       updown_order, ft_walk_generic)
 from .kernel import DEAD_END, NO_RULE, OK, TTL
 from .mcdraw import surviving_csr
 
-TABLE_RULES = (RULE_UPDOWN_T, RULE_SHORTEST_T)
 TABLE_LIMIT_BYTES = 1 << 30
 
 

@@ -21,7 +21,8 @@ from ..errors import ParameterError
 from ..topology import Topology
 from . import mikantc  # noqa: F401  (registers the mikantc study kernel)
 from .algorithms import (GENERIC, RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP,
-                         RULE_UPDOWN_T, FTAlgorithm, check_model, resolve_algorithms)
+                         RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm, check_model,
+                         resolve_algorithms)
 from .generic import ft_walk_generic, route_length, updown_distance, updown_order
 from .kernel import OK, ft_walk, oracle_bfs
 from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr)
@@ -29,64 +30,16 @@ from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
 
 @njit(cache=True, parallel=True)
-def _trials(k, n, port_peer, link_index, indptr, nbr, nbr_link, n_links, pool_lo, n_faults,
-            trials, seed, rate_idx, flags, lookahead, succ, length, oracle_len, ttl_count):
-    N = 2 * k**n
-    V = indptr.shape[0] - 1
-    n_alg = flags.shape[0]
-    n_chunks = (trials + CHUNK - 1) // CHUNK
-    pool = n_links - pool_lo
-    for c in prange(n_chunks):
-        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = chunk_scratch(
-            pool_lo, n_links, n_faults, V)
-        lo = c * CHUNK
-        hi = min(trials, lo + CHUNK)
-        for tr in range(lo, hi):
-            cur = tr + 1
-            s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
-            best = -1
-            for a in range(n_alg):
-                st, h, _ = ft_walk(k, n, port_peer, link_index, stamp, cur, flags[a],
-                                   lookahead[a], s, -1, t, out_sw, out_port)
-                best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
-            # oracle: a walk of fault-free length is already optimal (faults never shorten)
-            st0, d0, _ = ft_walk(k, n, port_peer, link_index, stamp, -1, 0, False, s, -1, t,
-                                 out_sw, out_port)
-            if best == d0:
-                oracle_len[tr] = d0
-            else:
-                oracle_len[tr] = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist,
-                                            seen, cur, queue)
-
-
-def _mikant_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
-    if options.get("tie_break", "dimension") != "dimension":
-        raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for mikant: "
-                             f"Algorithm 1 has no tie to break (mikantc only)")
-    k, n = topo.params["k"], topo.params["n"]
-    indptr, nbr, nbr_link = surviving_csr(topo)
-    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
-    look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
-
-    def run(ri, f, succ, length, olen, ttl):
-        _trials(k, n, topo.port_peer, topo.link_index, indptr, nbr, nbr_link, topo.n_links,
-                pool_lo, f, trials, seed, ri, flags, look, succ, length, olen, ttl)
-
-    return run
-
-
-STUDY_KERNELS.add("mikant", _mikant_kernel)
-
-
-@njit(cache=True, parallel=True)
-def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, nbr_link,
-             n_links, pool_lo, n_faults, trials, seed, rate_idx, succ, length, oracle_len,
-             ttl_count):
-    """The Monte Carlo loop of every family but mikant/mikantc: the same draws as
-    ``_trials``, the generic per-hop kernel per algorithm, and the table engines'
+def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn, indptr, nbr,
+             nbr_link, n_links, pool_lo, n_faults, trials, seed, rate_idx, succ, length,
+             oracle_len, ttl_count):
+    """The Monte Carlo loop of every family but mikantc: per trial the draw of
+    ``mcdraw.draw``, then per algorithm MiKANT's walk (``rules[a] < 0``: 001's detours,
+    ``flags[a]``, on MiKANT(mk, mn)), the generic per-hop kernel, or the table engines'
     outcome from their recomputed column (``shortest-table``: the BFS distance, which
     its forwarding table realises; ``updown-table``: :func:`updown_distance`; both
-    checked against the walked tables in tests/faults/test_generic.py)."""
+    checked against the walked tables in tests/faults/test_generic.py), and the oracle
+    (a walk of the routing's fault-free length is optimal: faults never shorten)."""
     N = rt[9]
     node_switch = rt[10]
     V = indptr.shape[0] - 1
@@ -114,7 +67,10 @@ def _gtrials(rt, rules, looks, budget, ttl, minimal, root, slevel, indptr, nbr, 
             dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
             for a in range(n_alg):
                 rule = rules[a]
-                if rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
+                if rule < 0:
+                    st, h, _ = ft_walk(mk, mn, rt[7], rt[8], stamp, cur, flags[a], looks[a], s,
+                                       -1, t, out_sw, out_port)
+                elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
                     st, h, _ = ft_walk_generic(rt, rule, looks[a], budget, ttl, stamp, cur, s,
                                                -1, t, out_sw, out_port, out_how)
                 elif stamp[s] == cur:  # the source's only link
@@ -148,22 +104,28 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
 
     if options.get("tie_break", "dimension") != "dimension":
         raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for "
-                             f"{topo.family}: only mikantc has a cube tie-break")
+                             f"{topo.family}: only mikantc has a cube tie-break (Algorithm 1 "
+                             f"has no tie to break)")
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
-    rules = np.array([a.rule for a, _ in walks] or [RULE_SP], np.int64)
+    mikant = topo.family == "mikant"  # 001's walks: the flags of faults/kernel.py
+    rules = np.array([-1 if mikant and a.rule not in TABLE_RULES else a.rule
+                      for a, _ in walks] or [RULE_SP], np.int64)
+    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
+    mk, mn = (int(topo.params["k"]), int(topo.params["n"])) if mikant else (0, 0)
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
     slevel = topo.switch_level.astype(np.int64)
 
     def run(ri, f, succ, length, olen, ttl):
-        _gtrials(ctx.rt, rules, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel, indptr, nbr,
-                 nbr_link, topo.n_links, pool_lo, f, trials, seed, ri, succ, length, olen, ttl)
+        _gtrials(ctx.rt, rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel,
+                 mk, mn, indptr, nbr, nbr_link, topo.n_links, pool_lo, f, trials, seed, ri, succ,
+                 length, olen, ttl)
 
     return run
 
 
-for _fam in GENERIC:
+for _fam in GENERIC + ("mikant",):
     STUDY_KERNELS.add(_fam, _generic_kernel)
 
 

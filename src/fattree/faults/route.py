@@ -8,7 +8,8 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..topology import Topology
-from .algorithms import FT_ALGORITHMS, check_model, resolve_algorithms
+from .algorithms import (FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model,
+                         resolve_algorithms)
 from .kernel import OK, STATUS_NAMES, ft_walk
 
 
@@ -72,6 +73,9 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
     ----------
     001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 §3–4 (MiKANTC).
     """
+    if topo.family not in MIKANT_FAMILIES or (
+            resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES):
+        return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)
     if topo.family == "mikantc":
         return _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break,
                               seed, packet)
@@ -99,6 +103,25 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
     return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path,
                    [int(p) for p in ports[:nsw] if p >= 0][: nsw if status == OK else nsw],
                    int(hops), bad)
+
+
+def _generic_route(topo, algorithm, src, dst, faulty, model, start_switch) -> FTRoute:
+    from .gwalk import GenericRouter
+
+    check_model(model)
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    if alg.is_oracle:
+        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
+    g = GenericRouter(topo, alg, faulty, model)
+    status, hops, sw, ports, _ = g.route(src, dst, start_switch)
+    path = ([topo.node_label(src)] if src is not None else [])
+    path += [topo.switch_label(int(s)) for s in sw]
+    if status == OK:
+        path.append(topo.node_label(dst))
+    bad = [(topo.vertex_label(int(a)), topo.vertex_label(int(b)))
+           for a, b in topo.links[np.nonzero(g.faulty)[0]]]
+    return FTRoute(alg.name, "global" if g.is_table else model, status == OK,
+                   STATUS_NAMES[status], path, [int(p) for p in ports], int(hops), bad)
 
 
 def _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed,

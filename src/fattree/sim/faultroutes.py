@@ -18,7 +18,8 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError, ResourceError
-from ..faults.algorithms import FT_ALGORITHMS, MIKANT_FAMILIES, check_model, resolve_algorithms
+from ..faults.algorithms import (FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model,
+                                 resolve_algorithms)
 from ..faults.cdg import route_vcs
 from ..faults.generic import ft_walk_generic, turn_classes
 from ..faults.gwalk import GenericRouter, table_route
@@ -153,7 +154,7 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    if topo.family not in MIKANT_FAMILIES:
+    if topo.family not in MIKANT_FAMILIES or alg.rule in TABLE_RULES:
         return _generic_routes(topo, alg, faulty, int(vcs), model)
     k, n = int(topo.params["k"]), int(topo.params["n"])
     if topo.family == "mikant":
