@@ -17,10 +17,9 @@ from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
 from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TABLE_RULES, TT, UPALT, XT,
-                         check_model,
-                         resolve_algorithms)
-from .kernel import (KIND_GDL, KIND_GNS, KIND_TT, KIND_TX, KIND_XT, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE,
-                     HOW_MULTIPATH, HOW_UPALT, OK, STATUS_NAMES, ft_walk)
+                         check_model, resolve_algorithms)
+from .kernel import (HOW_CUBE, HOW_GODOWN, HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, KIND_GDL,
+                     KIND_GNS, KIND_TT, KIND_TX, KIND_XT, OK, STATUS_NAMES, ft_walk)
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
 _REFS = {KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1", KIND_GDL: "Go-Down-Level, 001 §4.2.2",
@@ -293,7 +292,8 @@ def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
         return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
     if fault >= 0:
         if mask > 0:
-            tried = ", ".join(_NAMES[kd] for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL) if mask & (1 << kd))
+            tried = ", ".join(_NAMES[kd] for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL)
+                              if mask & (1 << kd))
             return f"{name}: {tried} could not start and no other enabled rule covers this hop"
         enabled = [nm for kd, nm in _NAMES.items() if kd in _FLAG and alg.flags & _FLAG[kd]]
         extra = [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]

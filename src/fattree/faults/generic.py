@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..routing.kernel import route_ports
-from .algorithms import RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP, RULE_UPDOWN_T
+from .algorithms import RULE_DETOUR, RULE_SHORTEST_T, RULE_SP
 from .kernel import DEAD_END, NO_RULE, OK, TTL
 
 # how a port was chosen (state[3] after ft_hop; the trace of explain)

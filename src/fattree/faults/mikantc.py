@@ -31,12 +31,12 @@ from ..routing.shared import alg1_iparams, alg1_port
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
 from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT, FTAlgorithm
-from .kernel import (KIND_GDL, KIND_NONE, DEAD_END, HOW_CUBE, HOW_GODOWN,
-                     HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, NO_RULE, OK, TTL,
-                     continue_detour, digit, first_healthy, healthy, record_hop,
-                     start_crossing_detour, step_ports, upalt_port, oracle_bfs)
+from .kernel import (DEAD_END, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT,
+                     KIND_GDL, KIND_NONE, NO_RULE, OK, TTL, continue_detour, digit,
+                     first_healthy, healthy, oracle_bfs, record_hop, start_crossing_detour,
+                     step_ports, upalt_port)
 from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome,
-                         surviving_csr)
+                     surviving_csr)
 
 TIE_BREAKS = ("dimension", "random")
 

@@ -8,31 +8,42 @@ callers import them from, so no private name crosses a subpackage boundary.
 * :func:`pair_weight` — the traffic weight of an ordered pair in a channel-load sum
   (``routing/_load.py``); :func:`traffic_weights` the arguments it needs for a traffic
   spec (``routing/load.py``).
+* :func:`alg1_iparams`, :func:`alg1_port` — MiKANT's Algorithm 1 for the fault-tolerant
+  walks (``faults/kernel.py``, ``faults/mikantc.py``): routing's own ``alg1`` rule
+  (``_mikant_ports``), with its iparams built inside numba from (k, n).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ._cdg import _find_cycle as find_cycle
+from ._consts import IP_K, IP_KN1, IP_N, IP_POLICY, IP_POW, POL_ALG1
 from ._load import _weight as pair_weight
+from ._trees import _mikant_ports
 from .load import _traffic_weights as traffic_weights
-
-__all__ = ["find_cycle", "pair_weight", "traffic_weights"]
-
-
-# MiKANT's Algorithm 1 for the fault-tolerant walks (faults/kernel.py): routing's own rule,
-# called with the iparams of ``alg1`` built inside numba from (k, n).
-from numba import njit  # noqa: E402
-
-from ._consts import IP_K, IP_KN1, IP_N, IP_POLICY, IP_POW, POL_ALG1  # noqa: E402
-from ._trees import _mikant_ports  # noqa: E402
 
 
 @njit(cache=True)
 def alg1_iparams(k, n):
-    """The iparams of routing's ``alg1`` on MiKANT(k, n) (as ``tree_iparams``; seed 0 and
-    node count unused by Algorithm 1)."""
+    """The iparams of routing's ``alg1`` on MiKANT(k, n) (as ``tree_iparams``; the seed
+    and the node count are unused by Algorithm 1).
+
+    Examples
+    --------
+    >>> import fattree
+    >>> from fattree.routing.compiled import tree_iparams
+    >>> from fattree.routing._consts import POL_ALG1
+    >>> ip = tree_iparams(fattree.build("mikant:k=3,n=3"), POL_ALG1, 0)
+    >>> ip[5] = 0  # node count: unused by Algorithm 1
+    >>> bool((alg1_iparams(3, 3) == ip).all())
+    True
+
+    References
+    ----------
+    000 Algorithm 1 (001's printing); mikant-routing-spec.md §2.
+    """
     ip = np.zeros(IP_POW + n + 1, np.int64)
     ip[IP_K] = k
     ip[IP_N] = n
@@ -53,4 +64,4 @@ def alg1_port(ip, sw, dst, out):
     return out[0]
 
 
-__all__ += ["alg1_iparams", "alg1_port"]
+__all__ = ["alg1_iparams", "alg1_port", "find_cycle", "pair_weight", "traffic_weights"]
