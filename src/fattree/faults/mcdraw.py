@@ -108,11 +108,16 @@ def chunk_scratch(pool_lo, n_links, n_faults, V):
 STUDY_KERNELS: Registry = Registry("fault-study topology family")
 
 
-def surviving_csr(topo: Topology):
+def surviving_csr(topo: Topology, switches_only: bool = False):
+    """(indptr, neighbours, link ids) over every vertex; ``switches_only``: switch-switch
+    links only (node links come first in ``topo.links``, ids kept)."""
     e = topo.links
+    first = topo.n_nodes if switches_only else 0  # the orientation never uses node links
+    e = e[first:]
     src = np.concatenate([e[:, 0], e[:, 1]])
     dst = np.concatenate([e[:, 1], e[:, 0]])
-    lid = np.concatenate([np.arange(len(e)), np.arange(len(e))])
+    ids = np.arange(first, first + len(e))
+    lid = np.concatenate([ids, ids])
     order = np.argsort(src, kind="stable")
     indptr = np.zeros(topo.n_vertices + 1, np.int64)
     np.add.at(indptr, src + 1, 1)

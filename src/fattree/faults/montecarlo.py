@@ -31,7 +31,7 @@ from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
 @njit(cache=True, parallel=True)
 def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn, indptr, nbr,
-             nbr_link, n_links, pool_lo, n_faults, trials, seed, rate_idx, succ, length,
+             nbr_link, scsr, n_links, pool_lo, n_faults, trials, seed, rate_idx, succ, length,
              oracle_len, ttl_count):
     """The Monte Carlo loop of every family but mikantc: per trial the draw of
     ``mcdraw.draw``, then per algorithm MiKANT's walk (``rules[a] < 0``: 001's detours,
@@ -81,8 +81,8 @@ def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn
                                              cur, queue)
                     st, h = (OK, dist_st) if dist_st >= 0 else (1, 0)
                 else:
-                    updown_order(indptr, nbr, nbr_link, stamp, cur, N, N + root, slevel, order,
-                                 q2)
+                    updown_order(scsr[0], scsr[1], scsr[2], stamp, cur, N, N + root, slevel,
+                                 order, q2)
                     d = updown_distance(indptr, nbr, nbr_link, stamp, cur, N, N + node_switch[s],
                                         t, order, ddown, q2)
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
@@ -108,6 +108,7 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
                              f"has no tie to break)")
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
+    scsr = surviving_csr(topo, switches_only=True)
     mikant = topo.family == "mikant"  # 001's walks: the flags of faults/kernel.py
     rules = np.array([-1 if mikant and a.rule not in TABLE_RULES else a.rule
                       for a, _ in walks] or [RULE_SP], np.int64)
@@ -119,8 +120,8 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
 
     def run(ri, f, succ, length, olen, ttl):
         _gtrials(ctx.rt, rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel,
-                 mk, mn, indptr, nbr, nbr_link, topo.n_links, pool_lo, f, trials, seed, ri, succ,
-                 length, olen, ttl)
+                 mk, mn, indptr, nbr, nbr_link, scsr, topo.n_links, pool_lo, f, trials, seed, ri,
+                 succ, length, olen, ttl)
 
     return run
 
