@@ -40,6 +40,14 @@ class SimulationError(FattreeError, RuntimeError):
     """A simulation could not proceed (e.g. a check of its invariants failed)."""
 
 
+class FattreeWarning(UserWarning):
+    """Base class of the warnings fattree issues (the CLI prints them as one line)."""
+
+
+class DamagedDataWarning(FattreeWarning):
+    """Stored data that could not be read (a damaged results file) was skipped."""
+
+
 def closest(name: str, valid: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest valid name, or ``""``."""
     match = difflib.get_close_matches(name, list(valid), n=1)

@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import console, print_json
+from ._common import check_output, console, print_json
 
 plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
                        no_args_is_help=True)
@@ -266,7 +266,8 @@ def model_table(
 
 
 # ------------------------------------------------------------------ plot
-_OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf)")
+_OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf)",
+                    callback=lambda v: check_output(v, "output", suffixes=(".png", ".svg", ".pdf")))
 
 
 @plot_app.command("cost-ratios")

@@ -9,7 +9,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from ._common import console, print_json
+from ._common import check_output, console, print_json
 
 
 def faults(
@@ -49,6 +49,8 @@ def faults(
         raise ParameterError(f"trials={trials} is invalid: an integer >= 1")
     if output is not None and output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ParameterError(f"output={str(output)!r} is invalid: use a .png, .svg or .pdf file")
+    check_output(output, "output")
+    check_output(csv, "csv")
     topo = build(spec)
     model_list = [m.strip() for m in models.split(",") if m.strip()]
     with Progress(console=console, transient=True, disable=as_json) as bar:

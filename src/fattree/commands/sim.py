@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
-from ._common import console, err_console, print_json
+from ._common import check_output, console, err_console, print_json
 
 
 def parse_loads(text: str) -> list[float]:
@@ -88,6 +88,7 @@ def simulate_cmd(
     from ..sim.engine import load_bound
     from ..topology import build
 
+    check_output(output, "output")  # before any work (commands/_common.py: one rule)
     if load is not None and loads is not None:
         raise ParameterError("give either --load or --loads, not both")
     points = parse_loads(loads) if loads is not None else [load]

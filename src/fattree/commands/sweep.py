@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ._common import console, err_console
+from ._common import check_output, console, err_console
 
 
 class _Bar:
@@ -77,6 +77,7 @@ def sweep(
     from ..sweep.engine import run_study
     from ..sweep.study import load_study
 
+    check_output(out, "out", folder=True)
     st = load_study(study)
     with _Bar(st.name, quiet) as bar:
         summary = run_study(st, out, scheduler=scheduler, workers=workers, progress=bar,
@@ -98,6 +99,7 @@ def results(
     from ..errors import ParameterError, closest
     from ..sweep.store import ResultStore
 
+    check_output(csv, "csv")
     df = ResultStore(folder).read(where)
     if columns:
         cols = [c.strip() for c in columns.split(",") if c.strip()]
@@ -152,6 +154,10 @@ def report(
     """Write one self-contained HTML report (configurations, tables, figures)."""
     from ..report.html import write_report
 
+    from ..sweep.store import ResultStore
+
+    check_output(output, "output", suffixes=(".html", ".htm"))
+    ResultStore(folder)  # a missing or foreign folder is refused before anything is written
     p = write_report(folder, output, title=title, logy=logy)
     console.print(f"report written to {p} ({p.stat().st_size / 1024:.0f} KiB)")
 
@@ -169,7 +175,7 @@ def _status_table(results) -> Table:
 
 
 def reproduce(
-    name: str = typer.Argument(..., help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
+    name: Optional[str] = typer.Argument(None, help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
     out: Path = typer.Option(Path("reproduce"), "-o", "--out", help="output folder"),
     workers: int = typer.Option(2, "--workers", help="local worker processes for simulations"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
@@ -189,6 +195,12 @@ def reproduce(
             table.add_row(n, r.paper, r.title, r.available() or "yes")
         console.print(table)
         return
+    if name is None or not name.strip():
+        from ..errors import ParameterError
+
+        raise ParameterError(f"name={name!r} is invalid: give a reproduction, e.g. 000-table1, "
+                             "or 'all' (fattree reproduce --list)")
+    check_output(out, "out", folder=True)
     if name != "all":
         for n in name.split(","):
             REPRODUCTIONS.get(n.strip())  # unknown names: one-line error before anything runs
@@ -220,6 +232,7 @@ def study(
             console.print(f"{n}: {builtin_study(n).description}")
         return
     builtin_study(name)  # an unknown name fails before anything runs
+    check_output(out, "out", folder=True)
     with _Bar(name, quiet) as bar:
         res = run_shipped(name, out, workers=workers, scheduler=scheduler, progress=bar,
                           on_stage=bar.print)
@@ -243,6 +256,7 @@ def _plot_command(plot_name: str):
         from ..report.plots import draw, save
         from ..sweep.store import ResultStore
 
+        check_output(output, "output", suffixes=(".png", ".svg", ".pdf"))
         df = ResultStore(folder).read(where)
         cols = [c.strip() for c in series.split(",")] if series else None
         fig = draw(df, plot_name, logy=logy or None, series=cols)
