@@ -99,6 +99,7 @@ def simulate_cmd(
                     packets_per_source=packets_per_source, warmup=warmup, measure=measure,
                     max_cycles=max_cycles, seed=seed, fault_rate=fault_rate, faults=faults,
                     fault_seed=fault_seed, fault_model=fault_model)
+    __import__("fattree.sim.memory").sim.memory.check_memory(spec, cfg)  # before building
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic

@@ -99,6 +99,7 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     ----------
     000 §V.B (model, termination, metrics), 001 §3.4, 004 §3.3; docs/simulator.md.
     """
+    __import__("fattree.sim.memory").sim.memory.check_memory(topology, config, **params)
     topo = _topology(topology)
     cfg = _config(config, params)
     ft = None
