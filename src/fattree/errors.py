@@ -33,7 +33,8 @@ class InputFileError(FattreeError, ValueError):
 
 
 class ResourceError(FattreeError, MemoryError):
-    """A request that would exceed the machine's memory, refused before allocating."""
+    """A request that would exceed the machine's memory (or a time budget such as
+    ``max_seconds``), refused before allocating or starting."""
 
 
 class SimulationError(FattreeError, RuntimeError):
