@@ -6,6 +6,7 @@ it, as one line on stderr, with exit code 2.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 import typer
@@ -22,6 +23,10 @@ app = typer.Typer(
 
 # Each concern adds its commands in fattree/commands/<concern>.py via register(app).
 _COMMAND_MODULES = ("topology", "export", "routing", "sim", "faults", "analytics", "sweep")
+
+
+#: exit code of an unexpected exception (a bug); bad input exits with 2
+INTERNAL_ERROR = 3
 
 
 def _register_all() -> None:
@@ -109,7 +114,12 @@ def _main(argv: list[str] | None) -> int:
             return _exit(1)
         if name == "Exit":
             return _exit(getattr(exc, "exit_code", 0))
-        raise
+        if os.environ.get("FATTREE_DEBUG"):
+            raise
+        # a bug, not bad input: still one line (FATTREE_DEBUG=1 shows the traceback)
+        print(f"error: internal error, please report it: {type(exc).__name__}: "
+              f"{_one_line(exc)[:300]} (FATTREE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return _exit(INTERNAL_ERROR)
     return _exit(rc if isinstance(rc, int) and not isinstance(rc, bool) else 0)
 
 

@@ -9,7 +9,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from ._common import check_output, console, print_json
+from ._common import check_output, check_range, check_seed, console, print_json
 
 
 def faults(
@@ -44,6 +44,8 @@ def faults(
         return
     if links not in ("all", "switch-only"):
         raise ParameterError(f"links={links!r} is invalid: 'all' or 'switch-only'")
+    check_seed(seed)
+    check_range(rates, "rates")  # non-finite ends, or too many points: refused unexpanded
     rate_list = parse_rates(rates)
     if trials < 1:
         raise ParameterError(f"trials={trials} is invalid: an integer >= 1")

@@ -142,6 +142,11 @@ def list_algorithms(
     """Every routing algorithm, the families it is defined on, and its paper."""
     from ..routing import ALGORITHMS, default_algorithm
 
+    if family is not None:
+        from ..topology import FAMILIES
+
+        FAMILIES.get(family.strip().lower())  # an unknown family: one line naming the valid ones
+        family = family.strip().lower()
     rows = []
     for name, a in ALGORITHMS.items():
         if family and not a.supports(family):

@@ -112,6 +112,9 @@ def simulate_cmd(
     else:
         cr = compile_routing(topo, algorithm, seed=seed)
     tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
+    if tr.timed and points != [None]:  # a trace sets its own injection times
+        raise ParameterError(f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
+                             "trace gives every injection time; drop --load/--loads")
     if points == [None] and not tr.timed:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import console, print_json
+from ._common import check_seed, console, print_json
 
 
 def families() -> None:
@@ -39,6 +39,7 @@ def info(
     from ..analysis.properties import formula_checks, properties
     from ..topology import build
 
+    check_seed(seed)
     start = time.perf_counter()
     topo = build(spec)
     props = properties(topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time)
