@@ -22,7 +22,7 @@ _FAULTS = typer.Option(None, "--faults", help="file of faulty links, one per lin
 _MAX_S = typer.Option(600.0, "--max-seconds", help="refuse when the estimated time over all "
                       "pairs is longer (seconds)")
 _MODEL = typer.Option(None, "--model", help="fault-tolerant algorithms: local (default) or "
-                      "lookahead knowledge (mikant-routing-spec.md §3.0)")
+                      "lookahead knowledge (docs/faults.md)")
 
 
 def _spinner(what: str, seconds: float, quiet: bool):
