@@ -285,6 +285,10 @@ def deadlock_cmd(
     from ..routing.deadlock import deadlock
     from ..topology import build
 
+    if vc_rule not in ("auto", "none", "escape", "detour"):
+        from ..errors import ParameterError
+
+        raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, escape, detour")
     hint = "; try a smaller network or raise --max-seconds"
     refuse_long(spec, "deadlock", max_seconds, hint=hint)
     topo = build(spec)
@@ -296,6 +300,11 @@ def deadlock_cmd(
     if kind == "faults":
         _ft_deadlock(topo, name, faults, model, vcs, vc_rule, as_json)
         return
+    if vc_rule != "auto":
+        from ..errors import ParameterError
+
+        raise ParameterError(f"vc_rule={vc_rule!r}: --vc-rule applies to fault-tolerant "
+                             "algorithms (with --faults, or e.g. --algorithm gns)")
     with _spinner("channel dependency graph", sec, as_json):
         rep = deadlock(topo, algorithm, vcs=vcs, seed=seed)
     if as_json:

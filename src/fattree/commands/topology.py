@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import check_seed, console, print_json
+from ._common import check_number, check_seed, console, print_json
 
 
 def families() -> None:
@@ -40,6 +40,8 @@ def info(
     from ..topology import build
 
     check_seed(seed)
+    check_number(ilp_time, "ilp_time", low=0, low_open=True,
+                 allowed="seconds for the bisection ILP, a finite number > 0")
     start = time.perf_counter()
     topo = build(spec)
     props = properties(topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time)

@@ -369,7 +369,7 @@ class ResultStore:
                           f"{'s' if len(damaged) > 1 else ''} ({damaged[0][0]}: {damaged[0][1]}"
                           f"{', ...' if len(damaged) > 1 else ''}); run the sweep again to "
                           "recompute them", DamagedDataWarning, stacklevel=2)
-        return query(df, where) if where else df
+        return query(df, where) if where is not None else df
 
     def compact(self, min_parts: int = 1) -> int:
         """Merge part files into one ``data/compact-*.parquet``; returns parts merged.

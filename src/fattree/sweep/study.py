@@ -299,10 +299,31 @@ class _Parser:
         if dup:
             raise self.fail(f"experiment name {sorted(dup)[0]!r} is used twice", ("experiment",),
                             "name", 1)
-        return Study(name=meta.get("name", default_name), seed=seed,
-                     experiments=tuple(experiments), report=report,
-                     description=meta.get("description", ""), source=self.text,
-                     path=self.source)
+        study = Study(name=meta.get("name", default_name), seed=seed,
+                      experiments=tuple(experiments), report=report,
+                      description=meta.get("description", ""), source=self.text,
+                      path=self.source)
+        self.check_points(study)
+        return study
+
+    def check_points(self, study: Study) -> None:
+        """Check what each parameter alone cannot: a simulation's traffic, injection and
+        configuration against its topology's size, and its memory, before anything runs."""
+        seen = set()
+        for e in study.experiments:
+            if e.kind != "simulate":
+                continue
+            for p in e_points(e):
+                p = {k: v for k, v in p.items() if v is not OMIT and v is not REQUIRED}
+                key = repr(sorted(p.items()))
+                if key in seen:
+                    continue
+                seen.add(key)
+                try:
+                    _check_simulation(p)
+                except FattreeError as exc:
+                    where = ", ".join(f"{k}={v}" for k, v in p.items())
+                    raise self.fail(f"experiment {e.name!r} ({where}): {exc}") from None
 
     def check_report(self, report: dict) -> None:
         from ..report.plots import PLOTS
@@ -415,6 +436,40 @@ class _Parser:
                                 table, "zip", occ)
             out.append(list(g))
         return out
+
+
+def e_points(e) -> list[dict]:
+    """The parameter sets of an experiment (its axes' product, replicates left out)."""
+    import itertools
+
+    out = []
+    for combo in itertools.product(*(vals for _, vals in e.axes)):
+        params = {}
+        for (names, _), values in zip(e.axes, combo):
+            params.update(zip(names, values))
+        out.append(params)
+    return out
+
+
+def _check_simulation(params: dict) -> None:
+    """Validate one simulation point without building its topology: the configuration,
+    the traffic pattern and injection for its number of nodes, and its memory."""
+    from ..sim.config import SimConfig
+    from ..sim.memory import check_memory
+    from ..topology import resolve
+    from ..traffic import make_process, make_traffic
+
+    topo = params.get("topology")
+    fields = SimConfig.__dataclass_fields__
+    cfg = SimConfig(**{k: v for k, v in params.items() if k in fields})
+    fam, values = resolve(topo)
+    if fam.size is None:
+        return
+    nodes = int(fam.size(values)[0])
+    tr = make_traffic(cfg.traffic, nodes, seed=cfg.seed)
+    if cfg.load is not None and not tr.timed:
+        make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, cfg.seed)
+    check_memory(topo, cfg)
 
 
 def _show(v: Any) -> str:
