@@ -176,6 +176,8 @@ def _default(o: Any):
         return bool(o)
     if hasattr(o, "items"):
         return dict(o)
+    if hasattr(o, "isoformat"):  # datetime, pandas.Timestamp
+        return o.isoformat()
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 

@@ -13,13 +13,13 @@ from ._common import check_output, check_range, check_seed, console, print_json
 
 
 def faults(
-    spec: str = typer.Argument(..., help="topology, e.g. mikant:k=3,n=3"),
-    algorithms: str = typer.Option("all", "--algorithms", "-a",
+    spec: Optional[str] = typer.Argument(None, help="topology, e.g. mikant:k=3,n=3"),
+    algorithms: str = typer.Option("all", "--algorithms", "--algorithm", "-a",
                                    help="comma-separated names, or 'all' (see --list)"),
     rates: str = typer.Option("0:1:0.05", "--rates", help="START:STOP:STEP or a,b,c (fractions)"),
     trials: int = typer.Option(10000, "--trials", help="trials per rate"),
     seed: int = typer.Option(0, "--seed"),
-    models: str = typer.Option("local", "--models", help="local, lookahead or local,lookahead"),
+    models: str = typer.Option("local", "--fault-model", "--models", help="local, lookahead or local,lookahead"),
     links: str = typer.Option("all", "--links", help="all (node links included) or switch-only"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
@@ -40,8 +40,15 @@ def faults(
             table.add_column(col)
         for name, a in FT_ALGORITHMS.items():
             table.add_row(name, ",".join(a.families), a.origin, a.knowledge)
+        if as_json:
+            print_json([{"name": n, "families": list(a.families), "origin": a.origin,
+                         "knowledge": a.knowledge} for n, a in FT_ALGORITHMS.items()])
+            return
         console.print(table)
         return
+    if spec is None:
+        raise ParameterError("spec=None is invalid: give a topology, e.g. mikant:k=3,n=3 "
+                             "(or --list for the algorithms)")
     if links not in ("all", "switch-only"):
         raise ParameterError(f"links={links!r} is invalid: 'all' or 'switch-only'")
     check_seed(seed)

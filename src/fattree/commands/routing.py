@@ -21,7 +21,7 @@ _FAULTS = typer.Option(None, "--faults", help="file of faulty links, one per lin
                        "or a link id <G,level,D..,P>): route with a fault-tolerant algorithm")
 _MAX_S = typer.Option(600.0, "--max-seconds", help="refuse when the estimated time over all "
                       "pairs is longer (seconds)")
-_MODEL = typer.Option(None, "--model", help="fault-tolerant algorithms: local (default) or "
+_MODEL = typer.Option(None, "--fault-model", "--model", help="fault-tolerant algorithms: local (default) or "
                       "lookahead knowledge (docs/faults.md)")
 
 

@@ -94,6 +94,7 @@ def results(
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
     columns: Optional[str] = typer.Option(None, "--columns", help="comma-separated columns"),
     limit: int = typer.Option(40, "--limit", help="rows printed (the CSV has all)"),
+    as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
 ) -> None:
     """Query the points stored in a results folder."""
     from ..errors import ParameterError, closest
@@ -133,6 +134,13 @@ def results(
         df.drop(columns=[c for c in ("config",) if c in df and not columns]).to_csv(
             csv, index=False, columns=cols if columns else None)
         console.print(f"{len(df)} rows written to {csv}")
+        return
+    if as_json:
+        from ._common import print_json
+
+        keep = cols if columns else [c for c in df.columns if c != "config"]
+        print_json([{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+                    for row in df[keep].to_dict("records")])
         return
     table = Table(title=f"{folder}: {len(df)} points" + (f" where {where}" if where else ""))
     for c in cols:
@@ -181,12 +189,19 @@ def reproduce(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     quick: bool = typer.Option(False, "--quick", help="small instances (smoke test)"),
     list_: bool = typer.Option(False, "--list", help="list the registered reproductions"),
+    as_json: bool = typer.Option(False, "--json", help="print the list or the verdicts as JSON"),
 ) -> None:
     """Regenerate tables and figures of the papers, with the paper's claim and our verdict."""
     from ..errors import FattreeError
     from ..report.reproduce import REPRODUCTIONS
     from ..report.reproduce import reproduce as run
 
+    if list_ and as_json:
+        from ._common import print_json
+
+        print_json([{"name": n, "paper": r.paper, "title": r.title,
+                     "available": r.available() or "yes"} for n, r in REPRODUCTIONS.items()])
+        return
     if list_:
         table = Table(title="reproductions")
         for c in ("name", "paper", "title", "available"):
@@ -204,11 +219,17 @@ def reproduce(
     if name != "all":
         for n in name.split(","):
             REPRODUCTIONS.get(n.strip())  # unknown names: one-line error before anything runs
-    with _Bar("sweep", quiet=False) as bar:
+    with _Bar("sweep", quiet=as_json) as bar:
         res = run(name, out, workers=workers, scheduler=scheduler, quick=quick, progress=bar,
                   on_result=lambda r: bar.print(f"{r.name}: {r.status}"))
-    console.print(_status_table(res))
-    console.print(f"written to {out}/ (index.md)")
+    if as_json:
+        from ._common import print_json
+
+        print_json([{"name": r.name, "paper": r.paper, "status": r.status,
+                     "finding": r.finding} for r in res])
+    else:
+        console.print(_status_table(res))
+    (err_console if as_json else console).print(f"written to {out}/ (index.md)")
     errors = [r for r in res if r.status == "error"]
     if errors:
         raise FattreeError(f"{len(errors)} reproduction(s) failed: {errors[0].name}: "

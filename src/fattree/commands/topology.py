@@ -12,9 +12,17 @@ from rich.table import Table
 from ._common import check_number, check_seed, console, print_json
 
 
-def families() -> None:
+def families(
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
     """List every family, its parameters and the paper it comes from."""
     from ..topology import FAMILIES
+
+    if as_json:
+        print_json([{"family": name, "network": fam.title, "paper": fam.paper,
+                     "parameters": [p.describe() for p in fam.params]}
+                    for name, fam in FAMILIES.items()])
+        return
 
     table = Table(title="topology families")
     table.add_column("family")
