@@ -127,7 +127,7 @@ def results(
         several = "experiment" in df and df["experiment"].nunique() > 1
         cols = list(dict.fromkeys([*(["experiment"] if several else []), *config,
                                    *(head or metrics[:8])])) if len(df) else ["config_hash"]
-        if len(metrics) > len(head) and csv is None and len(df):
+        if len(metrics) > len(head) and csv is None and not as_json and len(df):
             console.print(f"({len(metrics) - len(head)} more metric columns: --columns to "
                           "choose, --csv for all)")
     if csv is not None:
