@@ -107,6 +107,10 @@ def _main(argv: list[str] | None) -> int:
         return _exit(130)
     except Exception as exc:  # click usage errors and the like (typer vendors click)
         name = type(exc).__name__
+        if name == "NoArgsIsHelpError" or (hasattr(exc, "format_message") and hasattr(
+                exc, "exit_code") and not exc.format_message().strip()):
+            exc.show()  # a group called without a command: its help
+            return _exit(exc.exit_code)
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # UsageError & co
             print(_usage_line(exc), file=sys.stderr)
             return _exit(exc.exit_code)

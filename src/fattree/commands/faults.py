@@ -9,7 +9,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from ._common import check_output, check_range, check_seed, console, print_json
+from ._common import check_output, check_range, check_seed, console, err_console, print_json
 
 
 def faults(
@@ -62,7 +62,7 @@ def faults(
     check_output(csv, "csv")
     topo = build(spec)
     model_list = [m.strip() for m in models.split(",") if m.strip()]
-    with Progress(console=console, transient=True, disable=as_json) as bar:
+    with Progress(console=err_console, transient=True, disable=as_json) as bar:
         task = bar.add_task(f"{topo.spec}: {len(rate_list)} rates × {trials} trials", total=len(rate_list))
         study = evaluate(topo, algorithms, rate_list, trials, seed, models=model_list,
                          switch_only=links == "switch-only", tie_break=tie_break,
