@@ -52,7 +52,8 @@ def simulate(topology, config=None, **params: Any):
 
 def simulate_loads(topology, loads, config=None, **params: Any):
     """A latency-versus-load curve: one DataFrame row per load (see
-    :func:`fattree.sim.simulate_loads`).
+    :func:`fattree.sim.simulate_loads`), its columns named as in the results store
+    (:func:`store_columns`), so a curve and a sweep's rows can be concatenated.
 
     Examples
     --------
@@ -76,7 +77,27 @@ def simulate_loads(topology, loads, config=None, **params: Any):
     loads = list(loads)
     if not loads or len(loads) > 10_000:
         raise ParameterError(f"loads has {len(loads)} values: expected 1 to 10,000 loads")
-    return run(topology, loads, config, **params)
+    return store_columns(run(topology, loads, config, **params))
+
+
+def store_columns(df):
+    """Name a simulation DataFrame's columns as the results store does: the link
+    utilisation as ``link_utilisation_<class>`` and one column per parameter (instead
+    of ``util_<class>`` and ``config.<name>``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> list(store_columns(pd.DataFrame({"util_0": [0.5], "config.vcs": [2]})).columns)
+    ['link_utilisation_0', 'vcs']
+    """
+    df = df.rename(columns={c: "link_utilisation_" + c[5:] for c in df.columns
+                            if isinstance(c, str) and c.startswith("util_")})
+    conf = [c for c in df.columns if isinstance(c, str) and c.startswith("config.")]
+    for c in conf:
+        if c[7:] not in df.columns:
+            df[c[7:]] = df[c]
+    return df.drop(columns=conf)
 
 
 def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int = 10_000,
