@@ -56,7 +56,7 @@ def check_range(text, param: str, cap: int = MAX_POINTS) -> None:
     >>> check_range("0:1:1e-9", "rates")
     Traceback (most recent call last):
     ...
-    fattree.errors.ParameterError: rates='0:1:1e-9' is invalid: 1,000,000,001 points; at most 10,000
+    fattree.errors.ParameterError: rates='0:1:1e-9' is invalid: 1,000,000,000 points; at most 10,000
     """
     text = str(text).strip()
     if ":" not in text:
