@@ -303,6 +303,11 @@ class _Parser:
                       experiments=tuple(experiments), report=report,
                       description=meta.get("description", ""), source=self.text,
                       path=self.source)
+        total = sum(e.replicates * int(np.prod([len(v) for _, v in e.axes], dtype=object))
+                    for e in experiments)
+        if total > MAX_POINTS:
+            raise self.fail(f"the study has {total:,} points; at most {MAX_POINTS:,} (split it "
+                            "into several studies)")
         self.check_points(study)
         return study
 
@@ -313,7 +318,8 @@ class _Parser:
         for e in study.experiments:
             if e.kind != "simulate":
                 continue
-            for p in e_points(e):
+            # the load does not change what is checked here (sizes, names, memory)
+            for p in e_points(e, skip=("load",)):
                 p = {k: v for k, v in p.items() if v is not OMIT and v is not REQUIRED}
                 key = repr(sorted(p.items()))
                 if key in seen:
@@ -407,6 +413,9 @@ class _Parser:
                             f" (e.g. {{start = 0.05, stop = 1.0, step = 0.05}}); {p.describe()}",
                             table, p.name, occ)
         start, stop, step = raw["start"], raw["stop"], raw["step"]
+        if not all(np.isfinite(float(raw[k])) for k in keys):
+            raise self.fail(f"{p.name} = {_show(raw)}: start, stop and step must be finite "
+                            "numbers", table, p.name, occ)
         count = (stop - start) / step if step > 0 else -1
         if count < 0 or abs(count - round(count)) > 1e-9 or round(count) > 1_000_000:
             raise self.fail(f"{p.name} = {_show(raw)}: stop - start must be a non-negative "
@@ -438,12 +447,18 @@ class _Parser:
         return out
 
 
-def e_points(e) -> list[dict]:
-    """The parameter sets of an experiment (its axes' product, replicates left out)."""
+#: the most points one study file may define (checked before any is listed)
+MAX_POINTS = 1_000_000
+
+
+def e_points(e, skip: tuple[str, ...] = ()) -> list[dict]:
+    """The parameter sets of an experiment (its axes' product, replicates left out); an
+    axis of only ``skip`` parameters contributes its first value alone."""
     import itertools
 
     out = []
-    for combo in itertools.product(*(vals for _, vals in e.axes)):
+    axes = [vals[:1] if set(names) <= set(skip) else vals for names, vals in e.axes]
+    for combo in itertools.product(*axes):
         params = {}
         for (names, _), values in zip(e.axes, combo):
             params.update(zip(names, values))
