@@ -136,31 +136,6 @@ def load_table():
     return mod
 
 
-def make_files(d: Path, table) -> dict[str, str]:
-    (d / "dir").mkdir()
-    (d / "bin").write_bytes(bytes(range(256)) * 8)
-    (d / "empty").write_text("")
-    (d / "junk").write_text("this is { not [ any format\n")
-    (d / "trace.txt").write_text("0 0 1\n1 1 2\n")
-    (d / "study.toml").write_text(table.STUDY)
-    (d / "bad_traffic.toml").write_text(
-        '[study]\nkind = "simulate"\n[parameters]\ntopology = "kant:k=2,n=2"\nload = 0.1\n'
-        'traffic = ["uniform", "bogus"]\n')
-    (d / "bad_topology.toml").write_text(
-        '[study]\nkind = "topology"\n[parameters]\ntopology = ["kant:k=2,n=2", "mikan:k=2,n=2"]\n')
-    for name in ("store", "damaged"):
-        subprocess.run([sys.executable, "-m", "fattree", "sweep", str(d / "study.toml"), "-o",
-                        str(d / name), "--workers", "0", "-q"], check=True, capture_output=True)
-    part = sorted((d / "damaged" / "parts").glob("*.parquet"))[0]
-    part.write_bytes(part.read_bytes()[:40])
-    return {"tmp": str(d), "dir": str(d / "dir"), "bin": str(d / "bin"),
-            "empty": str(d / "empty"), "junk": str(d / "junk"), "trace": str(d / "trace.txt"),
-            "missing": str(d / "no-such-file"), "nodir": str(d / "no-such-dir"),
-            "study": str(d / "study.toml"), "study_bad_traffic": str(d / "bad_traffic.toml"),
-            "study_bad_topology": str(d / "bad_topology.toml"), "store": str(d / "store"),
-            "damaged": str(d / "damaged")}
-
-
 def run_case(case, files, timeout: float):
     command, expected, pattern = case
     argv = [a.replace("{tmp}", files["tmp"]).format(**files) if "{" in a else a
@@ -201,7 +176,7 @@ def main() -> int:
     fams = [f for f in FAMILIES if f != "graph"]
     cases = ([] if args.only_generated else list(table.CASES)) + generated(fams)
     with tempfile.TemporaryDirectory() as d:
-        files = make_files(Path(d), table)
+        files = table.make_files(Path(d))
         t0 = time.perf_counter()
         with ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda c: run_case(c, files, args.timeout), cases))

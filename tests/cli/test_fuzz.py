@@ -291,6 +291,10 @@ CASES: list[tuple[str, int, str]] = [
     ("sweep {junk} -o {tmp}/s5", 2, r"TOML|line|study"),
     ("sweep {study_bad_traffic} -o {tmp}/s6", 2, r"bogus"),
     ("sweep {study_bad_topology} -o {tmp}/s7", 2, r"mikan|family"),
+    ("sweep {study_nan_range} -o {tmp}/s12", 2, r"must be finite"),
+    ("sweep {study_huge} -o {tmp}/s13", 2, r"32,000,000,000 points; at most 1,000,000"),
+    ("sweep {study_big_net} -o {tmp}/s14", 2, r"mikant:k=8,n=7 needs about"),
+    ("sweep {study_transpose} -o {tmp}/s15", 2, r"traffic='transpose' needs"),
     ("sweep {study} -o {nodir}/res", 2, r"out=.*does not exist"),
     ("sweep {study} -o {bin}", 2, r"out=.*is a file"),
     ("sweep {study} -o {tmp}/s8 --workers -1", 2, r"workers=-1"),
@@ -329,7 +333,11 @@ CASES: list[tuple[str, int, str]] = [
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, str]:
     """The files the cases refer to (made once)."""
-    d = tmp_path_factory.mktemp("fuzz")
+    return make_files(tmp_path_factory.mktemp("fuzz"))
+
+
+def make_files(d: Path) -> dict[str, str]:
+    """Make the files of the cases in folder ``d``; their names by placeholder."""
     (d / "dir").mkdir()
     (d / "bin").write_bytes(bytes(range(256)) * 8)
     (d / "empty").write_text("")
@@ -341,6 +349,16 @@ def files(tmp_path_factory) -> dict[str, str]:
         'traffic = ["uniform", "bogus"]\n')
     (d / "bad_topology.toml").write_text(
         '[study]\nkind = "topology"\n[parameters]\ntopology = ["kant:k=2,n=2", "mikan:k=2,n=2"]\n')
+    sim = '[study]\nkind = "simulate"\n[parameters]\n'
+    (d / "nan_range.toml").write_text(sim + 'topology = "kant:k=2,n=2"\n'
+                                      'load = {start = 0.1, stop = nan, step = 0.1}\n')
+    (d / "huge.toml").write_text(sim + 'topology = "kant:k=2,n=2"\n'
+                                 'load = {start = 0.000001, stop = 1.0, step = 0.000001}\n'
+                                 'buffer = {start = 1, stop = 32000, step = 1}\n')
+    (d / "big_net.toml").write_text(sim + 'topology = ["kant:k=2,n=2", "mikant:k=8,n=7"]\n'
+                                    'load = 0.1\n')
+    (d / "transpose.toml").write_text(sim + 'topology = "kant:k=2,n=3"\nload = 0.1\n'
+                                      'traffic = "transpose"\n')
     store, damaged = d / "store", d / "damaged"
     for folder in (store, damaged):
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
@@ -353,7 +371,9 @@ def files(tmp_path_factory) -> dict[str, str]:
             "missing": str(d / "no-such-file"), "nodir": str(d / "no-such-dir"),
             "study": str(d / "study.toml"), "study_bad_traffic": str(d / "bad_traffic.toml"),
             "study_bad_topology": str(d / "bad_topology.toml"), "store": str(store),
-            "damaged": str(damaged)}
+            "damaged": str(damaged), "study_nan_range": str(d / "nan_range.toml"),
+            "study_huge": str(d / "huge.toml"), "study_big_net": str(d / "big_net.toml"),
+            "study_transpose": str(d / "transpose.toml")}
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str, float]:
