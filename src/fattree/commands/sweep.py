@@ -243,20 +243,37 @@ def study(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bars"),
+    as_json: bool = typer.Option(False, "--json", help="print the list or the outcome as JSON"),
 ) -> None:
     """Run a shipped study and write OUT/report.html (make run: the flagship)."""
     from ..sweep.flagship import run_shipped
     from ..sweep.study import builtin_studies, builtin_study
 
     if list_:
+        if as_json:
+            from ._common import print_json
+
+            print_json([{"name": n, "description": builtin_study(n).description}
+                        for n in builtin_studies()])
+            return
         for n in builtin_studies():
             console.print(f"{n}: {builtin_study(n).description}")
         return
     builtin_study(name)  # an unknown name fails before anything runs
     check_output(out, "out", folder=True)
-    with _Bar(name, quiet) as bar:
+    with _Bar(name, quiet or as_json) as bar:
         res = run_shipped(name, out, workers=workers, scheduler=scheduler, progress=bar,
                           on_stage=bar.print)
+    if as_json:
+        from ._common import print_json
+
+        s = res.summary
+        print_json({"results": str(out / "results"), "report": str(res.report),
+                    "stored": s.done, "already_done": s.skipped, "failed": len(s.failed),
+                    "reproductions": [{"name": r.name, "paper": r.paper, "status": r.status,
+                                       "finding": r.finding} for r in res.reproductions or []],
+                    "notes": list(res.notes)})
+        return
     console.print(_summary_line(res.summary, out / "results"))
     if res.reproductions:
         console.print(_status_table(res.reproductions))
