@@ -59,6 +59,8 @@ def _summary_line(summary, out) -> str:
     parts = [f"{summary.done} points stored", f"{summary.skipped} already done"]
     if summary.failed:
         parts.append(f"{len(summary.failed)} failed")
+    if getattr(summary, "quarantined", None):
+        parts.append(f"{len(summary.quarantined)} damaged moved to quarantine/ and recomputed")
     return f"{', '.join(parts)} in {summary.elapsed_s:.1f} s → {out}"
 
 
