@@ -86,6 +86,7 @@ def simulate_cmd(
     """Cycle-accurate wormhole simulation: latency, throughput, conflicts versus load."""
     from ..sim import SimConfig, results_frame, simulate
     from ..sim.engine import load_bound
+    from ..sim.memory import check_memory
     from ..topology import build
 
     check_output(output, "output")  # before any work (commands/_common.py: one rule)
@@ -99,7 +100,7 @@ def simulate_cmd(
                     packets_per_source=packets_per_source, warmup=warmup, measure=measure,
                     max_cycles=max_cycles, seed=seed, fault_rate=fault_rate, faults=faults,
                     fault_seed=fault_seed, fault_model=fault_model)
-    __import__("fattree.sim.memory").sim.memory.check_memory(spec, cfg)  # before building
+    check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic
