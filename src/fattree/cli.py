@@ -6,22 +6,27 @@ it, as one line on stderr, with exit code 2.
 
 from __future__ import annotations
 
+import os
 import sys
-
+import warnings
 import typer
 
-from .errors import FattreeError
+from .errors import FattreeError, FattreeWarning
 
 app = typer.Typer(
     name="fattree",
     help="Design, analyse and simulate fat-tree-family interconnection networks.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
 
 # Each concern adds its commands in fattree/commands/<concern>.py via register(app).
 _COMMAND_MODULES = ("topology", "export", "routing", "sim", "faults", "analytics", "sweep")
+
+
+#: exit code of an unexpected exception (a bug); bad input exits with 2
+INTERNAL_ERROR = 3
 
 
 def _register_all() -> None:
@@ -37,21 +42,58 @@ def _register_all() -> None:
         mod.register(app)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        print(f"fattree {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                           help="print the version and exit"),
+) -> None:
     """Design, analyse and simulate fat-tree-family interconnection networks."""
 
 
 _register_all()
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None,
+                  _default=warnings.showwarning):
+    """fattree's own warnings as one line on stderr; others as Python prints them."""
+    if issubclass(category, FattreeWarning):
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        _default(message, category, filename, lineno, file, line)
+
+
+def _usage_line(exc) -> str:
+    """A click usage error as one line: the message and where to find help."""
+    ctx = getattr(exc, "ctx", None)
+    where = f"'{ctx.command_path} --help'" if ctx is not None else "'fattree --help'"
+    msg = " ".join(exc.format_message().split())
+    return f"error: {msg} (see {where})"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``fattree`` script."""
+    saved = warnings.showwarning
+    warnings.showwarning = _show_warning
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = saved
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         # click returns a command's typer.Exit code instead of raising it here
-        rc = app(args=argv, standalone_mode=False)
+        rc = app(args=argv, prog_name="fattree", standalone_mode=False)
     except FattreeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return _exit(2)
     except MemoryError as exc:
         print(f"error: out of memory ({exc})", file=sys.stderr)
@@ -65,15 +107,28 @@ def main(argv: list[str] | None = None) -> int:
         return _exit(130)
     except Exception as exc:  # click usage errors and the like (typer vendors click)
         name = type(exc).__name__
-        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
-            exc.show()
+        if name == "NoArgsIsHelpError" or (hasattr(exc, "format_message") and hasattr(
+                exc, "exit_code") and not exc.format_message().strip()):
+            exc.show()  # a group called without a command: its help
+            return _exit(exc.exit_code)
+        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # UsageError & co
+            print(_usage_line(exc), file=sys.stderr)
             return _exit(exc.exit_code)
         if name == "Abort":
             return _exit(1)
         if name == "Exit":
             return _exit(getattr(exc, "exit_code", 0))
-        raise
+        if os.environ.get("FATTREE_DEBUG"):
+            raise
+        # a bug, not bad input: still one line (FATTREE_DEBUG=1 shows the traceback)
+        print(f"error: internal error, please report it: {type(exc).__name__}: "
+              f"{_one_line(exc)[:300]} (FATTREE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return _exit(INTERNAL_ERROR)
     return _exit(rc if isinstance(rc, int) and not isinstance(rc, bool) else 0)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
 
 
 def _exit(code: int) -> int:

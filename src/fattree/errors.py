@@ -33,11 +33,20 @@ class InputFileError(FattreeError, ValueError):
 
 
 class ResourceError(FattreeError, MemoryError):
-    """A request that would exceed the machine's memory, refused before allocating."""
+    """A request that would exceed the machine's memory (or a time budget such as
+    ``max_seconds``), refused before allocating or starting."""
 
 
 class SimulationError(FattreeError, RuntimeError):
     """A simulation could not proceed (e.g. a check of its invariants failed)."""
+
+
+class FattreeWarning(UserWarning):
+    """Base class of the warnings fattree issues (the CLI prints them as one line)."""
+
+
+class DamagedDataWarning(FattreeWarning):
+    """Stored data that could not be read (a damaged results file) was skipped."""
 
 
 def closest(name: str, valid: Iterable[str]) -> str:

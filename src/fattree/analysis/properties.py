@@ -112,6 +112,12 @@ def properties(topo, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, 
             raise ParameterError(f"{name}={val!r} is invalid: an integer >= {lo}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ParameterError(f"seed={seed!r} is invalid: an integer")
+    if isinstance(topo, str):  # a spec: built here (fattree.properties does the same)
+        from ..topology import build
+
+        topo = build(topo)
+    if not hasattr(topo, "n_nodes"):
+        raise ParameterError(f"topo={topo!r} is invalid: expected a Topology or a spec string")
     n = topo.n_nodes
     if n < 2:
         raise ParameterError(f"{topo.spec} has {n} compute node(s); properties need at least 2")

@@ -1,16 +1,168 @@
-"""Helpers shared by the command modules (output only; no library logic here)."""
+"""Helpers shared by the command modules (output only; no library logic here).
+
+Conventions of every command
+----------------------------
+* Output paths are checked before any work (:func:`check_output`), by one rule:
+  the folder that will hold an output must already exist. A file output (``-o``,
+  ``--csv``) is never a directory and its folder is not created; a folder output
+  (a results folder: ``sweep -o``, ``reproduce -o``, ``study -o``) is created if
+  missing, but only inside an existing folder.
+* Without a terminal (a pipe, a file, CI) output is never cut or wrapped: the
+  consoles are as wide as the longest line (``COLUMNS`` still wins when set).
+"""
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from rich.console import Console
 
-console = Console()
-err_console = Console(stderr=True)
+from ..errors import ParameterError
+
+#: width of the consoles without a terminal: wide enough that no line is cut
+_NO_TTY_WIDTH = 100_000
+
+
+def _width(stream) -> int | None:
+    if os.environ.get("COLUMNS"):
+        return None  # rich reads it
+    try:
+        return None if stream.isatty() else _NO_TTY_WIDTH
+    except (AttributeError, ValueError):
+        return _NO_TTY_WIDTH
+
+
+console = Console(width=_width(sys.stdout))
+err_console = Console(stderr=True, width=_width(sys.stderr))
+
+
+#: the most points a START:STOP:STEP list (loads, rates) may expand to
+MAX_POINTS = 10_000
+
+
+def check_range(text, param: str, cap: int = MAX_POINTS) -> None:
+    """Refuse a ``START:STOP:STEP`` list with non-finite ends or more than ``cap``
+    points before it is expanded (lists ``a,b,c`` are counted too).
+
+    Examples
+    --------
+    >>> check_range("0:1:0.05", "rates")
+    >>> check_range("0:1:1e-9", "rates")
+    Traceback (most recent call last):
+    ...
+    fattree.errors.ParameterError: rates='0:1:1e-9' is invalid: 1,000,000,000 points; at most 10,000
+    """
+    text = str(text).strip()
+    if ":" not in text:
+        n = len([x for x in text.split(",") if x.strip()])
+        if n > cap:
+            raise ParameterError(f"{param}={text[:40]!r}... is invalid: {n:,} points; at most {cap:,}")
+        return
+    parts = text.split(":")
+    try:
+        a, b, step = (float(x) for x in parts)
+    except ValueError:
+        raise ParameterError(f"{param}={text!r} is invalid: expected START:STOP:STEP with "
+                             "numbers, e.g. 0:1:0.05") from None
+    if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
+        raise ParameterError(f"{param}={text!r} is invalid: expected finite START <= STOP and "
+                             "STEP > 0, e.g. 0:1:0.05")
+    n = math.floor((b - a) / step + 1e-9) + 1
+    if n > cap:
+        raise ParameterError(f"{param}={text!r} is invalid: {n:,} points; at most {cap:,}")
+
+
+#: the largest seed (seeds feed 64-bit generators: 0 <= seed < 2**63)
+SEED_MAX = 2**63 - 1
+
+
+def check_seed(seed, param: str = "seed") -> int:
+    """Refuse a negative or too large seed (one rule for every command).
+
+    Examples
+    --------
+    >>> check_seed(7)
+    7
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
+        raise ParameterError(f"{param}={seed!r} is invalid: expected an integer 0 <= {param} < 2**63")
+    return int(seed)
+
+
+def check_number(value, param: str, *, low: float | None = None, high: float | None = None,
+                 low_open: bool = False, allowed: str = "") -> float:
+    """Refuse NaN, infinities and values outside ``[low, high]`` (``(low, ...`` with
+    ``low_open``).
+
+    Examples
+    --------
+    >>> check_number(150.0, "message_length", low=0, low_open=True)
+    150.0
+    """
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) \
+        and math.isfinite(float(value))
+    if ok and low is not None:
+        ok = value > low if low_open else value >= low
+    if ok and high is not None:
+        ok = value <= high
+    if not ok:
+        if not allowed:
+            lo = "" if low is None else (f"> {low:g}" if low_open else f">= {low:g}")
+            hi = "" if high is None else f"<= {high:g}"
+            allowed = "a finite number" + (f" {lo}" if lo else "") + (
+                f"{' and' if lo else ''} {hi}" if hi else "")
+        raise ParameterError(f"{param}={value!r} is invalid: {allowed}")
+    return value
+
+
+def check_output(path, param: str = "output", *, folder: bool = False,
+                 suffixes: tuple[str, ...] | None = None) -> Path | None:
+    """Refuse an output path that cannot be written, before any work (one rule for all).
+
+    A file must not be a directory, its folder must exist and be writable, and its
+    suffix must be one of ``suffixes`` (when given). A ``folder`` output may be new,
+    but the folder holding it must exist. ``None`` passes through.
+
+    Examples
+    --------
+    >>> check_output("/no/such/dir/x.csv", "output")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fattree.errors.ParameterError: output=... folder '/no/such/dir' does not exist (create it first)
+    """
+    if path is None:
+        return None
+    text = str(path)
+    if not text.strip() or "\x00" in text:
+        raise ParameterError(f"{param}={text!r} is invalid: expected a path")
+    p = Path(path).expanduser()
+    parent = p.parent if str(p.parent) else Path(".")
+    if folder:
+        if p.exists() and not p.is_dir():
+            raise ParameterError(f"{param}={text!r} is a file; give a folder (new or existing)")
+        target = p if p.exists() else parent
+        what = "folder"
+    else:
+        if p.is_dir():
+            raise ParameterError(f"{param}={text!r} is a folder; give a file name")
+        if suffixes and p.suffix.lower() not in suffixes:
+            raise ParameterError(f"{param}={text!r} is invalid: the file name must end in "
+                                 f"{', '.join(suffixes)}")
+        target = parent
+        what = "file"
+    if not parent.is_dir() and not (folder and p.is_dir()):
+        why = "is a file" if parent.exists() else "does not exist"
+        raise ParameterError(f"{param}={text!r} cannot be written: folder {str(parent)!r} "
+                             f"{why} (create it first)")
+    if not os.access(target, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise ParameterError(f"{param}={text!r} cannot be written: permission denied ({what})")
+    return p
 
 
 def _default(o: Any):
@@ -24,6 +176,8 @@ def _default(o: Any):
         return bool(o)
     if hasattr(o, "items"):
         return dict(o)
+    if hasattr(o, "isoformat"):  # datetime, pandas.Timestamp
+        return o.isoformat()
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 

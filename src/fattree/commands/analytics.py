@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import console, print_json
+from ._common import check_number, check_output, console, print_json
 
 plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
                        no_args_is_help=True)
@@ -65,6 +65,10 @@ def design(
     """Every feasible (family, k, n) reaching --nodes, ranked by RCP (closed forms, no graphs built)."""
     from ..analysis.advisor import design as run
 
+    if top < 0:
+        from ..errors import ParameterError
+
+        raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
     d = run(nodes, max_radix=max_radix, families=_split(families), p=p, rank_by=rank_by, exact=exact, max_n=max_n)
     rows = list(d.pareto if pareto else d.rows)
     if top > 0:
@@ -200,6 +204,11 @@ def model_kncube(
     from ..analysis import kncube
 
     kncube.check_wire(wire)
+    check_number(message_length, "message_length", low=0, low_open=True,
+                 allowed="a message length in bits, a finite number > 0")
+    if node_size is not None:
+        check_number(node_size, "node_size", low=0, low_open=True,
+                     allowed="a node size in wires, a finite number > 0")
     kncube.channel_width(2, 1, constraint)  # validates the constraint before any row exists
     t = kncube.kncube_table(nodes, constraint, node_size, min_n=1)
     t["D"] = [kncube.avg_hops(k, n) for k, n in zip(t["k"], t["n"])]
@@ -231,6 +240,10 @@ def model_fattree(
     """Fat-tree T_net against n (002 §3), with the exact mean hop count (000 eq. 3) beside D = 2n."""
     from ..analysis import kncube
 
+    check_number(message_length, "message_length", low=0, low_open=True,
+                 allowed="a message length in bits, a finite number > 0")
+    check_number(node_size, "node_size", low=0, low_open=True,
+                 allowed="a node size in wires, a finite number > 0")
     t = kncube.fattree_tnet_table(nodes, message_length, node_size, wire, width_rule)
     t.insert(4, "D_exact", [kncube.fattree_avg_hops(k, n) for k, n in zip(t["k"], t["n"])])
     if as_json:
@@ -266,7 +279,8 @@ def model_table(
 
 
 # ------------------------------------------------------------------ plot
-_OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf)")
+_OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf)",
+                    callback=lambda v: check_output(v, "output", suffixes=(".png", ".svg", ".pdf")))
 
 
 @plot_app.command("cost-ratios")
@@ -280,8 +294,8 @@ def plot_cost_ratios(
     from ..errors import ParameterError
     from ..report.figures_analytics import plot_cost_ratios as draw
 
-    if k_max < 2:
-        raise ParameterError(f"k_max={k_max} is invalid: at least 2")
+    if not 2 <= k_max <= 64:
+        raise ParameterError(f"k_max={k_max} is invalid: an integer from 2 to 64")
     console.print(f"wrote {draw(output, _split(families) or [], baseline, range(2, k_max + 1))}")
 
 
@@ -305,8 +319,9 @@ def plot_rcp(
     marks = []
     for item in _split(mark) or []:
         k, _, n = item.partition(":")
-        if not (k.isdigit() and n.isdigit()):
-            raise ParameterError(f"mark={item!r} is invalid: use k:n, e.g. 8:6")
+        if not (k.isdigit() and n.isdigit() and 2 <= int(k) <= 64 and 1 <= int(n) <= 40):
+            raise ParameterError(f"mark={item!r} is invalid: use k:n with 2 <= k <= 64 and "
+                                 "1 <= n <= 40, e.g. 8:6")
         marks.append((int(k), int(n)))
     console.print(f"wrote {draw(output, family, range(n_min, n_max + 1), p, marks)}")
 
@@ -323,8 +338,9 @@ def plot_path_diversity(
     from ..errors import ParameterError
     from ..report.figures_analytics import plot_path_diversity as draw
 
-    if n < 2 or k_max < 2:
-        raise ParameterError(f"n={n}, k_max={k_max} are invalid: both at least 2")
+    if not (2 <= n <= 40 and 2 <= k_max <= 64):
+        raise ParameterError(f"n={n}, k_max={k_max} are invalid: 2 <= n <= 40 and "
+                             "2 <= k_max <= 64")
     console.print(f"wrote {draw(output, n, _split(families) or [], range(2, k_max + 1), printed)}")
 
 
@@ -340,6 +356,10 @@ def plot_kncube_latency(
     """T_net of k-ary n-cubes and fat trees against n (002 §3)."""
     from ..report.figures_analytics import plot_kncube_latency as draw
 
+    check_number(message_length, "message_length", low=0, low_open=True,
+                 allowed="a message length in bits, a finite number > 0")
+    check_number(node_size, "node_size", low=0, low_open=True,
+                 allowed="a node size in wires, a finite number > 0")
     console.print(f"wrote {draw(output, nodes, constraint, wire, message_length, node_size)}")
 
 

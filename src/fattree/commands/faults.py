@@ -9,17 +9,18 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from ._common import console, print_json
+from ._common import check_output, check_range, check_seed, console, err_console, print_json
 
 
 def faults(
-    spec: str = typer.Argument(..., help="topology, e.g. mikant:k=3,n=3"),
-    algorithms: str = typer.Option("all", "--algorithms", "-a",
+    spec: Optional[str] = typer.Argument(None, help="topology, e.g. mikant:k=3,n=3"),
+    algorithms: str = typer.Option("all", "--algorithms", "--algorithm", "-a",
                                    help="comma-separated names, or 'all' (see --list)"),
     rates: str = typer.Option("0:1:0.05", "--rates", help="START:STOP:STEP or a,b,c (fractions)"),
     trials: int = typer.Option(10000, "--trials", help="trials per rate"),
     seed: int = typer.Option(0, "--seed"),
-    models: str = typer.Option("local", "--models", help="local, lookahead or local,lookahead"),
+    models: str = typer.Option("local", "--fault-model", "--models",
+                               help="local, lookahead or local,lookahead"),
     links: str = typer.Option("all", "--links", help="all (node links included) or switch-only"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
@@ -38,7 +39,7 @@ def faults(
         from ..faults.rules import default_ft_algorithm
         from ..topology import FAMILIES
 
-        family = spec.split(":", 1)[0].strip().lower()
+        family = (spec or "").split(":", 1)[0].strip().lower()
         mine = family in FAMILIES
         title = (f"fault-tolerant routing algorithms of {family} (default: "
                  f"{default_ft_algorithm(family)})" if mine else
@@ -53,22 +54,34 @@ def faults(
                     and "mikant" not in a.families else "every family" if len(a.families) > 4
                     else ",".join(a.families))
             table.add_row(name, fams, a.origin, a.knowledge)
+        if as_json:
+            print_json([{"name": n, "families": list(a.families), "origin": a.origin,
+                         "knowledge": a.knowledge} for n, a in FT_ALGORITHMS.items()
+                        if not mine or family in a.families])
+            return
         console.print(table)
         if mine and family not in ("mikant", "mikantc"):
             console.print("--models lookahead: a switch also sees the links of its neighbours "
                           "(a candidate whose far switch has no healthy onward minimal port "
                           "is a last resort)", highlight=False)
         return
+    if spec is None:
+        raise ParameterError("spec=None is invalid: give a topology, e.g. mikant:k=3,n=3 "
+                             "(or --list for the algorithms)")
     if links not in ("all", "switch-only"):
         raise ParameterError(f"links={links!r} is invalid: 'all' or 'switch-only'")
+    check_seed(seed)
+    check_range(rates, "rates")  # non-finite ends, or too many points: refused unexpanded
     rate_list = parse_rates(rates)
     if trials < 1:
         raise ParameterError(f"trials={trials} is invalid: an integer >= 1")
     if output is not None and output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ParameterError(f"output={str(output)!r} is invalid: use a .png, .svg or .pdf file")
+    check_output(output, "output")
+    check_output(csv, "csv")
     topo = build(spec)
     model_list = [m.strip() for m in models.split(",") if m.strip()]
-    with Progress(console=console, transient=True, disable=as_json) as bar:
+    with Progress(console=err_console, transient=True, disable=as_json) as bar:
         task = bar.add_task(f"{topo.spec}: {len(rate_list)} rates × {trials} trials", total=len(rate_list))
         study = evaluate(topo, algorithms, rate_list, trials, seed, models=model_list,
                          switch_only=links == "switch-only", tie_break=tie_break,

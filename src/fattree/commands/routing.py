@@ -19,8 +19,27 @@ _JSON = typer.Option(False, "--json", help="print machine-readable JSON")
 _SEED = typer.Option(0, "--seed", help="seed of per-packet random choices")
 _FAULTS = typer.Option(None, "--faults", help="file of faulty links, one per line ('A B' labels "
                        "or a link id <G,level,D..,P>): route with a fault-tolerant algorithm")
-_MODEL = typer.Option(None, "--model", help="fault-tolerant algorithms: local (default) or "
-                      "lookahead knowledge (mikant-routing-spec.md §3.0)")
+_MAX_S = typer.Option(600.0, "--max-seconds", help="refuse when the estimated time over all "
+                      "pairs is longer (seconds)")
+_MODEL = typer.Option(None, "--fault-model", "--model", help="fault-tolerant algorithms: local (default) or "
+                      "lookahead knowledge (docs/faults.md)")
+
+
+def _spinner(what: str, seconds: float, quiet: bool):
+    """A transient spinner with the elapsed time on stderr for work estimated at more
+    than two seconds (nothing without a terminal or with --json)."""
+    from contextlib import nullcontext
+
+    from ._common import err_console
+
+    if quiet or seconds < 2 or not err_console.is_terminal:
+        return nullcontext()
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn(f"{what} (about {seconds:.0f} s)"),
+                   TimeElapsedColumn(), console=err_console, transient=True)
+    bar.add_task(what, total=None)
+    return bar
 
 
 def _ft_setup(topo, algorithm, faults, model, explain=False):
@@ -128,6 +147,11 @@ def list_algorithms(
     """Every routing algorithm, the families it is defined on, and its paper."""
     from ..routing import ALGORITHMS, default_algorithm
 
+    if family is not None:
+        from ..topology import FAMILIES
+
+        FAMILIES.get(family.strip().lower())  # an unknown family: one line naming the valid ones
+        family = family.strip().lower()
     rows = []
     for name, a in ALGORITHMS.items():
         if family and not a.supports(family):
@@ -157,19 +181,32 @@ def check_cmd(
     as_json: bool = _JSON,
     seed: int = _SEED,
     no_paths: bool = typer.Option(False, "--no-paths", help="skip counting the routes per pair"),
+    sample: Optional[int] = typer.Option(None, "--sample", help="walk about N seeded pairs "
+                                         "(sqrt(N) destinations x sqrt(N) sources), not all"),
+    max_seconds: float = _MAX_S,
 ) -> None:
     """Walk every (source, destination) pair: delivered? minimal? hop lengths, paths
     (exit code 1 when a pair fails)."""
-    from ..routing.check import check
+    from ..routing.check import check, refuse_long
     from ..topology import build
 
+    if sample is not None and sample < 1:
+        from ..errors import ParameterError
+
+        raise ParameterError(f"sample={sample} is invalid: expected a number of pairs >= 1")
+    hint = "; use --sample N (e.g. --sample 1000000) or raise --max-seconds"
+    refuse_long(spec, "check", max_seconds, pairs=sample, hint=hint)
     topo = build(spec)
-    rep = check(topo, algorithm, seed=seed, count_paths=not no_paths)
+    sec = refuse_long(topo, "check", max_seconds, pairs=sample, hint=hint)
+    with _spinner(f"routing check: about {sample or topo.n_nodes * (topo.n_nodes - 1):,} pairs",
+                  sec, as_json):
+        rep = check(topo, algorithm, seed=seed, count_paths=not no_paths, sample=sample)
     if as_json:
         print_json(rep.to_dict())
         raise typer.Exit(0 if rep.ok else 1)
     verdict = "[green]OK[/green]" if rep.ok else "[red]FAILED[/red]"
-    console.print(f"{rep.algorithm} on {rep.spec}: {verdict} — {rep.pairs:,} pairs in "
+    sampled = f" (a sample, seed {seed})" if rep.sample is not None else ""
+    console.print(f"{rep.algorithm} on {rep.spec}: {verdict} — {rep.pairs:,} pairs{sampled} in "
                   f"{rep.seconds:.2f} s")
     console.print(f"  delivered {rep.delivered:,}, no route {rep.no_route:,}, loops {rep.loops:,}, "
                   f"bad port {rep.bad_port:,}, longer than BFS {rep.non_minimal:,}"
@@ -201,13 +238,19 @@ def load_cmd(
                                 help="uniform, bitcomp, bitrev, transpose, shuffle, tornado, ..."),
     as_json: bool = _JSON,
     seed: int = _SEED,
+    max_seconds: float = _MAX_S,
 ) -> None:
     """Channel load per unit injection rate, γ_max and the throughput bound 1/γ_max."""
+    from ..routing.check import refuse_long
     from ..routing.load import channel_load
     from ..topology import build
 
+    hint = "; try a smaller network or raise --max-seconds"
+    refuse_long(spec, "load", max_seconds, hint=hint)
     topo = build(spec)
-    rep = channel_load(topo, algorithm, traffic, seed=seed)
+    sec = refuse_long(topo, "load", max_seconds, hint=hint)
+    with _spinner(f"channel load over {topo.n_nodes * (topo.n_nodes - 1):,} pairs", sec, as_json):
+        rep = channel_load(topo, algorithm, traffic, seed=seed)
     if as_json:
         print_json(rep.to_dict())
         return
@@ -238,14 +281,23 @@ def deadlock_cmd(
                                 "(all on VC 0), escape (a class per turn, deadlock-free), detour "
                                 "(VC 1 from the first detour hop: not deadlock-free); auto: none "
                                 "with 1 VC, escape with more"),
+    max_seconds: float = _MAX_S,
 ) -> None:
     """Channel dependency graph (Dally & Seitz): acyclic, or one cycle and its routes
     (exit code 1 when cyclic). With --faults (or --algorithm all / a fault-tolerant name):
     the delivered routes of fault-tolerant routing under those faults."""
+    from ..routing.check import refuse_long
     from ..routing.deadlock import deadlock
     from ..topology import build
 
+    if vc_rule not in ("auto", "none", "escape", "detour"):
+        from ..errors import ParameterError
+
+        raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, escape, detour")
+    hint = "; try a smaller network or raise --max-seconds"
+    refuse_long(spec, "deadlock", max_seconds, hint=hint)
     topo = build(spec)
+    sec = refuse_long(topo, "deadlock", max_seconds, hint=hint)
     if algorithm is not None and algorithm.strip().lower() == "all":
         _ft_deadlock(topo, "all", faults, model, vcs, vc_rule, as_json)
         return
@@ -253,7 +305,13 @@ def deadlock_cmd(
     if kind == "faults":
         _ft_deadlock(topo, name, faults, model, vcs, vc_rule, as_json)
         return
-    rep = deadlock(topo, algorithm, vcs=vcs, seed=seed)
+    if vc_rule != "auto":
+        from ..errors import ParameterError
+
+        raise ParameterError(f"vc_rule={vc_rule!r}: --vc-rule applies to fault-tolerant "
+                             "algorithms (with --faults, or e.g. --algorithm gns)")
+    with _spinner("channel dependency graph", sec, as_json):
+        rep = deadlock(topo, algorithm, vcs=vcs, seed=seed)
     if as_json:
         print_json(rep.to_dict())
         raise typer.Exit(0 if rep.acyclic else 1)

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
-from ._common import console, err_console, print_json
+from ._common import check_output, console, err_console, print_json
 
 
 def parse_loads(text: str) -> list[float]:
@@ -86,8 +86,10 @@ def simulate_cmd(
     """Cycle-accurate wormhole simulation: latency, throughput, conflicts versus load."""
     from ..sim import SimConfig, results_frame, simulate
     from ..sim.engine import load_bound
+    from ..sim.memory import check_memory
     from ..topology import build
 
+    check_output(output, "output")  # before any work (commands/_common.py: one rule)
     if load is not None and loads is not None:
         raise ParameterError("give either --load or --loads, not both")
     points = parse_loads(loads) if loads is not None else [load]
@@ -98,6 +100,7 @@ def simulate_cmd(
                     packets_per_source=packets_per_source, warmup=warmup, measure=measure,
                     max_cycles=max_cycles, seed=seed, fault_rate=fault_rate, faults=faults,
                     fault_seed=fault_seed, fault_model=fault_model)
+    check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic
@@ -110,6 +113,9 @@ def simulate_cmd(
     else:
         cr = compile_routing(topo, algorithm, seed=seed)
     tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
+    if tr.timed and points != [None]:  # a trace sets its own injection times
+        raise ParameterError(f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
+                             "trace gives every injection time; drop --load/--loads")
     if points == [None] and not tr.timed:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)

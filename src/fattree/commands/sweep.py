@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ._common import console, err_console
+from ._common import check_output, console, err_console
 
 
 class _Bar:
@@ -59,6 +59,8 @@ def _summary_line(summary, out) -> str:
     parts = [f"{summary.done} points stored", f"{summary.skipped} already done"]
     if summary.failed:
         parts.append(f"{len(summary.failed)} failed")
+    if getattr(summary, "quarantined", None):
+        parts.append(f"{len(summary.quarantined)} damaged moved to quarantine/ and recomputed")
     return f"{', '.join(parts)} in {summary.elapsed_s:.1f} s → {out}"
 
 
@@ -77,6 +79,7 @@ def sweep(
     from ..sweep.engine import run_study
     from ..sweep.study import load_study
 
+    check_output(out, "out", folder=True)
     st = load_study(study)
     with _Bar(st.name, quiet) as bar:
         summary = run_study(st, out, scheduler=scheduler, workers=workers, progress=bar,
@@ -93,11 +96,13 @@ def results(
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
     columns: Optional[str] = typer.Option(None, "--columns", help="comma-separated columns"),
     limit: int = typer.Option(40, "--limit", help="rows printed (the CSV has all)"),
+    as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
 ) -> None:
     """Query the points stored in a results folder."""
     from ..errors import ParameterError, closest
     from ..sweep.store import ResultStore
 
+    check_output(csv, "csv")
     df = ResultStore(folder).read(where)
     if columns:
         cols = [c.strip() for c in columns.split(",") if c.strip()]
@@ -124,13 +129,20 @@ def results(
         several = "experiment" in df and df["experiment"].nunique() > 1
         cols = list(dict.fromkeys([*(["experiment"] if several else []), *config,
                                    *(head or metrics[:8])])) if len(df) else ["config_hash"]
-        if len(metrics) > len(head) and csv is None and len(df):
+        if len(metrics) > len(head) and csv is None and not as_json and len(df):
             console.print(f"({len(metrics) - len(head)} more metric columns: --columns to "
                           "choose, --csv for all)")
     if csv is not None:
         df.drop(columns=[c for c in ("config",) if c in df and not columns]).to_csv(
             csv, index=False, columns=cols if columns else None)
         console.print(f"{len(df)} rows written to {csv}")
+        return
+    if as_json:
+        from ._common import print_json
+
+        keep = cols if columns else [c for c in df.columns if c != "config"]
+        print_json([{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+                    for row in df[keep].to_dict("records")])
         return
     table = Table(title=f"{folder}: {len(df)} points" + (f" where {where}" if where else ""))
     for c in cols:
@@ -152,6 +164,10 @@ def report(
     """Write one self-contained HTML report (configurations, tables, figures)."""
     from ..report.html import write_report
 
+    from ..sweep.store import ResultStore
+
+    check_output(output, "output", suffixes=(".html", ".htm"))
+    ResultStore(folder)  # a missing or foreign folder is refused before anything is written
     p = write_report(folder, output, title=title, logy=logy)
     console.print(f"report written to {p} ({p.stat().st_size / 1024:.0f} KiB)")
 
@@ -169,18 +185,25 @@ def _status_table(results) -> Table:
 
 
 def reproduce(
-    name: str = typer.Argument(..., help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
+    name: Optional[str] = typer.Argument(None, help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
     out: Path = typer.Option(Path("reproduce"), "-o", "--out", help="output folder"),
     workers: int = typer.Option(2, "--workers", help="local worker processes for simulations"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     quick: bool = typer.Option(False, "--quick", help="small instances (smoke test)"),
     list_: bool = typer.Option(False, "--list", help="list the registered reproductions"),
+    as_json: bool = typer.Option(False, "--json", help="print the list or the verdicts as JSON"),
 ) -> None:
     """Regenerate tables and figures of the papers, with the paper's claim and our verdict."""
     from ..errors import FattreeError
     from ..report.reproduce import REPRODUCTIONS
     from ..report.reproduce import reproduce as run
 
+    if list_ and as_json:
+        from ._common import print_json
+
+        print_json([{"name": n, "paper": r.paper, "title": r.title,
+                     "available": r.available() or "yes"} for n, r in REPRODUCTIONS.items()])
+        return
     if list_:
         table = Table(title="reproductions")
         for c in ("name", "paper", "title", "available"):
@@ -189,14 +212,26 @@ def reproduce(
             table.add_row(n, r.paper, r.title, r.available() or "yes")
         console.print(table)
         return
+    if name is None or not name.strip():
+        from ..errors import ParameterError
+
+        raise ParameterError(f"name={name!r} is invalid: give a reproduction, e.g. 000-table1, "
+                             "or 'all' (fattree reproduce --list)")
+    check_output(out, "out", folder=True)
     if name != "all":
         for n in name.split(","):
             REPRODUCTIONS.get(n.strip())  # unknown names: one-line error before anything runs
-    with _Bar("sweep", quiet=False) as bar:
+    with _Bar("sweep", quiet=as_json) as bar:
         res = run(name, out, workers=workers, scheduler=scheduler, quick=quick, progress=bar,
                   on_result=lambda r: bar.print(f"{r.name}: {r.status}"))
-    console.print(_status_table(res))
-    console.print(f"written to {out}/ (index.md)")
+    if as_json:
+        from ._common import print_json
+
+        print_json([{"name": r.name, "paper": r.paper, "status": r.status,
+                     "finding": r.finding} for r in res])
+    else:
+        console.print(_status_table(res))
+    (err_console if as_json else console).print(f"written to {out}/ (index.md)")
     errors = [r for r in res if r.status == "error"]
     if errors:
         raise FattreeError(f"{len(errors)} reproduction(s) failed: {errors[0].name}: "
@@ -210,19 +245,37 @@ def study(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bars"),
+    as_json: bool = typer.Option(False, "--json", help="print the list or the outcome as JSON"),
 ) -> None:
     """Run a shipped study and write OUT/report.html (make run: the flagship)."""
     from ..sweep.flagship import run_shipped
     from ..sweep.study import builtin_studies, builtin_study
 
     if list_:
+        if as_json:
+            from ._common import print_json
+
+            print_json([{"name": n, "description": builtin_study(n).description}
+                        for n in builtin_studies()])
+            return
         for n in builtin_studies():
             console.print(f"{n}: {builtin_study(n).description}")
         return
     builtin_study(name)  # an unknown name fails before anything runs
-    with _Bar(name, quiet) as bar:
+    check_output(out, "out", folder=True)
+    with _Bar(name, quiet or as_json) as bar:
         res = run_shipped(name, out, workers=workers, scheduler=scheduler, progress=bar,
                           on_stage=bar.print)
+    if as_json:
+        from ._common import print_json
+
+        s = res.summary
+        print_json({"results": str(out / "results"), "report": str(res.report),
+                    "stored": s.done, "already_done": s.skipped, "failed": len(s.failed),
+                    "reproductions": [{"name": r.name, "paper": r.paper, "status": r.status,
+                                       "finding": r.finding} for r in res.reproductions or []],
+                    "notes": list(res.notes)})
+        return
     console.print(_summary_line(res.summary, out / "results"))
     if res.reproductions:
         console.print(_status_table(res.reproductions))
@@ -243,6 +296,7 @@ def _plot_command(plot_name: str):
         from ..report.plots import draw, save
         from ..sweep.store import ResultStore
 
+        check_output(output, "output", suffixes=(".png", ".svg", ".pdf"))
         df = ResultStore(folder).read(where)
         cols = [c.strip() for c in series.split(",")] if series else None
         fig = draw(df, plot_name, logy=logy or None, series=cols)

@@ -9,12 +9,20 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import console, print_json
+from ._common import check_number, check_seed, console, print_json
 
 
-def families() -> None:
+def families(
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
     """List every family, its parameters and the paper it comes from."""
     from ..topology import FAMILIES
+
+    if as_json:
+        print_json([{"family": name, "network": fam.title, "paper": fam.paper,
+                     "parameters": [p.describe() for p in fam.params]}
+                    for name, fam in FAMILIES.items()])
+        return
 
     table = Table(title="topology families")
     table.add_column("family")
@@ -39,6 +47,9 @@ def info(
     from ..analysis.properties import formula_checks, properties
     from ..topology import build
 
+    check_seed(seed)
+    check_number(ilp_time, "ilp_time", low=0, low_open=True,
+                 allowed="seconds for the bisection ILP, a finite number > 0")
     start = time.perf_counter()
     topo = build(spec)
     props = properties(topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time)

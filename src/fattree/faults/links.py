@@ -76,9 +76,15 @@ def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
     """
     path = Path(path)
     if not path.is_file():
-        raise InputFileError(f"faults file {str(path)!r} does not exist")
+        why = "is a directory, not a text file" if path.is_dir() else "does not exist"
+        raise InputFileError(f"faults file {str(path)!r} {why}")
     mask = np.zeros(topo.n_links, bool)
-    for no, line in enumerate(path.read_text().splitlines(), 1):
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        raise InputFileError(f"faults file {str(path)!r} is not UTF-8 text (one link per "
+                             "line expected; a binary file?)") from None
+    for no, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].strip()
         if not body:
             continue

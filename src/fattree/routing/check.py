@@ -159,6 +159,8 @@ class CheckReport:
     paths_counted_by: str
     examples: dict[str, tuple[str, str]] = field(default_factory=dict)
     seconds: float = 0.0
+    #: pairs requested with ``sample`` (None: every pair of the chosen nodes)
+    sample: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -210,7 +212,7 @@ def _nodes_arg(topo, nodes, param):
 
 def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, seed: int = 0,
           destinations=None, sources=None, failed_links=None, count_paths: bool = True,
-          hop_limit: int | None = None) -> CheckReport:
+          hop_limit: int | None = None, sample: int | None = None) -> CheckReport:
     """Walk every (source, destination) pair with the numba kernel and report.
 
     Parameters
@@ -229,6 +231,10 @@ def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, see
         Count the distinct routes an adaptive or random algorithm can take per pair.
     hop_limit : int, optional
         Switches per route before it counts as a loop (default ``4*diameter + 8``).
+    sample : int, optional
+        Walk about this many pairs instead of all: ``ceil(sqrt(sample))`` destinations
+        and as many sources, drawn without replacement with ``seed`` (for networks
+        whose N² pairs would take too long; see :func:`estimate_seconds`).
 
     Returns
     -------
@@ -251,6 +257,8 @@ def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, see
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
     cr = algorithm if isinstance(algorithm, CompiledRouting) else compile_routing(topo, algorithm, seed)
     fail = fail_mask(topo, failed_links)
+    if sample is not None:
+        destinations, sources = _sample_nodes(topo.n_nodes, sample, seed)
     dests = _nodes_arg(topo, destinations, "destinations")
     dests = dests[np.argsort(topo.node_switch[dests], kind="stable")]
     srcs = _nodes_arg(topo, sources, "sources")
@@ -274,7 +282,7 @@ def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, see
     b = {int(i): int(c) for i, c in enumerate(bfs_hist) if c}
     mean = lambda d: sum(k * v for k, v in d.items()) / max(1, sum(d.values()))  # noqa: E731
     paper = PAPER_AVERAGE.get(topo.family) if topo.family in PAPER_AVERAGE else None
-    full = destinations is None and sources is None and failed_links is None
+    full = destinations is None and sources is None and failed_links is None and sample is None
     names = {_NOROUTE: "no_route", _LOOP: "loop", _BAD: "bad_port", _NONMIN: "non_minimal"}
     ex = {name: (topo.node_label(int(examples[i, 0])), topo.node_label(int(examples[i, 1])))
           for i, name in names.items() if examples[i, 0] >= 0}
@@ -288,7 +296,81 @@ def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, see
         paper_ref=paper[0] if (paper and full) else None,
         paths_mean=div[0] / npair, paths_max=float(div[1]), sp_paths_mean=div[2] / npair,
         sp_paths_max=float(div[3]), pairs_all_shortest=int(div[4]), paths_counted_by=counted_by,
-        examples=ex, seconds=time.perf_counter() - t0)
+        examples=ex, seconds=time.perf_counter() - t0, sample=sample)
+
+
+def _sample_nodes(n: int, sample, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded destinations and sources for about ``sample`` pairs."""
+    if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 1:
+        raise ParameterError(f"sample={sample!r} is invalid: expected a number of pairs >= 1")
+    m = min(n, int(np.ceil(np.sqrt(float(sample)))))
+    rng = np.random.default_rng([int(seed) & (2**63 - 1), 0x5A3F])
+    return np.sort(rng.choice(n, m, replace=False)), np.sort(rng.choice(n, m, replace=False))
+
+
+#: seconds per ordered (source, destination) pair of the all-pairs commands, measured
+#: on MiKANT with 8,192 nodes on a loaded 2-core machine (upper bounds)
+PAIR_SECONDS = {"check": 150e-9, "load": 130e-9, "deadlock": 50e-9}
+
+
+def estimate_seconds(topology, work: str = "check", pairs: int | None = None) -> tuple[int, int, float]:
+    """``(nodes, pairs, seconds)`` of an all-pairs computation, estimated without building.
+
+    ``topology`` is a spec string (the family's closed-form size) or a Topology;
+    ``work`` is ``check``, ``load`` or ``deadlock``; ``pairs`` overrides N(N-1).
+
+    Examples
+    --------
+    >>> n, p, sec = estimate_seconds("mikant:k=8,n=7", "check")
+    >>> n, p > 10**13, sec > 3600
+    (4194304, True, True)
+    """
+    if work not in PAIR_SECONDS:
+        raise ParameterError(f"work={work!r} is invalid: one of {', '.join(PAIR_SECONDS)}")
+    if isinstance(topology, Topology):
+        n = topology.n_nodes
+    else:
+        from ..topology import resolve
+
+        fam, values = resolve(topology)
+        if fam.size is None:
+            return 0, 0, 0.0  # an imported graph: known once built
+        n = int(fam.size(values)[0])
+    p = n * (n - 1) if pairs is None else int(pairs)
+    return n, p, p * PAIR_SECONDS[work]
+
+
+def refuse_long(topology, work: str, max_seconds: float, *, pairs: int | None = None,
+                hint: str = "") -> float:
+    """Raise :class:`~fattree.errors.ResourceError` when :func:`estimate_seconds` exceeds
+    ``max_seconds``; return the estimate otherwise.
+
+    Examples
+    --------
+    >>> refuse_long("kant:k=2,n=3", "check", 60) < 1
+    True
+    """
+    from ..errors import ResourceError
+
+    if isinstance(max_seconds, bool) or not max_seconds > 0 or max_seconds != max_seconds:
+        raise ParameterError(f"max_seconds={max_seconds!r} is invalid: expected seconds > 0")
+    n, p, sec = estimate_seconds(topology, work, pairs)
+    if sec > max_seconds:
+        what = {"check": "routing check", "load": "channel load",
+                "deadlock": "the channel dependency graph"}[work]
+        raise ResourceError(f"{what} over {p:,} node pairs ({n:,} nodes) would take about "
+                            f"{_duration(sec)}, more than max_seconds={max_seconds:g}{hint}")
+    return sec
+
+
+def _duration(sec: float) -> str:
+    if sec < 120:
+        return f"{sec:.0f} s"
+    if sec < 7200:
+        return f"{sec / 60:.0f} min"
+    if sec < 2 * 86400:
+        return f"{sec / 3600:.1f} h"
+    return f"{sec / 86400:,.0f} days"
 
 
 def _diameter_bound(topo: Topology, fail: np.ndarray) -> int:

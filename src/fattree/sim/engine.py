@@ -19,6 +19,7 @@ from . import kernel
 from .config import SimConfig
 from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, deadlock_cycle, stuck_cycle
+from .memory import check_memory
 from .faultroutes import FAMILIES as FT_FAMILIES
 from .faultroutes import FaultRoutes, fault_load_bound, fault_routes
 from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
@@ -99,6 +100,7 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     ----------
     000 §V.B (model, termination, metrics), 001 §3.4, 004 §3.3; docs/simulator.md.
     """
+    check_memory(topology, config, **params)  # refused before building (sim/memory.py)
     topo = _topology(topology)
     cfg = _config(config, params)
     ft = None

@@ -48,6 +48,8 @@ class SweepSummary:
     elapsed_s: float = 0.0
     workers: int = 0
     unavailable: list[str] = field(default_factory=list)
+    #: (file, reason) of damaged files moved to ``quarantine/``; their points ran again
+    quarantined: list[tuple[str, str]] = field(default_factory=list)
 
 
 def point_row(study: str, point: Point, outcome: dict) -> tuple[dict, list[str], list[str]]:
@@ -160,11 +162,24 @@ def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures
     with store.lock():
         store.record_study(study.name, study.source, study.source_hash, study.report)
         points = study.points()
+        quarantined = store.verify()  # damaged files move aside: their points run again
+        if quarantined:
+            import warnings
+
+            from ..errors import DamagedDataWarning
+
+            warnings.warn(f"{store.path}: {len(quarantined)} damaged file"
+                          f"{'s' if len(quarantined) > 1 else ''} moved to quarantine/ "
+                          f"({quarantined[0][0]}: {quarantined[0][1]}"
+                          f"{', ...' if len(quarantined) > 1 else ''}); recomputing "
+                          f"{'their' if len(quarantined) > 1 else 'its'} points",
+                          DamagedDataWarning, stacklevel=3)
         done = store.finished()
         todo = [p for p in points if p.config_hash not in done
                 and TASKS.get(p.kind).available() is None]
         skipped = sum(p.config_hash in done for p in points)
-        summary = SweepSummary(total=len(todo), skipped=skipped, unavailable=unavailable)
+        summary = SweepSummary(total=len(todo), skipped=skipped, unavailable=unavailable,
+                               quarantined=quarantined)
         report = progress or (lambda _p: None)
         report(Progress(0, len(todo), skipped))
         if todo:

@@ -6,7 +6,17 @@ Layout::
     DIR/parts/<config_hash>.parquet  one finished point each (written atomically)
     DIR/data/compact-*.parquet     many parts merged (optional, also atomic)
     DIR/errors/<config_hash>.json  the last failure of a point that did not finish
+    DIR/quarantine/                damaged files moved aside on resume (never read)
     DIR/.lock                      held (flock) by the one sweep writing here
+
+The manifest records the SHA-256 and size of every part and compacted file
+(``"files": {"parts/<hash>.parquet": {"sha256": ..., "bytes": ...}}``). A resumed
+sweep verifies every file (:meth:`ResultStore.verify`): a truncated, empty or
+garbage file, or one whose checksum differs, is moved to ``quarantine/`` and its
+point is computed again. Readers skip such files with one warning
+(:class:`~fattree.errors.DamagedDataWarning`). A file without a recorded checksum
+(a sweep killed between writing it and the manifest) is accepted only if it parses
+and holds the point its name says.
 
 Every file is written to a temporary name in its own folder, flushed, fsync'ed and
 renamed over its final name (``os.replace`` is atomic on POSIX), then the folder is
@@ -22,16 +32,18 @@ DataFrames anyway; DuckDB would add a large dependency for no gain at this size.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
 import uuid
+import warnings
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputFileError, ParameterError, closest
+from ..errors import DamagedDataWarning, InputFileError, ParameterError, closest
 
 #: (major, minor) of the folder layout and row schema; a newer major is refused.
 FORMAT_VERSION = (1, 0)
@@ -129,10 +141,11 @@ class ResultStore:
             now = datetime.now(timezone.utc).isoformat()
             self.manifest = {"format": _FORMAT_NAME, "format_version": list(FORMAT_VERSION),
                              "created_by": _version(), "written_by": _version(),
-                             "created": now, "studies": {}}
+                             "created": now, "studies": {}, "files": {}}
             self._write_manifest()
         for d in (self.parts, self.data, self.errors_dir):
             d.mkdir(exist_ok=True)
+        self.quarantine_dir = self.path / "quarantine"
 
     # ------------------------------------------------------------------ manifest
     def _read_manifest(self) -> dict:
@@ -209,8 +222,80 @@ class ResultStore:
         table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
         target = self.parts / f"{h}.parquet"
         atomic_write(target, lambda fh: pq.write_table(table, fh))
+        self._record_files([target])
         self.clear_error(h)
         return target
+
+    # ------------------------------------------------------------------ checksums
+    def _key(self, f: Path) -> str:
+        return f"{f.parent.name}/{f.name}"
+
+    def _record_files(self, added=(), removed=()) -> None:
+        files = self.manifest.setdefault("files", {})
+        for f in removed:
+            files.pop(self._key(f), None)
+        for f in added:
+            files[self._key(f)] = {"sha256": _sha256(f), "bytes": f.stat().st_size}
+        self._write_manifest()
+
+    def _damage(self, f: Path, full: bool = True) -> str | None:
+        """Why ``f`` is damaged, or None. ``full``: also parse a file without a checksum."""
+        try:
+            size = f.stat().st_size
+        except FileNotFoundError:
+            return None
+        if size == 0:
+            return "empty"
+        rec = self.manifest.get("files", {}).get(self._key(f))
+        if rec is not None:
+            if rec.get("bytes") != size:
+                return f"{size} bytes, {rec.get('bytes')} recorded (truncated or overwritten)"
+            return None if _sha256(f) == rec.get("sha256") else "checksum differs from the manifest"
+        if not full:
+            return None
+        import pyarrow.parquet as pq
+
+        try:
+            hashes = pq.read_table(f, columns=["config_hash"]).column(0).to_pylist()
+        except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on garbage
+            return f"not a readable Parquet file ({type(exc).__name__})"
+        if f.parent == self.parts and hashes != [f.stem]:
+            return "does not hold the point its name says"
+        return None
+
+    def verify(self, *, quarantine: bool = True) -> list[tuple[str, str]]:
+        """Check every stored file against the manifest; move damaged ones aside.
+
+        Returns ``(file, reason)`` for each damaged file. With ``quarantine`` (call
+        under :meth:`lock`) they are moved to ``quarantine/`` so that their points
+        count as not done and are computed again; files that parse and hold their
+        point but had no recorded checksum get one.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> st = ResultStore(tempfile.mkdtemp() + "/res", create=True)
+        >>> p = st.write_row({"config_hash": "ab" * 32, "x": 1.0}, config_columns=[],
+        ...                  metric_columns=["x"])
+        >>> _ = p.write_bytes(p.read_bytes()[:20])  # truncated
+        >>> [why for _, why in st.verify()], st.finished()  # doctest: +ELLIPSIS
+        (['20 bytes, ... recorded (truncated or overwritten)'], set())
+        """
+        bad, adopted = [], []
+        for f in self._files():
+            why = self._damage(f)
+            if why is None:
+                if self._key(f) not in self.manifest.get("files", {}) and f.exists():
+                    adopted.append(f)
+                continue
+            bad.append((self._key(f), why))
+            if quarantine:
+                self.quarantine_dir.mkdir(exist_ok=True)
+                stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+                os.replace(f, self.quarantine_dir / f"{f.stem}.{stamp}{f.suffix}")
+        if quarantine and (bad or adopted):
+            self._record_files(adopted, [self.path / k for k, _ in bad])
+        return bad
 
     def write_error(self, chash: str, info: dict) -> None:
         text = json.dumps(info, indent=2, default=str).encode()
@@ -236,9 +321,12 @@ class ResultStore:
         """Config hashes of every stored point."""
         import pyarrow.parquet as pq
 
-        done = {f.stem for f in self.parts.glob("*.parquet")}
+        done = {f.stem for f in self.parts.glob("*.parquet") if f.stat().st_size > 0}
         for f in sorted(self.data.glob("compact-*.parquet")):
-            done.update(pq.read_table(f, columns=["config_hash"]).column(0).to_pylist())
+            try:
+                done.update(pq.read_table(f, columns=["config_hash"]).column(0).to_pylist())
+            except Exception:  # damaged: its points are not done (verify() says why)
+                continue
         return done
 
     def read(self, where: str | None = None):
@@ -251,11 +339,17 @@ class ResultStore:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        tables, config_cols, metric_cols = [], [], []
+        tables, config_cols, metric_cols, damaged = [], [], [], []
         for f in self._files():
             try:
-                t = pq.read_table(f)
+                why = self._damage(f, full=False)
+                t = pq.read_table(f) if why is None else None
             except FileNotFoundError:  # compacted away while we listed
+                continue
+            except Exception as exc:  # pyarrow: ArrowInvalid, OSError... on a damaged file
+                why = f"not a readable Parquet file ({type(exc).__name__})"
+            if why is not None:
+                damaged.append((self._key(f), why))
                 continue
             meta = json.loads((t.schema.metadata or {}).get(_META_KEY, b"{}"))
             config_cols += [c for c in meta.get("config_columns", []) if c not in config_cols]
@@ -269,7 +363,13 @@ class ResultStore:
             df = _sorted(df, config_cols)
         df.attrs["config_columns"] = config_cols
         df.attrs["metric_columns"] = metric_cols
-        return query(df, where) if where else df
+        df.attrs["damaged"] = damaged
+        if damaged:
+            warnings.warn(f"{self.path}: skipped {len(damaged)} damaged file"
+                          f"{'s' if len(damaged) > 1 else ''} ({damaged[0][0]}: {damaged[0][1]}"
+                          f"{', ...' if len(damaged) > 1 else ''}); run the sweep again to "
+                          "recompute them", DamagedDataWarning, stacklevel=2)
+        return query(df, where) if where is not None else df
 
     def compact(self, min_parts: int = 1) -> int:
         """Merge part files into one ``data/compact-*.parquet``; returns parts merged.
@@ -284,6 +384,8 @@ class ResultStore:
         if len(parts) < min_parts or not parts:
             return 0
         old = sorted(self.data.glob("compact-*.parquet"))
+        if any(self._damage(f) for f in old + parts):
+            return 0  # verify() quarantines damaged files first; never merge them
         tables, config_cols, metric_cols = [], [], []
         for f in old + parts:
             t = pq.read_table(f)
@@ -303,11 +405,20 @@ class ResultStore:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
         target = self.data / f"compact-{stamp}-{uuid.uuid4().hex[:6]}.parquet"
         atomic_write(target, lambda fh: pq.write_table(table, fh))
+        self._record_files([target], old + parts)
         for f in old + parts:
             f.unlink(missing_ok=True)
         _fsync_dir(self.parts)
         _fsync_dir(self.data)
         return len(parts)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _concat(tables):

@@ -299,10 +299,37 @@ class _Parser:
         if dup:
             raise self.fail(f"experiment name {sorted(dup)[0]!r} is used twice", ("experiment",),
                             "name", 1)
-        return Study(name=meta.get("name", default_name), seed=seed,
-                     experiments=tuple(experiments), report=report,
-                     description=meta.get("description", ""), source=self.text,
-                     path=self.source)
+        study = Study(name=meta.get("name", default_name), seed=seed,
+                      experiments=tuple(experiments), report=report,
+                      description=meta.get("description", ""), source=self.text,
+                      path=self.source)
+        total = sum(e.replicates * int(np.prod([len(v) for _, v in e.axes], dtype=object))
+                    for e in experiments)
+        if total > MAX_POINTS:
+            raise self.fail(f"the study has {total:,} points; at most {MAX_POINTS:,} (split it "
+                            "into several studies)")
+        self.check_points(study)
+        return study
+
+    def check_points(self, study: Study) -> None:
+        """Check what each parameter alone cannot: a simulation's traffic, injection and
+        configuration against its topology's size, and its memory, before anything runs."""
+        seen = set()
+        for e in study.experiments:
+            if e.kind != "simulate":
+                continue
+            # the load does not change what is checked here (sizes, names, memory)
+            for p in e_points(e, skip=("load",)):
+                p = {k: v for k, v in p.items() if v is not OMIT and v is not REQUIRED}
+                key = repr(sorted(p.items()))
+                if key in seen:
+                    continue
+                seen.add(key)
+                try:
+                    _check_simulation(p)
+                except FattreeError as exc:
+                    where = ", ".join(f"{k}={v}" for k, v in p.items())
+                    raise self.fail(f"experiment {e.name!r} ({where}): {exc}") from None
 
     def check_report(self, report: dict) -> None:
         from ..report.plots import PLOTS
@@ -386,6 +413,9 @@ class _Parser:
                             f" (e.g. {{start = 0.05, stop = 1.0, step = 0.05}}); {p.describe()}",
                             table, p.name, occ)
         start, stop, step = raw["start"], raw["stop"], raw["step"]
+        if not all(np.isfinite(float(raw[k])) for k in keys):
+            raise self.fail(f"{p.name} = {_show(raw)}: start, stop and step must be finite "
+                            "numbers", table, p.name, occ)
         count = (stop - start) / step if step > 0 else -1
         if count < 0 or abs(count - round(count)) > 1e-9 or round(count) > 1_000_000:
             raise self.fail(f"{p.name} = {_show(raw)}: stop - start must be a non-negative "
@@ -415,6 +445,46 @@ class _Parser:
                                 table, "zip", occ)
             out.append(list(g))
         return out
+
+
+#: the most points one study file may define (checked before any is listed)
+MAX_POINTS = 1_000_000
+
+
+def e_points(e, skip: tuple[str, ...] = ()) -> list[dict]:
+    """The parameter sets of an experiment (its axes' product, replicates left out); an
+    axis of only ``skip`` parameters contributes its first value alone."""
+    import itertools
+
+    out = []
+    axes = [vals[:1] if set(names) <= set(skip) else vals for names, vals in e.axes]
+    for combo in itertools.product(*axes):
+        params = {}
+        for (names, _), values in zip(e.axes, combo):
+            params.update(zip(names, values))
+        out.append(params)
+    return out
+
+
+def _check_simulation(params: dict) -> None:
+    """Validate one simulation point without building its topology: the configuration,
+    the traffic pattern and injection for its number of nodes, and its memory."""
+    from ..sim.config import SimConfig
+    from ..sim.memory import check_memory
+    from ..topology import resolve
+    from ..traffic import make_process, make_traffic
+
+    topo = params.get("topology")
+    fields = SimConfig.__dataclass_fields__
+    cfg = SimConfig(**{k: v for k, v in params.items() if k in fields})
+    fam, values = resolve(topo)
+    if fam.size is None:
+        return
+    nodes = int(fam.size(values)[0])
+    tr = make_traffic(cfg.traffic, nodes, seed=cfg.seed)
+    if cfg.load is not None and not tr.timed:
+        make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, cfg.seed)
+    check_memory(topo, cfg)
 
 
 def _show(v: Any) -> str:

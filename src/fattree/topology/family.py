@@ -170,6 +170,9 @@ def build(spec: str, /, **params: Any) -> Topology:
     ----------
     000 §II (MiKANT), 001 §2 (CAT/MiCAT), 004 §2 (KANTC/MiKANTC), 002, 003.
     """
+    if not isinstance(spec, str):
+        raise ParameterError(f"spec={spec!r} is invalid: expected a topology spec string such as "
+                             "'mikant:k=4,n=5' (or a family name and keywords)")
     fam, values = resolve(spec, params if params else None) if params or ":" not in spec else resolve(spec)
     if fam.size is not None:
         nodes, switches, ports = fam.size(values)

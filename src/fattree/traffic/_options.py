@@ -44,6 +44,8 @@ class Opt:
             value = self.kind(raw)
             if self.kind is int and isinstance(raw, float) and not raw.is_integer():
                 raise ValueError
+            if self.kind is float and value != value or value in (float("inf"), float("-inf")):
+                raise ValueError  # NaN and infinities are never a valid option
         except (TypeError, ValueError):
             raise ParameterError(
                 f"{owner}: {self.name}={raw!r} is invalid: expected {self.kind.__name__}; "

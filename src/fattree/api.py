@@ -1,0 +1,238 @@
+"""The top-level Python API: ``fattree.simulate``, ``simulate_loads``, ``fault_study``,
+``properties`` and ``read_results``.
+
+Each function takes a topology spec string (``"mikant:k=4,n=5"``) or a built
+:class:`~fattree.topology.Topology`, validates its arguments (a
+:class:`~fattree.errors.ParameterError` naming the parameter, the value and what is
+allowed) and imports the heavy subpackages only when called, so ``import fattree``
+stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ParameterError
+
+
+def _topology(topology, param: str = "topology"):
+    from .topology import Topology, build
+
+    if isinstance(topology, Topology):
+        return topology
+    if isinstance(topology, str):
+        return build(topology)
+    raise ParameterError(f"{param}={topology!r} is invalid: expected a Topology or a spec string "
+                         "such as 'mikant:k=4,n=5'")
+
+
+def simulate(topology, config=None, **params: Any):
+    """One cycle-accurate simulation at one offered load (see :func:`fattree.sim.simulate`).
+
+    Examples
+    --------
+    >>> import fattree
+    >>> r = fattree.simulate("kant:k=2,n=2", load=0.1, packets_per_source=20, seed=1)
+    >>> r.deadlock, r.conservation
+    (False, True)
+
+    References
+    ----------
+    000 §V.B (model, termination, metrics); docs/simulator.md.
+    """
+    from .sim import simulate as run
+    from .topology import Topology
+
+    if not isinstance(topology, (str, Topology)):
+        _topology(topology)
+    return run(topology, config, **params)
+
+
+def simulate_loads(topology, loads, config=None, **params: Any):
+    """A latency-versus-load curve: one DataFrame row per load (see
+    :func:`fattree.sim.simulate_loads`), its columns named as in the results store
+    (:func:`store_columns`), so a curve and a sweep's rows can be concatenated.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> df = fattree.simulate_loads("kant:k=2,n=2", [0.1, 0.2], packets_per_source=10)
+    >>> list(df["offered_load"])
+    [0.1, 0.2]
+
+    References
+    ----------
+    000 Figs. 9-12.
+    """
+    from .sim import simulate_loads as run
+    from .topology import Topology
+
+    if not isinstance(topology, (str, Topology)):
+        _topology(topology)
+    if isinstance(loads, (str, bytes)) or not hasattr(loads, "__iter__"):
+        raise ParameterError(f"loads={loads!r} is invalid: expected a sequence of offered loads "
+                             "in (0, 1]")
+    loads = list(loads)
+    if not loads or len(loads) > 10_000:
+        raise ParameterError(f"loads has {len(loads)} values: expected 1 to 10,000 loads")
+    return store_columns(run(topology, loads, config, **params))
+
+
+def store_columns(df):
+    """Name a simulation DataFrame's columns as the results store does: the link
+    utilisation as ``link_utilisation_<class>`` and one column per parameter (instead
+    of ``util_<class>`` and ``config.<name>``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> list(store_columns(pd.DataFrame({"util_0": [0.5], "config.vcs": [2]})).columns)
+    ['link_utilisation_0', 'vcs']
+    """
+    df = df.rename(columns={c: "link_utilisation_" + c[5:] for c in df.columns
+                            if isinstance(c, str) and c.startswith("util_")})
+    conf = [c for c in df.columns if isinstance(c, str) and c.startswith("config.")]
+    for c in conf:
+        if c[7:] not in df.columns:
+            df[c[7:]] = df[c]
+    return df.drop(columns=conf)
+
+
+def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int = 10_000,
+                seed: int = 0, **options: Any):
+    """Monte Carlo success ratio and path length of fault-tolerant routing against the
+    link fault rate (see :func:`fattree.faults.montecarlo.evaluate`); ``rates`` may be a
+    sequence or a ``"START:STOP:STEP"`` string.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> st = fattree.fault_study("mikant:k=2,n=3", "gns", [0.0], trials=100)
+    >>> st.rows[0]["success_ratio"]
+    1.0
+
+    References
+    ----------
+    001 §5, Figs. 8-9; 004 §3.
+    """
+    from .faults.montecarlo import evaluate, parse_rates
+
+    if isinstance(rates, str):
+        parts = rates.split(":")
+        if len(parts) == 3:  # refuse a huge or endless range before expanding it
+            try:
+                a, b, step = (float(x) for x in parts)
+                count = (b - a) / step + 1 if step > 0 else float("nan")
+            except (ValueError, ZeroDivisionError):
+                count = float("nan")
+            if not count <= 10_000:
+                raise ParameterError(f"rates={rates!r} is invalid: expected START:STOP:STEP with "
+                                     "finite numbers, STEP > 0 and at most 10,000 rates")
+        rates = parse_rates(rates)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")
+    return evaluate(_topology(topology), algorithms, list(rates), trials, seed, **options)
+
+
+@dataclass(frozen=True)
+class Properties(Mapping):
+    """The properties of a topology computed on its graph (:func:`properties`).
+
+    Attributes are the keys of :func:`fattree.analysis.properties.properties`; the
+    object also reads like that dict (``p["diameter"]``, ``dict(p)``), and
+    ``formula_checks`` compares them with the papers' closed forms.
+
+    Attributes
+    ----------
+    spec : str
+        The topology.
+    nodes, switches, links, diameter : int
+    avg_distance, avg_distance_excl_self, path_diversity : Fraction or float
+        Exact where computed exactly (``distances_exact``).
+    bisection_width : int or None
+    values : dict
+        Every property (the dict of the analysis function).
+    formula_checks : list of dict
+        One row per closed form: computed, formula, printed, agrees.
+    """
+
+    spec: str
+    values: dict = field(repr=False)
+    formula_checks: list = field(repr=False, default_factory=list)
+
+    def __getitem__(self, key: str):
+        return self.values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getattr__(self, name: str):
+        values = self.__dict__.get("values", {})
+        if name in values:
+            return values[name]
+        raise AttributeError(name)
+
+    @property
+    def disagreements(self) -> list[str]:
+        """Closed forms the graph disagrees with."""
+        return [r["name"] for r in self.formula_checks if r["agrees"] is False]
+
+
+def properties(topology, **options: Any) -> Properties:
+    """Every property of a topology computed on its graph, beside the papers' closed forms.
+
+    Parameters
+    ----------
+    topology : str or Topology
+    **options
+        ``exact_limit``, ``samples``, ``seed``, ``symmetry``, ``bisection``,
+        ``time_limit`` (see :func:`fattree.analysis.properties.properties`).
+
+    Returns
+    -------
+    Properties
+
+    Examples
+    --------
+    >>> import fattree
+    >>> p = fattree.properties("kant:k=2,n=2")
+    >>> p.nodes, p["diameter"], p.disagreements
+    (4, 4, [])
+
+    References
+    ----------
+    000 §III (Table I), 001 §2, 004 §2.
+    """
+    from .analysis.properties import formula_checks, properties as compute
+
+    topo = _topology(topology)
+    values = compute(topo, **options)
+    return Properties(topo.spec, values, formula_checks(values))
+
+
+def read_results(folder, where: str | None = None):
+    """The rows of a results folder as a DataFrame (damaged files are skipped with a
+    :class:`~fattree.errors.DamagedDataWarning`).
+
+    Examples
+    --------
+    >>> import fattree, tempfile
+    >>> fattree.read_results(tempfile.mkdtemp())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fattree.errors.InputFileError: results folder ... is not a fattree results folder (no manifest.json)
+
+    References
+    ----------
+    docs/sweeps.md.
+    """
+    from .sweep.store import ResultStore
+
+    if not isinstance(folder, (str, bytes)) and not hasattr(folder, "__fspath__"):
+        raise ParameterError(f"folder={folder!r} is invalid: expected a path to a results folder")
+    return ResultStore(folder).read(where)

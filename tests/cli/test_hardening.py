@@ -1,0 +1,219 @@
+"""Issue 14: output paths checked before any work, the memory guard, refusal of all-pairs
+work that cannot finish, the command-line conventions and the top-level Python API."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+import fattree
+from fattree.cli import main
+from fattree.errors import ParameterError, ResourceError
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(argv)
+    return rc, out.getvalue(), err.getvalue(), time.perf_counter() - t0
+
+
+def one_line_error(rc, err) -> str:
+    lines = err.strip().splitlines()
+    assert rc == 2 and len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+# ------------------------------------------------------------------ early output paths
+EARLY = [
+    ["simulate", "kant:k=2,n=2", "--loads", "0.05:1.0:0.05", "-o", "{nodir}/curve.csv"],
+    ["faults", "mikant:k=2,n=3", "--trials", "100000", "-o", "{nodir}/p.png"],
+    ["faults", "mikant:k=2,n=3", "--trials", "100000", "--csv", "{nodir}/p.csv"],
+    ["results", "{store}", "--csv", "{nodir}/r.csv"],
+    ["plot", "rcp", "-o", "{nodir}/x.png"],
+    ["plot", "latency", "{store}", "-o", "{nodir}/x.png"],
+    ["report", "{store}", "-o", "{nodir}/r.html"],
+    ["reproduce", "000-table1", "-o", "{nodir}/sub/out"],
+    ["sweep", "{study}", "-o", "{nodir}/sub/res"],
+    ["draw", "kant:k=2,n=2", "-o", "{nodir}/x.svg"],
+    ["export", "kant:k=2,n=2", "-o", "{nodir}/x.txt"],
+]
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory):
+    d = tmp_path_factory.mktemp("paths")
+    study = d / "s.toml"
+    study.write_text('[study]\nkind = "topology"\n[parameters]\ntopology = "kant:k=2,n=2"\n'
+                     'distances = "none"\n')
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["sweep", str(study), "-o", str(d / "store"), "--workers", "0", "-q"]) == 0
+    return {"nodir": str(d / "no-such-dir"), "store": str(d / "store"), "study": str(study),
+            "root": d}
+
+
+@pytest.mark.parametrize("argv", EARLY, ids=[" ".join(a[:2]) + " " + a[-2] for a in EARLY])
+def test_output_path_checked_before_any_work(paths, argv):
+    rc, _, err, sec = run([a.format(**paths) for a in argv])
+    line = one_line_error(rc, err)
+    assert "does not exist" in line and "no-such-dir" in line
+    assert sec < 5  # refused at once: the curve / study / trials never ran
+    assert not (paths["root"] / "no-such-dir").exists()  # and nothing was created
+
+
+def test_folder_outputs_are_created_inside_an_existing_folder(paths, tmp_path):
+    rc, _, err, _ = run(["sweep", paths["study"], "-o", str(tmp_path / "new"), "--workers", "0",
+                         "-q"])
+    assert rc == 0 and (tmp_path / "new" / "manifest.json").exists(), err
+
+
+def test_file_output_is_not_a_folder(paths, tmp_path):
+    rc, _, err, _ = run(["results", paths["store"], "--csv", str(tmp_path)])
+    assert "is a folder" in one_line_error(rc, err)
+
+
+# ------------------------------------------------------------------ memory guard
+def test_simulator_memory_guard_refuses_before_building():
+    from fattree.sim.memory import check_memory, estimate_memory
+
+    t0 = time.perf_counter()
+    with pytest.raises(ResourceError, match=r"mikant:k=8,n=7 needs about \d+\.\d GiB"):
+        check_memory("mikant:k=8,n=7", load=0.1, available=16 * 2**30)
+    assert time.perf_counter() - t0 < 1  # nothing was built
+    small = estimate_memory("kant:k=2,n=3", load=0.1)
+    assert small.fits and small.total > 0
+    # a bigger network or more VCs needs more
+    assert estimate_memory("mikant:k=4,n=4", load=0.1).total > small.total
+    assert (estimate_memory("mikant:k=4,n=4", load=0.1, vcs=4).state
+            > estimate_memory("mikant:k=4,n=4", load=0.1).state)
+
+
+def test_simulate_refuses_what_does_not_fit(monkeypatch):
+    from fattree.topology import family
+
+    monkeypatch.setattr(family, "available_memory", lambda: 2**20)  # 1 MiB
+    rc, _, err, sec = run(["simulate", "mikant:k=4,n=5", "--load", "0.1"])
+    assert "needs about" in one_line_error(rc, err) and sec < 5
+    with pytest.raises(ResourceError):
+        fattree.simulate("mikant:k=4,n=5", load=0.1)
+
+
+def test_simulate_huge_network_refused_at_once():
+    rc, _, err, sec = run(["simulate", "mikant:k=8,n=7", "--load", "0.1"])
+    line = one_line_error(rc, err)
+    assert "GiB" in line and "4,194,304 nodes" in line and sec < 5
+
+
+# ------------------------------------------------------------------ all-pairs work
+@pytest.mark.parametrize("argv", [["routing", "check", "mikant:k=8,n=7"],
+                                  ["routing", "load", "mikant:k=8,n=7"],
+                                  ["deadlock", "mikant:k=8,n=7"],
+                                  ["routing", "check", "mikant:k=4,n=5", "--max-seconds", "0.01"]])
+def test_all_pairs_work_refused_with_the_estimate(argv):
+    rc, _, err, sec = run(argv)
+    line = one_line_error(rc, err)
+    assert "would take about" in line and "max_seconds" in line and sec < 5
+
+
+def test_routing_check_sample_is_seeded_and_sized():
+    from fattree.routing.check import check
+
+    t = fattree.build("mikant:k=3,n=3")
+    a = check(t, "alg1", sample=100, seed=3)
+    b = check(t, "alg1", sample=100, seed=3)
+    c = check(t, "alg1", sample=100, seed=4)
+    assert a.sample == 100 and 90 <= a.pairs <= 100 and a.ok
+    assert a.hist == b.hist and a.paper_mean is None
+    assert (a.hist, a.pairs) != (c.hist, c.pairs) or a.mean_hops != c.mean_hops
+    rc, out, _, _ = run(["routing", "check", "mikant:k=3,n=3", "--sample", "100", "--json"])
+    assert rc == 0 and json.loads(out)["sample"] == 100
+
+
+# ------------------------------------------------------------------ conventions
+def test_version_and_python_m():
+    rc, out, _, _ = run(["--version"])
+    assert rc == 0 and out.strip() == f"fattree {fattree.__version__}"
+    r = subprocess.run([sys.executable, "-m", "fattree", "--version"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == f"fattree {fattree.__version__}"
+    r = subprocess.run([sys.executable, "-m", "fattree", "info", "--bogus"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "No such option" in r.stderr
+
+
+def test_shell_completion_is_offered():
+    rc, out, _, _ = run(["--help"])
+    assert rc == 0 and "--install-completion" in out and "--show-completion" in out
+
+
+def test_usage_errors_are_one_line():
+    for argv in (["info"], ["simulate", "kant:k=2,n=2", "--load", "x"], ["nope"],
+                 ["routing", "check", "kant:k=2,n=2", "--bogus"]):
+        rc, _, err, _ = run(argv)
+        assert "--help" in one_line_error(rc, err)
+
+
+def test_json_on_table_commands(paths):
+    for argv in (["families", "--json"], ["reproduce", "--list", "--json"],
+                 ["faults", "--list", "--json"], ["results", paths["store"], "--json"],
+                 ["routing", "list", "--json"], ["design", "--nodes", "100", "--json"]):
+        rc, out, err, _ = run(argv)
+        assert rc == 0, err
+        assert isinstance(json.loads(out), list)
+
+
+def test_old_option_names_still_work():
+    new = run(["faults", "mikant:k=2,n=3", "--trials", "50", "--rates", "0.1", "--algorithm",
+               "gns", "--fault-model", "local", "--json"])
+    old = run(["faults", "mikant:k=2,n=3", "--trials", "50", "--rates", "0.1", "--algorithms",
+               "gns", "--models", "local", "--json"])
+    assert new[0] == old[0] == 0 and json.loads(new[1]) == json.loads(old[1])
+
+
+def test_library_warnings_are_one_line(paths, tmp_path):
+    import shutil
+
+    shutil.copytree(paths["store"], tmp_path / "s")
+    (part,) = (tmp_path / "s" / "parts").glob("*.parquet")
+    part.write_bytes(b"")
+    rc, _, err, _ = run(["results", str(tmp_path / "s")])
+    assert rc == 0 and err.count("warning: ") == 1 and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ Python API
+def test_top_level_api_takes_a_spec_or_a_topology():
+    t = fattree.build("kant:k=2,n=2")
+    for topo in ("kant:k=2,n=2", t):
+        p = fattree.properties(topo)
+        assert p.nodes == p["nodes"] == 4 and dict(p)["diameter"] == 4
+        r = fattree.simulate(topo, load=0.1, packets_per_source=5)
+        assert r.conservation
+    df = fattree.simulate_loads("kant:k=2,n=2", [0.1], packets_per_source=5)
+    assert list(df["offered_load"]) == [0.1]
+    st = fattree.fault_study("mikant:k=2,n=3", "gns", "0:0.1:0.1", trials=20)
+    assert [r["rate"] for r in st.rows] == [0.0, 0.1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: fattree.build(None), lambda: fattree.build(3), lambda: fattree.properties(None),
+    lambda: fattree.simulate(None, load=0.1), lambda: fattree.simulate_loads("kant:k=2,n=2", 0.1),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", "0:1:0"),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], seed=-1),
+    lambda: fattree.read_results(None), lambda: fattree.build("mikant:k=3,k=4,n=3"),
+])
+def test_top_level_api_bad_input_is_a_parameter_error(call):
+    with pytest.raises(ParameterError):
+        call()
+
+
+def test_analysis_properties_accepts_a_spec():
+    from fattree.analysis.properties import properties
+
+    assert properties("kant:k=2,n=2")["nodes"] == 4
