@@ -111,3 +111,29 @@ def test_installed_script(tmp_path):
     p = subprocess.run([str(exe), "simulate", "kant:k=2,n=2", "--load", "2"], capture_output=True,
                        text=True)
     assert p.returncode == 2 and p.stderr.startswith("error: load=2.0 is invalid")
+
+
+def test_options_are_generated_from_simconfig_and_the_registries():
+    # every CLI field of SimConfig is an option with its metadata's help; the pattern and
+    # process lists come from their registries (a new pattern appears without a CLI edit)
+    import dataclasses
+
+    from fattree.commands.sim import simulate_cmd
+    from fattree.sim import SimConfig
+    from fattree.traffic import INJECTIONS, PATTERNS
+
+    params = simulate_cmd.__signature__.parameters
+    for f in dataclasses.fields(SimConfig):
+        assert (f.name in params) == f.metadata["cli"], f.name
+        if f.metadata["cli"]:
+            assert params[f.name].default.help.startswith(f.metadata["help"])
+    helps = params["traffic"].default.help
+    assert all(name in helps for name, p in PATTERNS.items() if p.name == name)
+    assert all(name in params["injection"].default.help
+               for name, p in INJECTIONS.items() if not p.internal)
+    assert params["buffer"].default.default == SimConfig().buffer
+
+
+def test_option_ranges_come_from_the_field_metadata(capsys):
+    code, _, err = run(capsys, "simulate", "kant:k=2,n=2", "--load", "0.1", "--vcs", "65")
+    assert code == 2 and "vcs=65 is invalid: expected an integer 1 <= vcs <= 64" in err
