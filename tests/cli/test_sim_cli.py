@@ -137,3 +137,25 @@ def test_options_are_generated_from_simconfig_and_the_registries():
 def test_option_ranges_come_from_the_field_metadata(capsys):
     code, _, err = run(capsys, "simulate", "kant:k=2,n=2", "--load", "0.1", "--vcs", "65")
     assert code == 2 and "vcs=65 is invalid: expected an integer 1 <= vcs <= 64" in err
+
+
+def test_single_run_progress_bar_on_a_terminal(monkeypatch):
+    # on a terminal one long simulation shows its cycles (fed between kernel chunks)
+    from fattree.commands import sim as cmd
+    from fattree.sim import SimConfig, engine
+
+    seen = []
+    monkeypatch.setattr(engine, "CHUNK", 100)
+    monkeypatch.setattr(cmd, "_on_terminal", lambda: True)
+    real = engine.simulate
+
+    def spy(*a, progress=None, **kw):
+        assert progress is not None
+        return real(*a, progress=lambda c, cap: (seen.append(c), progress(c, cap)), **kw)
+
+    monkeypatch.setattr("fattree.sim.simulate", spy)
+    cfg = SimConfig(load=0.1, termination="window", warmup=100, measure=400)
+    r = cmd._single("kant:k=2,n=2", cfg, None, None, quiet=False)
+    assert seen[:3] == [100, 200, 300] and r.cycles >= 500
+    assert cmd.expected_cycles(cfg) == 500
+    assert cmd.expected_cycles(SimConfig(load=0.25, packet_flits=2)) == 1600

@@ -157,7 +157,9 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
                   TimeElapsedColumn(), TextColumn("{task.description}"),
                   console=err_console, transient=True, disable=len(points) == 1) as bar:
         task = bar.add_task("", total=len(points))
-        if workers == 1 or len(points) == 1:
+        if len(points) == 1:
+            results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
+        elif workers == 1:
             for i, x in enumerate(points):
                 results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
                 bar.update(task, advance=1, description=results[i].summary())
@@ -172,6 +174,38 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
                     results[futs[fut]] = fut.result()
                     bar.update(task, advance=1, description=results[futs[fut]].summary())
     return results
+
+
+def expected_cycles(cfg) -> int:
+    """About how many cycles a run takes below saturation (the progress bar's total):
+    warm-up and measurement (window), or P packets at the offered rate (papers)."""
+    if cfg.termination == "window":
+        return cfg.warmup + cfg.measure
+    return int(min(cfg.cycle_cap, cfg.packets_per_source * cfg.packet_flits / (cfg.load or 1.0)))
+
+
+def _on_terminal() -> bool:
+    return err_console.is_terminal
+
+
+def _single(topo, cfg, bound, ft, quiet):
+    """One simulation; on a terminal a progress bar of simulated cycles, fed by the
+    kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..sim import simulate
+
+    if quiet or not _on_terminal():
+        return simulate(topo, cfg, bound=bound, fault_table=ft)
+    total = max(expected_cycles(cfg), 1)
+    with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} "
+                  "cycles"), TimeElapsedColumn(), console=err_console, transient=True) as bar:
+        task = bar.add_task("", total=total)
+
+        def tick(cycle, cap):
+            bar.update(task, completed=cycle, total=max(total, cycle))
+
+        return simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
 
 
 def _print(topo, cfg, results, bound, output) -> None:
