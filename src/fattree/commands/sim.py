@@ -51,7 +51,8 @@ def spec_help(registry, skip_internal: bool = False) -> str:
     """
     out = []
     for name, obj in registry.items():
-        if getattr(obj, "name", name) != name or (skip_internal and getattr(obj, "internal", False)):
+        alias = getattr(obj, "name", name) != name
+        if alias or (skip_internal and getattr(obj, "internal", False)):
             continue
         kinds = {int: "N", float: "F", bool: "B", str: "S"}
         opts = ",".join(f"{o.name}={kinds.get(o.kind, 'V')}" for o in obj.options)
