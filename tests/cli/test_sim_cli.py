@@ -111,3 +111,51 @@ def test_installed_script(tmp_path):
     p = subprocess.run([str(exe), "simulate", "kant:k=2,n=2", "--load", "2"], capture_output=True,
                        text=True)
     assert p.returncode == 2 and p.stderr.startswith("error: load=2.0 is invalid")
+
+
+def test_options_are_generated_from_simconfig_and_the_registries():
+    # every CLI field of SimConfig is an option with its metadata's help; the pattern and
+    # process lists come from their registries (a new pattern appears without a CLI edit)
+    import dataclasses
+
+    from fattree.commands.sim import simulate_cmd
+    from fattree.sim import SimConfig
+    from fattree.traffic import INJECTIONS, PATTERNS
+
+    params = simulate_cmd.__signature__.parameters
+    for f in dataclasses.fields(SimConfig):
+        assert (f.name in params) == f.metadata["cli"], f.name
+        if f.metadata["cli"]:
+            assert params[f.name].default.help.startswith(f.metadata["help"])
+    helps = params["traffic"].default.help
+    assert all(name in helps for name, p in PATTERNS.items() if p.name == name)
+    assert all(name in params["injection"].default.help
+               for name, p in INJECTIONS.items() if not p.internal)
+    assert params["buffer"].default.default == SimConfig().buffer
+
+
+def test_option_ranges_come_from_the_field_metadata(capsys):
+    code, _, err = run(capsys, "simulate", "kant:k=2,n=2", "--load", "0.1", "--vcs", "65")
+    assert code == 2 and "vcs=65 is invalid: expected an integer 1 <= vcs <= 64" in err
+
+
+def test_single_run_progress_bar_on_a_terminal(monkeypatch):
+    # on a terminal one long simulation shows its cycles (fed between kernel chunks)
+    from fattree.commands import sim as cmd
+    from fattree.sim import SimConfig, engine
+
+    seen = []
+    monkeypatch.setattr(engine, "CHUNK", 100)
+    monkeypatch.setattr(cmd, "_on_terminal", lambda: True)
+    real = engine.simulate
+
+    def spy(*a, progress=None, **kw):
+        assert progress is not None
+        return real(*a, progress=lambda c, cap: (seen.append(c), progress(c, cap)), **kw)
+
+    monkeypatch.setattr("fattree.sim.simulate", spy)
+    cfg = SimConfig(load=0.1, termination="window", warmup=100, measure=400)
+    r = cmd._single("kant:k=2,n=2", cfg, None, None, quiet=False)
+    assert seen[:3] == [100, 200, 300] and r.cycles >= 500
+    assert cmd.expected_cycles(cfg) == 500
+    assert cmd.expected_cycles(SimConfig(load=0.25, packet_flits=2)) == 1600

@@ -39,67 +39,89 @@ def parse_loads(text: str) -> list[float]:
     return loads
 
 
-def simulate_cmd(
-    spec: str = typer.Argument(..., help="topology, e.g. mikant:k=4,n=5"),
-    traffic: str = typer.Option("uniform", "--traffic", "-t",
-                                help="pattern: uniform, bitcomp, bitrev, transpose, shuffle, "
-                                     "tornado, neighbor, randperm, hotspot:node=N,fraction=F, "
-                                     "alltoone:node=N, trace:file=PATH"),
-    load: float = typer.Option(None, "--load", "-l",
-                               help="offered load, flits/node/cycle in (0, 1]"),
-    loads: str = typer.Option(None, "--loads", help="a curve START:STOP:STEP, e.g. 0.05:1.0:0.05"),
-    algorithm: str = typer.Option(None, "--algorithm", "-a",
-                                  help="routing algorithm (default: the family's; alg1 for trees)"),
-    buffer: int = typer.Option(2, "--buffer", help="FIFO depth in flits per input port and VC"),
-    buffer_level0: int = typer.Option(None, "--buffer-level0",
-                                      help="FIFO depth at level-0 switches (001/004 'double buffer')"),
-    vcs: int = typer.Option(1, "--vcs", help="virtual channels per port"),
-    packet_flits: int = typer.Option(1, "--packet-flits", help="flits per packet"),
-    router_delay: int = typer.Option(0, "--router-delay", help="extra cycles per switch"),
-    credit_delay: int = typer.Option(0, "--credit-delay", help="extra cycles of the credit return"),
-    arbitration: str = typer.Option("random", "--arbitration", help="random or roundrobin"),
-    injection: str = typer.Option(None, "--injection",
-                                  help="bernoulli (default), exact (000's N·λ senders), "
-                                       "bursty[:burst=B]"),
-    termination: str = typer.Option("papers", "--termination",
-                                    help="papers (P packets per source) or window"),
-    packets_per_source: int = typer.Option(200, "--packets-per-source", "-P",
-                                           help="the papers' P: first P packets of each source"),
-    warmup: int = typer.Option(1000, "--warmup", help="warm-up cycles (window termination)"),
-    measure: int = typer.Option(10000, "--measure", help="measured cycles (window termination)"),
-    max_cycles: int = typer.Option(None, "--max-cycles", help="hard cap on simulated cycles"),
-    seed: int = typer.Option(0, "--seed", help="seed of every random decision"),
-    fault_rate: float = typer.Option(None, "--fault-rate",
-                                     help="share of links failed at random, in [0, 1] "
-                                          "(mikant, mikantc); --algorithm then names a "
-                                          "fault-tolerant algorithm, e.g. gns+xt+gdl"),
-    faults: str = typer.Option(None, "--faults", help="fault file: one failed link per line"),
-    fault_seed: int = typer.Option(0, "--fault-seed", help="seed of the random fault set"),
-    fault_model: str = typer.Option("local", "--fault-model",
-                                    help="knowledge of the fault-tolerant routing: local (a "
-                                         "switch sees its own links; the papers') or lookahead "
-                                         "(a detour's first switch sees all of it; mikant)"),
-    workers: int = typer.Option(1, "--workers", help="processes for a curve"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON: one object per load"),
-    output: str = typer.Option(None, "--output", "-o", help="write the curve as CSV"),
-) -> None:
+def spec_help(registry, skip_internal: bool = False) -> str:
+    """The names of a pattern or process registry with their options, for a help text
+    (aliases left out): ``"uniform[:include_self=B], bitcomp, ..."``.
+
+    Examples
+    --------
+    >>> from fattree.traffic import PATTERNS
+    >>> spec_help(PATTERNS).split(", ")[:2]
+    ['uniform[:include_self=B]', 'bitcomp']
+    """
+    out = []
+    for name, obj in registry.items():
+        alias = getattr(obj, "name", name) != name
+        if alias or (skip_internal and getattr(obj, "internal", False)):
+            continue
+        kinds = {int: "N", float: "F", bool: "B", str: "S"}
+        opts = ",".join(f"{o.name}={kinds.get(o.kind, 'V')}" for o in obj.options)
+        out.append(f"{name}[:{opts}]" if opts else name)
+    return ", ".join(out)
+
+
+def _option_help(f) -> str:
+    from ..traffic import INJECTIONS, PATTERNS
+
+    text = f.metadata["help"]
+    if f.name == "traffic":
+        text += ": " + spec_help(PATTERNS)
+    elif f.name == "injection":
+        text += ": " + spec_help(INJECTIONS, skip_internal=True) + " (default bernoulli)"
+    elif "choices" in f.metadata and f.metadata["choices"][0] not in text:
+        text += ": " + " or ".join(f.metadata["choices"])
+    return text
+
+
+def _signature():
+    """simulate's parameters: the topology, one option per CLI field of SimConfig (flags,
+    help and default from the field's metadata), then the CLI's own options."""
+    import dataclasses
+    import inspect
+
+    from ..sim.config import SimConfig
+
+    P = inspect.Parameter
+    params = [P("spec", P.KEYWORD_ONLY, annotation=str,
+                default=typer.Argument(..., help="topology, e.g. mikant:k=4,n=5"))]
+    for f in dataclasses.fields(SimConfig):
+        if not f.metadata.get("cli", False):
+            continue
+        flags = f.metadata.get("flags", ("--" + f.name.replace("_", "-"),))
+        default = f.metadata.get("cli_default", f.default)
+        kind = {"int": int, "float": float}.get(str(f.type).split(" ")[0], str)
+        params.append(P(f.name, P.KEYWORD_ONLY, annotation=kind,
+                        default=typer.Option(default, *flags, help=_option_help(f))))
+        if f.name == "load":
+            params.append(P("loads", P.KEYWORD_ONLY, annotation=str, default=typer.Option(
+                None, "--loads", help="a curve START:STOP:STEP, e.g. 0.05:1.0:0.05")))
+    params += [
+        P("workers", P.KEYWORD_ONLY, annotation=int,
+          default=typer.Option(1, "--workers", help="processes for a curve")),
+        P("as_json", P.KEYWORD_ONLY, annotation=bool,
+          default=typer.Option(False, "--json", help="print JSON: one object per load")),
+        P("output", P.KEYWORD_ONLY, annotation=str,
+          default=typer.Option(None, "--output", "-o", help="write the curve as CSV")),
+    ]
+    return inspect.Signature(params)
+
+
+def simulate_cmd(**kw) -> None:
     """Cycle-accurate wormhole simulation: latency, throughput, conflicts versus load."""
     from ..sim import SimConfig, results_frame, simulate
     from ..sim.engine import load_bound
     from ..sim.memory import check_memory
     from ..topology import build
 
+    spec, loads, workers, as_json, output = (kw.pop(k) for k in ("spec", "loads", "workers",
+                                                                  "as_json", "output"))
+    load, traffic, injection, algorithm, seed, packet_flits = (
+        kw[k] for k in ("load", "traffic", "injection", "algorithm", "seed", "packet_flits"))
     check_output(output, "output")  # before any work (commands/_common.py: one rule)
     if load is not None and loads is not None:
         raise ParameterError("give either --load or --loads, not both")
     points = parse_loads(loads) if loads is not None else [load]
-    cfg = SimConfig(load=points[0], traffic=traffic, injection=injection, algorithm=algorithm,
-                    packet_flits=packet_flits, buffer=buffer, buffer_level0=buffer_level0,
-                    vcs=vcs, router_delay=router_delay, credit_delay=credit_delay,
-                    arbitration=arbitration, termination=termination,
-                    packets_per_source=packets_per_source, warmup=warmup, measure=measure,
-                    max_cycles=max_cycles, seed=seed, fault_rate=fault_rate, faults=faults,
-                    fault_seed=fault_seed, fault_model=fault_model)
+    cfg = SimConfig(**(kw | {"load": points[0]}))
     check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
     topo = build(spec)
     from ..routing import compile_routing
@@ -142,7 +164,9 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
                   TimeElapsedColumn(), TextColumn("{task.description}"),
                   console=err_console, transient=True, disable=len(points) == 1) as bar:
         task = bar.add_task("", total=len(points))
-        if workers == 1 or len(points) == 1:
+        if len(points) == 1:
+            results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
+        elif workers == 1:
             for i, x in enumerate(points):
                 results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
                 bar.update(task, advance=1, description=results[i].summary())
@@ -157,6 +181,38 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
                     results[futs[fut]] = fut.result()
                     bar.update(task, advance=1, description=results[futs[fut]].summary())
     return results
+
+
+def expected_cycles(cfg) -> int:
+    """About how many cycles a run takes below saturation (the progress bar's total):
+    warm-up and measurement (window), or P packets at the offered rate (papers)."""
+    if cfg.termination == "window":
+        return cfg.warmup + cfg.measure
+    return int(min(cfg.cycle_cap, cfg.packets_per_source * cfg.packet_flits / (cfg.load or 1.0)))
+
+
+def _on_terminal() -> bool:
+    return err_console.is_terminal
+
+
+def _single(topo, cfg, bound, ft, quiet):
+    """One simulation; on a terminal a progress bar of simulated cycles, fed by the
+    kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..sim import simulate
+
+    if quiet or not _on_terminal():
+        return simulate(topo, cfg, bound=bound, fault_table=ft)
+    total = max(expected_cycles(cfg), 1)
+    with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} "
+                  "cycles"), TimeElapsedColumn(), console=err_console, transient=True) as bar:
+        task = bar.add_task("", total=total)
+
+        def tick(cycle, cap):
+            bar.update(task, completed=cycle, total=max(total, cycle))
+
+        return simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
 
 
 def _print(topo, cfg, results, bound, output) -> None:
@@ -227,6 +283,11 @@ def _termination(cfg) -> str:
                 f"{cfg.cycle_cap:,} cycles")
     return (f"each source delivered its first {cfg.packets_per_source} packets (000 §V.B); "
             f"cap {cfg.cycle_cap:,} cycles")
+
+
+simulate_cmd.__signature__ = _signature()
+simulate_cmd.__annotations__ = {p.name: p.annotation for p in
+                                simulate_cmd.__signature__.parameters.values()}
 
 
 def register(app: typer.Typer) -> None:

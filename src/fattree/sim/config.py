@@ -8,7 +8,7 @@ docs/simulator.md justifies the rest.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any
 
 from ..errors import ParameterError, UnknownNameError, closest
@@ -16,6 +16,25 @@ from ..faults.algorithms import MODELS as FAULT_MODELS
 
 ARBITRATIONS = ("random", "roundrobin")
 TERMINATIONS = ("papers", "window")
+
+
+def _f(default, help: str, *, flags: tuple[str, ...] | None = None, cli: bool = True,
+       cli_default: Any = MISSING, rng: tuple[int, int] | None = None,
+       choices: tuple[str, ...] | None = None):
+    """A SimConfig field with its metadata: ``help`` (the CLI's help text), ``flags`` (the
+    CLI's option names; default ``--field-name``), ``cli`` (False: not a CLI option),
+    ``cli_default`` (when the CLI's default differs), ``range`` (an integer's inclusive
+    bounds, checked on construction) and ``choices`` (the valid strings)."""
+    meta: dict[str, Any] = {"help": help, "cli": cli}
+    if flags is not None:
+        meta["flags"] = flags
+    if cli_default is not MISSING:
+        meta["cli_default"] = cli_default
+    if rng is not None:
+        meta["range"] = rng
+    if choices is not None:
+        meta["choices"] = tuple(choices)
+    return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
@@ -73,29 +92,40 @@ class SimConfig:
         switch that starts a detour sees every link of it; mikant only).
     """
 
-    load: float | None = 0.1
-    traffic: str = "uniform"
-    injection: str | None = None
-    algorithm: str | None = None
-    packet_flits: int = 1
-    buffer: int = 2
-    buffer_level0: int | None = None
-    vcs: int = 1
-    router_delay: int = 0
-    credit_delay: int = 0
-    arbitration: str = "random"
-    termination: str = "papers"
-    packets_per_source: int = 200
-    warmup: int = 1000
-    measure: int = 10000
-    max_cycles: int | None = None
-    deadlock_window: int = 2000
-    saturation_ratio: float = 0.95
-    seed: int = 0
-    fault_rate: float | None = None
-    faults: str | None = None
-    fault_seed: int = 0
-    fault_model: str = "local"
+    load: float | None = _f(0.1, "offered load, flits/node/cycle in (0, 1]", flags=("--load", "-l"),
+                            cli_default=None)
+    traffic: str = _f("uniform", "pattern", flags=("--traffic", "-t"))
+    injection: str | None = _f(None, "injection process")
+    algorithm: str | None = _f(None, "routing algorithm (default: the family's; alg1 for trees)",
+                               flags=("--algorithm", "-a"))
+    packet_flits: int = _f(1, "flits per packet", rng=(1, 4096))
+    buffer: int = _f(2, "FIFO depth in flits per input port and VC", rng=(1, 32767))
+    buffer_level0: int | None = _f(None, "FIFO depth at level-0 switches (001/004 'double "
+                                         "buffer')", rng=(1, 32767))
+    vcs: int = _f(1, "virtual channels per port", rng=(1, 64))
+    router_delay: int = _f(0, "extra cycles per switch", rng=(0, 1000))
+    credit_delay: int = _f(0, "extra cycles of the credit return", rng=(0, 1000))
+    arbitration: str = _f("random", "output arbitration", choices=ARBITRATIONS)
+    termination: str = _f("papers", "papers (P packets per source) or window",
+                          choices=TERMINATIONS)
+    packets_per_source: int = _f(200, "the papers' P: first P packets of each source",
+                                 flags=("--packets-per-source", "-P"), rng=(1, 10**9))
+    warmup: int = _f(1000, "warm-up cycles (window termination)", rng=(0, 10**9))
+    measure: int = _f(10000, "measured cycles (window termination)", rng=(1, 10**9))
+    max_cycles: int | None = _f(None, "hard cap on simulated cycles", rng=(1, 2**31 - 16))
+    deadlock_window: int = _f(2000, "cycles without a move that declare a deadlock",
+                              rng=(1, 10**9), cli=False)
+    saturation_ratio: float = _f(0.95, "accepted share of offered below which a run is "
+                                       "saturated", cli=False)
+    seed: int = _f(0, "seed of every random decision", rng=(0, 2**63 - 1))
+    fault_rate: float | None = _f(None, "share of links failed at random, in [0, 1] (mikant, "
+                                        "mikantc); --algorithm then names a fault-tolerant "
+                                        "algorithm, e.g. gns+xt+gdl")
+    faults: str | None = _f(None, "fault file: one failed link per line")
+    fault_seed: int = _f(0, "seed of the random fault set", rng=(0, 2**63 - 1))
+    fault_model: str = _f("local", "knowledge of the fault-tolerant routing: local (a switch "
+                                   "sees its own links; the papers') or lookahead (a detour's "
+                                   "first switch sees all of it; mikant)", choices=FAULT_MODELS)
 
     def __post_init__(self) -> None:
         fr = self.fault_rate
@@ -104,24 +134,11 @@ class SimConfig:
             raise ParameterError(f"fault_rate={fr!r} is invalid: a share of links in [0, 1]")
         if self.faults is not None and not isinstance(self.faults, str):
             raise ParameterError(f"faults={self.faults!r} is invalid: expected a file path")
-        _int(self, "fault_seed", 0, 2**63 - 1)
-        _choice(self, "fault_model", FAULT_MODELS)
-        _int(self, "packet_flits", 1, 4096)
-        _int(self, "buffer", 1, 32767)
-        if self.buffer_level0 is not None:
-            _int(self, "buffer_level0", 1, 32767)
-        _int(self, "vcs", 1, 64)
-        _int(self, "router_delay", 0, 1000)
-        _int(self, "credit_delay", 0, 1000)
-        _int(self, "packets_per_source", 1, 10**9)
-        _int(self, "warmup", 0, 10**9)
-        _int(self, "measure", 1, 10**9)
-        if self.max_cycles is not None:
-            _int(self, "max_cycles", 1, 2**31 - 16)
-        _int(self, "deadlock_window", 1, 10**9)
-        _int(self, "seed", 0, 2**63 - 1)
-        _choice(self, "arbitration", ARBITRATIONS)
-        _choice(self, "termination", TERMINATIONS)
+        for f in fields(self):  # ranges and choices from the field metadata
+            if "range" in f.metadata and getattr(self, f.name) is not None:
+                _int(self, f.name, *f.metadata["range"])
+            elif "choices" in f.metadata:
+                _choice(self, f.name, f.metadata["choices"])
         r = self.saturation_ratio
         if isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1:
             raise ParameterError(f"saturation_ratio={r!r} is invalid: expected 0 < ratio <= 1")

@@ -248,12 +248,20 @@ def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
         made, got = int(half[:, 0].sum()), int(half[:, 1].sum())
         where = "over the second half of the run"
     reason = ""
+    if cfg.termination == "window":
+        lo, hi = cfg.warmup, cfg.warmup + cfg.measure
+    else:
+        lo, hi = cycles // 2, cycles
+    growth = backlog_growth(st.ser, lo, hi)
     if deadlock:
         reason = "deadlock"
     elif status == ST_CAP:
         reason = f"max_cycles={cfg.cycle_cap} reached before termination"
     elif made - got > max((1 - cfg.saturation_ratio) * made, 4 * math.sqrt(made)):
         reason = f"delivered {got:.0f} of {made:.0f} packets created {where}"
+    elif growth is not None and growth[0] > max(GROWTH_SHARE * made, 4 * growth[1], 8):
+        reason = (f"the packets waiting grew by {growth[0]:.0f} ({growth[0] / made:.1%} of the "
+                  f"{made:.0f} created) {where}")
     ports = (topo.port_peer >= 0)
     per_level = np.bincount(topo.switch_level.astype(np.int64), weights=ports.sum(axis=1),
                             minlength=len(st.lvl_flits) - 1)
@@ -286,6 +294,30 @@ def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
         wall_seconds=wall, compile_seconds=compile_s,
         series=st.ser[: min(cycles, len(st.ser))].copy(),
         unroutable=int(c[K_UNROUTABLE]), livelock=int(c[K_LIVELOCK]))
+
+
+GROWTH_SHARE = 0.025  # backlog growth over the window, as a share of the packets created
+
+
+def backlog_growth(series, lo: int, hi: int) -> tuple[float, float] | None:
+    """Trend of the packets waiting or in flight over cycles ``lo .. hi - 1``.
+
+    ``series`` holds packets created and leaving per cycle; the backlog is their running
+    difference. Returns ``(growth, noise)``: the least-squares slope times the window's
+    length, and the standard deviation of the backlog about that line. Below saturation
+    the backlog is stationary (growth of the order of the noise); once the offered load
+    exceeds what the network accepts it grows linearly, the source queues with it, while
+    the share delivered can stay above ``saturation_ratio`` on a short run. None when the
+    window has fewer than 16 recorded cycles.
+    """
+    hi = min(hi, len(series))
+    if hi - lo < 16:
+        return None
+    s = series[:hi].astype(np.int64)
+    b = np.cumsum(s[:, 0] - s[:, 1])[lo:hi].astype(float)
+    x = np.arange(hi - lo, dtype=float)
+    slope, icpt = np.polyfit(x, b, 1)
+    return float(slope * (hi - lo)), float(np.std(b - (slope * x + icpt)))
 
 
 BOUND_MAX_WORK = 1 << 24  # switches x nodes above which the bound is not computed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,9 +23,28 @@ QUEUE_START = 16  # initial source-queue capacity per node (grows by doubling)
 BITMAP_BYTES = 16 << 20  # FIFO rows beyond this: busy bit map visited in index order
 
 
+# The kernel's named groups of state (numba types a namedtuple of arrays field by field;
+# the phases of :mod:`fattree.sim.kernel` read them as ``sw.fs``, ``src.ncred``, ...).
+# Each field takes the State attribute of the same name, so nothing depends on an order.
+Net = namedtuple("Net", "cfg port_peer node_fifo rcache rtable riparams tip tfp ttab iip itab "
+                        "src_ids ft_ports ft_vcs ft_status")
+Net.__doc__ = "Read-only tables: configuration, topology, routing, traffic, fault routes."
+Switches = namedtuple("Switches", "fs fcold slots ops busy order sleepq wheel wheel_n")
+Switches.__doc__ = "Input FIFOs, their flits, output ports, the busy list and the credit wheel."
+Arbiters = namedtuple("Arbiters", "op_key touched_op in_scr in_key rr_out rr_in touched_in cand")
+Arbiters.__doc__ = "Arbitration: per-cycle scratch, round-robin pointers, route candidates."
+Sources = namedtuple("Sources", "istate creators q qh ql inj pend ncred nseq dfirst quota")
+Sources.__doc__ = "The nodes: injection process state, source queues, injection and credits."
+Packets = namedtuple("Packets", "pk pfree")
+Packets.__doc__ = "The packet pool (one row per packet in flight) and its free stack."
+Stats = namedtuple("Stats", "cnt hist_lat hist_net lvl_flits ser")
+Stats.__doc__ = "Counters, latency histograms, flits per level and the per-cycle series."
+GROUPS = (Net, Switches, Arbiters, Sources, Packets, Stats)  # the kernel's argument order
+
+
 @dataclass
 class State:
-    """Every array the kernel reads or writes, in the kernel's argument order."""
+    """Every array the kernel reads or writes (grouped for it by :meth:`args`)."""
 
     cfg: np.ndarray
     port_peer: np.ndarray
@@ -78,7 +98,9 @@ class State:
     ft_status: np.ndarray
 
     def args(self) -> tuple:
-        return tuple(getattr(self, f) for f in self.__dataclass_fields__)
+        """The kernel's arguments: one named group per :data:`GROUPS` entry, each field
+        taken by name (the groups are rebuilt per call: growing replaces arrays)."""
+        return tuple(g(**{f: getattr(self, f) for f in g._fields}) for g in GROUPS)
 
     def grow_queues(self) -> None:
         """Double the per-node source-queue capacity (rings are unwrapped)."""
