@@ -396,3 +396,105 @@ def test_format_is_sniffed_and_can_be_forced(tmp_path):
     p.write_bytes(data)
     assert fattree.build(f"graph:file={p}").meta["format"] == "graphml"
     import_error(p, r"line \d+: expected 'a b'", format="edgelist")
+
+
+# ---------------------------------------------------------------------- BookSim2 anynet import, .cfg
+def _booksim_ports(t):
+    """BookSim2's port numbering of every router: its nodes by id, then its routers by id."""
+    n = t.n_nodes
+    out = {}
+    for s in range(t.n_switches):
+        peers = [int(p) for p in t.port_peer[s] if p >= 0]
+        order = sorted(p for p in peers if p < n) + sorted(p for p in peers if p >= n)
+        out[s] = order
+    return out
+
+
+@pytest.mark.parametrize("spec", ["kant:k=4,n=3", "mikant:k=3,n=3", "kant:k=2,n=3", "torus:k=3,n=2",
+                                  "clos:k=2,n=2", "hypercube:d=3,p=2"])
+def test_anynet_round_trip_keeps_ids_and_takes_booksim_ports(spec, tmp_path):
+    t = fattree.build(spec)
+    paths = export(t, "booksim", tmp_path / "net.anynet")
+    u = fattree.build(f"graph:file={paths[0]}")
+    n = t.n_nodes
+    assert (u.n_nodes, u.n_switches) == (n, t.n_switches)
+    assert u.meta["format"] == "anynet"
+    # node I is compute node I, router R switch R: the same links, id for id
+    assert np.array_equal(u.node_switch, t.node_switch)
+    same = lambda topo: {tuple(sorted(map(int, e))) for e in topo.links}
+    assert same(u) == same(t)
+    # ports are BookSim2's, not the papers'
+    for s, order in _booksim_ports(t).items():
+        assert [int(p) for p in u.port_peer[s] if p >= 0] == order
+    # and the peer port tables agree with each other
+    for s in range(u.n_switches):
+        for p, peer in enumerate(u.port_peer[s]):
+            if peer >= n:
+                assert u.port_peer[peer - n, u.port_peer_port[s, p]] == n + s
+
+
+def test_anynet_reads_booksim_forms_latency_one_and_links_named_once(tmp_path):
+    # BookSim2's own example style: 'node I router R' lines, links named from one end, latencies 1
+    f = tmp_path / "tiny.txt"
+    f.write_text("router 0 node 0 node 1 router 1 1\n\nnode 2 router 1\nrouter 1 node 3 1\n")
+    t = fattree.build(f"graph:file={f}")  # sniffed: first token 'router' + an integer
+    assert (t.n_nodes, t.n_switches, len(t.links)) == (4, 2, 5)
+    assert t.node_switch.tolist() == [0, 0, 1, 1]
+    assert t.port_peer[1].tolist()[:3] == [2, 3, 4]  # nodes 2, 3 by id, then router 0
+    assert fattree.build(f"graph:file={f},format=anynet").n_nodes == 4
+
+
+@pytest.mark.parametrize("text, line, match", [
+    ("router 0 node 0 router 1\nswitch 1 node 1\n", 2, "expected 'router R' or 'node I'"),
+    ("router 0 node 0 router 1\n# comment\n", 2, "no comments"),
+    ("router 0 node 0 router x\n", 1, "non-negative integer id, got 'x'"),
+    ("router 0 node 0 router 1 3\nrouter 1 node 1\n", 1, "latency 3 is not supported"),
+    ("router 0 node 0 router 1 fast\n", 1, r"expected a link latency \(integer\), got 'fast'"),
+    ("router 0 node 0\nnode 1 node 0\n", 2, "two compute nodes"),
+    ("router 0 node 0 router 1\nrouter 1 node 0\n", 2, "node 0 is connected to router 1"),
+    ("router 0 node 0 router 0\n", 1, "to itself"),
+    ("router 0 node 0 router\n", 1, "router without an id"),
+])
+def test_anynet_bad_line_names_file_and_line(text, line, match, tmp_path):
+    f = tmp_path / "bad.anynet"
+    f.write_text(text)
+    with pytest.raises(InputFileError, match=match) as info:
+        fattree.build(f"graph:file={f}")
+    msg = str(info.value)
+    assert msg.startswith(f"{f}: line {line}: ") and "\n" not in msg
+
+
+def test_anynet_id_gaps_are_refused(tmp_path):
+    f = tmp_path / "gap.anynet"
+    f.write_text("router 0 node 0 node 2 router 1\nrouter 1 node 3\n")
+    with pytest.raises(InputFileError, match="node ids must be 0..2 without gaps.*node 1 is missing"):
+        fattree.build(f"graph:file={f}")
+
+
+def test_export_booksim_bare_name_writes_anynet_labels_and_cfg(tmp_path):
+    t = fattree.build("kant:k=4,n=3")
+    paths = export(t, "booksim", tmp_path / "kant43")
+    assert [p.name for p in paths] == ["kant43.anynet", "kant43.anynet.labels", "kant43.cfg"]
+    cfg = dict(re.findall(r"^(\w+) = (.*);$", paths[2].read_text(), re.M))
+    assert cfg["topology"] == "anynet" and cfg["network_file"] == "kant43.anynet"
+    assert cfg["routing_function"] == "min"
+    assert (cfg["num_vcs"], cfg["vc_buf_size"], cfg["packet_size"], cfg["injection_rate_uses_flits"]) == \
+        ("1", "2", "1", "1")
+    with pytest.raises(ParameterError, match="writes its .cfg next to the network file"):
+        export(t, "booksim", tmp_path / "net.cfg")
+
+
+def test_booksim_config_maps_our_options():
+    from fattree.topology.export import BOOKSIM_KEYS, booksim_config
+
+    text = booksim_config(None, k=4, n=3, buffer=5, vcs=2, packet_flits=8, speculative=False, load=0.25,
+                          traffic="bitcomp", seed=7, routing_delay=1, credit_delay=2)
+    cfg = dict(re.findall(r"^(\w+) = (.*);$", text, re.M))
+    assert (cfg["topology"], cfg["k"], cfg["n"], cfg["routing_function"]) == ("fattree", "4", "3", "nca")
+    assert {ours: cfg[key] for ours, key in BOOKSIM_KEYS.items()} == {
+        "load": "0.25", "traffic": "bitcomp", "packet_flits": "8", "buffer": "5", "vcs": "2",
+        "speculative": "0", "routing_delay": "1", "credit_delay": "2", "seed": "7"}
+    with pytest.raises(ParameterError, match="unknown setting 'bufer'"):
+        booksim_config("x.anynet", bufer=3)
+    with pytest.raises(ParameterError, match="no BookSim2 equivalent"):
+        booksim_config("x.anynet", traffic="hotspot:node=3")

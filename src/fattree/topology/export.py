@@ -35,7 +35,10 @@ class Exporter:
     """A registered output format: ``write(topo)`` yields the file's bytes in chunks.
 
     ``sidecar`` (if any) yields a second file written next to the first, named
-    ``<file><sidecar_suffix>``.
+    ``<file><sidecar_suffix>``. ``companion`` (if any) yields a third file named
+    ``<file stem><companion_suffix>``, given the main file's name (BookSim2's ``.cfg``).
+    With ``add_suffix`` a path without a suffix gets ``suffix`` (``-o kant43`` writes
+    ``kant43.anynet``).
     """
 
     name: str
@@ -44,16 +47,21 @@ class Exporter:
     write: Callable[[Topology], Iterator[bytes]]
     sidecar: Callable[[Topology], Iterator[bytes]] | None = None
     sidecar_suffix: str = ""
+    companion: Callable[[Topology, str], Iterator[bytes]] | None = None
+    companion_suffix: str = ""
+    add_suffix: bool = False
 
 
 EXPORTERS: Registry[Exporter] = Registry("export format")
 
 
-def exporter(name: str, *, suffix: str, help: str, sidecar=None, sidecar_suffix: str = ""):
+def exporter(name: str, *, suffix: str, help: str, sidecar=None, sidecar_suffix: str = "",
+             companion=None, companion_suffix: str = "", add_suffix: bool = False):
     """Decorator registering a chunk writer ``f(topo) -> Iterator[bytes]`` as a format."""
 
     def deco(fn):
-        EXPORTERS.add(name, Exporter(name, suffix, help, fn, sidecar, sidecar_suffix))
+        EXPORTERS.add(name, Exporter(name, suffix, help, fn, sidecar, sidecar_suffix,
+                                     companion, companion_suffix, add_suffix))
         return fn
 
     return deco
@@ -438,8 +446,11 @@ def _booksim_check(topo: Topology) -> None:
 
 
 @exporter("booksim", suffix=".anynet",
-          help="BookSim2 anynet network_file: 'router R node N ... router R2 ...' (ids: see the .labels sidecar)",
-          sidecar=lambda topo: _booksim_labels(topo), sidecar_suffix=".labels")
+          help="BookSim2 anynet network_file: 'router R node N ... router R2 ...' (ids: see the .labels "
+               "sidecar) and a BookSim2 .cfg with --model booksim's settings",
+          sidecar=lambda topo: _booksim_labels(topo), sidecar_suffix=".labels",
+          companion=lambda topo, name: iter([booksim_config(name, spec=topo.spec).encode()]),
+          companion_suffix=".cfg", add_suffix=True)
 def write_booksim(topo: Topology) -> Iterator[bytes]:
     """BookSim2 ``anynet`` network file (``topology = anynet; network_file = FILE``).
 
@@ -475,6 +486,107 @@ def _booksim_labels(topo: Topology) -> Iterator[bytes]:
     yield f"# BookSim2 ids of {topo.spec}: kind id label\n".encode()
     yield from _rows(table, lens, [("", True), (" ", True)], "\n",
                      np.stack([np.arange(v), v + np.arange(v)], axis=1))
+
+
+#: Our ``--model booksim`` options and the BookSim2 configuration keys they set
+#: (docs/booksim.md, "Mapping"). ``load`` is in flits per node per cycle, hence
+#: ``injection_rate_uses_flits = 1``.
+BOOKSIM_KEYS: dict[str, str] = {
+    "load": "injection_rate",
+    "traffic": "traffic",
+    "packet_flits": "packet_size",
+    "buffer": "vc_buf_size",
+    "vcs": "num_vcs",
+    "speculative": "speculative",
+    "routing_delay": "routing_delay",
+    "credit_delay": "credit_delay",
+    "seed": "seed",
+}
+
+#: The settings ``booksim_config`` writes when not given: BookSim2's own defaults
+#: (booksim_config.cpp, commit 28f4329) except the network-size ones this project uses
+#: (1 VC, 2-flit buffers, 1-flit packets) and the pipeline of the validation matrix
+#: (lookahead routing, ``routing_delay = 0``; speculative VC/switch allocation).
+BOOKSIM_DEFAULTS: dict[str, object] = {
+    "load": 0.1, "traffic": "uniform", "packet_flits": 1, "buffer": 2, "vcs": 1,
+    "speculative": True, "routing_delay": 0, "credit_delay": 0, "seed": 0,
+}
+
+#: Keys written with fixed values: BookSim2's defaults, spelled out so that the file
+#: does not depend on them.
+BOOKSIM_FIXED: dict[str, object] = {
+    "router": "iq", "vc_alloc_delay": 1, "sw_alloc_delay": 1, "st_prepare_delay": 0,
+    "st_final_delay": 1, "input_speedup": 1, "output_speedup": 1, "internal_speedup": 1.0,
+    "vc_allocator": "islip", "sw_allocator": "islip", "alloc_iters": 1,
+    "wait_for_tail_credit": 0, "hold_switch_for_packet": 0, "injection_process": "bernoulli",
+    "injection_rate_uses_flits": 1, "sim_type": "latency", "warmup_periods": 3,
+    "sample_period": 1000, "max_samples": 10, "latency_thres": 500.0, "include_queuing": 1,
+}
+
+_TRAFFIC_NAMES = ("uniform", "bitcomp", "transpose", "bitrev", "shuffle", "randperm", "tornado",
+                  "neighbor")
+
+
+def booksim_config(network_file: str | None = None, *, spec: str | None = None,
+                   k: int | None = None, n: int | None = None, **settings) -> str:
+    """A BookSim2 configuration with the settings of our ``--model booksim``.
+
+    Parameters
+    ----------
+    network_file : str or None
+        The anynet file (``topology = anynet; routing_function = min``); None with ``k``
+        and ``n``: BookSim2's built-in ``fattree`` (``routing_function = nca``), the
+        same network as ``kant:k=K,n=N`` (docs/booksim.md, "Node numbering").
+    spec : str or None
+        Written as a comment (the topology it was exported from).
+    **settings
+        Our option names (keys of :data:`BOOKSIM_KEYS`); the rest are
+        :data:`BOOKSIM_DEFAULTS`.
+
+    Raises
+    ------
+    ParameterError
+        An unknown setting, or a traffic pattern BookSim2 has no name for.
+
+    Examples
+    --------
+    >>> text = booksim_config("kant43.anynet", buffer=5, vcs=2)
+    >>> [ln for ln in text.splitlines() if ln.startswith(("vc_buf_size", "num_vcs", "topology"))]
+    ['topology = anynet;', 'num_vcs = 2;', 'vc_buf_size = 5;']
+
+    References
+    ----------
+    BookSim2 ``src/booksim_config.cpp`` (keys and defaults), ``src/networks/anynet.cpp``;
+    docs/booksim.md.
+    """
+    bad = sorted(set(settings) - set(BOOKSIM_KEYS))
+    if bad:
+        raise ParameterError(f"booksim_config: unknown setting {bad[0]!r}; allowed: {', '.join(BOOKSIM_KEYS)}")
+    s = {**BOOKSIM_DEFAULTS, **settings}
+    traffic = str(s["traffic"])
+    if traffic.split(":")[0] not in _TRAFFIC_NAMES or ":" in traffic and traffic != "uniform:include_self=true":
+        raise ParameterError(f"traffic={traffic!r} has no BookSim2 equivalent here; allowed: "
+                             f"{', '.join(_TRAFFIC_NAMES)}")
+    lines = [f"// BookSim2 (github booksim/booksim2, commit 28f4329) configuration written by fattree"]
+    if spec:
+        lines.append(f"// network: {spec}")
+    if network_file is not None:
+        lines += ["topology = anynet;", f"network_file = {network_file};", "routing_function = min;"]
+    else:
+        if k is None or n is None:
+            raise ParameterError("booksim_config: give network_file, or k and n for BookSim2's fattree")
+        lines += ["topology = fattree;", f"k = {int(k)};", f"n = {int(n)};", "routing_function = nca;"]
+    order = ["vcs", "buffer", "packet_flits", "speculative", "routing_delay", "credit_delay",
+             "traffic", "load", "seed"]
+    for name in order:
+        v = s[name]
+        if name == "traffic":
+            v = traffic.split(":")[0]
+        if isinstance(v, bool):
+            v = int(v)
+        lines.append(f"{BOOKSIM_KEYS[name]} = {v};")
+    lines += [f"{key} = {v};" for key, v in BOOKSIM_FIXED.items()]
+    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------- public API
@@ -543,11 +655,21 @@ def export(topo: Topology, fmt: str, out: str | os.PathLike | BinaryIO) -> list[
         for chunk in ex.write(topo):
             out.write(chunk)
         return []
-    path = check_output_path(out)
+    path = Path(out)
+    if ex.add_suffix and not path.suffix:
+        path = path.with_name(path.name + ex.suffix)
+    path = check_output_path(path)
+    if ex.companion is not None and path.suffix == ex.companion_suffix:
+        raise ParameterError(f"output={str(out)!r}: format {fmt!r} writes its {ex.companion_suffix} "
+                             f"next to the network file; give another name (e.g. {path.stem}{ex.suffix})")
     _write_chunks(ex.write(topo), path, "output")
     written = [path]
     if ex.sidecar is not None:
         side = Path(str(path) + ex.sidecar_suffix)
         _write_chunks(ex.sidecar(topo), side, "output")
         written.append(side)
+    if ex.companion is not None:
+        comp = path.with_suffix(ex.companion_suffix)
+        _write_chunks(ex.companion(topo, path.name), comp, "output")
+        written.append(comp)
     return written

@@ -1,4 +1,4 @@
-"""``graph``: any network imported from a GraphML file or an edge list.
+"""``graph``: any network imported from a GraphML file, an edge list or a BookSim2 anynet file.
 
 Which vertices are compute nodes: the GraphML vertex attribute ``kind`` (``node`` or
 ``switch``, as :mod:`fattree.topology.export` and :meth:`Topology.to_networkx` write
@@ -26,7 +26,7 @@ from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
 from ..export import PORT_KIND_NAMES
 from ..family import Param, register_family
 
-FORMATS = ("auto", "edgelist", "graphml")
+FORMATS = ("auto", "edgelist", "graphml", "anynet")
 MAX_PORT = 2**15 - 1  # ports are stored as int16
 _NODE_KINDS = {"node", "host", "compute", "terminal", "endpoint"}
 _SWITCH_KINDS = {"switch", "router"}
@@ -69,13 +69,14 @@ def _check(p: dict) -> None:
     if not path.exists():
         raise InputFileError(f"graph: file={p['file']!r} does not exist")
     if path.is_dir():
-        raise InputFileError(f"graph: file={p['file']!r} is a directory, not a GraphML or edge-list file")
+        raise InputFileError(f"graph: file={p['file']!r} is a directory, not a GraphML, edge-list or anynet file")
 
 
 @register_family(
-    "graph", title="imported graph (GraphML or edge list)", paper="user file (docs/export-and-import.md)",
-    params=[Param("file", "GraphML (.graphml/.xml) or edge-list file", kind=str),
-            Param("format", "auto, edgelist or graphml", default="auto", kind=str),
+    "graph", title="imported graph (GraphML, edge list or BookSim2 anynet)",
+    paper="user file (docs/export-and-import.md)",
+    params=[Param("file", "GraphML (.graphml/.xml), BookSim2 anynet (.anynet) or edge-list file", kind=str),
+            Param("format", "auto, edgelist, graphml or anynet", default="auto", kind=str),
             Param("node_prefix", "labels starting with this are compute nodes (no 'kind' given)",
                   default="n", kind=str)],
     check=_check, node_classes=None)
@@ -108,6 +109,8 @@ def graph(file: str, format: str = "auto", node_prefix: str = "n") -> Topology:
     fmt = format if format != "auto" else _sniff(path)
     if fmt == "graphml":
         parsed = _read_graphml(path)
+    elif fmt == "anynet":
+        parsed = _read_anynet(path, _decode(path, _read_bytes(path)))
     else:
         parsed = _read_edgelist(path, _decode(path, _read_bytes(path)))
     return _assemble(path, parsed, node_prefix, {"file": file, "format": format, "node_prefix": node_prefix},
@@ -134,7 +137,122 @@ def _decode(path: Path, data: bytes) -> str:
 def _sniff(path: Path) -> str:
     if path.suffix.lower() in (".graphml", ".xml"):
         return "graphml"
-    return "graphml" if _read_bytes(path, 4096).lstrip()[:1] == b"<" else "edgelist"
+    if path.suffix.lower() == ".anynet":
+        return "anynet"
+    head = _read_bytes(path, 4096)
+    if head.lstrip()[:1] == b"<":
+        return "graphml"
+    first = next((ln.split() for ln in head.splitlines() if ln.strip()), [])
+    if len(first) >= 2 and first[0] in (b"router", b"node") and first[1].isdigit():
+        return "anynet"
+    return "edgelist"
+
+
+def _read_anynet(path: Path, text: str) -> _Parsed:
+    """BookSim2 ``anynet`` network file (``src/networks/anynet.cpp``).
+
+    ``router R`` or ``node I`` followed by neighbours ``node I`` / ``router J``, each
+    optionally followed by a link latency (only 1 is accepted: the simulator's links
+    take one cycle). Links named twice (from both ends) are one link, as in BookSim2.
+    Node ``I`` becomes compute node ``I`` and router ``R`` switch ``R``; the ids must
+    be 0.. without gaps. Ports are numbered as BookSim2 does: a router's nodes by id,
+    then its neighbour routers by id.
+    """
+    nodes: dict[int, tuple[int, int]] = {}  # node -> (router, line)
+    routers: dict[int, int] = {}  # router -> first line
+    rlinks: dict[tuple[int, int], int] = {}  # (lower, higher) -> line
+    for lineno, line in enumerate(text.splitlines(), 1):
+        f = line.split()
+        if not f:
+            continue
+
+        def bad(msg: str):
+            raise InputFileError(f"{path}: line {lineno}: {msg}: {line.strip()!r}")
+
+        def ident(tok: str) -> int:
+            if not tok.isdigit():
+                bad(f"expected a non-negative integer id, got {tok!r}")
+            return int(tok)
+
+        if f[0] not in ("router", "node"):
+            bad(f"expected 'router R' or 'node I' at the start (BookSim2's anynet format has no "
+                f"comments), got {f[0]!r}")
+        if len(f) < 2:
+            bad(f"{f[0]} without an id")
+        head_kind, head = f[0], ident(f[1])
+        if head_kind == "router":
+            routers.setdefault(head, lineno)
+        i = 2
+        while i < len(f):
+            kind = f[i]
+            if kind not in ("router", "node"):
+                bad(f"expected 'router J' or 'node I' (or a latency after one), got {kind!r}")
+            if i + 1 >= len(f):
+                bad(f"{kind} without an id")
+            other = ident(f[i + 1])
+            i += 2
+            if i < len(f) and f[i] not in ("router", "node"):
+                if not f[i].isdigit():
+                    bad(f"expected a link latency (integer), got {f[i]!r}")
+                if int(f[i]) != 1:
+                    bad(f"link latency {f[i]} is not supported; fattree's links take one cycle (latency 1)")
+                i += 1
+            if head_kind == "node" and kind == "node":
+                bad(f"a link between two compute nodes (node {head} and node {other})")
+            if kind == "router":
+                routers.setdefault(other, lineno)
+            if head_kind == "router" and kind == "router":
+                if head == other:
+                    bad(f"a link from router {head} to itself")
+                rlinks.setdefault((min(head, other), max(head, other)), lineno)
+                continue
+            node, router = (other, head) if kind == "node" else (head, other)
+            if node in nodes and nodes[node][0] != router:
+                bad(f"node {node} is connected to router {router} and, on line {nodes[node][1]}, to router "
+                    f"{nodes[node][0]}; a compute node has one link")
+            nodes.setdefault(node, (router, lineno))
+    for what, ids in (("node", sorted(nodes)), ("router", sorted(routers))):
+        if ids and ids != list(range(len(ids))):
+            gap = next(i for i, x in enumerate(ids) if x != i)
+            raise InputFileError(f"{path}: {what} ids must be 0..{len(ids) - 1} without gaps (BookSim2 requires "
+                                 f"it); {what} {gap} is missing")
+    g = _Parsed()
+    for v in range(len(nodes)):
+        g.vertex(f"node{v}", nodes[v][1])
+        g.kind[-1] = True
+    for r in range(len(routers)):
+        g.vertex(f"router{r}", routers[r])
+        g.kind[-1] = False
+    n = len(nodes)
+    # BookSim2's ports: nodes by id, then neighbour routers by id
+    nbr_nodes: dict[int, list[int]] = {}
+    for v in range(n):
+        nbr_nodes.setdefault(nodes[v][0], []).append(v)
+    nbr_routers: dict[int, list[int]] = {}
+    for a, b in rlinks:
+        nbr_routers.setdefault(a, []).append(b)
+        nbr_routers.setdefault(b, []).append(a)
+    port = {}
+    for r in routers:
+        for p, v in enumerate(nbr_nodes.get(r, [])):
+            port[(r, "n", v)] = p
+        base = len(nbr_nodes.get(r, []))
+        for p, o in enumerate(sorted(nbr_routers.get(r, []))):
+            port[(r, "r", o)] = base + p
+    for v in range(n):
+        r, lineno = nodes[v]
+        g.a.append(v)
+        g.b.append(n + r)
+        g.pa.append(0)
+        g.pb.append(port[(r, "n", v)])
+        g.line.append(lineno)
+    for (a, b), lineno in sorted(rlinks.items(), key=lambda x: x[1]):
+        g.a.append(n + a)
+        g.b.append(n + b)
+        g.pa.append(port[(a, "r", b)])
+        g.pb.append(port[(b, "r", a)])
+        g.line.append(lineno)
+    return g
 
 
 def _read_edgelist(path: Path, text: str) -> _Parsed:
