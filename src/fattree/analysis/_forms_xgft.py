@@ -1,0 +1,74 @@
+"""Closed forms of the extended generalized fat tree XGFT(h; m; w) (Öhring et al. 1995).
+
+Counted on the definition (w_1 = 1: one link per compute node). With
+``P_i = m_1..m_i`` and ``W_i = w_1..w_i``: N = P_h; level i has ``W_i (N / P_i)`` switches,
+each with ``m_i`` links down; a pair whose labels first differ (from the top) at level i is
+``2i`` hops apart and has ``W_i`` shortest paths (one per common ancestor at level i).
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from ..topology.families.xgft import parse_levels, shape, stage_radix, stage_sizes
+from .closed_forms import ParamSpec, avg_distinct, register_forms
+
+_REF = "Öhring 1995 §2 (derived)"
+
+
+def _check(p):
+    m, w = shape(p)
+    if len(m) != len(w):
+        from ..errors import ParameterError
+        raise ParameterError(f"xgft: m={p['m']} has {len(m)} levels but w={p['w']} has "
+                             f"{len(w)}; give one m and one w per level")
+
+
+def bisection_cuts(m, w) -> list[tuple[int, int]]:
+    """``(level i, width)`` of the balanced cuts above each level i = 0..h-1.
+
+    Split the level-i subtrees (``N/P_i`` of them, ``P_i`` nodes and ``W_{i+1}`` links up
+    each) into two equal halves and put every switch above level i with one half: the
+    other half's up links are cut, ``(N / (2 P_i)) W_{i+1}``. Only levels with an even
+    number of subtrees qualify.
+    """
+    N = prod(m)
+    out = []
+    for i in range(len(m)):
+        subtrees = N // prod(m[:i])
+        if subtrees % 2 == 0:
+            out.append((i, subtrees // 2 * prod(w[: i + 1])))
+    return out
+
+
+@register_forms(
+    "xgft", title="extended generalized fat tree XGFT(h; m; w)",
+    params=[ParamSpec("m", 1, convert=lambda v: parse_levels("m", v)),
+            ParamSpec("w", 1, convert=lambda v: parse_levels("w", v))],
+    references={"nodes": _REF, "switches": _REF, "links": _REF, "radix": _REF,
+                "diameter": _REF, "avg_distance": _REF, "avg_distance_distinct": _REF,
+                "bisection_width": "smallest cut above a level (derived here)",
+                "path_diversity": "001 §3.3's convention on XGFT (derived here)"},
+    notes={"bisection_width": "min over levels i of (N / 2P_i) W_{i+1}: an upper bound in "
+                              "general; equal to the ILP optimum on every instance tested",
+           "avg_distance": "mean over all N^2 ordered pairs including s = t",
+           "links": "node links included"},
+    check=_check)
+def _xgft(one, m, w):
+    mm, ww = shape({"m": m, "w": w})
+    h = len(mm)
+    N = prod(mm)
+    sizes = stage_sizes(mm, ww)
+    P = [prod(mm[:i]) for i in range(h + 1)]
+    W = [prod(ww[:i]) for i in range(h + 1)]
+    avg = sum(2 * i * (P[i] - P[i - 1]) for i in range(1, h + 1)) * one / N
+    pd = sum((P[i] - P[i - 1]) * W[i] for i in range(2, h + 1)) * one / N**2
+    top = max((i for i in range(1, h + 1) if mm[i - 1] > 1), default=0)
+    out = {"nodes": N, "switches": sum(sizes),
+           "links": sum(s * mi for s, mi in zip(sizes, mm)),
+           "radix": max(stage_radix(mm, ww)), "diameter": 2 * top, "avg_distance": avg,
+           "avg_distance_distinct": avg_distinct(avg, N), "path_diversity": pd}
+    cuts = bisection_cuts(mm, ww)
+    if cuts:
+        out["bisection_width"] = min(c for _, c in cuts)
+    return out
