@@ -166,6 +166,58 @@ def compare(
         console.print(escape(f"  paper: {note}"))
 
 
+# ------------------------------------------------------------------ cost
+def cost(
+    spec: str = typer.Argument(..., help="design, e.g. kant:k=16,n=3 or xgft:m=16.16.16,w=1.8.8"),
+    prices: Optional[Path] = typer.Option(None, "--prices",
+                                          help="price file (TOML) over the defaults in fattree/data/prices.toml"),
+    algorithm: Optional[str] = typer.Option(None, "--algorithm", "-a",
+                                            help="routing whose uniform channel-load bound prices throughput "
+                                                 "(default: the family's)"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
+    """Price a design: switches, cables (in-rack copper, optical), transceivers, watts; per node,
+    per bisection link and per unit of the routing's throughput bound (every price is an assumption)."""
+    from .. import __version__
+    from ..analysis.pricing import cost as run, load_prices
+
+    pr = load_prices(prices)
+    c = run(spec, pr, algorithm=algorithm)
+    if as_json:
+        print_json(c.to_dict() | {"spec": spec, "version": __version__})
+        return
+    b = c.bill
+    table = Table(title=f"cost of {spec}")
+    table.add_column("item")
+    table.add_column("count", justify="right")
+    table.add_column("US$", justify="right")
+    table.add_column("W", justify="right")
+    table.add_row(f"switches (radix {b.radix}, bought as {c.switch_radix_bought}-port)", f"{b.switches:,}",
+                  f"{c.money['switches']:,.0f}", f"{c.power['switches']:,.0f}")
+    table.add_row("used switch ports", f"{b.switch_ports:,}", "", f"{c.power['switch ports']:,.0f}")
+    table.add_row("copper cables (in-rack)", f"{b.copper:,}", f"{c.money['copper cables']:,.0f}", "0")
+    table.add_row("optical cables (between racks)", f"{b.optical:,}", f"{c.money['optical cables']:,.0f}", "")
+    table.add_row("optical transceivers", f"{b.transceivers:,}", f"{c.money['transceivers']:,.0f}",
+                  f"{c.power['transceivers']:,.0f}")
+    table.add_row("[bold]total[/bold]", "", f"[bold]{c.total:,.0f}[/bold]", f"[bold]{c.watts:,.0f}[/bold]")
+    table.add_row("per node", f"{b.nodes:,} nodes", f"{c.per_node:,.0f}", f"{c.watts_per_node:,.1f}")
+    if c.per_bisection_link is not None:
+        table.add_row("per bisection link", f"{c.bisection:,}", f"{c.per_bisection_link:,.0f}", "")
+    if c.per_throughput is not None:
+        table.add_row("per flit/cycle of uniform throughput", f"bound {c.bound:.4g}", f"{c.per_throughput:,.0f}",
+                      f"{c.watts / (b.nodes * c.bound):,.1f}")
+    console.print(table)
+    console.print(escape(f"layout: {pr.nodes_per_rack} nodes per rack, {pr.racks_per_row} racks per row -> "
+                         f"{b.racks:,} racks in {b.rows:,} rows; bill counted by {b.method}"
+                         + (f"; {b.optical_between_rows:,} optical cables leave their row"
+                            if b.optical_between_rows is not None else "")))
+    console.print(escape(f"bisection: {c.bisection_label}"))
+    console.print(escape(f"throughput: {c.bound_note}"
+                         + ("; per-throughput cost = total / (N x bound)" if c.per_throughput is not None else "")))
+    console.print(escape(f"prices: {pr.source}; every default is a round assumption, not a quote "
+                         f"(docs/analytics.md)"))
+
+
 # ------------------------------------------------------------------ model
 def _print_frame(df, title: str, best: str | None = None) -> None:
     table = Table(title=title)
@@ -346,5 +398,6 @@ def plot_kncube_latency(
 def register(app: typer.Typer) -> None:
     app.command("design")(design)
     app.command("compare")(compare)
+    app.command("cost")(cost)
     app.add_typer(model_app, name="model")
     app.add_typer(plot_app, name="plot")

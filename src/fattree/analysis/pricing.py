@@ -1,0 +1,432 @@
+"""A cost and power model of a design: switches, cables, transceivers, watts.
+
+The model (docs/analytics.md, "Cost and power model") has three parts:
+
+1. **Prices** (:func:`load_prices`): an editable TOML file; the defaults ship in
+   ``fattree/data/prices.toml``, where every figure states that it is a round
+   assumption and where it comes from. A user file overrides any subset of keys.
+2. **Bill of materials** (:class:`Bill`): how many switches (every switch of a design is
+   the same product: the smallest catalogue radix >= the design's radix), used switch
+   ports, in-rack copper cables and optical cables (each with two transceivers).
+   Layout: nodes fill racks in leaf order (the nodes of a leaf switch are adjacent),
+   ``nodes_per_rack`` per rack; every switch sits beside the nodes it serves (those
+   reachable by going only down). A link is in-rack copper when everything its two ends
+   serve lies in one rack, otherwise optical. :func:`bill_from_graph` applies this to a
+   built topology; :func:`bill_from_forms` uses the closed forms (no graph): node links
+   in-rack, every switch-to-switch link optical, which is what the graph gives whenever
+   no non-leaf switch serves a single rack only (tested on the equal-cost designs).
+3. **Pricing** (:func:`price`): money and power totals, per node, per bisection link
+   and per unit of the routing's throughput bound.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputFileError, ParameterError
+
+# (table, key) -> (kind, minimum); ``list`` is a list of positive integers
+_SCHEMA: dict[tuple[str, str], tuple[str, float]] = {
+    ("layout", "nodes_per_rack"): ("int", 1),
+    ("layout", "racks_per_row"): ("int", 1),
+    ("switch", "catalogue"): ("list", 1),
+    ("switch", "base"): ("num", 0),
+    ("switch", "per_port"): ("num", 0),
+    ("cable", "copper"): ("num", 0),
+    ("cable", "optical"): ("num", 0),
+    ("transceiver", "price"): ("num", 0),
+    ("power", "switch_base"): ("num", 0),
+    ("power", "switch_port"): ("num", 0),
+    ("power", "transceiver"): ("num", 0),
+}
+
+
+@dataclass(frozen=True)
+class Prices:
+    """Prices (US$), power (W) and the physical layout of the cost model.
+
+    The defaults are assumptions documented in ``fattree/data/prices.toml``.
+    """
+
+    nodes_per_rack: int
+    racks_per_row: int
+    catalogue: tuple[int, ...]
+    switch_base: float
+    switch_per_port: float
+    copper: float
+    optical: float
+    transceiver: float
+    power_switch_base: float
+    power_switch_port: float
+    power_transceiver: float
+    source: str = "default (fattree/data/prices.toml)"
+
+    def switch_radix(self, radix: int) -> int:
+        """Catalogue radix bought for a design of ``radix`` (its own beyond the catalogue)."""
+        return next((c for c in sorted(self.catalogue) if c >= radix), int(radix))
+
+    def switch_price(self, radix: int) -> float:
+        return self.switch_base + self.switch_per_port * self.switch_radix(radix)
+
+
+_FIELDS = {("layout", "nodes_per_rack"): "nodes_per_rack", ("layout", "racks_per_row"): "racks_per_row",
+           ("switch", "catalogue"): "catalogue", ("switch", "base"): "switch_base",
+           ("switch", "per_port"): "switch_per_port", ("cable", "copper"): "copper",
+           ("cable", "optical"): "optical", ("transceiver", "price"): "transceiver",
+           ("power", "switch_base"): "power_switch_base", ("power", "switch_port"): "power_switch_port",
+           ("power", "transceiver"): "power_transceiver"}
+
+
+def _default_text() -> str:
+    return resources.files("fattree").joinpath("data/prices.toml").read_text(encoding="utf-8")
+
+
+def _parse(text: str, where: str) -> dict[str, Any]:
+    from ..sweep.tomlpos import KeyLines
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"{where}: invalid TOML: {exc}") from None
+    lines = KeyLines(text)
+    out: dict[str, Any] = {}
+    for table, body in doc.items():
+        if not isinstance(body, dict):
+            ln = lines.line((), table)
+            raise InputFileError(
+                f"{where}{f' line {ln}' if ln else ''}: key {table!r} must be a table; tables: "
+                f"{', '.join(sorted({t for t, _ in _SCHEMA}))}")
+        for key, value in body.items():
+            ln = lines.line((table,), key)
+            at = f"{where}{f' line {ln}' if ln else ''}"
+            if (table, key) not in _SCHEMA:
+                valid = ", ".join(f"{t}.{k}" for t, k in _SCHEMA)
+                raise InputFileError(f"{at}: unknown key {table}.{key}; valid keys: {valid}")
+            kind, low = _SCHEMA[(table, key)]
+            bad = f"{at}: {table}.{key} = {value!r} is invalid: "
+            if kind == "list":
+                if (not isinstance(value, list) or not value
+                        or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in value)):
+                    raise InputFileError(bad + "expected a list of positive integers (switch radices)")
+                value = tuple(sorted(set(value)))
+            elif kind == "int":
+                if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                    raise InputFileError(bad + f"expected an integer >= {int(low)}")
+            else:
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= low \
+                        or not math.isfinite(value):
+                    raise InputFileError(bad + f"expected a number >= {low:g}")
+            out[_FIELDS[(table, key)]] = value
+    return out
+
+
+def load_prices(path: str | Path | None = None) -> Prices:
+    """Prices from a TOML file over the shipped defaults (``None``: the defaults).
+
+    A malformed file raises :class:`~fattree.errors.InputFileError` naming the key and
+    its line.
+
+    Examples
+    --------
+    >>> p = load_prices()
+    >>> p.nodes_per_rack, p.switch_radix(6), p.switch_price(32)
+    (32, 8, 10000)
+
+    References
+    ----------
+    fattree/data/prices.toml (every default is a stated assumption).
+    """
+    values = _parse(_default_text(), "default prices")
+    source = "default (fattree/data/prices.toml)"
+    if path is not None:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputFileError(f"prices={str(p)!r}: cannot read: {exc.strerror if hasattr(exc, 'strerror') and exc.strerror else exc}") from None
+        values.update(_parse(text, str(p)))
+        source = f"{p} (over the defaults)"
+    return Prices(**values, source=source)
+
+
+@dataclass(frozen=True)
+class Bill:
+    """The bill of materials of a design under a layout."""
+
+    spec: str
+    nodes: int
+    switches: int
+    radix: int
+    switch_ports: int
+    links: int
+    copper: int
+    optical: int
+    racks: int
+    rows: int
+    method: str
+    optical_between_rows: int | None = None
+
+    @property
+    def transceivers(self) -> int:
+        return 2 * self.optical
+
+
+def _racks(nodes: int, prices: Prices) -> tuple[int, int]:
+    racks = -(-nodes // prices.nodes_per_rack)
+    return racks, -(-racks // prices.racks_per_row)
+
+
+def bill_from_forms(family: str, params, prices: Prices) -> Bill:
+    """Bill of materials from the closed forms: node links in-rack, switch links optical.
+
+    Examples
+    --------
+    >>> b = bill_from_forms("kant", {"k": 16, "n": 3}, load_prices())
+    >>> b.switches, b.copper, b.optical, b.transceivers
+    (768, 4096, 8192, 16384)
+
+    References
+    ----------
+    Counts: the closed forms of :mod:`fattree.analysis.closed_forms`.
+    """
+    from .closed_forms import closed_forms
+
+    f = closed_forms(family, params)
+    N, L, S = (int(f[k].value) for k in ("nodes", "links", "switches"))
+    racks, rows = _racks(N, prices)
+    spec = family + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+    return Bill(spec=spec, nodes=N, switches=S, radix=int(f["radix"].value), switch_ports=2 * L - N,
+                links=L, copper=N, optical=L - N, racks=racks, rows=rows,
+                method="closed forms (node links in-rack, switch links optical)")
+
+
+def serve_spans(topo, rack_of_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) rack of the nodes each vertex serves (reached going only down).
+
+    Switches without down ports (cube-only switches) take the span of their neighbours.
+    """
+    N, S = topo.n_nodes, topo.n_switches
+    lo = np.full(N + S, np.iinfo(np.int64).max, np.int64)
+    hi = np.full(N + S, -1, np.int64)
+    lo[:N] = rack_of_node
+    hi[:N] = rack_of_node
+    from ..topology.core import PORT_DOWN, PORT_NODE
+
+    kind = topo.port_kind
+    sw, port = np.nonzero((kind == PORT_DOWN) | (kind == PORT_NODE))
+    peer = topo.port_peer[sw, port].astype(np.int64)
+    me = sw.astype(np.int64) + N
+    for _ in range(64):
+        old_lo, old_hi = lo.copy(), hi.copy()
+        np.minimum.at(lo, me, lo[peer])
+        np.maximum.at(hi, me, hi[peer])
+        if np.array_equal(old_lo, lo) and np.array_equal(old_hi, hi):
+            break
+    orphan = np.nonzero(hi[N:] < 0)[0] + N
+    if orphan.size:
+        ends = topo.links.astype(np.int64)
+        for a, b in ((0, 1), (1, 0)):
+            sel = np.isin(ends[:, a], orphan) & (hi[ends[:, b]] >= 0)
+            np.minimum.at(lo, ends[sel, a], lo[ends[sel, b]])
+            np.maximum.at(hi, ends[sel, a], hi[ends[sel, b]])
+    lo[hi < 0] = 0
+    hi[hi < 0] = 0
+    return lo, hi
+
+
+def bill_from_graph(topo, prices: Prices) -> Bill:
+    """Bill of materials counted on the built topology under the layout of ``prices``.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> b = bill_from_graph(fattree.build("kant:k=16,n=3"), load_prices())
+    >>> b.switches, b.copper, b.optical, b.racks
+    (768, 4096, 8192, 128)
+
+    References
+    ----------
+    The layout is this project's stated assumption (docs/analytics.md).
+    """
+    N = topo.n_nodes
+    order = np.lexsort((topo.node_port, topo.node_switch))
+    rack_of_node = np.empty(N, np.int64)
+    rack_of_node[order] = np.arange(N) // prices.nodes_per_rack
+    lo, hi = serve_spans(topo, rack_of_node)
+    ends = topo.links.astype(np.int64)
+    a_lo = np.minimum(lo[ends[:, 0]], lo[ends[:, 1]])
+    a_hi = np.maximum(hi[ends[:, 0]], hi[ends[:, 1]])
+    in_rack = a_lo == a_hi
+    rows_apart = (a_lo // prices.racks_per_row) != (a_hi // prices.racks_per_row)
+    racks, rows = _racks(N, prices)
+    L = int(len(ends))
+    copper = int(in_rack.sum())
+    return Bill(spec=topo.spec, nodes=N, switches=topo.n_switches, radix=int(topo.radix.max()),
+                switch_ports=2 * L - N, links=L, copper=copper, optical=L - copper, racks=racks,
+                rows=rows, method="graph (layout applied to every link)",
+                optical_between_rows=int((~in_rack & rows_apart).sum()))
+
+
+@dataclass
+class Costing:
+    """Money and power of a bill under prices, with the per-unit figures."""
+
+    bill: Bill
+    prices: Prices
+    switch_radix_bought: int
+    money: dict[str, float]
+    power: dict[str, float]
+    total: float
+    watts: float
+    per_node: float
+    watts_per_node: float
+    bisection: int | None = None
+    bisection_label: str = ""
+    per_bisection_link: float | None = None
+    algorithm: str | None = None
+    bound: float | None = None
+    bound_note: str = ""
+    per_throughput: float | None = None
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = {k: v for k, v in self.__dict__.items() if k not in ("bill", "prices")}
+        d["bill"] = asdict(self.bill) | {"transceivers": self.bill.transceivers}
+        d["prices"] = asdict(self.prices)
+        return d
+
+
+def price(bill: Bill, prices: Prices) -> Costing:
+    """Money (US$) and power (W) of a bill of materials.
+
+    Examples
+    --------
+    >>> p = load_prices()
+    >>> c = price(bill_from_forms("kant", {"k": 16, "n": 3}, p), p)
+    >>> c.total, round(c.per_node), c.watts
+    (12390400.0, 3025, 274944.0)
+
+    References
+    ----------
+    fattree/data/prices.toml (assumptions); docs/analytics.md.
+    """
+    bought = prices.switch_radix(bill.radix)
+    money = {"switches": float(bill.switches * prices.switch_price(bill.radix)),
+             "copper cables": float(bill.copper * prices.copper),
+             "optical cables": float(bill.optical * prices.optical),
+             "transceivers": float(bill.transceivers * prices.transceiver)}
+    power = {"switches": float(bill.switches * prices.power_switch_base),
+             "switch ports": float(bill.switch_ports * prices.power_switch_port),
+             "transceivers": float(bill.transceivers * prices.power_transceiver)}
+    total, watts = sum(money.values()), sum(power.values())
+    return Costing(bill=bill, prices=prices, switch_radix_bought=bought, money=money, power=power,
+                   total=total, watts=watts, per_node=total / bill.nodes,
+                   watts_per_node=watts / bill.nodes)
+
+
+def with_bisection(c: Costing, width, label: str) -> Costing:
+    if width:
+        return replace(c, bisection=int(width), bisection_label=label,
+                       per_bisection_link=c.total / int(width))
+    return replace(c, bisection_label=label)
+
+
+def with_bound(c: Costing, algorithm: str | None, bound: float | None, note: str) -> Costing:
+    if bound is not None and bound > 0 and math.isfinite(bound):
+        return replace(c, algorithm=algorithm, bound=bound, bound_note=note,
+                       per_throughput=c.total / (c.bill.nodes * bound))
+    return replace(c, algorithm=algorithm, bound_note=note)
+
+
+#: Largest node count for which :func:`cost` computes the channel-load bound.
+LOAD_LIMIT = 20_000
+#: Largest vertex count for which :func:`cost` builds the graph (else closed forms).
+GRAPH_LIMIT = 2_000_000
+
+
+def cost(spec: str, prices: Prices | None = None, *, algorithm: str | None = None,
+         use_graph: bool | None = None, load_limit: int = LOAD_LIMIT) -> Costing:
+    """Price a design: bill, money, power, per node, per bisection link, per throughput.
+
+    Parameters
+    ----------
+    spec : str
+        A topology, e.g. ``kant:k=16,n=3``.
+    prices : Prices, optional
+        Default :func:`load_prices`.
+    algorithm : str, optional
+        Routing whose uniform channel-load bound (:func:`fattree.routing.load.channel_load`)
+        prices the throughput; default the family's default routing.
+    use_graph : bool, optional
+        Count the bill on the built graph (default: when it has at most
+        :data:`GRAPH_LIMIT` vertices; else the closed forms).
+    load_limit : int
+        Largest node count for which the channel-load bound is computed.
+
+    Returns
+    -------
+    Costing
+
+    Examples
+    --------
+    >>> c = cost("kant:k=16,n=3", algorithm="dmodk")
+    >>> c.bisection, round(c.per_bisection_link), round(c.bound, 6)
+    (2048, 6050, 1.0)
+
+    References
+    ----------
+    Bisection: the closed forms (000 Table I, Öhring 1995) or the graph's explicit cuts;
+    bound: docs/routing.md (channel load); prices: fattree/data/prices.toml.
+    """
+    from ..topology.family import resolve
+
+    prices = prices or load_prices()
+    fam, values = resolve(spec)
+    from .closed_forms import FORMS, closed_forms
+
+    forms = closed_forms(fam.name, values) if fam.name in FORMS else {}
+    size = fam.size(values) if fam.size is not None else None
+    if use_graph is None:
+        use_graph = size is None or size[0] + size[1] <= GRAPH_LIMIT
+    if not use_graph and not forms:
+        raise ParameterError(f"spec={spec!r}: no closed forms for {fam.name}; the bill needs the graph")
+    topo = None
+    if use_graph:
+        from ..topology.family import build
+
+        topo = build(spec)
+        bill = bill_from_graph(topo, prices)
+    else:
+        bill = bill_from_forms(fam.name, values, prices)
+    c = price(bill, prices)
+    bis = forms.get("bisection_width")
+    if bis is not None:
+        bound = "upper bound" in f"{bis.note} {bis.reference}"
+        c = with_bisection(c, bis.value, ("upper bound" if bound else "exact")
+                           + f" (closed form, {bis.reference})")
+    elif topo is not None:
+        from .bisection import bisection
+
+        b = bisection(topo)
+        c = with_bisection(c, b.width, ("exact" if b.exact else "upper bound") + f" (graph: {b.method})")
+    else:
+        c = with_bisection(c, None, "unknown (no closed form; graph not built)")
+    if topo is not None and topo.n_nodes <= load_limit:
+        from ..routing import compile_routing
+        from ..routing.load import channel_load
+
+        cr = compile_routing(topo, algorithm)
+        rep = channel_load(topo, cr, "uniform")
+        c = with_bound(c, cr.algorithm, rep.bound,
+                       f"channel-load bound 1/γ_max of {cr.algorithm} under uniform traffic "
+                       f"(routing.load), flits/node/cycle")
+    else:
+        c = with_bound(c, algorithm, None, f"not computed (N > {load_limit:,} or graph not built)")
+    return c
