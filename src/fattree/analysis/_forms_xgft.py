@@ -17,11 +17,14 @@ _REF = "Öhring 1995 §2 (derived)"
 
 
 def _check(p):
-    m, w = shape(p)
+    m, w = shape(p, limits=False)
     if len(m) != len(w):
         from ..errors import ParameterError
         raise ParameterError(f"xgft: m={p['m']} has {len(m)} levels but w={p['w']} has "
                              f"{len(w)}; give one m and one w per level")
+    if w[0] != 1:
+        from ..errors import ParameterError
+        raise ParameterError(f"xgft: w={p['w']} is invalid: w_1 must be 1 (one link per node)")
 
 
 def bisection_cuts(m, w) -> list[tuple[int, int]]:
@@ -43,8 +46,9 @@ def bisection_cuts(m, w) -> list[tuple[int, int]]:
 
 @register_forms(
     "xgft", title="extended generalized fat tree XGFT(h; m; w)",
-    params=[ParamSpec("m", 1, convert=lambda v: parse_levels("m", v)),
-            ParamSpec("w", 1, convert=lambda v: parse_levels("w", v))],
+    params=[ParamSpec("m", 1, convert=lambda v: parse_levels("m", v, None, None)),
+            # ``minimum`` is unused with ``convert``; 0 makes minimum + 1 a valid w (= 1)
+            ParamSpec("w", 0, convert=lambda v: parse_levels("w", v, None, None))],
     references={"nodes": _REF, "switches": _REF, "links": _REF, "radix": _REF,
                 "diameter": _REF, "avg_distance": _REF, "avg_distance_distinct": _REF,
                 "bisection_width": "smallest cut above a level (derived here)",
@@ -55,7 +59,7 @@ def bisection_cuts(m, w) -> list[tuple[int, int]]:
            "links": "node links included"},
     check=_check)
 def _xgft(one, m, w):
-    mm, ww = shape({"m": m, "w": w})
+    mm, ww = shape({"m": m, "w": w}, limits=False)
     h = len(mm)
     N = prod(mm)
     sizes = stage_sizes(mm, ww)

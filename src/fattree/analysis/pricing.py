@@ -200,9 +200,16 @@ def bill_from_forms(family: str, params, prices: Prices) -> Bill:
 
     f = closed_forms(family, params)
     N, L, S = (int(f[k].value) for k in ("nodes", "links", "switches"))
-    racks, rows = _racks(N, prices)
     spec = family + ":" + ",".join(f"{k}={v}" for k, v in params.items())
-    return Bill(spec=spec, nodes=N, switches=S, radix=int(f["radix"].value), switch_ports=2 * L - N,
+    return bill_from_counts(spec, N, S, L, int(f["radix"].value), prices)
+
+
+def bill_from_counts(spec: str, nodes: int, switches: int, links: int, radix: int,
+                     prices: Prices) -> Bill:
+    """Bill from counts (node links in-rack copper, every switch-to-switch link optical)."""
+    N, L = int(nodes), int(links)
+    racks, rows = _racks(N, prices)
+    return Bill(spec=spec, nodes=N, switches=int(switches), radix=int(radix), switch_ports=2 * L - N,
                 links=L, copper=N, optical=L - N, racks=racks, rows=rows,
                 method="closed forms (node links in-rack, switch links optical)")
 

@@ -37,7 +37,8 @@ MAX_ENTRY = 1024
 MAX_VERTICES = 2**31 - 2
 
 
-def parse_levels(name: str, raw) -> str:
+def parse_levels(name: str, raw, max_entry: int | None = MAX_ENTRY,
+                 max_levels: int | None = MAX_LEVELS) -> str:
     """Canonical dot-separated list of positive integers (``"4.4.4"``) from a spec value.
 
     Accepts a string ``"4.4.4"``, an integer (one level) or a sequence of integers.
@@ -51,8 +52,9 @@ def parse_levels(name: str, raw) -> str:
     ----------
     Öhring et al. 1995, §2 (XGFT(h; m_1..m_h; w_1..w_h)).
     """
-    allowed = (f"expected a dot-separated list of integers 1..{MAX_ENTRY}, one per level "
-               f"(at most {MAX_LEVELS}), e.g. 4.4.4")
+    top = "" if max_entry is None else f"{max_entry}"
+    most = "" if max_levels is None else f" (at most {max_levels})"
+    allowed = f"expected a dot-separated list of integers 1..{top}, one per level{most}, e.g. 4.4.4"
     if isinstance(raw, bool):
         raise ParameterError(f"xgft: {name}={raw!r} is invalid: {allowed}")
     if isinstance(raw, (int, np.integer)):
@@ -71,11 +73,11 @@ def parse_levels(name: str, raw) -> str:
             v = int(str(it).strip()) if isinstance(it, str) else int(it)
         except (TypeError, ValueError):
             raise ParameterError(f"xgft: {name}={raw!r} is invalid: {allowed}") from None
-        if not 1 <= v <= MAX_ENTRY:
+        if v < 1 or (max_entry is not None and v > max_entry):
             raise ParameterError(
                 f"xgft: {name}={raw!r} is invalid: entry {v} is out of range; {allowed}")
         out.append(v)
-    if not 1 <= len(out) <= MAX_LEVELS:
+    if not out or (max_levels is not None and len(out) > max_levels):
         raise ParameterError(f"xgft: {name}={raw!r} is invalid: {allowed}")
     return ".".join(map(str, out))
 
@@ -88,7 +90,7 @@ def _w_param(raw):
     return parse_levels("w", raw)
 
 
-def shape(params) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def shape(params, limits: bool = True) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(m, w)`` as integer tuples from validated (or raw) parameters.
 
     Examples
@@ -100,8 +102,9 @@ def shape(params) -> tuple[tuple[int, ...], tuple[int, ...]]:
     ----------
     Öhring et al. 1995, §2.
     """
-    m = tuple(int(v) for v in parse_levels("m", params["m"]).split("."))
-    w = tuple(int(v) for v in parse_levels("w", params["w"]).split("."))
+    lim = {} if limits else {"max_entry": None, "max_levels": None}
+    m = tuple(int(v) for v in parse_levels("m", params["m"], **lim).split("."))
+    w = tuple(int(v) for v in parse_levels("w", params["w"], **lim).split("."))
     return m, w
 
 
