@@ -187,7 +187,7 @@ def xgft(m: str, w: str) -> Topology:
     >>> t = fattree.build("xgft:m=4.4.4,w=1.2.2")
     >>> t.n_nodes, t.n_switches, t.n_links
     (64, 28, 112)
-    >>> (fattree.build("xgft:m=3.3.3,w=1.3.3").port_peer == fattree.build("kant:k=3,n=3").port_peer).all()
+    >>> bool((fattree.build("xgft:m=3.3.3,w=1.3.3").port_peer == fattree.build("kant:k=3,n=3").port_peer).all())
     True
 
     References
