@@ -127,3 +127,28 @@ def test_cli_bad_spec_is_one_line(spec):
                        capture_output=True, text=True)
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith("error: ") and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_through_the_routing_contract(capsys):
+    from fattree.cli import main
+
+    code = main(["simulate", "xgft:m=4.4.4,w=1.2.2", "--load", "0.1", "-P", "50", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    import json
+
+    d = json.loads(out)
+    text = json.dumps(d)
+    assert "dmodk" in text and "xgft:m=4.4.4,w=1.2.2" in text
+
+
+def test_export_draw_roundtrip(tmp_path):
+    from fattree.cli import main
+
+    g = tmp_path / "x.graphml"
+    assert main(["export", "xgft:m=4.2.2,w=1.2.2", "-f", "graphml", "-o", str(g)]) == 0
+    t = fattree.build(f"graph:file={g}")
+    a = fattree.build("xgft:m=4.2.2,w=1.2.2")
+    assert (t.n_nodes, t.n_switches, t.n_links) == (a.n_nodes, a.n_switches, a.n_links)
+    assert main(["draw", "xgft:m=4.2.2,w=1.2.2", "-o", str(tmp_path / "x.svg")]) == 0
+    assert (tmp_path / "x.svg").stat().st_size > 1000
