@@ -8,8 +8,8 @@ The model (docs/analytics.md, "Cost and power model") has three parts:
 2. **Bill of materials** (:class:`Bill`): how many switches (every switch of a design is
    the same product: the smallest catalogue radix >= the design's radix), used switch
    ports, in-rack copper cables and optical cables (each with two transceivers).
-   Layout: nodes fill racks in leaf order (the nodes of a leaf switch are adjacent),
-   ``nodes_per_rack`` per rack; every switch sits beside the nodes it serves (those
+   Layout: racks hold whole leaf switches with their nodes (``nodes_per_rack`` nodes at
+   most, :func:`rack_layout`); every switch sits beside the nodes it serves (those
    reachable by going only down). A link is in-rack copper when everything its two ends
    serve lies in one rack, otherwise optical. :func:`bill_from_graph` applies this to a
    built topology; :func:`bill_from_forms` uses the closed forms (no graph): node links
@@ -178,7 +178,7 @@ class Bill:
         return 2 * self.optical
 
 
-def _racks(nodes: int, prices: Prices) -> tuple[int, int]:
+def _racks(nodes: int, prices: Prices) -> tuple[int, int]:  # racks of nodes (whole racks)
     racks = -(-nodes // prices.nodes_per_rack)
     return racks, -(-racks // prices.racks_per_row)
 
@@ -248,6 +248,25 @@ def serve_spans(topo, rack_of_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return lo, hi
 
 
+def rack_layout(topo, prices: Prices) -> np.ndarray:
+    """Rack of every node: racks hold whole leaf switches with their nodes.
+
+    With at most ``nodes_per_rack`` nodes per switch, ``nodes_per_rack // that`` leaf
+    switches (in switch order) share a rack; larger leaves are split over racks in port
+    order.
+    """
+    N = topo.n_nodes
+    sw = topo.node_switch.astype(np.int64)
+    per_leaf = int(np.bincount(sw).max())
+    if per_leaf <= prices.nodes_per_rack:
+        leaves, rank = np.unique(sw, return_inverse=True)
+        return rank.astype(np.int64) // (prices.nodes_per_rack // per_leaf)
+    order = np.lexsort((topo.node_port, sw))
+    rack = np.empty(N, np.int64)
+    rack[order] = np.arange(N) // prices.nodes_per_rack
+    return rack
+
+
 def bill_from_graph(topo, prices: Prices) -> Bill:
     """Bill of materials counted on the built topology under the layout of ``prices``.
 
@@ -263,16 +282,15 @@ def bill_from_graph(topo, prices: Prices) -> Bill:
     The layout is this project's stated assumption (docs/analytics.md).
     """
     N = topo.n_nodes
-    order = np.lexsort((topo.node_port, topo.node_switch))
-    rack_of_node = np.empty(N, np.int64)
-    rack_of_node[order] = np.arange(N) // prices.nodes_per_rack
+    rack_of_node = rack_layout(topo, prices)
     lo, hi = serve_spans(topo, rack_of_node)
     ends = topo.links.astype(np.int64)
     a_lo = np.minimum(lo[ends[:, 0]], lo[ends[:, 1]])
     a_hi = np.maximum(hi[ends[:, 0]], hi[ends[:, 1]])
     in_rack = a_lo == a_hi
     rows_apart = (a_lo // prices.racks_per_row) != (a_hi // prices.racks_per_row)
-    racks, rows = _racks(N, prices)
+    racks = int(rack_of_node.max()) + 1
+    rows = -(-racks // prices.racks_per_row)
     L = int(len(ends))
     copper = int(in_rack.sum())
     return Bill(spec=topo.spec, nodes=N, switches=topo.n_switches, radix=int(topo.radix.max()),
