@@ -196,6 +196,13 @@ def _compare_entry(spec: str, p: int, rcp_nodes: int | None = None, prices=None)
     return entry
 
 
+_CMP_REFS = {"rcp": "000 eq. 7 against the hypercube of the design's own size",
+             "rcp_at_n": "000 eq. 7 against the hypercube of --nodes (design's RCP@N)",
+             "cost_per_node": "switches per node, 000 §V.A", "links_per_node": "links per node, 000 §V.A",
+             "cost": "price model, fattree/data/prices.toml (assumptions), docs/analytics.md",
+             "bisection_width": "closed form (exact) or bisection_note (upper bound)"}
+
+
 def compare(
     specs: list[str] = typer.Argument(..., help="designs, e.g. mikant:k=8,n=6 hypercube:d=19,p=1"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline of RCP"),
@@ -228,6 +235,7 @@ def compare(
                         d.setdefault("printed", {})[key] = _num(v.printed)
                 else:
                     d[key] = _num(v)
+            d["references"] = _CMP_REFS
             out.append(d)
         print_json(out)
         return
