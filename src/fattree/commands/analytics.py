@@ -106,6 +106,8 @@ def design(
     from ..analysis.pricing import load_prices
     from ..errors import ParameterError
 
+    if top < 0:  # as the harden branch checks it (merge: keep one)
+        raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
     if radix is not None and max_radix is not None and radix != max_radix:
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
     budget = radix if radix is not None else max_radix
