@@ -40,3 +40,14 @@ def test_verdict_compares_at_equal_cost():
     text = "\n".join(lines)
     assert "costs 0% less per node than the 2:1 tapered xgft:m=4.4.4,w=1.2.4" in text
     assert "at equal cost it delivers 1.00x" in text
+
+
+@pytest.mark.slow
+def test_quick_study_writes_the_verdict_into_the_report(tmp_path):
+    from fattree.sweep.flagship import run_shipped
+
+    res = run_shipped("equal-cost-quick", tmp_path, workers=1)
+    assert not res.summary.failed
+    html = res.report.read_text()
+    assert "verdict (N = " in html and "per dollar" in html
+    assert any(n.startswith("verdict") for n in res.notes)
