@@ -55,7 +55,8 @@ def test_other_policies_equal_kant(alg):
 
 SMALL = ["2.2,1.1", "2.2,1.2", "4.2,1.2", "2.4,1.4", "4.4,1.2", "3.2,1.3", "2.2.2,1.2.1",
          "4.4.2,1.2.1", "4.2.2,1.2.2", "4.4.4,1.1.2", "4.4.4,1.2.2", "3.4,1.2", "6.2,1.3",
-         "2.3.2,1.2.3", "2.2.2.2,1.2.1.2", "3.3.2,1.1.3"]
+         "2.3.2,1.2.3", "2.2.2.2,1.2.1.2", "3.3.2,1.1.3",
+         "4.1.4.3,1.2.1.3", "3.3.3,1.2.2", "3.2,1.1"]  # odd N and a cut across levels (10 < 12)
 
 
 @pytest.mark.parametrize("case", SMALL)
@@ -67,8 +68,8 @@ def test_closed_forms_match_the_graph(case):
     for key in ("nodes", "switches", "links", "radix", "diameter", "avg_distance",
                 "path_diversity"):
         assert rows[key]["agrees"] is True, (key, rows[key])
-    if "bisection_width" in rows:  # the level cut is optimal on every instance tried (ILP)
-        assert p["bisection_exact"] and rows["bisection_width"]["agrees"] is True
+    # the whole-subtree cut is optimal on every instance tried (ILP)
+    assert p["bisection_exact"] and rows["bisection_width"]["agrees"] is True
 
 
 def test_tapered_counts_by_hand():

@@ -27,21 +27,43 @@ def _check(p):
         raise ParameterError(f"xgft: w={p['w']} is invalid: w_1 must be 1 (one link per node)")
 
 
-def bisection_cuts(m, w) -> list[tuple[int, int]]:
-    """``(level i, width)`` of the balanced cuts above each level i = 0..h-1.
+def subtree_cut(m, w) -> int:
+    """Smallest balanced cut made of whole subtrees (an upper bound on the bisection width).
 
-    Split the level-i subtrees (``N/P_i`` of them, ``P_i`` nodes and ``W_{i+1}`` links up
-    each) into two equal halves and put every switch above level i with one half: the
-    other half's up links are cut, ``(N / (2 P_i)) W_{i+1}``. Only levels with an even
-    number of subtrees qualify.
+    Side A takes floor(N/2) nodes as whole subtrees (a level-i subtree: ``P_i`` nodes,
+    ``W_{i+1}`` links up), every other switch goes to side B; the cut is the up links of
+    A's subtrees. Subtree sizes divide each other, so any multiset of total <= N fits
+    disjointly; the cheapest is found level by level, using at each level either as many
+    pieces as fit or none (equal to an exhaustive coin-change DP on 3,000 random shapes).
+
+    Examples
+    --------
+    >>> subtree_cut((4, 4, 4), (1, 2, 2)), subtree_cut((4, 1, 4, 3), (1, 2, 1, 3))
+    (8, 10)
+
+    References
+    ----------
+    Derived here; checked against the exact ILP of ``fattree info`` (tests/topology/test_xgft.py).
     """
-    N = prod(m)
-    out = []
-    for i in range(len(m)):
-        subtrees = N // prod(m[:i])
-        if subtrees % 2 == 0:
-            out.append((i, subtrees // 2 * prod(w[: i + 1])))
-    return out
+    from functools import lru_cache
+
+    h = len(m)
+    P = [prod(m[:i]) for i in range(h + 1)]
+    W = [prod(w[:i]) for i in range(h + 1)]
+
+    @lru_cache(maxsize=None)
+    def g(i, x):  # cover x nodes with subtrees of levels 0..i
+        if x == 0:
+            return 0
+        if i == 0:
+            return x * W[1]
+        best = g(i - 1, x)
+        a = x // P[i]
+        if a:
+            best = min(best, a * W[i + 1] + g(i - 1, x - a * P[i]))
+        return best
+
+    return g(h - 1, P[h] // 2)
 
 
 @register_forms(
@@ -51,10 +73,10 @@ def bisection_cuts(m, w) -> list[tuple[int, int]]:
             ParamSpec("w", 0, convert=lambda v: parse_levels("w", v, None, None))],
     references={"nodes": _REF, "switches": _REF, "links": _REF, "radix": _REF,
                 "diameter": _REF, "avg_distance": _REF, "avg_distance_distinct": _REF,
-                "bisection_width": "smallest cut above a level (derived here)",
+                "bisection_width": "whole-subtree cut (derived here)",
                 "path_diversity": "001 §3.3's convention on XGFT (derived here)"},
-    notes={"bisection_width": "min over levels i of (N / 2P_i) W_{i+1}: an upper bound in "
-                              "general; equal to the ILP optimum on every instance tested",
+    notes={"bisection_width": "floor(N/2) nodes as whole subtrees, their up links cut: an upper "
+                              "bound in general; equal to the ILP optimum on every instance tested",
            "avg_distance": "mean over all N^2 ordered pairs including s = t",
            "links": "node links included"},
     check=_check)
@@ -72,7 +94,6 @@ def _xgft(one, m, w):
            "links": sum(s * mi for s, mi in zip(sizes, mm)),
            "radix": max(stage_radix(mm, ww)), "diameter": 2 * top, "avg_distance": avg,
            "avg_distance_distinct": avg_distinct(avg, N), "path_diversity": pd}
-    cuts = bisection_cuts(mm, ww)
-    if cuts:
-        out["bisection_width"] = min(c for _, c in cuts)
+    if N >= 2:
+        out["bisection_width"] = subtree_cut(mm, ww)
     return out

@@ -1,7 +1,7 @@
 """Per-design figures shared by ``design``, ``compare`` and ``cost``: bisection (exact or
 an upper bound, labelled), a uniform-traffic throughput bound from cuts, and the price.
 
-* Bisection: the closed form where one exists (exact; XGFT's level cut is an upper bound
+* Bisection: the closed form where one exists (exact; XGFT's whole-subtree cut is an upper bound
   in general, exact on every instance checked); otherwise the best explicit balanced cut
   of the built graph (:func:`fattree.analysis.bisection.explicit_cut`, an upper bound)
   when the design has at most :data:`GRAPH_NODES` nodes; beyond, the trivial bound N/2
