@@ -112,8 +112,8 @@ def design(
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
-    metrics = radix is not None or objective is not None or prices is not None
-    pr = load_prices(prices) if metrics else None
+    metrics = True  # price, bisection and cut bound for every row (issue 13)
+    pr = load_prices(prices)
     d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact, max_n=max_n,
             levels=levels, objective=objective, metrics=metrics, prices=pr, switch_radix=radix)
     rows = list(d.pareto if pareto else d.rows)
