@@ -453,5 +453,11 @@ def cost(spec: str, prices: Prices | None = None, *, algorithm: str | None = Non
                        f"channel-load bound 1/γ_max of {cr.algorithm} under uniform traffic "
                        f"(routing.load), flits/node/cycle")
     else:
-        c = with_bound(c, algorithm, None, f"not computed (N > {load_limit:,} or graph not built)")
+        from .designmetrics import uniform_bound
+
+        cut = uniform_bound(bill.nodes, c.bisection, fam.name, values)
+        c = with_bound(c, None, cut,
+                       f"channel loads not computed (N > {load_limit:,} or graph not built); cut bound "
+                       f"from the bisection{' (an upper bound)' if 'upper' in c.bisection_label else ''}"
+                       f", valid for any routing (analysis.designmetrics), flits/node/cycle")
     return c
