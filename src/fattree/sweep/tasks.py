@@ -448,6 +448,11 @@ def _cost(config: dict, seed: int) -> dict:
         bill = _replace(bill, radix=max(bill.radix, int(config["switch_radix"])))
     c = price(bill, prices)
     width, label = bisection_estimate(topo.spec)
+    if label.startswith("upper bound (trivial"):  # the graph is built anyway: cut it
+        from ..analysis.bisection import explicit_cut
+
+        b = explicit_cut(topo)
+        width, label = int(b.width), f"upper bound (graph: {b.method})"
     props = properties(topo, bisection=False)
     cr = compile_routing(topo, config.get("algorithm"), seed=seed)
     out = {"usd": c.total, "watts": c.watts, "usd_per_node": c.per_node,

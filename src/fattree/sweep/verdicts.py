@@ -76,11 +76,11 @@ def equal_cost(df) -> list[str]:
             lines.append(
                 f"  {topo}: ${r['usd_per_node']:,.0f}/node, {r['watts_per_node']:.0f} W/node, "
                 f"{int(r['switches']):,} switches, {int(r['links']):,} links, "
-                f"{r['avg_distance']:.2f} hops, bisection {bis_txt}, cut bound {_f(r['cut_bound'])}; "
-                f"routing {r.get('routing', '-')}: bound uniform {_f(bound)} (sim {_f(sim_u)}), "
-                f"randperm {_f(r.get('bound_randperm'))} of one seeded permutation (sim {_f(sim_p)}, "
-                f"its own permutation), "
-                f"bitcomp {_f(r.get('bound_bitcomp'))} (sim {_f(sim_b)})")
+                f"{r['avg_distance']:.2f} hops, bisection {bis_txt}, cut bound {_f(r['cut_bound'])}"
+                + ("" if big else
+                   f"; routing {r.get('routing', '-')}: bound uniform {_f(bound)} (sim {_f(sim_u)}), "
+                   f"randperm {_f(r.get('bound_randperm'))} of one seeded permutation (sim {_f(sim_p)}, "
+                   f"its own permutation), bitcomp {_f(r.get('bound_bitcomp'))} (sim {_f(sim_b)})"))
             bnd = bound if bound else r["cut_bound"]
             out.append(dict(scale=exp, topo=topo, usd_node=float(r["usd_per_node"]), nodes=int(r["nodes"]),
                             usd=float(r["usd"]), sim=sim_u, bound=float(bnd) if bnd else None,
@@ -94,8 +94,9 @@ def equal_cost(df) -> list[str]:
             for o in have:
                 o[key + "_per_musd"] = o[key] * o["nodes"] / o["usd"] * 1e6
             ranked = sorted(have, key=lambda o: -o[key + "_per_musd"])
+            label = "cut bound, any routing" if scale.startswith("N ~ 65") else what
             lines.append(
-                f"verdict ({scale}, uniform {what}): per dollar {ranked[0]['topo']} delivers the most "
+                f"verdict ({scale}, uniform {label}): per dollar {ranked[0]['topo']} delivers the most "
                 f"({ranked[0][key + '_per_musd']:.0f} flits/cycle per US$1M), then "
                 + ", ".join(f"{o['topo']} ({o[key + '_per_musd']:.0f})" for o in ranked[1:4]) + ".")
             mk = next((o for o in ranked if o["topo"].startswith("mikant:")), None)
@@ -103,7 +104,7 @@ def equal_cost(df) -> list[str]:
             if mk and tap:
                 cheaper = (1 - mk["usd_node"] / tap["usd_node"]) * 100
                 lines.append(
-                    f"verdict ({scale}, uniform {what}): MiKANT {mk['topo']} costs {abs(cheaper):.0f}% "
+                    f"verdict ({scale}, uniform {label}): MiKANT {mk['topo']} costs {abs(cheaper):.0f}% "
                     f"{'less' if cheaper >= 0 else 'more'} per node than the 2:1 tapered {tap['topo']}; "
                     f"at equal cost it delivers {mk[key + '_per_musd'] / tap[key + '_per_musd']:.2f}x its "
                     f"throughput ({mk[key]:.3f} vs {tap[key]:.3f} flits/node/cycle).")
