@@ -50,7 +50,7 @@ def test_001_micat_reported_correctly():
 
 def test_rows_match_closed_forms():
     d = design(100000, families=ALL)
-    assert {r.family for r in d.rows} == set(ALL)
+    assert {r.design for r in d.rows} == set(ALL)
     for r in d.rows:
         f = closed_forms(r.family, r.params)
         assert (r.nodes, r.switches, r.links, r.radix, r.diameter) == tuple(
@@ -74,13 +74,15 @@ def test_every_row_reaches_the_target_with_the_smallest_k(nodes, max_radix):
         return
     seen = set()
     for r in d.rows:
-        shape = SHAPES.get(r.family)
+        shape = SHAPES.get(r.design)
         assert r.nodes >= nodes
         assert max_radix is None or r.radix <= max_radix
-        assert (r.family, r.k, r.n) not in seen
-        seen.add((r.family, r.k, r.n))
+        assert (r.design, r.k, r.n) not in seen
+        seen.add((r.design, r.k, r.n))
         if shape.fixed_k is None:
-            assert r.k == shape.k_min or shape.nodes(r.k - 1, r.n, r.p) < nodes
+            step = shape.k_mult
+            assert r.k % step == 0
+            assert r.k == shape.k_min or shape.nodes(r.k - step, r.n, r.p) < nodes
         elif r.n > shape.n_min:
             assert shape.nodes(2, r.n - 1, r.p) < nodes
 

@@ -26,6 +26,13 @@ MAX_NODES = 10**12
 DEFAULT_FAMILIES = ("kant", "clos", "mikant", "cat", "micat", "kantc", "mikantc", "hypercube")
 RANKABLE = ("rcp", "rcp_own", "nodes", "switches", "links", "radix", "diameter", "avg_distance",
             "cost_per_node", "links_per_node", "k", "n")
+#: Columns filled by ``design(..., metrics=True)`` (price model, bisection, cut bound).
+METRIC_COLUMNS = ("cost", "watts", "usd_per_node", "bisection", "throughput_bound")
+#: ``objective`` -> (column, descending)
+OBJECTIVES = {"cost": ("cost", False), "latency": ("avg_distance", False),
+              "throughput": ("throughput_bound", True), "rcp": ("rcp", False)}
+#: Tapered XGFTs offered beside the papers' families (t:1 at the leaf).
+TAPERED = ("xgft-2:1", "xgft-4:1")
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,12 @@ class Shape:
     lead: Callable[[int], float] | None = None
     fixed_k: int | None = None
     radix_grows_with_n: bool = False
+    forms: str | None = None  # closed-form family (default: ``family``)
+    k_mult: int = 1  # k must be a multiple of this (tapered XGFT: the taper)
+
+    @property
+    def forms_family(self) -> str:
+        return self.forms or self.family
 
 
 SHAPES: Registry[Shape] = Registry("design family")
@@ -75,6 +88,19 @@ _shape("kantc", k_min=2, n_min=2, nodes=lambda k, n, p: (2**k - k) * k ** (n - 1
        radix=lambda k, n, p: 2 * k, params=_kn)
 _shape("mikantc", k_min=2, n_min=2, nodes=lambda k, n, p: 2 * (2**k - k) * k ** (n - 1),
        radix=lambda k, n, p: 2 * k, params=_kn)
+
+
+def _tapered(t: int) -> None:
+    """XGFT(n; k,..,k; 1, k/t, k,..,k): k nodes and k/t up links per leaf (t:1), full above."""
+    def params(k, n, p):
+        return {"m": ".".join([str(k)] * n), "w": ".".join(["1", str(k // t)] + [str(k)] * (n - 2))}
+    _shape(f"xgft-{t}:1", k_min=2 * t, n_min=2, nodes=lambda k, n, p: k**n,
+           radix=lambda k, n, p: 2 * k if n >= 3 else k + k // t, params=params,
+           lead=lambda p: 1.0, forms="xgft", k_mult=t)
+
+
+for _t in (2, 4):
+    _tapered(_t)
 _shape("hypercube", k_min=2, n_min=1, fixed_k=2, nodes=lambda k, n, p: p * 2**n,
        radix=lambda k, n, p: n + p, params=lambda k, n, p: {"d": n, "p": p})
 _shape("torus", k_min=3, n_min=1, nodes=lambda k, n, p: p * k**n,
@@ -110,6 +136,13 @@ class DesignRow(NamedTuple):
     rcp_own: float
     params: dict
     pareto: bool = False
+    design: str = ""  # the advisor's family name (``xgft-2:1``); ``family`` is the topology's
+    cost: float | None = None
+    watts: float | None = None
+    usd_per_node: float | None = None
+    bisection: int | None = None
+    bisection_label: str = ""
+    throughput_bound: float | None = None
 
     @property
     def spec(self) -> str:
@@ -152,16 +185,18 @@ class Design:
 
 
 def _min_k(shape: Shape, n: int, p: int, target: int, start: int | None) -> int:
-    """Smallest k >= k_min with nodes(k, n) >= target."""
+    """Smallest k >= k_min (a multiple of ``k_mult``) with nodes(k, n) >= target."""
     f = shape.nodes
     if shape.lead is not None:
         k = max(shape.k_min, int((target / shape.lead(p)) ** (1.0 / n)))
     else:
         k = start if start is not None else shape.k_min
-    while k > shape.k_min and f(k - 1, n, p) >= target:
-        k -= 1
+    step = shape.k_mult
+    k = max(shape.k_min, k - k % step)
+    while k - step >= shape.k_min and f(k - step, n, p) >= target:
+        k -= step
     while f(k, n, p) < target:
-        k += 1
+        k += step
     return k
 
 
@@ -193,14 +228,14 @@ def _design_row(family: str, k: int, n: int, p: int) -> DesignRow | None:
     """The target-independent part of a row (cached: neighbouring node counts share shapes)."""
     shape = SHAPES.get(family)
     params = shape.params(k, n, p)
-    v = FORMS.get(family).compute(1.0, **params)
+    v = FORMS.get(shape.forms_family).compute(1.0, **params)
     if "diameter" not in v:  # no verified closed form (KANTC/MiKANTC n = 2, k >= 5)
         return None
     N = v["nodes"]
     avg = v.get("avg_distance")
     rd = v["radix"] * v["diameter"]
     return DesignRow(
-        family=family, k=k, n=n, p=p, nodes=N, switches=v["switches"], links=v["links"],
+        design=family, family=shape.forms_family, k=k, n=n, p=p, nodes=N, switches=v["switches"], links=v["links"],
         radix=v["radix"], diameter=v["diameter"], avg_distance=None if avg is None else float(avg),
         cost_per_node=v["switches"] / N, links_per_node=v["links"] / N, rcp=math.nan,
         rcp_own=rd / hypercube_cost(N, p), params=params)
@@ -249,7 +284,9 @@ def _validate(nodes, max_radix, families, p, rank_by, max_n) -> tuple[str, ...]:
 
 
 def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | str | None = None,
-           p: int = 1, rank_by: str = "rcp", *, exact: bool = False, max_n: int | None = None) -> Design:
+           p: int = 1, rank_by: str = "rcp", *, exact: bool = False, max_n: int | None = None,
+           levels: int | None = None, objective: str | None = None, metrics: bool = False,
+           prices=None, switch_radix: int | None = None) -> Design:
     """Enumerate and rank every feasible (family, k, n) with at least ``nodes`` compute nodes.
 
     Parameters
@@ -270,6 +307,20 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
         Keep only designs with exactly ``nodes`` nodes (the papers' worked examples).
     max_n : int, optional
         Largest n (tree levels, cube dimension) considered, e.g. 8 for 000 Fig. 7.
+    levels : int, optional
+        Only designs with exactly this n (tree levels; the hypercube's dimension).
+    objective : str, optional
+        ``cost`` (US$ of the price model, ascending), ``latency`` (average distance),
+        ``throughput`` (the uniform cut bound, descending) or ``rcp``; overrides ``rank_by``.
+    metrics : bool
+        Fill ``cost, watts, usd_per_node`` (:mod:`fattree.analysis.pricing`, closed-form
+        bill), ``bisection`` with its label and ``throughput_bound``
+        (:mod:`fattree.analysis.designmetrics`); implied by a metric objective.
+    prices : Prices, optional
+        Price model (default :func:`fattree.analysis.pricing.load_prices`).
+    switch_radix : int, optional
+        Radix of the switch product every design is priced with (default: the
+        smallest catalogue radix >= the design's own).
 
     Returns
     -------
@@ -297,42 +348,80 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
     ----------
     000 §V.A (choosing k and n by RCP, Fig. 7); 001 §3.2; 004 §5.2.
     """
-    fams = _validate(nodes, max_radix, families, p, rank_by, max_n)
+    descending = False
+    if objective is not None:
+        if objective not in OBJECTIVES:
+            raise ParameterError(f"objective={objective!r} is invalid: one of {', '.join(OBJECTIVES)}")
+        rank_by, descending = OBJECTIVES[objective]
+    if rank_by in METRIC_COLUMNS:
+        metrics = True
+    if levels is not None and (isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 63):
+        raise ParameterError(f"levels={levels!r} is invalid: an integer from 1 to 63")
+    fams = _validate(nodes, max_radix, families, p, rank_by if rank_by not in METRIC_COLUMNS else "rcp", max_n)
     top_n = 63 if max_n is None else max_n
+    if levels is not None:
+        top_n = min(top_n, levels)
     rows: list[DesignRow] = []
     base = hypercube_cost(nodes, p)
     for fam in fams:
         shape = SHAPES.get(fam)
         for k, n in _shapes_for(shape, nodes, p, max_radix, top_n):
+            if levels is not None and n != levels:
+                continue
             row = _row(shape, k, n, p, base)
             if row is not None and (not exact or row.nodes == nodes):
                 rows.append(row)
     if not rows:
-        raise _nothing_fits(nodes, max_radix, fams, p, exact, top_n)
+        raise _nothing_fits(nodes, max_radix, fams, p, exact, top_n, levels)
     front = _pareto(rows)
     rows = [r._replace(pareto=True) if i in front else r for i, r in enumerate(rows)]
-    rows.sort(key=lambda r: (getattr(r, rank_by) is None, getattr(r, rank_by) or 0.0, r.rcp,
-                             r.cost_per_node, r.links_per_node, r.family, r.k, r.n))
+    if metrics:
+        rows = _with_metrics(rows, prices, switch_radix)
+    sign = -1.0 if descending else 1.0
+    rows.sort(key=lambda r: (getattr(r, rank_by) is None, sign * (getattr(r, rank_by) or 0.0),
+                             r.cost if metrics and r.cost is not None else 0.0, r.rcp,
+                             r.cost_per_node, r.links_per_node, r.design, r.k, r.n))
     return Design(nodes=nodes, p=p, max_radix=max_radix, rank_by=rank_by, rows=tuple(rows))
 
 
-def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n) -> ParameterError:
+def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow]:
+    """Price (closed-form bill), bisection (exact or labelled bound) and cut bound per row."""
+    from .designmetrics import bisection_estimate, uniform_bound
+    from .pricing import bill_from_counts, load_prices, price
+
+    prices = prices or load_prices()
+    out = []
+    for r in rows:
+        bill = bill_from_counts(r.spec, r.nodes, r.switches, r.links,
+                                max(r.radix, switch_radix or 0), prices)
+        c = price(bill, prices)
+        width, label = bisection_estimate(r.spec)
+        out.append(r._replace(cost=c.total, watts=c.watts, usd_per_node=c.per_node, bisection=width,
+                              bisection_label=label,
+                              throughput_bound=uniform_bound(r.nodes, width, r.family, r.params)))
+    return out
+
+
+def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n, levels=None) -> ParameterError:
     base = hypercube_cost(nodes, p)
     free = [r for fam in fams for k, n in _shapes_for(SHAPES.get(fam), nodes, p, None, max_n)
-            if (r := _row(SHAPES.get(fam), k, n, p, base)) is not None and (not exact or r.nodes == nodes)]
+            if (levels is None or n == levels)
+            and (r := _row(SHAPES.get(fam), k, n, p, base)) is not None and (not exact or r.nodes == nodes)]
     what = f"exactly {nodes:,}" if exact else f"{nodes:,}"
     if not free:
         return ParameterError(f"nodes={nodes:,} is invalid: no design of {', '.join(fams)} has {what} nodes"
-                              + (f" with n <= {max_n}" if max_n < 63 else ""))
+                              + (f" with {levels} levels" if levels is not None
+                                 else f" with n <= {max_n}" if max_n < 63 else ""))
     if max_radix is None:  # pragma: no cover - rows exist whenever free does without a budget
         return ParameterError(f"nodes={nodes:,}: no design found")
     low = min(free, key=lambda r: (r.radix, r.rcp))
+    lv = f" and {levels} levels" if levels is not None else ""
     return ParameterError(
         f"max_radix={max_radix} is invalid: nothing fits; no design of {', '.join(fams)} reaches "
-        f"{what} nodes with radix <= {max_radix}; the smallest radix that fits is {low.radix} "
+        f"{what} nodes with radix <= {max_radix}{lv}; the smallest radix that fits is {low.radix} "
         f"({low.spec})")
 
 
 def families_available() -> list[str]:
     """Families the advisor can enumerate (those with closed forms of every column)."""
-    return [f for f in SHAPES.names() if f in FORMS]
+    return [f for f in SHAPES.names() if SHAPES.get(f).forms_family in FORMS]

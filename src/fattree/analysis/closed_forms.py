@@ -65,11 +65,15 @@ class Formula:
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """An integer parameter of a formula family (minimum, optional default)."""
+    """An integer parameter of a formula family (minimum, optional default).
+
+    ``convert``, when given, replaces the integer conversion (e.g. XGFT's level lists).
+    """
 
     name: str
     minimum: int
     default: int | None = None
+    convert: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,9 @@ class FormSet:
                 out[p.name] = p.default
                 continue
             value = raw[p.name]
+            if p.convert is not None:
+                out[p.name] = p.convert(value)
+                continue
             try:
                 if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                     raise ValueError
@@ -223,4 +230,4 @@ def avg_distinct(avg, nodes: int):
 
 
 # Families register on import (kept in small modules).
-from . import _forms_direct, _forms_hybrid, _forms_trees  # noqa: E402,F401
+from . import _forms_direct, _forms_hybrid, _forms_trees, _forms_xgft  # noqa: E402,F401

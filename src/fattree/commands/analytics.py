@@ -46,14 +46,51 @@ def _split(text: str | None) -> list[str] | None:
 # ------------------------------------------------------------------ design
 _DESIGN_COLS = [("spec", "design"), ("nodes", "nodes"), ("switches", "switches"), ("links", "links"),
                 ("radix", "radix"), ("diameter", "diam"), ("avg_distance", "avg dist"),
-                ("cost_per_node", "sw/node"), ("rcp", "RCP")]
+                ("cost_per_node", "sw/node"), ("rcp", "RCP@N")]
+_METRIC_COLS = [("spec", "design"), ("nodes", "nodes"), ("switches", "sw"), ("radix", "radix"),
+                ("avg_distance", "avg dist"), ("bisection", "bisection"), ("usd_per_node", "$/node"),
+                ("throughput_bound", "bound"), ("rcp", "RCP@N")]
+
+
+# a ranked table is unreadable once rich squeezes it into 80 columns: print it wider
+_WIDE = 120
+
+
+def _wide(table, width: int) -> None:
+    """Print a table at least ``width`` columns wide (the terminal's width when wider)."""
+    from rich.console import Console
+
+    if console.width >= width:
+        console.print(table)
+    else:
+        Console(width=width, highlight=False).print(table)
+
+
+def _cell(r, col: str) -> str:
+    if col == "spec":
+        return r.spec
+    if col == "bisection" and r.bisection is not None and r.bisection_label.startswith("upper"):
+        return "<=" + _fmt(r.bisection)
+    if col == "usd_per_node" and r.usd_per_node is not None:
+        return f"{r.usd_per_node:,.0f}"
+    if col == "throughput_bound":
+        return _fmt(r.throughput_bound, 3)
+    return _fmt(getattr(r, col), 4)
 
 
 def design(
     nodes: int = typer.Option(..., "--nodes", help="required number of compute nodes (2 .. 10^12)"),
+    radix: Optional[int] = typer.Option(None, "--radix",
+                                        help="switch radix available: designs whose radix exceeds it are "
+                                             "dropped, and every switch is priced as this product"),
+    levels: Optional[int] = typer.Option(None, "--levels", help="only designs with this many levels n"),
+    objective: Optional[str] = typer.Option(None, "--objective",
+                                            help="cost | latency | throughput | rcp (overrides --rank-by)"),
+    prices: Optional[Path] = typer.Option(None, "--prices", help="price file (TOML) for the cost objective"),
     max_radix: Optional[int] = typer.Option(None, "--max-radix", help="largest switch radix allowed"),
-    families: Optional[str] = typer.Option(None, "--families",
-                                           help="comma-separated families (default: the papers' eight)"),
+    families: Optional[str] = typer.Option(
+        None, "--families",
+        help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
     rank_by: str = typer.Option("rcp", "--rank-by", help="column to rank by (ascending)"),
     pareto: bool = typer.Option(False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"),
@@ -62,36 +99,58 @@ def design(
     exact: bool = typer.Option(False, "--exact", help="only designs with exactly --nodes nodes"),
     max_n: Optional[int] = typer.Option(None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"),
 ) -> None:
-    """Every feasible (family, k, n) reaching --nodes, ranked by RCP (closed forms, no graphs built)."""
+    """Every feasible (family, k, n) reaching --nodes, ranked by RCP or an objective (closed forms and
+    the price model; graphs are built only to cut the bisection of families without a closed form)."""
+    from ..analysis.advisor import DEFAULT_FAMILIES, TAPERED
     from ..analysis.advisor import design as run
+    from ..analysis.pricing import load_prices
+    from ..errors import ParameterError
 
     if top < 0:
-        from ..errors import ParameterError
-
         raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
-    d = run(nodes, max_radix=max_radix, families=_split(families), p=p, rank_by=rank_by, exact=exact, max_n=max_n)
+    if radix is not None and max_radix is not None and radix != max_radix:
+        raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
+    budget = radix if radix is not None else max_radix
+    fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
+    metrics = True  # price, bisection and cut bound for every row (issue 13)
+    pr = load_prices(prices)
+    d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact, max_n=max_n,
+            levels=levels, objective=objective, metrics=metrics, prices=pr, switch_radix=radix)
     rows = list(d.pareto if pareto else d.rows)
     if top > 0:
         rows = rows[:top]
     if as_json:
         print_json([r.as_dict() for r in rows])
         return
-    title = f"designs for {nodes:,} nodes" + (f", radix <= {max_radix}" if max_radix else "") + \
-        (" (Pareto front)" if pareto else f", ranked by {rank_by}")
-    table = Table(title=title)
-    table.add_column("#", justify="right")
-    for _, head in _DESIGN_COLS:
-        table.add_column(head, justify="left" if head == "design" else "right")
-    table.add_column("front")
+    cols = _METRIC_COLS if metrics else _DESIGN_COLS
+    ranked = d.rank_by + (" (descending)" if objective == "throughput" else "")
+    title = f"designs for {nodes:,} nodes" + (f", radix <= {budget}" if budget else "") + \
+        (f", {levels} levels" if levels else "") + (" (Pareto front)" if pareto else f", ranked by {ranked}")
+    from rich import box
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    for _, head in cols:
+        table.add_column(head, justify="left" if head == "design" else "right",
+                         no_wrap=head == "design" or metrics)
     for i, r in enumerate(rows, 1):
-        table.add_row(str(i), *(_fmt(getattr(r, c), 4) if c != "spec" else r.spec for c, _ in _DESIGN_COLS),
-                      "*" if r.pareto else "")
-    console.print(table)
+        table.add_row(f"{i}{'*' if r.pareto else ''}", *(_cell(r, c) for c, _ in cols))
+    _wide(table, _WIDE)
     b = d.best
-    console.print(f"best by {rank_by}: {b.spec} ({b.nodes:,} nodes, radix {b.radix}, diameter {b.diameter}, "
-                  f"RCP {b.rcp:.4f}); {len(d.rows)} designs considered")
-    console.print(f"RCP = radix x diameter / that of the hypercube with {nodes:,} nodes "
-                  f"(p = {p}; 000 eq. 7); '*' marks the Pareto front of switches per node vs average distance.")
+    console.print(f"best by {ranked}: {b.spec} ({b.nodes:,} nodes, radix {b.radix}, diameter {b.diameter}, "
+                  f"RCP@N {b.rcp:.4f}); {len(d.rows)} designs considered")
+    console.print(f"RCP@N = radix x diameter / that of the hypercube with the requested {nodes:,} nodes "
+                  f"(p = {p}; 000 eq. 7). 'fattree compare' prints RCP against the hypercube of the "
+                  f"design's own size (rcp_own in --json): the two differ when a design has more nodes "
+                  f"than requested. sw/node = switches per node (000 §V.A); '*' after # marks the Pareto front "
+                  f"of switches per node vs average distance.")
+    if metrics:
+        console.print(escape(
+            f"$/node: the price model (fattree cost; {pr.source}; bill from the closed forms: node links "
+            f"in-rack copper, switch links optical{f', every switch priced as a {radix}-port product' if radix else ''}); "
+            f"bisection: exact closed form, or '<=' an upper bound (explicit cut of the graph, or N/2); "
+            f"bound: uniform-traffic throughput bound from those cuts (flits/node/cycle, any routing); "
+            f"avg dist: hops, node links included (zero-load latency in hops)."))
 
 
 # ------------------------------------------------------------------ compare
@@ -99,7 +158,7 @@ _CMP_KEYS = ["nodes", "switches", "links", "radix", "diameter", "avg_distance", 
              "bisection_width", "path_diversity"]
 
 
-def _compare_entry(spec: str, p: int) -> dict:
+def _compare_entry(spec: str, p: int, rcp_nodes: int | None = None, prices=None) -> dict:
     from ..analysis.closed_forms import closed_forms
     from ..analysis.cost import rcp_value
     from ..topology.family import parse_spec
@@ -110,28 +169,66 @@ def _compare_entry(spec: str, p: int) -> dict:
     for key, f in forms.items():
         entry[key] = f
     nodes = forms["nodes"].value
+    if "bisection_width" not in forms or "upper bound" in forms["bisection_width"].note:
+        from ..analysis.designmetrics import bisection_estimate
+
+        try:
+            width, label = bisection_estimate(spec)
+        except Exception:  # no topology family of that name (closed forms only)
+            width, label = None, ""
+        if width is not None:
+            entry["bisection_width"] = width
+            entry["bisection_note"] = label
     entry["cost_per_node"] = Fraction(forms["switches"].value, nodes)
     entry["links_per_node"] = Fraction(forms["links"].value, nodes)
     if "diameter" in forms and nodes >= 2 * p:
         entry["rcp"] = rcp_value(forms["radix"].value, forms["diameter"].value, nodes, p)
+        if rcp_nodes is not None:
+            entry["rcp_at_n"] = rcp_value(forms["radix"].value, forms["diameter"].value, rcp_nodes, p)
+    if prices is not None:
+        from ..analysis.pricing import bill_from_counts, price
+
+        bill = bill_from_counts(spec, nodes, forms["switches"].value, forms["links"].value,
+                                forms["radix"].value, prices)
+        c = price(bill, prices)
+        entry["cost"], entry["watts"], entry["usd_per_node"] = c.total, c.watts, c.per_node
+        if entry.get("bisection_width"):
+            bw = entry["bisection_width"]
+            entry["usd_per_bisection_link"] = c.total / float(getattr(bw, "value", bw))
     return entry
+
+
+_CMP_REFS = {"rcp": "000 eq. 7 against the hypercube of the design's own size",
+             "rcp_at_n": "000 eq. 7 against the hypercube of --nodes (design's RCP@N)",
+             "cost_per_node": "switches per node, 000 §V.A", "links_per_node": "links per node, 000 §V.A",
+             "cost": "price model, fattree/data/prices.toml (assumptions), docs/analytics.md",
+             "bisection_width": "closed form (exact) or bisection_note (upper bound)"}
 
 
 def compare(
     specs: list[str] = typer.Argument(..., help="designs, e.g. mikant:k=8,n=6 hypercube:d=19,p=1"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline of RCP"),
+    nodes: Optional[int] = typer.Option(None, "--nodes",
+                                        help="also RCP against the hypercube of this many nodes (design's RCP@N)"),
+    prices: Optional[Path] = typer.Option(None, "--prices", help="price file (TOML) over the defaults"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
-    """Side-by-side closed-form properties (no graph is built, so any size is instant)."""
+    """Side-by-side closed-form properties and the price model (a graph is built only to cut the
+    bisection of a family without a closed form, up to 50,000 nodes; beyond, N/2 bounds it)."""
     from ..analysis.cost import _check_p
+    from ..analysis.pricing import load_prices
 
     _check_p(p)
-    entries = [_compare_entry(s, p) for s in specs]
-    rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "rcp"]
+    pr = load_prices(prices)
+    entries = [_compare_entry(s, p, nodes, pr) for s in specs]
+    rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "cost", "watts", "usd_per_node",
+                        "usd_per_bisection_link", "rcp"] + (["rcp_at_n"] if nodes else [])
     if as_json:
         out = []
         for e in entries:
             d = {"spec": e["spec"], "family": e["family"]}
+            if "bisection_note" in e:
+                d["bisection_note"] = e["bisection_note"]
             for key in rows:
                 v = e.get(key)
                 if hasattr(v, "value"):
@@ -140,10 +237,13 @@ def compare(
                         d.setdefault("printed", {})[key] = _num(v.printed)
                 else:
                     d[key] = _num(v)
+            d["references"] = _CMP_REFS
             out.append(d)
         print_json(out)
         return
-    table = Table(title="closed forms (no graph built)")
+    built = any(e.get("bisection_note", "").find("graph:") >= 0 for e in entries)
+    table = Table(title="closed forms (graph built only to cut the bisection)" if built
+                  else "closed forms (no graph built)")
     table.add_column("property")
     for e in entries:
         table.add_column(e["spec"], justify="right")
@@ -160,14 +260,82 @@ def compare(
                     text += f" (paper: {_fmt(v.printed)})"
                     notes.append(f"{e['spec']} {key}: {v.note}" if v.note else f"{e['spec']} {key}: see errata")
                 cells.append(text)
+            elif key == "bisection_width" and e.get("bisection_note", "").startswith("upper"):
+                cells.append("<=" + _fmt(v))
+            elif key in ("cost", "watts", "usd_per_node", "usd_per_bisection_link"):
+                cells.append(f"{v:,.0f}")
             else:
                 cells.append(_fmt(v))
-        table.add_row(key.replace("_", " "), *cells)
-    console.print(table)
-    console.print(f"Values from the closed forms of fattree.analysis.closed_forms (errata applied); RCP against "
-                  f"the hypercube of the same size, p = {p}. Build a graph with 'fattree info SPEC' to check.")
+        label = {"rcp": "rcp (own size)", "rcp_at_n": f"rcp@N (N = {nodes:,})" if nodes else "",
+                 "cost": "cost US$", "watts": "power W", "usd_per_node": "US$ per node",
+                 "usd_per_bisection_link": "US$ per bisection link",
+                 "cost_per_node": "switches per node"}.get(key, key.replace("_", " "))
+        table.add_row(label, *cells)
+    _wide(table, 24 + 18 * len(entries))
+    console.print(f"Values from the closed forms of fattree.analysis.closed_forms (errata applied). "
+                  f"rcp (own size): radix x diameter against the hypercube of the design's own node count, "
+                  f"p = {p} (000 eq. 7); 'fattree design' ranks by RCP@N, against the hypercube of the "
+                  f"*requested* count (--nodes here), so an oversized design scores differently there. "
+                  f"Switches and links per node: 000 §V.A. Build a graph with 'fattree info SPEC' to check.")
+    for e in entries:
+        if "bisection_note" in e:
+            console.print(escape(f"  bisection of {e['spec']}: {e['bisection_note']}"))
+    console.print(escape(f"  cost: the price model of 'fattree cost' ({pr.source}), bill from the closed forms "
+                         f"(node links in-rack copper, switch links optical); every price is an assumption."))
     for note in notes:
         console.print(escape(f"  paper: {note}"))
+
+
+# ------------------------------------------------------------------ cost
+def cost(
+    spec: str = typer.Argument(..., help="design, e.g. kant:k=16,n=3 or xgft:m=16.16.16,w=1.8.8"),
+    prices: Optional[Path] = typer.Option(None, "--prices",
+                                          help="price file (TOML) over the defaults in fattree/data/prices.toml"),
+    algorithm: Optional[str] = typer.Option(None, "--algorithm", "-a",
+                                            help="routing whose uniform channel-load bound prices throughput "
+                                                 "(default: the family's)"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+) -> None:
+    """Price a design: switches, cables (in-rack copper, optical), transceivers, watts; per node,
+    per bisection link and per unit of the routing's throughput bound (every price is an assumption)."""
+    from .. import __version__
+    from ..analysis.pricing import cost as run, load_prices
+
+    pr = load_prices(prices)
+    c = run(spec, pr, algorithm=algorithm)
+    if as_json:
+        print_json(c.to_dict() | {"spec": spec, "version": __version__})
+        return
+    b = c.bill
+    table = Table(title=f"cost of {spec}")
+    table.add_column("item")
+    table.add_column("count", justify="right")
+    table.add_column("US$", justify="right")
+    table.add_column("W", justify="right")
+    table.add_row(f"switches (radix {b.radix}, bought as {c.switch_radix_bought}-port)", f"{b.switches:,}",
+                  f"{c.money['switches']:,.0f}", f"{c.power['switches']:,.0f}")
+    table.add_row("used switch ports", f"{b.switch_ports:,}", "", f"{c.power['switch ports']:,.0f}")
+    table.add_row("copper cables (in-rack)", f"{b.copper:,}", f"{c.money['copper cables']:,.0f}", "0")
+    table.add_row("optical cables (between racks)", f"{b.optical:,}", f"{c.money['optical cables']:,.0f}", "")
+    table.add_row("optical transceivers", f"{b.transceivers:,}", f"{c.money['transceivers']:,.0f}",
+                  f"{c.power['transceivers']:,.0f}")
+    table.add_row("[bold]total[/bold]", "", f"[bold]{c.total:,.0f}[/bold]", f"[bold]{c.watts:,.0f}[/bold]")
+    table.add_row("per node", f"{b.nodes:,} nodes", f"{c.per_node:,.0f}", f"{c.watts_per_node:,.1f}")
+    if c.per_bisection_link is not None:
+        table.add_row("per bisection link", f"{c.bisection:,}", f"{c.per_bisection_link:,.0f}", "")
+    if c.per_throughput is not None:
+        table.add_row("per flit/cycle of uniform throughput", f"bound {c.bound:.4g}", f"{c.per_throughput:,.0f}",
+                      f"{c.watts / (b.nodes * c.bound):,.1f}")
+    console.print(table)
+    console.print(escape(f"layout: {pr.nodes_per_rack} nodes per rack, {pr.racks_per_row} racks per row -> "
+                         f"{b.racks:,} racks in {b.rows:,} rows; bill counted by {b.method}"
+                         + (f"; {b.optical_between_rows:,} optical cables leave their row"
+                            if b.optical_between_rows is not None else "")))
+    console.print(escape(f"bisection: {c.bisection_label}"))
+    console.print(escape(f"throughput: {c.bound_note}"
+                         + ("; per-throughput cost = total / (N x bound)" if c.per_throughput is not None else "")))
+    console.print(escape(f"prices: {pr.source}; every default is a round assumption, not a quote "
+                         f"(docs/analytics.md)"))
 
 
 # ------------------------------------------------------------------ model
@@ -366,5 +534,6 @@ def plot_kncube_latency(
 def register(app: typer.Typer) -> None:
     app.command("design")(design)
     app.command("compare")(compare)
+    app.command("cost")(cost)
     app.add_typer(model_app, name="model")
     app.add_typer(plot_app, name="plot")

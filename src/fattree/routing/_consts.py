@@ -12,6 +12,7 @@ CODE_MIKANT = 4
 CODE_CUBE = 5  # hypercube e-cube / torus dimension order
 CODE_HYBRID = 6  # cat, micat, kantc, mikantc
 CODE_MIN = 7  # minft, rsminft
+CODE_XGFT = 8  # extended generalized fat tree (routing/_xgft.py)
 
 # up-port policies (iparams[IP_POLICY])
 POL_ALG1 = 0  # going up from level L set digit L to T_L (000 Algorithm 1)

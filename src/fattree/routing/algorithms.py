@@ -13,21 +13,28 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ResourceError
+from ..topology.families.xgft import shape as xgft_shape
 from ..topology.family import available_memory
 from ._consts import (CODE_CLOS, CODE_CUBE, CODE_HYBRID, CODE_KANT, CODE_MIKANT, CODE_MIN,
-                      CODE_TABLE, POL_ADAPTIVE, POL_ALG1, POL_ALLMIN, POL_DMODK, POL_DMODK_BAL,
+                      CODE_TABLE, CODE_XGFT, POL_ADAPTIVE, POL_ALG1, POL_ALLMIN, POL_DMODK, POL_DMODK_BAL,
                       POL_LITERAL000, POL_RANDOM, POL_SMODK)
 from ._crossing import crossing_table
 from ._hybrid import hybrid_iparams
 from ._tables import _eccentricities, _shortest_table, _updown_table
+from ._xgft import xgft_iparams
 from .compiled import NO_TABLE, register_algorithm, tree_iparams
 
 TREES = ("kant", "clos", "mikant")
 _TREE_CODES = {"kant": CODE_KANT, "clos": CODE_CLOS, "mikant": CODE_MIKANT}
+# XGFT (routing/_xgft.py): the up-port policies generalised to m_i children, w_i parents
+XGFT = ("xgft",)
+UPDOWN = TREES + XGFT
 
 
 def _tree(policy: int):
     def compile_(topo, seed):
+        if topo.family in XGFT:
+            return CODE_XGFT, xgft_iparams(*xgft_shape(topo.params), policy, seed), NO_TABLE
         return _TREE_CODES[topo.family], tree_iparams(topo, policy, seed), NO_TABLE
     return compile_
 
@@ -38,19 +45,20 @@ register_algorithm(
 )(_tree(POL_ALG1))
 register_algorithm(
     "dmodk", title="up: digit L := T_{L-1} (destination mod k)",
-    paper="BookSim/Zahavi d-mod-k", families=TREES,
+    paper="BookSim/Zahavi d-mod-k; Rodriguez et al. 2009 (XGFT)", families=UPDOWN,
+    default_for=XGFT,
 )(_tree(POL_DMODK))
 register_algorithm(
     "smodk", title="up: digit L := S_{L-1} (source mod k)",
-    paper="s-mod-k", families=TREES, per_packet=True,
+    paper="s-mod-k", families=UPDOWN, per_packet=True,
 )(_tree(POL_SMODK))
 register_algorithm(
     "random", title="up: a random port per packet and level",
-    paper="BookSim 'nca'", families=TREES, support="adaptive", per_packet=True,
+    paper="BookSim 'nca'", families=UPDOWN, support="adaptive", per_packet=True,
 )(_tree(POL_RANDOM))
 register_algorithm(
     "adaptive", title="up: every minimal port, simulator picks",
-    paper="BookSim 'anca'; 001 §4.1", families=TREES, adaptive=True,
+    paper="BookSim 'anca'; 001 §4.1", families=UPDOWN, adaptive=True,
 )(_tree(POL_ADAPTIVE))
 register_algorithm(
     "minimal-all", title="every minimal hop, any root (2 VCs)",

@@ -11,11 +11,12 @@ from __future__ import annotations
 from numba import njit
 
 from ._consts import (CODE_CLOS, CODE_CUBE, CODE_HYBRID, CODE_KANT, CODE_MIKANT, CODE_MIN,
-                      CODE_TABLE, IP_POLICY, POL_ALLMIN)
+                      CODE_TABLE, CODE_XGFT, IP_POLICY, POL_ALLMIN)
 from ._cubes import _cube_ports, _torus_vc
 from ._hybrid import _hybrid_ports, _hybrid_vc
 from ._min import _min_ports
 from ._trees import _clos_ports, _kant_ports, _mikant_ports, _mikant_vc
+from ._xgft import _xgft_ports
 
 
 @njit(cache=True)
@@ -40,6 +41,8 @@ def route_ports(code, iparams, table, port_peer, sw, in_port, src, dst, pkt_key,
         return _hybrid_ports(iparams, sw, dst, out)
     if code == CODE_MIN:
         return _min_ports(iparams, sw, dst, out)
+    if code == CODE_XGFT:
+        return _xgft_ports(iparams, sw, src, dst, pkt_key, out)
     if code == CODE_TABLE:
         p = table[sw, dst]
         if p < 0:

@@ -24,6 +24,16 @@ class ShippedRun:
     notes: list = field(default_factory=list)
 
 
+def _verdict(name: str, results) -> list:
+    """Findings in words of studies that register one (``sweep.verdicts.VERDICTS``)."""
+    from .store import ResultStore
+    from .verdicts import VERDICTS
+
+    if name not in VERDICTS:
+        return []
+    return list(VERDICTS.get(name)(ResultStore(results).read()))
+
+
 def run_shipped(name: str, out, *, workers: int = 2, scheduler: str | None = None,
                 progress=None, on_stage=None) -> ShippedRun:
     """Run shipped study ``name`` into ``out`` and write ``out/report.html``.
@@ -41,7 +51,8 @@ def run_shipped(name: str, out, *, workers: int = 2, scheduler: str | None = Non
     stage(f"sweep {study.name}: {len(study.points())} points → {out / 'results'}")
     summary = run_study(study, out / "results", workers=workers, scheduler=scheduler,
                         progress=progress, skip_unavailable=True)
-    notes = [f"not run: {why}" for why in summary.unavailable]
+    notes = _verdict(study.name, out / "results")
+    notes += [f"not run: {why}" for why in summary.unavailable]
     notes += [f"point {h[:12]} failed: {msg}" for h, msg in summary.failed]
     results = []
     ctx = R.Context(out=out, workers=workers, scheduler=scheduler, progress=progress,

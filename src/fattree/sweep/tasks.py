@@ -405,3 +405,73 @@ def _faults(config: dict, seed: int) -> dict:
     row = st.rows[0]
     return {k: v for k, v in row.items() if k not in ("algorithm", "rate", "trials", "topology",
                                                       "seed")}
+
+
+# ----------------------------------------------------------------------------- cost (issue 13)
+_COST_TRAFFIC = ("uniform", "randperm", "bitcomp")
+
+
+@task("cost", columns=topology_columns,
+      headline=("usd", "watts", "usd_per_node", "switches", "links", "bisection", "avg_distance",
+                "bound_uniform", "bound_randperm", "bound_bitcomp"), params=[
+    TaskParam("topology", str, "topology spec, e.g. 'xgft:m=16.16.16,w=1.8.16'", check=topology_spec),
+    TaskParam("algorithm", str, "routing whose channel-load bounds are reported (default: the "
+              "family's)", default=OMIT),
+    TaskParam("prices", str, "price file (TOML) over fattree/data/prices.toml", default=OMIT),
+    TaskParam("switch_radix", int, "price every switch as this product (0: the design's own radix)",
+              default=0),
+    TaskParam("channel_loads", bool, "compute the routing's channel-load bounds (off: only the "
+              "cut bound, for large N)", default=True),
+])
+def _cost(config: dict, seed: int) -> dict:
+    """Price model (fattree cost), bisection, zero-load distance and channel-load bounds.
+
+    Channel-load bounds 1/γ_max of the routing under uniform, random-permutation (seeded)
+    and bit-complement traffic (N a power of two) come from ``routing.load``; the cut
+    bound from ``analysis.designmetrics`` holds for any routing.
+
+    References: issue 13; docs/analytics.md (cost model); docs/routing.md (channel load).
+    """
+    from dataclasses import replace as _replace
+
+    from ..analysis.designmetrics import bisection_estimate, uniform_bound
+    from ..analysis.pricing import bill_from_graph, load_prices, price
+    from ..analysis.properties import properties
+    from ..routing import compile_routing
+    from ..routing.load import channel_load
+    from ..topology import build
+
+    topo = build(config["topology"])
+    prices = load_prices(config.get("prices"))
+    bill = bill_from_graph(topo, prices)
+    if config.get("switch_radix", 0):
+        bill = _replace(bill, radix=max(bill.radix, int(config["switch_radix"])))
+    c = price(bill, prices)
+    width, label = bisection_estimate(topo.spec)
+    if label.startswith("upper bound (trivial"):  # the graph is built anyway: cut it
+        from ..analysis.bisection import explicit_cut
+
+        b = explicit_cut(topo)
+        width, label = int(b.width), f"upper bound (graph: {b.method})"
+    props = properties(topo, bisection=False)
+    cr = compile_routing(topo, config.get("algorithm"), seed=seed)
+    out = {"usd": c.total, "watts": c.watts, "usd_per_node": c.per_node,
+           "watts_per_node": c.watts_per_node, "nodes": topo.n_nodes,
+           "switches": topo.n_switches, "links": topo.n_links, "radix": int(topo.radix.max()),
+           "switch_bought": c.switch_radix_bought, "copper": bill.copper, "optical": bill.optical,
+           "transceivers": bill.transceivers, "bisection": width, "bisection_label": label,
+           "usd_per_bisection_link": c.total / width if width else None,
+           "cut_bound": uniform_bound(topo.n_nodes, width, topo.family, dict(topo.params)),
+           "avg_distance": float(props["avg_distance_excl_self"]),
+           "diameter": int(props["diameter"]), "routing": cr.algorithm,
+           "prices": prices.source}
+    n = topo.n_nodes
+    for traffic in _COST_TRAFFIC if config.get("channel_loads", True) else ():
+        if traffic == "bitcomp" and n & (n - 1):
+            out["bound_bitcomp"] = None
+            continue
+        rep = channel_load(topo, cr, traffic, seed=seed)
+        out[f"bound_{traffic}"] = rep.bound if np.isfinite(rep.bound) else None
+    if out.get("bound_uniform"):
+        out["usd_per_throughput"] = c.total / (n * out["bound_uniform"])
+    return out

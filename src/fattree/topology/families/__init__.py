@@ -6,3 +6,4 @@ from . import minft  # noqa: F401
 from . import cat  # noqa: F401
 from . import kantc  # noqa: F401
 from . import graph  # noqa: F401
+from . import xgft  # noqa: F401
