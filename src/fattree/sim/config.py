@@ -31,7 +31,8 @@ class SimConfig:
     injection : str or None
         ``bernoulli`` (default), ``exact`` (000's N·λ senders per cycle), ``bursty``.
     algorithm : str or None
-        Routing algorithm; None: the family's default (``alg1`` for kant/clos/mikant).
+        Routing algorithm; None: the family's default (``dmodk`` for kant/clos, ``balanced``
+        for mikant; reproductions name ``alg1``).
     packet_flits : int
         Flits per packet (default 1: 000's 32-bit flit holds the address and λ = 1
         means every node sends a packet every cycle).
