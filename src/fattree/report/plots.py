@@ -270,9 +270,17 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
     if kind.identity:
         lo, hi = float(data[x].min()), float(data[x].max())
         xs = np.linspace(lo, hi, 200)  # dense: a diagonal on log axes too
-        ax.plot(xs, xs, ls=":", color="grey", lw=1, label="accepted = offered (y = x)")
+        ax.plot(xs, xs, ls=":", color="grey", lw=1, label="accepted = offered")
     if log:
+        from matplotlib.ticker import FuncFormatter, LogLocator
+
+        from .labels import fmt_number
+
         ax.set_yscale("log")
+        plain = FuncFormatter(lambda v, _pos: fmt_number(v, 3))
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
+        ax.yaxis.set_minor_formatter(plain)
     elif name == "latency" and sat_top and unsat_top and max(sat_top) > 3 * max(unsat_top):
         top = 2.0 * max(unsat_top)
         ax.set_ylim(bottom=0, top=top)
