@@ -107,3 +107,18 @@ def value_label(column: str, value) -> str:
     if isinstance(value, float):
         value = fmt_number(value)
     return f"{column} {value}"
+
+
+
+def humanize(text: str) -> str:
+    """Replace every topology spec in ``text`` by its name.
+
+    Examples
+    --------
+    >>> humanize("mikant:k=3,n=3, 500 trials per rate")
+    'MiKANT(3,3), 500 trials per rate'
+    """
+    import re
+
+    pattern = re.compile(r"\b([a-z]+):([a-z_]+=[^\s,]+(?:,[a-z_]+=[^\s,]+)*)")
+    return pattern.sub(lambda m: topology_name(m.group(0)), str(text))
