@@ -99,3 +99,28 @@ def test_identity_is_a_diagonal_on_log_axes():
     ref = [ln for ln in ax.get_lines() if ln.get_label().startswith("accepted = offered")][0]
     xs, ys = np.asarray(ref.get_xdata()), np.asarray(ref.get_ydata())
     assert len(xs) > 50 and np.allclose(xs, ys) and ax.get_yscale() == "log"
+
+
+def test_fault_figure_names_the_topology_and_styles_differ(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from fattree.report.fault_plots import plot_fault_study
+
+    frame = pd.DataFrame({"algorithm": ["sp"] * 2 + ["gns"] * 2, "model": "local",
+                          "rate": [0.0, 0.1] * 2, "success_ratio": [1.0, 0.5] * 2,
+                          "ci_low": [1.0, 0.4] * 2, "ci_high": [1.0, 0.6] * 2,
+                          "avg_path_length": [5.0, 5.2] * 2})
+    seen = {}
+    real_close = plt.close
+
+    def keep(fig):
+        seen["fig"] = fig
+        real_close(fig)
+
+    monkeypatch.setattr(plt, "close", keep)
+    plot_fault_study(frame, tmp_path / "f.png", title="mikant:k=3,n=3, 10 trials per rate")
+    fig = seen["fig"]
+    assert fig._suptitle.get_text() == "MiKANT(3,3), 10 trials per rate"
+    lines = fig.axes[0].get_lines()
+    assert lines[0].get_marker() != lines[1].get_marker()  # identical curves stay visible
+    assert lines[0].get_linestyle() != lines[1].get_linestyle()
