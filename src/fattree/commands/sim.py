@@ -49,7 +49,8 @@ def simulate_cmd(
                                help="offered load, flits/node/cycle in (0, 1]"),
     loads: str = typer.Option(None, "--loads", help="a curve START:STOP:STEP, e.g. 0.05:1.0:0.05"),
     algorithm: str = typer.Option(None, "--algorithm", "-a",
-                                  help="routing algorithm (default: the family's; alg1 for trees)"),
+                                  help="routing algorithm (default: the family's: dmodk on kant/clos, "
+                                       "balanced on mikant; alg1 = the papers')"),
     buffer: int = typer.Option(2, "--buffer", help="FIFO depth in flits per input port and VC"),
     buffer_level0: int = typer.Option(None, "--buffer-level0",
                                       help="FIFO depth at level-0 switches (001/004 'double buffer')"),
