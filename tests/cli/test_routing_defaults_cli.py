@@ -57,3 +57,18 @@ def test_flagship_reproduces_with_alg1(name):
     study = builtin_study(name).select(["latency"])
     points = list(study.points())
     assert points and all(p.config["algorithm"] == "alg1" for p in points)
+
+
+def test_reproduction_refuses_a_study_without_alg1(monkeypatch, tmp_path):
+    import fattree.sweep.study as S
+    from fattree.errors import ParameterError
+    from fattree.report.reproduce import Context
+    from fattree.report.reproduce.p000 import _sim_frame
+
+    text = ('[study]\nname = "mine"\n[[experiment]]\nname = "latency"\nkind = "simulate"\n'
+            '[experiment.parameters]\ntopology = "mikant:k=2,n=3"\nload = 0.1\n')
+    monkeypatch.setattr(S, "builtin_study", lambda name: S.parse_study(text))
+    ctx = Context(out=tmp_path, workers=0, scheduler=None, progress=None, study="mine",
+                  quick=True)
+    with pytest.raises(ParameterError, match='algorithm = "alg1"'):
+        _sim_frame(ctx)
