@@ -237,7 +237,7 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
     skey = _style_key(series)
     styles = {v: i for i, v in enumerate(sorted(data[skey].astype(str).unique()))} if skey else {}
     colors = [f"C{i % 10}" for i in range(len(groups))]
-    sat_top, unsat_top, any_sat = [], [], False
+    sat_top, unsat_top, any_sat, pending = [], [], False, []
     for gi, (key, g) in enumerate(groups):
         key = key if isinstance(key, tuple) else (key,)
         stats = g.groupby(x, sort=True)[y].agg(["mean", "std", "count"]).reset_index()
@@ -258,15 +258,28 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
             ax.plot(xs[ok], ys[ok], label=label, **style)
         if sat.any():
             any_sat = True
-            first = int(np.argmax(sat))
-            lo = max(first - 1, 0)
-            ax.plot(xs[lo:], ys[lo:], ls=":", lw=1, color=colors[gi])
-            ax.plot(xs[sat], ys[sat], ls="none", marker="x", ms=7, mew=1.6, color=colors[gi])
+            lo = max(int(np.argmax(sat)) - 1, 0)
+            pending.append((xs[lo:], ys[lo:], xs[sat], ys[sat], colors[gi]))
             sat_top.append(float(np.nanmax(ys[sat])))
         if ok.any():
             unsat_top.append(float(np.nanmax(ys[ok])))
-    if any_sat:
+    top, crosses = None, False
+    if not log and name == "latency" and sat_top and unsat_top \
+            and max(sat_top) > 3 * max(unsat_top):
+        top = 2.0 * max(unsat_top)  # saturated latencies would flatten the rest
+    for seg_x, seg_y, sx, sy, color in pending:
+        if top is not None:
+            seg_y, high = np.minimum(seg_y, top), sy > top
+            ax.plot(sx[high], np.full(int(high.sum()), top), ls="none", marker="^", ms=7,
+                    color=color, clip_on=False)
+            sx, sy = sx[~high], sy[~high]
+        ax.plot(seg_x, seg_y, ls=":", lw=1, color=color)
+        ax.plot(sx, sy, ls="none", marker="x", ms=7, mew=1.6, color=color)
+        crosses = crosses or len(sx) > 0
+    if any_sat and crosses:
         ax.plot([], [], ls="none", marker="x", color="grey", label="saturated")
+    if top is not None:
+        ax.plot([], [], ls="none", marker="^", color="grey", label="saturated, above the axis")
     if kind.identity:
         lo, hi = float(data[x].min()), float(data[x].max())
         xs = np.linspace(lo, hi, 200)  # dense: a diagonal on log axes too
@@ -281,11 +294,8 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
         ax.yaxis.set_major_formatter(plain)
         ax.yaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
         ax.yaxis.set_minor_formatter(plain)
-    elif name == "latency" and sat_top and unsat_top and max(sat_top) > 3 * max(unsat_top):
-        top = 2.0 * max(unsat_top)
+    elif top is not None:
         ax.set_ylim(bottom=0, top=top)
-        ax.text(0.99, 0.98, "saturated points above the axis are cut off", transform=ax.transAxes,
-                ha="right", va="top", fontsize="x-small", color="grey")
     ax.set_xlabel(kind.xlabel if x == kind.x[0] else x)
     ax.set_ylabel(kind.ylabel)
     ax.set_title(title or plot_title(df, kind.title, series), fontsize="medium")
