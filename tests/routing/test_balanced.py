@@ -48,7 +48,13 @@ def test_crossing_ranks_finds_a_cycle():
     assert not acyclic
 
 
-@pytest.mark.parametrize("bad", [1, MAX_K + 1, 2.5, True])
+@pytest.mark.parametrize("k", [25, 31, 64])
+def test_greedy_tables_beyond_the_stored_ones(k):
+    uses, acyclic = crossing_ranks(balanced_table(k))
+    assert acyclic and uses.max() <= 2 * (k - 1) + 1 and uses.min() >= 2 * (k - 1) - 2
+
+
+@pytest.mark.parametrize("bad", [1, 65, 2.5, True])
 def test_bad_k(bad):
     with pytest.raises(ParameterError, match="k="):
         balanced_table(bad)
