@@ -14,10 +14,10 @@ import numpy as np
 
 from ..errors import ResourceError
 from ..topology.family import available_memory
+from ._balanced import balanced_table
 from ._consts import (CODE_CLOS, CODE_CUBE, CODE_HYBRID, CODE_KANT, CODE_MIKANT, CODE_MIN,
                       CODE_TABLE, POL_ADAPTIVE, POL_ALG1, POL_ALLMIN, POL_BALANCED, POL_DMODK,
                       POL_DMODK_BAL, POL_LITERAL000, POL_RANDOM, POL_SMODK)
-from ._balanced import balanced_table
 from ._crossing import crossing_table
 from ._hybrid import hybrid_iparams
 from ._tables import _eccentricities, _shortest_table, _updown_table
