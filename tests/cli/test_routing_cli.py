@@ -76,7 +76,10 @@ def test_list(capsys):
     rows = {r["algorithm"]: r for r in json.loads(out)}
     assert {"alg1", "dmodk", "smodk", "random", "adaptive", "minimal-all", "shortest",
             "updown"} <= set(rows)
-    assert "mikant" in rows["alg1"]["default_for"] and rows["minimal-all"]["vcs_required"] == 2
+    # issue 13: balanced defaults outside reproductions (alg1 is named explicitly there)
+    assert rows["alg1"]["default_for"] == [] and rows["minimal-all"]["vcs_required"] == 2
+    assert "mikant" in rows["balanced"]["default_for"]
+    assert {"kant", "clos"} <= set(rows["dmodk"]["default_for"])
     code, out, _ = run(capsys, "routing", "list")
     assert code == 0 and "alg1" in out and "000" in out
 

@@ -22,7 +22,7 @@ def test_one_load_states_the_model(capsys):
     assert code == 0
     assert "model: wormhole, 1 VC, 2-flit FIFOs" in out
     assert "'FIFO ready' flow control (000 §V.B)" in out
-    assert "channel-load bound of alg1" in out
+    assert "channel-load bound of dmodk" in out  # issue 13: the balanced default
     assert "0.200" in out
 
 

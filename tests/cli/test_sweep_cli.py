@@ -125,10 +125,10 @@ def test_shipped_quick_study_end_to_end(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["study", "flagship-quick", "-o", str(out), "--workers", "0", "-q"]) == 0
     text = capsys.readouterr().out
-    assert "35 points stored" in text and "report written to" in text
+    assert "41 points stored" in text and "report written to" in text
     page = (out / "report.html").read_text()
     for name in ("000-table1", "000-fig9", "000-fig10", "001-fig8", "001-fig9"):
         assert f'id="{name}"' in page
         assert (out / "reproduce" / name / "README.md").exists()
     assert main(["study", "flagship-quick", "-o", str(out), "--workers", "0", "-q"]) == 0
-    assert "0 points stored, 35 already done" in capsys.readouterr().out
+    assert "0 points stored, 41 already done" in capsys.readouterr().out

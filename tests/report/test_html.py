@@ -72,9 +72,10 @@ def test_report_is_self_contained_and_lists_every_point(results, tmp_path):
     parser = _Collect()
     parser.feed(page)
     # no external assets: every src is an embedded PNG, no scripts, no style sheets by link
-    assert parser.srcs and all(s.startswith("data:image/png;base64,") for s in parser.srcs)
+    # (links inside the page, the table of contents, are "#anchor")
+    assert parser.srcs and all(s.startswith(("data:image/png;base64,", "#")) for s in parser.srcs)
     assert "script" not in parser.tags and "link" not in parser.tags
-    for s in parser.srcs:
+    for s in (s for s in parser.srcs if not s.startswith("#")):
         assert base64.b64decode(s.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     text = "".join(parser.text)
     df = ResultStore(results).read()
@@ -95,11 +96,11 @@ def test_latency_plot_lines_log_axis_and_errors(results):
     fig = P.draw(df, "latency", logy=True)
     ax = fig.axes[0]
     assert ax.get_yscale() == "log"
-    labels = sorted(line.get_label() for line in ax.get_lines())
-    assert labels == ["topology=kant:k=2,n=2, traffic=bitcomp",
-                      "topology=kant:k=2,n=2, traffic=uniform",
-                      "topology=mikant:k=2,n=2, traffic=bitcomp",
-                      "topology=mikant:k=2,n=2, traffic=uniform"]
+    labels = sorted(line.get_label() for line in ax.get_lines()
+                    if not line.get_label().startswith("_") and line.get_label() != "saturated")
+    # issue 13: human legends (the family's name and parameters, the routing used)
+    assert labels == ["2-ary 2-tree, bitcomp, dmodk", "2-ary 2-tree, uniform, dmodk",
+                      "MiKANT(2,2), bitcomp, balanced", "MiKANT(2,2), uniform, balanced"]
     line = ax.get_lines()[0]
     assert list(line.get_xdata()) == [0.2, 0.5]
     fig = P.draw(df, "throughput")
@@ -149,8 +150,10 @@ def test_reproduction_registry():
 def test_series_ignore_other_kinds_and_derived_columns(results):
     df = ResultStore(results).read()  # simulations and topology rows together
     fig = P.draw(df, "latency")
-    labels = {line.get_label() for line in fig.axes[0].get_lines()}
-    assert labels == {f"topology={t}, traffic={p}" for t in ("kant:k=2,n=2", "mikant:k=2,n=2")
+    labels = {line.get_label() for line in fig.axes[0].get_lines()
+              if not line.get_label().startswith("_") and line.get_label() != "saturated"}
+    assert labels == {f"{t}, {p}, {a}" for t, a in (("2-ary 2-tree", "dmodk"),
+                                                     ("MiKANT(2,2)", "balanced"))
                       for p in ("uniform", "bitcomp")}
     import pandas as pd
 

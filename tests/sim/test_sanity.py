@@ -128,7 +128,7 @@ def test_window_termination_and_cap():
 
 
 def test_saturation_is_reported_past_the_bound():
-    df = simulate_loads("kant:k=4,n=3", [0.1, 0.5], packets_per_source=100)
+    df = simulate_loads("kant:k=4,n=3", [0.1, 0.5], packets_per_source=100, algorithm="alg1")
     bound = df["channel_load_bound"][0]
     assert 0.2 < bound < 0.3  # alg1 saturates near 1/k (routing.load)
     assert list(df["saturated"]) == [False, True]

@@ -223,7 +223,8 @@ def test_shipped_studies_parse():
     assert {"flagship", "flagship-quick"} <= set(builtin_studies())
     flag = builtin_study("flagship")
     kinds = {e.name: e.kind for e in flag.experiments}
-    assert kinds == {"latency": "simulate", "faults": "faults", "properties": "topology"}
+    assert kinds == {"latency": "simulate", "balanced": "simulate", "faults": "faults",
+                     "properties": "topology"}
     lat = flag.select(["latency"]).points()
     assert len(lat) == 2 * 2 * 20  # MiKANT/Clos(4,5) x uniform/bit-inversion x 20 loads
     assert {p.params["topology"] for p in lat} == {"mikant:k=4,n=5", "clos:k=4,n=5"}

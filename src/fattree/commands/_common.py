@@ -194,3 +194,17 @@ def _clean(o: Any):
 def print_json(obj: Any) -> None:
     """Print strict JSON (NaN/inf become null) on stdout."""
     print(json.dumps(_clean(json.loads(json.dumps(obj, default=_default))), indent=2))
+
+
+def warn_routing(topo, cr, traffic: str, bound: float | None, seed: int = 0) -> None:
+    """One ``warning:`` line on stderr when the compiled routing ``cr``'s channel-load bound
+    is far below the best known routing's (fattree.routing.advice); nothing otherwise."""
+    if cr is None or bound is None:
+        return
+    import sys
+
+    from ..routing.advice import routing_advice
+
+    advice = routing_advice(topo, cr, traffic, bound=bound, seed=seed)
+    if advice is not None:
+        print(f"warning: {advice.message()}", file=sys.stderr)

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
-from ._common import check_output, console, err_console, print_json
+from ._common import check_output, console, err_console, print_json, warn_routing
 
 
 def parse_loads(text: str) -> list[float]:
@@ -144,6 +144,7 @@ def simulate_cmd(**kw) -> None:
     if isinstance(workers, bool) or workers < 1:
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
     bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft)
+    warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
         results_frame(results).to_csv(output, index=False)

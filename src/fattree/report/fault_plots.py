@@ -22,14 +22,20 @@ def plot_fault_study(frame, path: str | Path, title: str = "") -> Path:
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ParameterError(f"output={str(path)!r} is invalid: use a .png, .svg or .pdf file")
+    from .plots import LINESTYLES, MARKERS
+
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8))
-    for (alg, model), g in frame.groupby(["algorithm", "model"], sort=False):
+    for i, ((alg, model), g) in enumerate(frame.groupby(["algorithm", "model"], sort=False)):
         label = alg if model in ("local", "global") else f"{alg} ({model})"
-        style = dict(lw=2.5, color="black") if alg == "oracle" else {}
+        # distinct marker and line style per algorithm: curves that coincide stay visible
+        style = dict(marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)],
+                     mfc="none", ms=4 + i % 3)
+        if alg == "oracle":
+            style.update(lw=2.5, color="black")
         x = g["rate"] * 100
-        ax1.plot(x, g["success_ratio"], marker="o", ms=3, label=label, **style)
+        ax1.plot(x, g["success_ratio"], label=label, **style)
         ax1.fill_between(x, g["ci_low"], g["ci_high"], alpha=0.15, **({"color": "black"} if alg == "oracle" else {}))
-        ax2.plot(x, g["avg_path_length"], marker="o", ms=3, label=label, **style)
+        ax2.plot(x, g["avg_path_length"], label=label, **style)
     ax1.set_xlabel("link fault rate (%)")
     ax1.set_ylabel("successful routing ratio")
     ax1.set_ylim(0, 1.02)
@@ -38,7 +44,11 @@ def plot_fault_study(frame, path: str | Path, title: str = "") -> Path:
     ax1.grid(alpha=0.3)
     ax2.grid(alpha=0.3)
     ax2.legend(fontsize=7, ncol=2)
-    fig.suptitle(title or "link-fault-tolerant routing")
+    from .labels import humanize
+
+    fig.suptitle(humanize(title) if title else "link-fault-tolerant routing")
+    ax1.set_title("successful routing ratio", fontsize="medium")
+    ax2.set_title("path length of successful routes", fontsize="medium")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=130)

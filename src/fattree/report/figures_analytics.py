@@ -28,6 +28,18 @@ _LABEL = {"kant": "k-ary n-tree", "clos": "Clos k-ary n-tree", "mikant": "MiKANT
           "mikantc": "MiKANTC(k,n)", "hypercube": "k-cube", "torus": "k-ary n-cube"}
 
 
+def _style(i: int, points: int = 0) -> dict:
+    """Marker and line style of curve ``i`` (distinct per curve, open markers so that
+    coinciding curves stay visible); long curves get a marker every few points."""
+    from .plots import LINESTYLES, MARKERS
+
+    st = dict(marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)], mfc="none",
+              ms=5 + i % 3, mew=1.2)
+    if points > 16:
+        st["markevery"] = max(1, points // 12)
+    return st
+
+
 def _figure(ncols: int = 1):
     from matplotlib.figure import Figure
 
@@ -92,10 +104,10 @@ def plot_cost_ratios(path, families: Sequence[str] = ("cat", "micat"), baseline:
         raise ParameterError(f"baseline={baseline!r} is invalid: one of {', '.join(cost.BASELINES)}")
     _out(path)
     fig, (a_s, a_l) = _figure(2)
-    for fam in families:
+    for i, fam in enumerate(families):
         xs, s, li = cost_ratio_series(fam, baseline, ks)
-        a_s.plot(xs, s, marker="o", label=_LABEL[fam])
-        a_l.plot(xs, li, marker="s", label=_LABEL[fam])
+        a_s.plot(xs, s, label=_LABEL[fam], **_style(i))
+        a_l.plot(xs, li, label=_LABEL[fam], **_style(i))
     xlabel = "n" if list(families) == ["mikant"] else "k (= n)"
     base = _LABEL[baseline]
     for ax, what in ((a_s, "switches"), (a_l, "links")):
@@ -152,10 +164,10 @@ def plot_rcp(path, family: str = "mikant", ns: Sequence[int] = range(2, 9), p: i
     """
     _out(path)
     fig, (ax,) = _figure()
-    for n in ns:
+    for i, n in enumerate(ns):
         xs, ys = rcp_series(family, n, p, max_nodes)
         if xs:
-            ax.plot(xs, ys, marker=".", ms=3, label=f"n = {n}")
+            ax.plot(xs, ys, label=f"n = {n}", **_style(i, len(xs)))
     for k, n in mark:
         v = numeric(family, {"k": k, "n": n})
         r = cost.rcp(family, {"k": k, "n": n}, p)
@@ -204,12 +216,13 @@ def plot_path_diversity(path, n: int = 8, families: Sequence[str] = ("hypercube"
     """
     _out(path)
     fig, (ax,) = _figure()
-    for fam in families:
+    for i, fam in enumerate(families):
         xs, ys = pd_series(fam, n, ks)
-        line, = ax.plot(xs, ys, marker="o", label=_LABEL[fam])
+        line, = ax.plot(xs, ys, label=_LABEL[fam], **_style(i))
         if show_printed and fam in ("hypercube", "cat", "micat"):
             xs, yp = pd_series(fam, n, ks, printed=True)
-            ax.plot(xs, yp, ls="--", color=line.get_color(), alpha=0.6, label=f"{_LABEL[fam]} (as printed)")
+            ax.plot(xs, yp, ls=(0, (1, 2)), lw=2, color=line.get_color(), alpha=0.6,
+                    label=f"{_LABEL[fam]} (as printed)")
     ax.set_yscale("log")
     ax.set_xlabel("k")
     ax.set_ylabel("path diversity P̃/N")
@@ -242,8 +255,8 @@ def plot_kncube_latency(path, nodes: int = 256, constraint: str = "nodesize", wi
     tree = kncube.fattree_tnet_table(nodes, message_length, node_size, wire,
                                      "bisection" if constraint == "bisection" else "table")
     fig, (ax,) = _figure()
-    ax.plot(cube["n"], cube["Tnet"], marker="o", label="k-ary n-cube (D = n(k-1)/2)")
-    ax.plot(tree["n"], tree["Tnet"], marker="s", label="k-ary n-tree (D = 2n)")
+    ax.plot(cube["n"], cube["Tnet"], label="k-ary n-cube (D = n(k-1)/2)", **_style(0))
+    ax.plot(tree["n"], tree["Tnet"], label="k-ary n-tree (D = 2n)", **_style(1))
     ax.set_yscale("log")
     ax.set_xlabel("n (dimensions / tree levels), k = N^(1/n)")
     ax.set_ylabel("T_net (cycles)")
@@ -288,14 +301,14 @@ def fig_000_5(path) -> Path:
     _out(path)
     fig, (ax,) = _figure()
     xs, s, li = cost_ratio_series("mikant", ks=range(2, 9))
-    ax.plot(xs, s, marker="o", label="switch")
-    ax.plot(xs, li, marker="s", label="link")
+    ax.plot(xs, s, label="switch", **_style(0))
+    ax.plot(xs, li, label="link", **_style(1))
     ax.set_xlabel("n")
     ax.set_ylabel("cost ratio to k-ary n-tree")
     ax.set_ylim(0.4, 1.0)
     ax.grid(alpha=0.3)
     ax.legend()
-    ax.set_title("Cost ratios of links and switches")
+    ax.set_title("Cost ratios of links and switches: MiKANT(k,n) / k-ary n-tree")
     return _save(fig, path)
 
 

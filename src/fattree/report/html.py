@@ -4,7 +4,9 @@ Figures are embedded as base64 PNG ``data:`` URIs and the style sheet is inline,
 the file has no external assets and reads offline. The report lists the studies
 (with their TOML text), every stored point (configuration and metrics), failures,
 the figures that the results support (:mod:`fattree.report.plots`), reproductions
-named in a study's ``[report]`` section, and the package versions.
+named in a study's ``[report]`` section, and the package versions. It opens with the
+findings (:mod:`fattree.report.findings`: each design's key numbers, routing bounds,
+fault tolerance, each reproduction's verdict) and a table of contents.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import ParameterError
+from .labels import fmt_number
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
@@ -25,9 +28,13 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-to
 table{border-collapse:collapse;font-size:.82em;margin:.5em 0 1.5em}
 th,td{border:1px solid #ddd;padding:.2em .5em;text-align:right;white-space:nowrap}
 th{background:#f3f3f3;position:sticky;top:0}td.s,th.s{text-align:left}
+td.s{white-space:normal;max-width:42em;overflow-wrap:anywhere}
+nav.toc{background:#f7f7f7;border:1px solid #e3e3e3;padding:.4em 1.2em;font-size:.9em}
+nav.toc ul{margin:.2em 0;padding-left:1.2em}ul.findings li{margin:.25em 0}
 .wide{overflow-x:auto;max-height:40em;overflow-y:auto}
-pre{background:#f7f7f7;padding:.8em;overflow-x:auto;font-size:.85em}
-figure{display:inline-block;margin:.5em 1em 1em 0;vertical-align:top}
+pre{background:#f7f7f7;padding:.8em;overflow-x:auto;font-size:.85em;white-space:pre-wrap}
+p,li,figcaption{overflow-wrap:anywhere}
+figure{display:inline-block;margin:.5em 1em 1em 0;vertical-align:top;max-width:562px}
 figure img{max-width:560px;border:1px solid #eee}figcaption{font-size:.85em;color:#555}
 .agree{color:#176117;font-weight:bold}.disagree{color:#a11;font-weight:bold}
 .none{color:#775;font-weight:bold}.meta{color:#666;font-size:.9em}
@@ -73,7 +80,7 @@ def table_html(df, max_rows: int | None = None) -> str:
         cells = []
         for c, v in zip(cols, rec):
             if isinstance(v, float):
-                text = "" if v != v else f"{v:.6g}"
+                text = fmt_number(v, 5)
             else:
                 text = "" if v is None else str(v)
             cells.append(f'<td class="{"" if num[c] else "s"}">{_esc(text)}</td>')
@@ -84,14 +91,47 @@ def table_html(df, max_rows: int | None = None) -> str:
             + "".join(rows) + "</tbody></table></div>" + more)
 
 
-def _figure(fig, caption: str) -> str:
+def _figure(fig, caption: str, anchor: str | None = None) -> str:
     """An embedded figure: a matplotlib Figure, or the path of a PNG file."""
     if isinstance(fig, (str, Path)):
         uri = "data:image/png;base64," + base64.b64encode(Path(fig).read_bytes()).decode()
     else:
         uri = figure_data_uri(fig)
-    return (f'<figure><img alt="{_esc(caption)}" src="{uri}">'
+        try:  # the Agg canvas keeps the figure alive otherwise
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+        except Exception:  # noqa: BLE001 - a Figure without pyplot is fine
+            pass
+    ident = f' id="{_esc(anchor)}"' if anchor else ""
+    return (f'<figure{ident}><img alt="{_esc(caption)}" src="{uri}">'
             f"<figcaption>{_esc(caption)}</figcaption></figure>")
+
+
+def findings_html(df, reproductions=None, *, routing: bool = True) -> str:
+    """The findings section (:func:`fattree.report.findings.findings`) as HTML."""
+    from .findings import findings
+
+    f = findings(df, reproductions, routing=routing)
+    parts = ['<h2 id="findings">Findings</h2>']
+    if f.points:
+        parts.append('<ul class="findings">' + "".join(f"<li>{_esc(p)}</li>" for p in f.points)
+                     + "</ul>")
+    if not f.points and not f.tables:
+        parts.append("<p>No results to summarise yet.</p>")
+    for i, (name, table) in enumerate(f.tables.items()):
+        parts.append(f'<h3 id="findings-{i}">{_esc(name)}</h3>' + table_html(table))
+    return "\n".join(parts)
+
+
+def _toc(entries) -> str:
+    """A nested table of contents: [(anchor, text, [(anchor, text), ...]), ...]."""
+    items = []
+    for anchor, text, children in entries:
+        sub = "".join(f'<li><a href="#{_esc(a)}">{_esc(t)}</a></li>' for a, t in children)
+        items.append(f'<li><a href="#{_esc(anchor)}">{_esc(text)}</a>'
+                     + (f"<ul>{sub}</ul>" if sub else "") + "</li>")
+    return '<nav class="toc"><b>Contents</b><ul>' + "".join(items) + "</ul></nav>"
 
 
 def _versions() -> str:
@@ -158,7 +198,13 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
     total_s = float(df["elapsed_s"].sum()) if "elapsed_s" in df.columns and len(df) else 0.0
     body.append(f"<p>{len(df)} stored points, {n_fail} failed, {total_s:.1f} s of compute.</p>")
 
-    figs = []
+    figs, fig_toc = [], []
+
+    def add_fig(fig, caption):
+        anchor = f"fig-{len(figs) + 1}"
+        figs.append(_figure(fig, caption, anchor))
+        fig_toc.append((anchor, caption))
+
     if len(df) and "kind" in df.columns:
         for kind, sub in df.groupby("kind", sort=True):
             sub = sub.copy()
@@ -166,40 +212,47 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
             names = [p for p in (plots or P.available(sub)) if p in P.available(sub)]
             for name in names:
                 fig = P.draw(sub, name, logy=logy)
-                figs.append(_figure(fig, f"{P.PLOTS.get(name).title} ({kind})"))
+                add_fig(fig, f"{P.PLOTS.get(name).title} ({kind})")
                 if logy is None and name == "latency":
-                    figs.append(_figure(P.draw(sub, name, logy=True),
-                                        f"{P.PLOTS.get(name).title}, log scale ({kind})"))
+                    add_fig(P.draw(sub, name, logy=True),
+                            f"{P.PLOTS.get(name).title}, log scale ({kind})")
+    sections = [("findings", "Findings", [])]
+    rest = []
     if figs:
-        body.append("<h2>Figures</h2>" + "\n".join(figs))
+        rest.append('<h2 id="figures">Figures</h2>' + "\n".join(figs))
+        sections.append(("figures", "Figures", fig_toc))
     if reproductions:
-        body.append("<h2>Reproductions of the papers</h2>")
-        body.append(_repro_summary(reproductions))
-        body.extend(outcome_html(r) for r in reproductions if r.status != "unavailable")
-    body.append("<h2>Results</h2>")
-    body.append(_results_tables(df))
+        shown = [r for r in reproductions if r.status != "unavailable"]
+        rest.append('<h2 id="reproductions">Reproductions of the papers</h2>')
+        rest.append('<p>Verdicts: see <a href="#findings">Findings</a>.</p>')
+        rest.extend(outcome_html(r) for r in shown)
+        sections.append(("reproductions", "Reproductions of the papers",
+                         [(r.name, f"{r.name}: {r.title} ({r.status})") for r in shown]))
+    rest.append('<h2 id="results">Results</h2>')
+    rest.append(_results_tables(df))
+    sections.append(("results", "Results (every stored point)", []))
     if errors:
         import pandas as pd
 
-        body.append("<h2>Failed points</h2>")
-        body.append(table_html(pd.DataFrame(
+        rest.append('<h2 id="failed">Failed points</h2>')
+        rest.append(table_html(pd.DataFrame(
             [{"config_hash": e.get("config_hash", "")[:12], "experiment": e.get("experiment"),
               "config": str(e.get("config")), "error": e.get("error")} for e in errors])))
+        sections.append(("failed", "Failed points", []))
     if studies:
-        body.append("<h2>Studies</h2>")
+        rest.append('<h2 id="studies">Studies</h2>')
         for name, st in studies.items():
-            body.append(f"<h3>{_esc(name)}</h3><p class='meta'>last run {_esc(st.get('last_run'))}"
+            rest.append(f"<h3>{_esc(name)}</h3><p class='meta'>last run {_esc(st.get('last_run'))}"
                         f"</p><pre>{_esc(st.get('source', ''))}</pre>")
+        sections.append(("studies", "Studies (their TOML)", []))
+    sections.append(("versions", "Versions", []))
+    rest.append(f'<h2 id="versions">Versions</h2><p class="meta">{_esc(_versions())}</p>')
+    body.append(findings_html(df, reproductions))
+    body.append(_toc(sections))
+    body.extend(rest)
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
-
-
-def _repro_summary(results) -> str:
-    import pandas as pd
-
-    return table_html(pd.DataFrame([{"name": r.name, "paper": r.paper, "status": r.status,
-                                     "finding": r.finding[:140]} for r in results]))
 
 
 def _results_tables(df) -> str:

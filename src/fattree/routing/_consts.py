@@ -23,6 +23,7 @@ POL_ADAPTIVE = 4  # every up port on a minimal path (crossing: Algorithm 1's)
 POL_ALLMIN = 5  # every minimal next hop, root crossings included (needs 2 VCs)
 POL_LITERAL000 = 6  # 000's printing of Algorithm 1 taken literally (loops; demo only)
 POL_DMODK_BAL = 7  # dmodk, root crossings through the table after the powers of k
+POL_BALANCED = 8  # dmodk, root crossings split by a destination digit (routing/_balanced.py)
 
 # iparams layout (int64)
 IP_K = 0

@@ -13,8 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._balanced import _balanced_root
 from ._consts import (IP_K, IP_KN1, IP_N, IP_POLICY, IP_POW, IP_SEED, POL_ALG1, POL_ALLMIN,
-                      POL_DMODK, POL_DMODK_BAL, POL_LITERAL000, POL_RANDOM, POL_SMODK)
+                      POL_BALANCED, POL_DMODK, POL_DMODK_BAL, POL_LITERAL000, POL_RANDOM,
+                      POL_SMODK)
 
 
 @njit(cache=True)
@@ -55,7 +57,7 @@ def _up_candidates(iparams, level, dst_c, src_c, pkt_key, out):
         base = c // iparams[p0 + n - 1]
     else:
         base = (c // iparams[p0 + level - 1]) % k
-    if pol == POL_DMODK or pol == POL_SMODK or pol == POL_DMODK_BAL:
+    if pol == POL_DMODK or pol == POL_SMODK or pol == POL_DMODK_BAL or pol == POL_BALANCED:
         out[0] = k + base
         return 1
     if pol == POL_RANDOM:
@@ -147,6 +149,10 @@ def _mikant_ports(iparams, sw, src, dst, pkt_key, out):
         if lev == n - 2 and pol == POL_DMODK_BAL:
             # root crossing by the balanced table f[W_{n-2}, T_{n-2}] (routing/_crossing.py)
             return _emit(out, k + iparams[IP_POW + n + 1 + (d // pw) % k * k + (c // pw) % k])
+        if lev == n - 2 and pol == POL_BALANCED and (d // pw) % k != (c // pw) % k:
+            # root crossing split by a destination digit (routing/_balanced.py)
+            return _emit(out, k + _balanced_root(iparams, IP_POW + n + 1, g, (d // pw) % k,
+                                                 (c // pw) % k, c))
         if lev == n - 2 and pol == POL_ALLMIN:
             # root crossing: every root of the other group leads back minimally
             t = (c // pw) % k

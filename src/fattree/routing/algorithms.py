@@ -15,9 +15,10 @@ import numpy as np
 from ..errors import ResourceError
 from ..topology.families.xgft import shape as xgft_shape
 from ..topology.family import available_memory
+from ._balanced import balanced_table
 from ._consts import (CODE_CLOS, CODE_CUBE, CODE_HYBRID, CODE_KANT, CODE_MIKANT, CODE_MIN,
-                      CODE_TABLE, CODE_XGFT, POL_ADAPTIVE, POL_ALG1, POL_ALLMIN, POL_DMODK, POL_DMODK_BAL,
-                      POL_LITERAL000, POL_RANDOM, POL_SMODK)
+                      CODE_TABLE, CODE_XGFT, POL_ADAPTIVE, POL_ALG1, POL_ALLMIN, POL_BALANCED,
+                      POL_DMODK, POL_DMODK_BAL, POL_LITERAL000, POL_RANDOM, POL_SMODK)
 from ._crossing import crossing_table
 from ._hybrid import hybrid_iparams
 from ._tables import _eccentricities, _shortest_table, _updown_table
@@ -41,12 +42,12 @@ def _tree(policy: int):
 
 register_algorithm(
     "alg1", title="up: digit L := T_L (Algorithm 1)",
-    paper="000 Alg. 1 (001's printing)", families=TREES, default_for=TREES,
+    paper="000 Alg. 1 (001's printing)", families=TREES,
 )(_tree(POL_ALG1))
 register_algorithm(
     "dmodk", title="up: digit L := T_{L-1} (destination mod k)",
     paper="BookSim/Zahavi d-mod-k; Rodriguez et al. 2009 (XGFT)", families=UPDOWN,
-    default_for=XGFT,
+    default_for=("kant", "clos") + XGFT,
 )(_tree(POL_DMODK))
 register_algorithm(
     "smodk", title="up: digit L := S_{L-1} (source mod k)",
@@ -75,6 +76,18 @@ def _dmodk_bal(topo, seed):
     group's root f[y, t] of :func:`~fattree.routing._crossing.crossing_table`."""
     table = crossing_table(int(topo.params["k"])).ravel()
     return CODE_MIKANT, np.concatenate([tree_iparams(topo, POL_DMODK_BAL, seed), table]), NO_TABLE
+
+
+@register_algorithm(
+    "balanced", title="dmodk, root crossings split by a destination digit (1 VC)",
+    paper="this project (docs/routing.md)", families=("mikant",), default_for=("mikant",))
+def _balanced(topo, seed):
+    """d-mod-k going up; a root crossing from root y to root t goes through the other
+    group's root f[g, y, t, h] of :func:`~fattree.routing._balanced.balanced_table`
+    (h: a destination digit d-mod-k leaves free): the cross channels carry the even
+    split's loads with one VC."""
+    table = balanced_table(int(topo.params["k"])).ravel()
+    return CODE_MIKANT, np.concatenate([tree_iparams(topo, POL_BALANCED, seed), table]), NO_TABLE
 
 
 register_algorithm(

@@ -146,13 +146,15 @@ def algorithms_for(family: str, *, include_demo: bool = False) -> list[str]:
 
 
 def default_algorithm(family: str) -> str:
-    """The papers' algorithm for a family, else ``shortest``.
+    """The default algorithm of a family (balanced: dmodk on kant and clos, ``balanced`` on
+    MiKANT; the papers' Algorithm 1 is ``alg1``, named explicitly by reproductions), else
+    ``shortest``.
 
     Examples
     --------
     >>> from fattree.routing import default_algorithm
     >>> default_algorithm("mikant"), default_algorithm("imported")
-    ('alg1', 'shortest')
+    ('balanced', 'shortest')
     """
     for a in ALGORITHMS._entries.values():
         if family in a.default_for:

@@ -50,7 +50,8 @@ class SimConfig:
     injection : str or None
         ``bernoulli`` (default), ``exact`` (000's N·λ senders per cycle), ``bursty``.
     algorithm : str or None
-        Routing algorithm; None: the family's default (``alg1`` for kant/clos/mikant).
+        Routing algorithm; None: the family's default (``dmodk`` for kant/clos, ``balanced``
+        for mikant; reproductions name ``alg1``).
     packet_flits : int
         Flits per packet (default 1: 000's 32-bit flit holds the address and λ = 1
         means every node sends a packet every cycle).
@@ -96,7 +97,8 @@ class SimConfig:
                             cli_default=None)
     traffic: str = _f("uniform", "pattern", flags=("--traffic", "-t"))
     injection: str | None = _f(None, "injection process")
-    algorithm: str | None = _f(None, "routing algorithm (default: the family's; alg1 for trees)",
+    algorithm: str | None = _f(None, "routing algorithm (default: the family's: dmodk on "
+                               "kant/clos/xgft, balanced on mikant; alg1 = the papers')",
                                flags=("--algorithm", "-a"))
     packet_flits: int = _f(1, "flits per packet", rng=(1, 4096))
     buffer: int = _f(2, "FIFO depth in flits per input port and VC", rng=(1, 32767))
@@ -118,14 +120,14 @@ class SimConfig:
     saturation_ratio: float = _f(0.95, "accepted share of offered below which a run is "
                                        "saturated", cli=False)
     seed: int = _f(0, "seed of every random decision", rng=(0, 2**63 - 1))
-    fault_rate: float | None = _f(None, "share of links failed at random, in [0, 1] (mikant, "
-                                        "mikantc); --algorithm then names a fault-tolerant "
-                                        "algorithm, e.g. gns+xt+gdl")
+    fault_rate: float | None = _f(None, "share of links failed at random, in [0, 1]; "
+                                        "--algorithm then names a fault-tolerant algorithm "
+                                        "(default: the family's, see faults SPEC --list)")
     faults: str | None = _f(None, "fault file: one failed link per line")
     fault_seed: int = _f(0, "seed of the random fault set", rng=(0, 2**63 - 1))
     fault_model: str = _f("local", "knowledge of the fault-tolerant routing: local (a switch "
-                                   "sees its own links; the papers') or lookahead (a detour's "
-                                   "first switch sees all of it; mikant)", choices=FAULT_MODELS)
+                                   "sees its own links; the papers') or lookahead (a switch "
+                                   "also sees its neighbours' links)", choices=FAULT_MODELS)
 
     def __post_init__(self) -> None:
         fr = self.fault_rate

@@ -85,9 +85,12 @@ def _sim_curves(runs, loads, *, workers: int = 1, **params):
 def _curve_figure(df, metric: str = "avg_latency", ylabel: str = "average packet latency (cycles)"):
     from . import _figure
 
+    from ..plots import LINESTYLES, MARKERS
+
     fig, ax = _figure()
-    for label, g in df.groupby("series", sort=False):
-        ax.plot(g["offered_load"], g[metric], marker="o", label=label)
+    for i, (label, g) in enumerate(df.groupby("series", sort=False)):
+        ax.plot(g["offered_load"], g[metric], marker=MARKERS[i % len(MARKERS)],
+                ls=LINESTYLES[i % len(LINESTYLES)], mfc="none", label=label)
     ax.set_xlabel("offered load λ (flits per node per cycle)")
     ax.set_ylabel(ylabel)
     ax.set_yscale("log")

@@ -155,6 +155,12 @@ def _sim_frame(ctx: Context, experiment: str = "latency"):
     from ...sweep.study import builtin_study
 
     study = builtin_study(ctx.study).select([experiment])
+    # 000 §V.B routes by Algorithm 1; the toolkit's defaults are balanced (issue 13)
+    other = sorted({str(p.config.get("algorithm")) for p in study.points()} - {"alg1"})
+    if other:
+        raise ParameterError(f"study {ctx.study!r}, experiment {experiment!r}: algorithm="
+                             f"{', '.join(other)} is invalid for a reproduction of 000 §V.B: "
+                             f"set algorithm = \"alg1\" (the papers' Algorithm 1)")
     summary = run_study(study, ctx.out / "results", workers=ctx.workers,
                         scheduler=ctx.scheduler, progress=ctx.progress)
     if summary.failed:

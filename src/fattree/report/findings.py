@@ -1,0 +1,222 @@
+"""The findings summary that opens a report: each design's key numbers, the routing
+bounds beside the best known routing's, fault tolerance, each reproduction's verdict
+(issue 13: "a report that leads with its findings")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .labels import fmt_number, topology_name
+
+
+@dataclass
+class Findings:
+    """Sentences (``points``) and tables (title -> DataFrame) of a results frame."""
+
+    points: list[str] = field(default_factory=list)
+    tables: dict = field(default_factory=dict)
+
+
+def _kind(df, kind: str):
+    if "kind" not in df.columns:
+        return df.iloc[0:0]
+    return df[df["kind"] == kind]
+
+
+def design_table(df):
+    """One row per simulated design (topology, routing, traffic, other varying settings):
+    zero-load latency, peak accepted throughput, first saturated load, routing bound.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"kind": "simulate", "topology": "kant:k=2,n=2", "algorithm": "dmodk",
+    ...                    "traffic": "uniform", "load": [0.1, 0.5], "avg_latency": [5.0, 9.0],
+    ...                    "accepted_flits": [0.1, 0.45], "saturated": [False, True]})
+    >>> design_table(df).iloc[0].to_dict()["first saturated load"]
+    '0.5'
+    """
+    import pandas as pd
+
+    sim = _kind(df, "simulate")
+    lat = next((c for c in ("avg_latency", "latency_avg") if c in sim.columns), None)
+    if not len(sim) or lat is None or "load" not in sim.columns:
+        return pd.DataFrame()
+    keys = [c for c in ("topology", "algorithm", "traffic") if c in sim.columns]
+    rows = []
+    for key, g in sim.groupby(keys, sort=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        d = dict(zip(keys, key))
+        by = g.groupby("load", sort=True)
+        first = by[lat].mean()
+        row = {"design": topology_name(d.get("topology", "")), "routing": d.get("algorithm", ""),
+               "traffic": d.get("traffic", ""),
+               "lowest load": fmt_number(first.index[0]),
+               "latency there (cycles)": fmt_number(first.iloc[0], 3)}
+        if "accepted_flits" in g.columns:
+            acc = by["accepted_flits"].mean()
+            row["peak accepted (flits/node/cycle)"] = fmt_number(acc.max(), 3)
+        if "saturated" in g.columns:
+            sat = by["saturated"].agg(lambda s: bool(s.fillna(False).any()))
+            row["first saturated load"] = (fmt_number(sat[sat].index[0]) if sat.any()
+                                           else f"none up to {fmt_number(sat.index[-1])}")
+        if "channel_load_bound" in g.columns and g["channel_load_bound"].notna().any():
+            row["routing bound"] = fmt_number(float(g["channel_load_bound"].dropna().iloc[0]), 3)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def routing_table(df, *, max_designs: int = 12):
+    """The simulated routing's channel-load bound beside the best known routing's, per
+    (topology, traffic), from :func:`fattree.routing.advice.routing_advice` (exact loads;
+    large networks are skipped)."""
+    import pandas as pd
+
+    from ..errors import FattreeError
+
+    sim = _kind(df, "simulate")
+    if not len(sim) or not {"topology", "algorithm", "traffic"} <= set(sim.columns):
+        return pd.DataFrame()
+    from ..routing.advice import ADVICE_MAX_WORK, best_routing
+    from ..routing.load import channel_load
+    from ..topology import build
+
+    rows = []
+    combos = sim[["topology", "algorithm", "traffic"]].dropna().drop_duplicates()
+    for spec, alg, traffic in combos.itertuples(index=False):
+        if len(rows) >= max_designs:
+            break
+        try:
+            topo = build(spec)
+            if topo.n_nodes * topo.n_switches > ADVICE_MAX_WORK:
+                continue
+            best = best_routing(topo.family)
+            b = float(channel_load(topo, alg, traffic).bound)
+            bb = b if best == alg else float(channel_load(topo, best, traffic).bound)
+        except FattreeError:  # e.g. a trace, or a fault-tolerant algorithm
+            continue
+        rows.append({"design": topology_name(spec), "traffic": traffic, "routing": alg,
+                     "bound": fmt_number(b, 3), "best known routing": best,
+                     "best bound": fmt_number(bb, 3), "gain": f"×{fmt_number(bb / b, 3)}",
+                     "_gain": bb / b})
+    return pd.DataFrame(rows)
+
+
+def topology_table(df):
+    """Graph properties of the topology rows: nodes, switches, links, radix, distances."""
+    import pandas as pd
+
+    t = _kind(df, "topology")
+    if not len(t) or "topology" not in t.columns:
+        return pd.DataFrame()
+    cols = {"nodes": "nodes", "switches": "switches", "links": "links", "max_radix": "radix",
+            "diameter": "diameter", "avg_distance": "mean distance"}
+    rows = []
+    for spec, g in t.groupby("topology", sort=True):
+        r = g.iloc[0]
+        row = {"design": topology_name(spec)}
+        for c, label in cols.items():
+            if c in g.columns and pd.notna(r[c]):
+                row[label] = fmt_number(r[c], 4)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def fault_table(df, rates=(0.05, 0.25, 0.5)):
+    """Successful routing ratio per fault-tolerant algorithm at a few fault rates."""
+    import pandas as pd
+
+    f = _kind(df, "faults")
+    if not len(f) or not {"rate", "success_ratio", "algorithm"} <= set(f.columns):
+        return pd.DataFrame()
+    have = sorted(f["rate"].dropna().unique())
+    shown = sorted({min(have, key=lambda r, x=x: abs(r - x)) for x in rates if have} - {0.0})
+    keys = [c for c in ("topology", "algorithm", "model") if c in f.columns]
+    rows = []
+    for key, g in f.groupby(keys, sort=True, dropna=False):
+        d = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
+        row = {"design": topology_name(d.get("topology", "")), "algorithm": d["algorithm"]}
+        if "model" in d and isinstance(d["model"], str):
+            row["knowledge"] = d["model"]
+        ratio = g.groupby("rate")["success_ratio"].mean()
+        for r in shown:
+            row[f"success at {fmt_number(100 * r)} % faults"] = fmt_number(ratio.get(r), 3)
+        rows.append((-float(ratio.get(shown[-1], 0.0)) if shown else 0.0, len(rows), row))
+    return pd.DataFrame([r for _, _, r in sorted(rows, key=lambda t: t[:2])])
+
+
+def _leaders(designs) -> list[str]:
+    """Per traffic: the highest peak throughput and the lowest zero-load latency."""
+    out = []
+    peak = "peak accepted (flits/node/cycle)"
+    zero = "latency there (cycles)"
+    if not len(designs) or peak not in designs.columns:
+        return out
+    for traffic, g in designs.groupby("traffic", sort=True):
+        if len(g) < 2:
+            continue
+        acc = g[peak].str.replace(",", "").astype(float)
+        lat = g[zero].str.replace(",", "").astype(float)
+        hi, lo = g.loc[acc.idxmax()], g.loc[lat.idxmin()]
+        others = ", ".join(f"{r['design']} ({r['routing']}) {r[peak]}"
+                           for i, r in g.iterrows() if i != acc.idxmax())
+        out.append(f"{traffic}: {hi['design']} ({hi['routing']}) accepts the most, {hi[peak]} "
+                   f"flits/node/cycle (then {others}); {lo['design']} ({lo['routing']}) has "
+                   f"the lowest latency at load {lo['lowest load']}, {lo[zero]} cycles.")
+    return out
+
+
+def findings(df, reproductions=None, *, routing: bool = True) -> Findings:
+    """The summary of a results frame and its reproductions.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = findings(pd.DataFrame({"kind": ["topology"], "topology": ["mikant:k=2,n=3"],
+    ...                            "nodes": [16], "switches": [8]}))
+    >>> f.tables["Topologies"].iloc[0].to_dict()
+    {'design': 'MiKANT(2,3)', 'nodes': '16', 'switches': '8'}
+
+    References
+    ----------
+    000 §V.B (what the latency and throughput figures compare); issue 13.
+    """
+    out = Findings()
+    designs = design_table(df)
+    if len(designs):
+        out.tables["Designs (simulated)"] = designs
+        out.points.extend(_leaders(designs))
+    if routing:
+        rt = routing_table(df)
+        if len(rt):
+            for _, r in rt.iterrows():
+                if r["routing"] != r["best known routing"] and r["_gain"] >= 1.05:
+                    out.points.append(
+                        f"{r['design']} under {r['traffic']}: {r['routing']} bounds throughput "
+                        f"at {r['bound']} flits/node/cycle; {r['best known routing']} would "
+                        f"reach {r['best bound']} ({r['gain']}).")
+            out.tables["Routing: channel-load bounds (flits/node/cycle) of the simulated "
+                       "routing and of the best known"] = rt.drop(columns="_gain")
+    tt = topology_table(df)
+    if len(tt):
+        out.tables["Topologies"] = tt
+    ft = fault_table(df)
+    if len(ft):
+        out.tables["Fault tolerance (successful routing ratio)"] = ft
+        real = ft[ft["algorithm"] != "oracle"]  # the oracle is a reference, not a routing
+        if len(real) and len(ft.columns) > 3:
+            best = real.iloc[0]
+            out.points.append(f"fault tolerance on {best['design']}: {best['algorithm']} "
+                              f"routes the most pairs ({ft.columns[-1]}: "
+                              f"{best[ft.columns[-1]]}).")
+    reps = [r for r in (reproductions or [])]
+    if reps:
+        import pandas as pd
+
+        counts = pd.Series([r.status for r in reps]).value_counts()
+        out.points.append("reproductions: " + ", ".join(f"{n} {s}" for s, n in counts.items())
+                          + " (verdicts below).")
+        out.tables["Reproductions: verdicts"] = pd.DataFrame(
+            [{"name": r.name, "paper": r.paper, "verdict": r.status, "finding": r.finding}
+             for r in reps])
+    return out

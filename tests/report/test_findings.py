@@ -1,0 +1,126 @@
+"""Issue 13: the report leads with its findings and a table of contents; legends, titles,
+markers and the y = x reference are readable."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fattree.report import plots as P
+from fattree.report.findings import design_table, fault_table, findings
+from fattree.report.html import render
+from fattree.report.labels import fmt_number, topology_name
+
+
+def _sim_frame():
+    rows = []
+    for spec, alg, base in (("mikant:k=2,n=3", "alg1", 5.0), ("clos:k=2,n=3", "alg1", 6.0)):
+        for load, sat in ((0.1, False), (0.5, False), (0.9, True)):
+            rows.append({"kind": "simulate", "topology": spec, "family": spec.split(":")[0],
+                         "algorithm": alg, "traffic": "uniform", "load": load,
+                         "avg_latency": base + 100 * load ** 4 * (50 if sat else 1),
+                         "accepted_flits": min(load, 0.4 if "mikant" in spec else 0.45),
+                         "saturated": sat, "config_hash": f"{spec}{load}"})
+    df = pd.DataFrame(rows)
+    df.attrs["config_columns"] = ["kind", "topology", "family", "algorithm", "traffic", "load"]
+    return df
+
+
+@pytest.mark.parametrize("spec,name", [("mikant:k=4,n=5", "MiKANT(4,5)"),
+                                       ("kant:k=4,n=3", "4-ary 3-tree"),
+                                       ("mikantc:k=3,n=3", "MiKANTC(3,3)"),
+                                       ("torus:k=4,n=2,p=1", "4-ary 2-cube"),
+                                       ("graph:file=x.graphml", "graph x.graphml")])
+def test_topology_names(spec, name):
+    assert topology_name(spec) == name
+
+
+def test_numbers_have_sensible_digits():
+    assert [fmt_number(x) for x in (0.0627451, 2.0, 123456.7, 1e-5)] == \
+        ["0.06275", "2", "123,457", "1e-05"]
+
+
+def test_design_table_and_sentences():
+    df = _sim_frame()
+    d = design_table(df)
+    assert list(d["design"]) == ["Clos(2,3)", "MiKANT(2,3)"]
+    assert list(d["first saturated load"]) == ["0.9", "0.9"]
+    assert list(d["peak accepted (flits/node/cycle)"]) == ["0.45", "0.4"]
+    f = findings(df)
+    assert any(p.startswith("uniform: Clos(2,3) (alg1) accepts the most, 0.45") for p in f.points)
+    # the routing bound beside the best known one (exact channel loads)
+    assert any("MiKANT(2,3) under uniform: alg1 bounds throughput at 0.536" in p
+               and "balanced would reach 0.938" in p for p in f.points)
+
+
+def test_fault_table_sorted_by_success():
+    df = pd.DataFrame({"kind": "faults", "topology": "mikant:k=3,n=3",
+                       "algorithm": ["sp", "sp", "gns", "gns"], "rate": [0.0, 0.5] * 2,
+                       "success_ratio": [1.0, 0.1, 1.0, 0.3]})
+    t = fault_table(df)
+    assert list(t["algorithm"]) == ["gns", "sp"]
+    assert list(t["success at 50 % faults"]) == ["0.3", "0.1"]
+
+
+def test_report_opens_with_findings_and_contents():
+    df = _sim_frame()
+    page = render(df, title="t")
+    h2 = re.findall(r"<h2 id=\"([^\"]+)\"", page)
+    assert h2[:2] == ["findings", "figures"]
+    assert page.index('<nav class="toc">') < page.index('<h2 id="figures">')
+    assert page.index('id="findings"') < page.index('<nav class="toc">')
+    for anchor in re.findall(r'<a href="#([^"]+)"', page):
+        assert f'id="{anchor}"' in page, anchor
+    assert "Designs (simulated)" in page and "family=" not in page
+
+
+def test_markers_styles_saturation_and_titles():
+    df = _sim_frame()
+    fig = P.draw(df, "latency")
+    ax = fig.axes[0]
+    named = [ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+    curves = [ln for ln in named if not ln.get_label().startswith("saturated")]
+    assert [ln.get_label() for ln in curves] == ["Clos(2,3), alg1", "MiKANT(2,3), alg1"]
+    assert curves[0].get_marker() != curves[1].get_marker()
+    assert curves[0].get_linestyle() != curves[1].get_linestyle()
+    assert all(ln.get_markerfacecolor() == "none" for ln in curves)  # overlaps stay visible
+    assert "saturated, above the axis" in [ln.get_label() for ln in named]
+    assert list(curves[0].get_xdata()) == [0.1, 0.5]  # the saturated point is marked apart
+    assert ax.get_ylim()[1] < 100 * 0.9 ** 4 * 50  # cut off on the linear axis
+    assert "MiKANT(2,3)" in ax.get_title() and "Clos(2,3)" in ax.get_title()
+
+
+def test_identity_is_a_diagonal_on_log_axes():
+    df = _sim_frame()
+    ax = P.draw(df, "throughput", logy=True).axes[0]
+    ref = [ln for ln in ax.get_lines() if ln.get_label().startswith("accepted = offered")][0]
+    xs, ys = np.asarray(ref.get_xdata()), np.asarray(ref.get_ydata())
+    assert len(xs) > 50 and np.allclose(xs, ys) and ax.get_yscale() == "log"
+
+
+def test_fault_figure_names_the_topology_and_styles_differ(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from fattree.report.fault_plots import plot_fault_study
+
+    frame = pd.DataFrame({"algorithm": ["sp"] * 2 + ["gns"] * 2, "model": "local",
+                          "rate": [0.0, 0.1] * 2, "success_ratio": [1.0, 0.5] * 2,
+                          "ci_low": [1.0, 0.4] * 2, "ci_high": [1.0, 0.6] * 2,
+                          "avg_path_length": [5.0, 5.2] * 2})
+    seen = {}
+    real_close = plt.close
+
+    def keep(fig):
+        seen["fig"] = fig
+        real_close(fig)
+
+    monkeypatch.setattr(plt, "close", keep)
+    plot_fault_study(frame, tmp_path / "f.png", title="mikant:k=3,n=3, 10 trials per rate")
+    fig = seen["fig"]
+    assert fig._suptitle.get_text() == "MiKANT(3,3), 10 trials per rate"
+    lines = fig.axes[0].get_lines()
+    assert lines[0].get_marker() != lines[1].get_marker()  # identical curves stay visible
+    assert lines[0].get_linestyle() != lines[1].get_linestyle()
