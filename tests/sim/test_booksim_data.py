@@ -175,11 +175,11 @@ def test_booksim_fattree_is_kant_with_rotated_node_numbers(k, n):
     for v in theirs:
         theirs.nodes[v]["lab"] = v if v[0] == "n" else "switch"
     assert nx.is_isomorphic(ours, theirs, node_match=lambda a, b: a["lab"] == b["lab"])
-    # and not with our own numbering (the permutations pair different nodes)
-    for v in ours:
-        if v[0] == "n":
-            ours.nodes[v]["lab"] = v
-    assert not nx.is_isomorphic(ours, theirs, node_match=lambda a, b: a["lab"] == b["lab"])
+    # and not with our own numbering (the permutations pair different nodes): BookSim2's
+    # nodes 0..k-1 share a leaf, ours do not (a cheap witness; VF2 cannot prove the negative fast)
+    leaf = {v: next(iter(ours[v])) for v in ours if v[0] == "n"}
+    assert len({leaf[("n", c)] for c in range(k)}) == k
+    assert len({next(iter(theirs[("n", b)])) for b in range(k)}) == 1
 
 
 def test_stored_mikant_file_is_our_export():
