@@ -51,3 +51,35 @@ def test_quick_study_writes_the_verdict_into_the_report(tmp_path):
     html = res.report.read_text()
     assert "verdict (N = " in html and "per dollar" in html
     assert any(n.startswith("verdict") for n in res.notes)
+
+
+def test_faults_kind_resolves_the_family_default():
+    out = TASKS.get("faults").run({"topology": "kant:k=4,n=3", "algorithm": "default",
+                                   "rate": 0.05, "trials": 300, "fault_pool": "switch-only"}, 3)
+    assert out["ft_algorithm"] == "detour" and 0.9 < out["success_ratio"] <= 1.0
+    out = TASKS.get("faults").run({"topology": "mikant:k=3,n=3", "algorithm": "default",
+                                   "rate": 0.05, "trials": 300}, 3)
+    assert out["ft_algorithm"] == "escape"
+
+
+def test_full_study_has_faults_at_1_and_5_percent_and_radix_8():
+    pts = list(builtin_study("equal-cost").points())
+    ft = [p.params for p in pts if p.params.get("rate") is not None]
+    assert {p["rate"] for p in ft} == {0.01, 0.05} and {p["algorithm"] for p in ft} == {"default",
+                                                                                      "oracle"}
+    assert any(p.params.get("switch_radix") == 8 for p in pts)
+
+
+def test_verdict_ranks_designs_by_fault_success():
+    rows = [dict(kind="faults", topology=t, algorithm=a, ft_algorithm=f, rate=r,
+                 success_ratio=s, trials=100, fault_pool="switch-only")
+            for t, a, f, r, s in (("kant:k=4,n=3", "default", "detour", 0.05, 0.9),
+                                  ("kant:k=4,n=3", "oracle", "oracle", 0.05, 0.95),
+                                  ("mikant:k=4,n=3", "default", "escape", 0.05, 0.97))]
+    rows.append(dict(kind="cost", topology="kant:k=4,n=3", usd=1e5, nodes=64, usd_per_node=1e5 / 64,
+                     watts_per_node=50.0, switches=48, links=192, avg_distance=5.4, bisection=32,
+                     bisection_label="exact", cut_bound=1.0, routing="dmodk", bound_uniform=1.0,
+                     bound_randperm=0.3, bound_bitcomp=None, switch_radix=8))
+    text = "\n".join(VERDICTS.get("equal-cost")(pd.DataFrame(rows)))
+    assert "kant:k=4,n=3: detour 0.9; oracle 0.95" in text
+    assert "mikant:k=4,n=3 0.9700, kant:k=4,n=3 0.9000" in text

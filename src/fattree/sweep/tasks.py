@@ -356,7 +356,8 @@ def _simulate(config: dict, seed: int) -> dict:
 def _ft_algorithm(value: str) -> str:
     from ..faults.algorithms import FT_ALGORITHMS
 
-    FT_ALGORITHMS.get(value)  # raises UnknownNameError listing the valid names
+    if value != "default":  # "default": the family's default (faults.rules), resolved per topology
+        FT_ALGORITHMS.get(value)  # raises UnknownNameError listing the valid names
     return value
 
 
@@ -377,9 +378,9 @@ def _rate(value: float) -> float:
 
 @task("faults", columns=topology_columns, requires=("fattree.faults.montecarlo:evaluate",),
       headline=("success_ratio", "ci_low", "ci_high", "avg_path_length", "faulty_links"), params=[
-    TaskParam("topology", str, "a MiKANT spec, e.g. 'mikant:k=3,n=3'", check=topology_spec),
-    TaskParam("algorithm", str, "fault-tolerant routing algorithm (fattree faults --list)",
-              check=_ft_algorithm, crn=True),
+    TaskParam("topology", str, "a topology spec, e.g. 'mikant:k=3,n=3'", check=topology_spec),
+    TaskParam("algorithm", str, "fault-tolerant routing algorithm (fattree faults SPEC --list), "
+              "or 'default': the family's default", check=_ft_algorithm, crn=True),
     TaskParam("model", str, "'local' or 'lookahead' fault knowledge", default="local",
               check=_choice("model", ("local", "lookahead")), crn=True),
     TaskParam("rate", float, "fraction of links made faulty", check=_rate),
@@ -397,14 +398,21 @@ def _faults(config: dict, seed: int) -> dict:
     References: 001 §5, Figs. 8-9.
     """
     from ..faults.montecarlo import evaluate
+    from ..faults.rules import default_ft_algorithm
     from ..topology import build
 
-    st = evaluate(build(config["topology"]), config["algorithm"], [config["rate"]],
-                  config["trials"], seed, models=[config.get("model", "local")],
+    topo = build(config["topology"])
+    name = config["algorithm"]
+    if name == "default":
+        name = default_ft_algorithm(topo.family)
+    st = evaluate(topo, name, [config["rate"]], config["trials"], seed,
+                  models=[config.get("model", "local")],
                   switch_only=config.get("fault_pool", "all") == "switch-only")
     row = st.rows[0]
-    return {k: v for k, v in row.items() if k not in ("algorithm", "rate", "trials", "topology",
-                                                      "seed")}
+    out = {k: v for k, v in row.items() if k not in ("algorithm", "rate", "trials", "topology",
+                                                     "seed")}
+    out["ft_algorithm"] = name  # what "default" resolved to
+    return out
 
 
 # ----------------------------------------------------------------------------- cost (issue 13)

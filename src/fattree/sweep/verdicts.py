@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
+
 from ..registry import Registry
 
 VERDICTS: Registry = Registry("study verdict")
@@ -43,6 +45,13 @@ def _taper(spec: str) -> float | None:
     return m[0] / w[1] if len(m) > 1 else None
 
 
+def _scale_label(same_radix, n: int, r) -> str:
+    """The group a cost row is judged in: N ~ 65,536 (analytic), or the small designs' node
+    range at one switch radix."""
+    base = "N ~ 65,536" if n > 20_000 else f"N = {_scale(same_radix)}"
+    return base + (f", radix {int(r)}" if r else "")
+
+
 def equal_cost(df) -> list[str]:
     """The equal-cost comparison: per design cost, power, bounds, simulated peaks; the verdict.
 
@@ -59,7 +68,8 @@ def equal_cost(df) -> list[str]:
     lines = []
     out = []
     cost = df[df["kind"] == "cost"].copy()
-    cost["scale"] = cost["nodes"].map(lambda n: "N ~ 65,536" if n > 20_000 else f"N = {_scale(cost)}")
+    radix = cost["switch_radix"] if "switch_radix" in cost.columns else pd.Series(0, cost.index)
+    cost["scale"] = [_scale_label(cost[radix == r], n, r) for n, r in zip(cost["nodes"], radix)]
     for exp, rows in cost.groupby("scale", sort=True):
         big = rows["nodes"].max() > 20_000
         lines.append(f"{exp}{' (analytic only: cut bounds, no simulation)' if big else ''}:")
@@ -108,9 +118,45 @@ def equal_cost(df) -> list[str]:
                     f"{'less' if cheaper >= 0 else 'more'} per node than the 2:1 tapered {tap['topo']}; "
                     f"at equal cost it delivers {mk[key + '_per_musd'] / tap[key + '_per_musd']:.2f}x its "
                     f"throughput ({mk[key]:.3f} vs {tap[key]:.3f} flits/node/cycle).")
+    lines += _fault_lines(df)
     lines.append("Prices are the default assumptions of fattree/data/prices.toml (every switch priced "
                  "as the study's switch_radix product); throughput is per the family's routing named "
                  "above; 'sim' is the peak accepted rate over the offered loads.")
+    return lines
+
+
+def _fault_lines(df) -> list[str]:
+    """Success ratio of each design's default fault-tolerant routing and of the oracle, per
+    fault rate, and the ranking at the highest rate (issue 13: 1 % and 5 % link faults)."""
+    if "success_ratio" not in df.columns:
+        return []
+    ft = df[(df["kind"] == "faults") & df["success_ratio"].notna()]
+    if ft.empty:
+        return []
+    rates = sorted(ft["rate"].unique())
+    pool = str(ft["fault_pool"].iloc[0]) if "fault_pool" in ft.columns else "all"
+    trials = int(ft["trials"].iloc[0]) if "trials" in ft.columns else 0
+    lines = [f"link faults ({'switch-to-switch links only' if pool == 'switch-only' else 'node links included'}"
+             f", {trials:,} trials per rate; success ratio at "
+             + " / ".join(f"{r:.0%}" for r in rates) + "):"]
+    worst = []
+    for topo, rows in ft.groupby("topology", sort=False):
+        parts = []
+        for alg_kind in ("default", "oracle"):
+            sub = rows[rows["algorithm"] == alg_kind]
+            if sub.empty:
+                continue
+            name = str(sub["ft_algorithm"].iloc[0]) if "ft_algorithm" in sub.columns else alg_kind
+            vals = [sub[sub["rate"] == r]["success_ratio"] for r in rates]
+            parts.append(f"{name} " + " / ".join(_f(float(v.iloc[0]), 4) if len(v) else "-"
+                                                for v in vals))
+            if alg_kind == "default" and len(vals[-1]):
+                worst.append((float(vals[-1].iloc[0]), topo, name))
+        lines.append(f"  {topo}: " + "; ".join(parts))
+    if worst:
+        worst.sort(reverse=True)
+        lines.append(f"verdict (faults at {rates[-1]:.0%}, each family's default local routing): "
+                     + ", ".join(f"{t} {v:.4f}" for v, t, _ in worst) + ".")
     return lines
 
 
