@@ -49,6 +49,10 @@ class DamagedDataWarning(FattreeWarning):
     """Stored data that could not be read (a damaged results file) was skipped."""
 
 
+class StaleResultsWarning(FattreeWarning):
+    """Stored results written by another fattree version are reused on resume."""
+
+
 def closest(name: str, valid: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest valid name, or ``""``."""
     match = difflib.get_close_matches(name, list(valid), n=1)

@@ -108,3 +108,18 @@ def test_renamed_part_is_not_taken_for_another_point(tmp_path):
     b.write_bytes(a.read_bytes())  # a valid file, but of another point
     summary, warned = _sweep(out)
     assert summary.done == 1 and "does not hold the point" in str(warned[0].message)
+
+
+def test_results_of_another_version_are_reused_with_a_warning(tmp_path):
+    from fattree.errors import StaleResultsWarning
+
+    out = tmp_path / "r"
+    _sweep(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # same version: resumed silently
+        assert run_study(parse_study(STUDY), out, workers=0).skipped == 3
+    m = json.loads((out / "manifest.json").read_text())
+    m["written_by"] = "0.0.1"
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.warns(StaleResultsWarning, match="3 points already stored by fattree 0.0.1"):
+        run_study(parse_study(STUDY), out, workers=0)

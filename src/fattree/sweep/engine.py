@@ -159,6 +159,7 @@ def run_study(study: Study, out, *, scheduler: str | None = None, workers: int =
 def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures, retries,
          compact_at, client, unavailable) -> SweepSummary:
     store = ResultStore(out, create=True)
+    previous = store.manifest.get("written_by")
     with store.lock():
         store.record_study(study.name, study.source, study.source_hash, study.report)
         points = study.points()
@@ -178,6 +179,18 @@ def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures
         todo = [p for p in points if p.config_hash not in done
                 and TASKS.get(p.kind).available() is None]
         skipped = sum(p.config_hash in done for p in points)
+        from .. import __version__
+
+        if skipped and previous != __version__:
+            import warnings
+
+            from ..errors import StaleResultsWarning
+
+            warnings.warn(f"{store.path}: {skipped} point{'s' if skipped > 1 else ''} already "
+                          f"stored by fattree {previous} {'are' if skipped > 1 else 'is'} reused "
+                          f"by fattree {__version__}; defaults (e.g. routing) may differ between "
+                          "versions: give a new folder to recompute", StaleResultsWarning,
+                          stacklevel=3)
         summary = SweepSummary(total=len(todo), skipped=skipped, unavailable=unavailable,
                                quarantined=quarantined)
         report = progress or (lambda _p: None)
