@@ -22,8 +22,8 @@ def test_backlog_growth_of_a_linear_and_a_flat_backlog():
 def test_kant43_alg1_flagged_just_past_its_maximum_throughput(seed):
     # kant(4,3), Algorithm 1, 2-flit buffers accepts at most about 0.233 (issue 13): offered
     # 0.23 is below it, 0.24 above (the delivered share alone flagged only from 0.25)
-    below = simulate("kant:k=4,n=3", load=0.23, buffer=2, seed=seed)
-    above = simulate("kant:k=4,n=3", load=0.24, buffer=2, seed=seed)
+    below = simulate("kant:k=4,n=3", load=0.23, buffer=2, seed=seed, algorithm="alg1")
+    above = simulate("kant:k=4,n=3", load=0.24, buffer=2, seed=seed, algorithm="alg1")
     assert below.algorithm == "alg1" and not below.saturated
     assert above.saturated and "grew" in above.saturation_reason
     assert above.accepted_throughput < 0.235

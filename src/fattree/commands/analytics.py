@@ -39,8 +39,16 @@ def _num(v: Any) -> Any:
     return v
 
 
-def _split(text: str | None) -> list[str] | None:
-    return None if text is None else [t.strip() for t in text.split(",") if t.strip()]
+def _split(text: str | None, name: str = "families") -> list[str] | None:
+    if text is None:
+        return None
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        from ..errors import ParameterError
+
+        raise ParameterError(f"{name}={text!r} is invalid: give comma-separated names "
+                             "(see fattree families), or leave the option out for all")
+    return items
 
 
 # ------------------------------------------------------------------ design

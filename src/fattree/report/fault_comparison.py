@@ -29,7 +29,7 @@ def comparison_algorithms(family: str) -> list[str]:
     Examples
     --------
     >>> comparison_algorithms("kant"), comparison_algorithms("mikant")
-    (['detour', 'updown-table', 'oracle'], ['escape', 'gns+tt+xt+gdl', 'oracle'])
+    (['detour', 'updown-table', 'oracle'], ['escape', 'gns+tt+xt+gdl', 'updown-table', 'oracle'])
 
     References
     ----------

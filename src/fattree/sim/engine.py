@@ -372,7 +372,7 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     --------
     >>> df = simulate_loads("kant:k=2,n=2", [0.1, 0.2], packets_per_source=10)
     >>> list(df["offered_load"]), bool(df["deadlock"].any()), float(df["channel_load_bound"][0])
-    ([0.1, 0.2], False, 0.75)
+    ([0.1, 0.2], False, 1.0)
 
     References
     ----------

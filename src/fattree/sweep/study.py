@@ -512,7 +512,7 @@ def builtin_study(name: str) -> Study:
     Examples
     --------
     >>> [e.name for e in builtin_study("flagship").experiments]
-    ['latency', 'faults', 'properties']
+    ['latency', 'balanced', 'faults', 'properties']
     """
     from importlib.resources import files
 
