@@ -289,7 +289,8 @@ def _num(x):
     return None if x in ("", None) else float(x)
 
 
-def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None):
+def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None,
+               sim_type: str | None = None):
     """``SimConfig`` of our ``--model booksim`` for one stored row (docs/booksim.md, "Mapping")."""
     from fattree.sim.config import SimConfig
 
@@ -301,6 +302,8 @@ def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None
     kw = dict(model="booksim", speculative=bool(int(row["speculative"])), load=load,
               traffic=traffic or row["traffic"], packet_flits=int(row["packet_flits"]),
               buffer=int(row["buffer"]), vcs=int(row["vcs"]), seed=seed)
+    if sim_type is not None and "sim_type" in fields:
+        kw["sim_type"] = sim_type
     rd = int(row["routing_delay"])
     if rd:
         if "routing_delay" not in fields:
@@ -349,11 +352,16 @@ def compare(args) -> int:
     if args.limit:
         cases = cases[: args.limit]
     topos: dict = {}
+    our_seeds = list(range(1, args.seeds + 1))
     n_pass = n_fail = n_na = 0
     print(f"{'case':40s} {'figure':14s} {'BookSim2':>9s} {'ours':>9s} {'diff':>8s}  result")
 
+    worst: list = []
+
     def report(case, figure, theirs, ours, ok, diff):
         nonlocal n_pass, n_fail, n_na
+        if ok is not None and diff:
+            worst.append((abs(float(diff.rstrip("%"))), figure.split("@")[0], case, figure, diff))
         verdict = "n/a" if ok is None else ("pass" if ok else "FAIL")
         n_pass += verdict == "pass"
         n_fail += verdict == "FAIL"
@@ -369,11 +377,13 @@ def compare(args) -> int:
             sat_row = next(r for r in crow if r["point"] == "saturation")
             for r in crow:
                 if r["point"] == "saturation":
-                    cfg = our_config(r, 1.0)
+                    cfg = our_config(r, 1.0, sim_type="throughput")  # as BookSim2's rows
                     if cfg is None:
                         report(name, "saturation", _num(r["accepted"]), None, None, "")
                         continue
-                    ours = simulate(topo, cfg).accepted_flits
+                    got = [simulate(topo, dataclasses.replace(cfg, seed=s)).accepted_flits
+                           for s in our_seeds]
+                    ours = sum(got) / len(got)
                     theirs = _num(r["accepted"])
                     rel = (ours - theirs) / theirs
                     report(name, "saturation", theirs, ours, abs(rel) <= TOL_SAT, f"{100 * rel:+.1f}%")
@@ -386,8 +396,7 @@ def compare(args) -> int:
                 if cfg is None:
                     report(name, f"lat@{r['point']}", _num(r["plat"]), None, None, "")
                     continue
-                seeds = [int(s) for s in r["seeds"].split()]
-                got = [simulate(topo, dataclasses.replace(cfg, seed=s)).avg_latency for s in seeds]
+                got = [simulate(topo, dataclasses.replace(cfg, seed=s)).avg_latency for s in our_seeds]
                 ours = sum(got) / len(got)
                 theirs = _num(r["plat"])
                 rel = (ours - theirs) / theirs
@@ -406,6 +415,10 @@ def compare(args) -> int:
                 report(name, f"zero@{z['routers']}r", theirs, res.avg_latency,
                        abs(res.avg_latency - theirs) <= TOL_ZERO, f"{res.avg_latency - theirs:+.2f}")
     print(f"{n_pass} passed, {n_fail} failed, {n_na} not comparable")
+    for kind in ("saturation", "lat", "zero"):
+        top = sorted((w for w in worst if w[1] == kind), reverse=True)[:3]
+        if top:
+            print(f"worst {kind}: " + "; ".join(f"{c} {f} {d}" for _, _, c, f, d in top))
     speed = DATA / "speed.csv"
     if speed.exists():
         print("\nBookSim2 speed (single core, stored): " + "; ".join(
@@ -420,6 +433,8 @@ def main(argv=None) -> int:
     ap.add_argument("--commit", default=COMMIT, help="with --booksim: the BookSim2 commit it was built from")
     ap.add_argument("--only", help="networks to run, e.g. kant43,mikant43")
     ap.add_argument("--limit", type=int, default=0, help="first N cases only")
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="our runs per figure (seeds 1..N, averaged); BookSim2's rows are one seed")
     ap.add_argument("--jobs", type=int, default=1, help="with --booksim: BookSim2 runs at once")
     ap.add_argument("--speed-only", action="store_true", help="with --booksim: only the timing runs")
     ap.add_argument("--no-speed", action="store_true", help="with --booksim: skip the timing runs")

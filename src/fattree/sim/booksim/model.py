@@ -96,8 +96,7 @@ def _alloc(topo, cfg, net, traffic, load):
               np.zeros(NP, np.int64), np.zeros(NP, np.int64), np.zeros(NP, np.int64),
               np.zeros(NIV, np.int64), np.zeros(NIV, np.int64), np.zeros(S, np.int64),
               np.zeros(S, np.int8))
-    rng = np.array([np.uint64(cfg.seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(12345)],
-                   np.uint64)
+    rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
         nnext = np.where(tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)],
                          1 << 62).astype(np.int64)
