@@ -89,7 +89,7 @@ def _signature():
             continue
         flags = f.metadata.get("flags", ("--" + f.name.replace("_", "-"),))
         default = f.metadata.get("cli_default", f.default)
-        kind = {"int": int, "float": float}.get(str(f.type).split(" ")[0], str)
+        kind = {"int": int, "float": float, "bool": bool}.get(str(f.type).split(" ")[0], str)
         params.append(P(f.name, P.KEYWORD_ONLY, annotation=kind,
                         default=typer.Option(default, *flags, help=_option_help(f))))
         if f.name == "load":

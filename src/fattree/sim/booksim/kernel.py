@@ -87,19 +87,16 @@ def _gap(rng, p, logq):
 
 
 @njit(cache=True, inline="always")
-def _route(net, rng, s, d):
-    cfg = net.cfg
-    N = cfg[C_N]
-    if cfg[C_RKIND] == 0:  # nca
-        p = net.down[s * N + d]
+def _route(rkind, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, d):
+    if rkind == 0:  # nca
+        p = down[s * N + d]
         if p >= 0:
             return p
-        R = cfg[C_R]
-        return net.up_ports[s * R + _randint(rng, net.up_n[s])]
-    ds = net.node_sw[d]
+        return up_ports[s * R + _randint(rng, up_n[s])]
+    ds = node_sw[d]
     if ds == s:
-        return net.node_pt[d]
-    return net.next_hop[s * cfg[C_S] + ds]
+        return node_pt[d]
+    return next_hop[s * S + ds]
 
 
 @njit(cache=True)
@@ -113,7 +110,21 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     CAP = ev.f_ivc.shape[0] // W
     cnt = st.cnt
     rng = st.rng
+    hist = st.hist
     p_inj = net.fcfg[FC_P]
+    # every array in a local: tuple fields read in the hot loop cost reference counting
+    (bq, bh, bl, vst, vrdy, vroute, vout, voutvc, ouse, ocred, sa_g, sa_a, sw_rr, va_g, va_a,
+     alist, inlist) = rt
+    ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
+    f_ivc, f_code, f_n, c_ovc, c_n, ev_nc, nc_n, d_node, d_code, d_n = ev
+    pk_dst, pk_src, pk_ct, pk_it, pk_hops, pk_rec, pk_free = pk
+    peer_sw, peer_node, peer_port, node_sw, node_pt = (net.peer_sw, net.peer_node, net.peer_port,
+                                                       net.node_sw, net.node_pt)
+    down, up_n, up_ports, next_hop, dtab = net.down, net.up_n, net.up_ports, net.next_hop, net.dtab
+    tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
+    S = cfg[C_S]
+    RKIND, DMODE, HOT, TRACE = cfg[C_RKIND], cfg[C_DMODE], cfg[C_HOT], cfg[C_TRACE]
+    HFRAC = net.fcfg[FC_HOT]
     logq = np.log(1.0 - p_inj) if p_inj < 1.0 else -1.0
     # per-router scratch
     va_li = np.empty(RV, np.int64)
@@ -142,169 +153,169 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         state = cnt[K_STATE]
         slot = t & (W - 1)
         # ---- 1. events due now
-        for i in range(ev.nc_n[slot]):  # credits back at nodes (applied at once)
-            ndv = ev.nc[slot * N + i]
-            nd.ncred[ndv] += 1
-        ev.nc_n[slot] = 0
-        for i in range(ev.d_n[slot]):  # flits read by their destination node
-            code = ev.d_code[slot * N + i]
+        for i in range(nc_n[slot]):  # credits back at nodes (applied at once)
+            ndv = ev_nc[slot * N + i]
+            ncred[ndv] += 1
+        nc_n[slot] = 0
+        for i in range(d_n[slot]):  # flits read by their destination node
+            code = d_code[slot * N + i]
             pid = code // F
             if state != DRAINING:
                 cnt[K_ACC] += 1
             cnt[K_INFL_F] -= 1
-            cnt[K_INFL_CT] -= pk.ct[pid]
+            cnt[K_INFL_CT] -= pk_ct[pid]
             if code - pid * F == F - 1:  # tail: the packet is delivered
                 cnt[K_DELIVERED] += 1
-                if state == WARMING or pk.rec[pid]:
-                    lat = t - pk.ct[pid]
+                if state == WARMING or pk_rec[pid]:
+                    lat = t - pk_ct[pid]
                     cnt[K_PLAT_SUM] += lat
                     cnt[K_PLAT_N] += 1
                     if lat > cnt[K_PLAT_MAX]:
                         cnt[K_PLAT_MAX] = lat
-                    nl = t - pk.it[pid]
+                    nl = t - pk_it[pid]
                     cnt[K_NLAT_SUM] += nl
                     if nl > cnt[K_NLAT_MAX]:
                         cnt[K_NLAT_MAX] = nl
-                    cnt[K_HOPS_SUM] += pk.hops[pid]
-                    st.hist[min(lat, HIST - 1)] += 1
-                if pk.rec[pid]:
+                    cnt[K_HOPS_SUM] += pk_hops[pid]
+                    hist[min(lat, HIST - 1)] += 1
+                if pk_rec[pid]:
                     cnt[K_MEAS_INFL] -= 1
-                pk.free[cnt[K_NFREE]] = pid
+                pk_free[cnt[K_NFREE]] = pid
                 cnt[K_NFREE] += 1
-        ev.d_n[slot] = 0
-        for i in range(ev.f_n[slot]):  # flits into router input buffers
-            g = ev.f_ivc[slot * CAP + i]
-            code = ev.f_code[slot * CAP + i]
-            n0 = rt.bl[g]
-            rt.bq[g * B + (rt.bh[g] + n0) % B] = code
-            rt.bl[g] = n0 + 1
+        d_n[slot] = 0
+        for i in range(f_n[slot]):  # flits into router input buffers
+            g = f_ivc[slot * CAP + i]
+            code = f_code[slot * CAP + i]
+            n0 = bl[g]
+            bq[g * B + (bh[g] + n0) % B] = code
+            bl[g] = n0 + 1
             if n0 == 0:
-                if rt.vst[g] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
+                if vst[g] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g // RV
-                    rt.vst[g] = VA
-                    rt.vroute[g] = _route(net, rng, s, pk.dst[code // F])
-                    rt.vrdy[g] = t + RD
+                    vst[g] = VA
+                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[code // F])
+                    vrdy[g] = t + RD
                 else:
-                    rt.vrdy[g] = t
+                    vrdy[g] = t
             s = g // RV
-            if not rt.inlist[s]:
-                rt.inlist[s] = 1
-                rt.alist[cnt[K_AN]] = s
+            if not inlist[s]:
+                inlist[s] = 1
+                alist[cnt[K_AN]] = s
                 cnt[K_AN] += 1
-        ev.f_n[slot] = 0
-        for i in range(ev.c_n[slot]):  # credits back at routers
-            rt.ocred[ev.c_ovc[slot * CAP + i]] += 1
-        ev.c_n[slot] = 0
+        f_n[slot] = 0
+        for i in range(c_n[slot]):  # credits back at routers
+            ocred[c_ovc[slot * CAP + i]] += 1
+        c_n[slot] = 0
         # ---- 2. nodes: lazy creation, then injection
         for n in range(N):
-            pid = nd.ncur[n]
+            pid = ncur[n]
             if pid < 0:
                 made = -1
-                if nd.nnext[n] <= t:
-                    pid = pk.free[cnt[K_NFREE] - 1]
+                if nnext[n] <= t:
+                    pid = pk_free[cnt[K_NFREE] - 1]
                     cnt[K_NFREE] -= 1
-                    ct = nd.nnext[n]
-                    pk.ct[pid] = ct
-                    pk.src[pid] = n
-                    pk.hops[pid] = 0
-                    pk.dst[pid] = _dest(net, rng, n, nd)
+                    ct = nnext[n]
+                    pk_ct[pid] = ct
+                    pk_src[pid] = n
+                    pk_hops[pid] = 0
+                    pk_dst[pid] = _dest(TRACE, DMODE, N, HOT, HFRAC, dtab, tr_dst, tr_ptr, rng, n)
                     rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
-                    pk.rec[pid] = rec
+                    pk_rec[pid] = rec
                     if rec:
                         cnt[K_MEAS_INFL] += 1
                     cnt[K_CREATED] += 1
                     cnt[K_INFL_F] += F
                     cnt[K_INFL_CT] += F * ct
                     if cfg[C_TRACE]:
-                        nd.tr_ptr[n] += 1
-                        j = nd.tr_ptr[n]
-                        nd.nnext[n] = net.tr_cycle[j] if j < net.tr_end[n] else 1 << 62
+                        tr_ptr[n] += 1
+                        j = tr_ptr[n]
+                        nnext[n] = tr_cycle[j] if j < tr_end[n] else 1 << 62
                     else:
-                        nd.nnext[n] = ct + _gap(rng, p_inj, logq)
-                    nd.ncur[n] = pid
-                    nd.nidx[n] = 0
-                    nd.nvc[n] = -1
+                        nnext[n] = ct + _gap(rng, p_inj, logq)
+                    ncur[n] = pid
+                    nidx[n] = 0
+                    nvc[n] = -1
                     made = ct
-                if state == DRAINING and not nd.nqd[n] and (made < 0 or made >= cnt[K_DRAIN_T]):
-                    nd.nqd[n] = 1
+                if state == DRAINING and not nqd[n] and (made < 0 or made >= cnt[K_DRAIN_T]):
+                    nqd[n] = 1
                     cnt[K_NDRAINED] += 1
                 if pid < 0:
                     continue
-            vc = nd.nvc[n]
+            vc = nvc[n]
             if vc < 0:  # a head: the first VC after the last one used, free, with a credit
-                lvc = nd.nlvc[n]
+                lvc = nlvc[n]
                 for i in range(1, V + 1):
                     c = 0 if lvc < 0 else (lvc + i) % V
-                    if nd.nuse[n * V + c] == 0 and nd.ncred[n * V + c] > 0:
+                    if nuse[n * V + c] == 0 and ncred[n * V + c] > 0:
                         vc = c
                         break
                 if vc < 0:
                     continue
-                nd.nvc[n] = vc
-            if nd.ncred[n * V + vc] == 0:
+                nvc[n] = vc
+            if ncred[n * V + vc] == 0:
                 continue
-            nd.ncred[n * V + vc] -= 1
-            idx = nd.nidx[n]
+            ncred[n * V + vc] -= 1
+            idx = nidx[n]
             if idx == 0:
-                nd.nuse[n * V + vc] = 1
-                nd.nlvc[n] = vc
-                pk.it[pid] = t
+                nuse[n * V + vc] = 1
+                nlvc[n] = vc
+                pk_it[pid] = t
             if state != DRAINING:
                 cnt[K_SENT_F] += 1
             cnt[K_INJ_F] += 1
             s2 = (t + 2) & (W - 1)
-            k = ev.f_n[s2]
-            ev.f_ivc[s2 * CAP + k] = (net.node_sw[n] * R + net.node_pt[n]) * V + vc
-            ev.f_code[s2 * CAP + k] = pid * F + idx
-            ev.f_n[s2] = k + 1
+            k = f_n[s2]
+            f_ivc[s2 * CAP + k] = (node_sw[n] * R + node_pt[n]) * V + vc
+            f_code[s2 * CAP + k] = pid * F + idx
+            f_n[s2] = k + 1
             if idx == F - 1:
-                nd.nuse[n * V + vc] = 0
-                nd.ncur[n] = -1
+                nuse[n * V + vc] = 0
+                ncur[n] = -1
             else:
-                nd.nidx[n] = idx + 1
+                nidx[n] = idx + 1
         # ---- 3. routers
         j = 0
         while j < cnt[K_AN]:
-            s = rt.alist[j]
+            s = alist[j]
             base = s * RV
             busy = False
             nva = 0
             nsa = 0
             for li in range(RV):
                 g = base + li
-                if rt.bl[g] == 0:
+                if bl[g] == 0:
                     continue
                 busy = True
-                if rt.vrdy[g] > t:
+                if vrdy[g] > t:
                     continue
-                vs = rt.vst[g]
+                vs = vst[g]
                 if vs == VA:
                     va_li[nva] = li
                     va_res[nva] = -1
                     nva += 1
                     if SPEC:
-                        o = rt.vroute[g]
+                        o = vroute[g]
                         ob = (s * R + o) * V
                         for ov in range(V):
-                            if rt.ouse[ob + ov] < 0 and rt.ocred[ob + ov] > 0:
-                                nsa = _sa_request(rt, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V,
+                            if ouse[ob + ov] < 0 and ocred[ob + ov] > 0:
+                                nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V,
                                                   li // V, li % V, o, 0)
                                 break
                 elif vs == ACTIVE:
-                    if rt.ocred[(s * R + rt.vout[g]) * V + rt.voutvc[g]] > 0:
-                        nsa = _sa_request(rt, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V,
-                                          li // V, li % V, rt.vout[g], 1)
+                    if ocred[(s * R + vout[g]) * V + voutvc[g]] > 0:
+                        nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V,
+                                          li // V, li % V, vout[g], 1)
             if not busy:  # nothing buffered: leaves the active list
-                rt.inlist[s] = 0
+                inlist[s] = 0
                 cnt[K_AN] -= 1
-                rt.alist[j] = rt.alist[cnt[K_AN]]
+                alist[j] = alist[cnt[K_AN]]
                 continue
             j += 1
             if nva:
-                _va(rt, s, R, V, RV, va_li, va_res, nva, va_gbest, va_gdist)
+                _va(vroute, ouse, va_g, va_a, s, R, V, RV, va_li, va_res, nva, va_gbest, va_gdist)
             nwin = 0
             if nsa:
-                nwin = _sa(rt, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out,
+                nwin = _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out,
                            a_dist, win_g, win_o, win_ovc, va_li, va_res, nva)
             # VC allocation updates (TakeBuffer)
             for i in range(nva):
@@ -312,87 +323,83 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if r >= 0:
                     g = base + va_li[i]
                     o = r // V
-                    rt.ouse[(s * R + o) * V + r % V] = g
-                    rt.vst[g] = ACTIVE
-                    rt.vout[g] = o
-                    rt.voutvc[g] = r % V
-                    rt.vrdy[g] = t + 1
+                    ouse[(s * R + o) * V + r % V] = g
+                    vst[g] = ACTIVE
+                    vout[g] = o
+                    voutvc[g] = r % V
+                    vrdy[g] = t + 1
             # switch allocation updates: the flits leave
             for i in range(nwin):
                 g = win_g[i]
                 o = win_o[i]
                 ovc = win_ovc[i]
-                h = rt.bh[g]
-                code = rt.bq[g * B + h]
-                rt.bh[g] = (h + 1) % B
-                rt.bl[g] -= 1
+                h = bh[g]
+                code = bq[g * B + h]
+                bh[g] = (h + 1) % B
+                bl[g] -= 1
                 pid = code // F
                 idx = code - pid * F
                 tail = idx == F - 1
-                rt.ocred[ovc] -= 1
+                ocred[ovc] -= 1
                 if tail:
-                    rt.ouse[ovc] = -1
+                    ouse[ovc] = -1
                 if idx == 0:
-                    pk.hops[pid] += 1
+                    pk_hops[pid] += 1
                 cnt[K_MOVES] += 1
                 port = s * R + o
-                ds = net.peer_sw[port]
+                ds = peer_sw[port]
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
-                    k = ev.f_n[s3]
-                    ev.f_ivc[s3 * CAP + k] = (ds * R + net.peer_port[port]) * V + ovc % V
-                    ev.f_code[s3 * CAP + k] = code
-                    ev.f_n[s3] = k + 1
+                    k = f_n[s3]
+                    f_ivc[s3 * CAP + k] = (ds * R + peer_port[port]) * V + ovc % V
+                    f_code[s3 * CAP + k] = code
+                    f_n[s3] = k + 1
                 else:  # read by the node in t + 3; its credit reaches us in t + 5
                     s3 = (t + 3) & (W - 1)
-                    k = ev.d_n[s3]
-                    ev.d_node[s3 * N + k] = net.peer_node[port]
-                    ev.d_code[s3 * N + k] = code
-                    ev.d_n[s3] = k + 1
+                    k = d_n[s3]
+                    d_node[s3 * N + k] = peer_node[port]
+                    d_code[s3 * N + k] = code
+                    d_n[s3] = k + 1
                     s5 = (t + 5 + CD) & (W - 1)
-                    k = ev.c_n[s5]
-                    ev.c_ovc[s5 * CAP + k] = ovc
-                    ev.c_n[s5] = k + 1
+                    k = c_n[s5]
+                    c_ovc[s5 * CAP + k] = ovc
+                    c_n[s5] = k + 1
                 inport = g // V
                 v = g - inport * V
-                us = net.peer_sw[inport]
+                us = peer_sw[inport]
                 if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
                     s2 = (t + 2 + CD) & (W - 1)
-                    k = ev.c_n[s2]
-                    ev.c_ovc[s2 * CAP + k] = (us * R + net.peer_port[inport]) * V + v
-                    ev.c_n[s2] = k + 1
+                    k = c_n[s2]
+                    c_ovc[s2 * CAP + k] = (us * R + peer_port[inport]) * V + v
+                    c_n[s2] = k + 1
                 else:
                     s2 = (t + 2) & (W - 1)
-                    k = ev.nc_n[s2]
-                    ev.nc[s2 * N + k] = net.peer_node[inport] * V + v
-                    ev.nc_n[s2] = k + 1
-                if rt.bl[g] == 0:
+                    k = nc_n[s2]
+                    ev_nc[s2 * N + k] = peer_node[inport] * V + v
+                    nc_n[s2] = k + 1
+                if bl[g] == 0:
                     if tail:
-                        rt.vst[g] = IDLE
+                        vst[g] = IDLE
                 elif tail:  # the next packet's head: routed, then VC allocation
-                    nxt = rt.bq[g * B + rt.bh[g]]
-                    rt.vst[g] = VA
-                    rt.vroute[g] = _route(net, rng, s, pk.dst[nxt // F])
-                    rt.vrdy[g] = t + 1 + RD
+                    nxt = bq[g * B + bh[g]]
+                    vst[g] = VA
+                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[nxt // F])
+                    vrdy[g] = t + 1 + RD
                 else:
-                    rt.vrdy[g] = t + 1
+                    vrdy[g] = t + 1
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1
 
 
 @njit(cache=True, inline="always")
-def _dest(net, rng, n, nd):
-    cfg = net.cfg
-    mode = cfg[C_DMODE]
-    N = cfg[C_N]
-    if cfg[C_TRACE]:
-        return net.tr_dst[nd.tr_ptr[n]]
+def _dest(trace, mode, N, hot, hfrac, dtab, tr_dst, tr_ptr, rng, n):
+    if trace:
+        return tr_dst[tr_ptr[n]]
     if mode == D_TABLE:
-        return net.dtab[n]
+        return dtab[n]
     if mode == D_HOTSPOT:
-        hot = cfg[C_HOT]
-        if n != hot and _rand(rng) < net.fcfg[FC_HOT]:
+        if n != hot and _rand(rng) < hfrac:
             return hot
         mode = D_UNIFORM
     if mode == D_UNIFORM_SELF:
@@ -402,11 +409,11 @@ def _dest(net, rng, n, nd):
 
 
 @njit(cache=True, inline="always")
-def _sa_request(rt, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V, p, v, o, prio):
+def _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V, p, v, o, prio):
     """Add input VC (p, v)'s request for output o; one request per (input, output): a
     non-speculative one beats a speculative one, then the VC nearest the input's
     round-robin offset (``IQRouter::_SWAllocAddReq``, ``RoundRobinArbiter::Supersedes``)."""
-    off = rt.sw_rr[s * R + p]
+    off = sw_rr[s * R + p]
     for i in range(nsa):
         if sa_p[i] == p and sa_o[i] == o:
             if prio > sa_pr[i] or (prio == sa_pr[i] and (v - off) % V < (sa_v[i] - off) % V):
@@ -420,8 +427,8 @@ def _sa_request(rt, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V, p, v, o, prio):
     return nsa + 1
 
 
-@njit(cache=True)
-def _va(rt, s, R, V, RV, va_li, va_res, nva, gbest, gdist):
+@njit(cache=True, inline="always")
+def _va(vroute, ouse, va_g, va_a, s, R, V, RV, va_li, va_res, nva, gbest, gdist):
     """VC allocation, iSLIP with one iteration: every requesting input VC asks for every
     free VC of its output port; each output VC grants the requester nearest its pointer,
     each input VC accepts the grant nearest its pointer; pointers move on acceptance."""
@@ -430,12 +437,12 @@ def _va(rt, s, R, V, RV, va_li, va_res, nva, gbest, gdist):
     for i in range(nva):
         li = va_li[i]
         g = base + li
-        ob = (s * R + rt.vroute[g]) * V
+        ob = (s * R + vroute[g]) * V
         for ov in range(V):
             ovc = ob + ov
-            if rt.ouse[ovc] < 0:
+            if ouse[ovc] < 0:
                 ol = ovc - base
-                d = (li - rt.va_g[ovc]) % RV
+                d = (li - va_g[ovc]) % RV
                 if gbest[ol] < 0 or d < gdist[ol]:
                     gbest[ol] = li
                     gdist[ol] = d
@@ -443,28 +450,28 @@ def _va(rt, s, R, V, RV, va_li, va_res, nva, gbest, gdist):
     for i in range(nva):
         li = va_li[i]
         g = base + li
-        o = rt.vroute[g]
+        o = vroute[g]
         best = -1
         bd = 0
         for ov in range(V):
             ol = o * V + ov
             if gbest[ol] == li:
-                d = (ol - rt.va_a[g]) % RV
+                d = (ol - va_a[g]) % RV
                 if best < 0 or d < bd:
                     best = ol
                     bd = d
         if best >= 0:
             va_res[i] = best
-            rt.va_g[base + best] = (li + 1) % RV
-            rt.va_a[g] = (best + 1) % RV
+            va_g[base + best] = (li + 1) % RV
+            va_a[g] = (best + 1) % RV
     for i in range(nva):  # reset the scratch
-        o = rt.vroute[base + va_li[i]]
+        o = vroute[base + va_li[i]]
         for ov in range(V):
             gbest[o * V + ov] = -1
 
 
-@njit(cache=True)
-def _sa(rt, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, win_g, win_o,
+@njit(cache=True, inline="always")
+def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, win_g, win_o,
         win_ovc, va_li, va_res, nva):
     """Switch allocation, iSLIP with one iteration over (input port, output port)
     requests; a granted speculative request becomes a move only if the VC allocation of
@@ -472,7 +479,7 @@ def _sa(rt, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, 
     pb = s * R
     for i in range(nsa):  # grant: each output picks the input nearest its pointer
         o = sa_o[i]
-        d = (sa_p[i] - rt.sa_g[pb + o]) % R
+        d = (sa_p[i] - sa_g[pb + o]) % R
         if g_in[o] < 0 or d < g_dist[o]:
             g_in[o] = sa_p[i]
             g_dist[o] = d
@@ -480,7 +487,7 @@ def _sa(rt, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, 
         p = sa_p[i]
         o = sa_o[i]
         if g_in[o] == p:
-            d = (o - rt.sa_a[pb + p]) % R
+            d = (o - sa_a[pb + p]) % R
             if a_out[p] < 0 or d < a_dist[p]:
                 a_out[p] = o
                 a_dist[p] = d
@@ -492,9 +499,9 @@ def _sa(rt, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, 
         if a_out[p] != o:
             continue
         v = sa_v[i]
-        rt.sa_g[pb + o] = (p + 1) % R
-        rt.sa_a[pb + p] = (o + 1) % R
-        rt.sw_rr[pb + p] = (v + 1) % V
+        sa_g[pb + o] = (p + 1) % R
+        sa_a[pb + p] = (o + 1) % R
+        sw_rr[pb + p] = (v + 1) % V
         li = p * V + v
         g = s * RV + li
         if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
@@ -506,10 +513,10 @@ def _sa(rt, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, 
             if r < 0 or r // V != o:
                 continue
             ovc = (pb + o) * V + r % V
-            if rt.ocred[ovc] == 0:
+            if ocred[ovc] == 0:
                 continue
         else:
-            ovc = (pb + o) * V + rt.voutvc[g]
+            ovc = (pb + o) * V + voutvc[g]
         win_g[nwin] = g
         win_o[nwin] = o
         win_ovc[nwin] = ovc
