@@ -15,7 +15,8 @@ Channels (latency 1) take two cycles from send to receive; the crossbar one: a f
 granted the switch in cycle ``s`` is read by the next router (or node) in ``s + 3``, its
 credit reaches the upstream router in ``s + 2`` (applied ``credit_delay`` later) or the
 upstream node in ``s + 2``; a node returns the credit of a flit it read in ``a`` to its
-router in ``a + 2``. Flits are ``pid * F + index`` codes; packets live in a pool.
+router in ``a + 2``. Flits are ``pid << LF | index`` codes; packets live in a pool. Ports
+and VCs are padded to powers of two so that every index splits by shifts.
 
 References
 ----------
@@ -32,7 +33,8 @@ import numpy as np
 from numba import njit
 
 # cfg (int64) indices
-C_S, C_R, C_V, C_B, C_F, C_N, C_W, C_SPEC, C_RD, C_CD, C_RKIND, C_DMODE, C_HOT, C_TRACE = range(14)
+(C_S, C_R, C_V, C_B, C_F, C_N, C_W, C_SPEC, C_RD, C_CD, C_RKIND, C_DMODE, C_HOT, C_TRACE, C_LR,
+ C_LV, C_LF, C_NV) = range(18)
 # fcfg (float64)
 FC_P, FC_HOT = range(2)
 # counters
@@ -106,6 +108,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     cfg = net.cfg
     R, V, B, F, N, W = cfg[C_R], cfg[C_V], cfg[C_B], cfg[C_F], cfg[C_N], cfg[C_W]
     SPEC, RD, CD = cfg[C_SPEC], cfg[C_RD], cfg[C_CD]
+    # layout: R and V are powers of two (ports and VCs padded) so that indices split by
+    # shifts; NV is the number of VCs simulated, F the flits per packet
+    LR, LV, LF, NV = cfg[C_LR], cfg[C_LV], cfg[C_LF], cfg[C_NV]
+    LRV = LR + LV
+    MV = V - 1
+    MF = (1 << LF) - 1
     RV = R * V
     CAP = ev.f_ivc.shape[0] // W
     cnt = st.cnt
@@ -159,12 +167,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         nc_n[slot] = 0
         for i in range(d_n[slot]):  # flits read by their destination node
             code = d_code[slot * N + i]
-            pid = code // F
+            pid = code >> LF
             if state != DRAINING:
                 cnt[K_ACC] += 1
             cnt[K_INFL_F] -= 1
             cnt[K_INFL_CT] -= pk_ct[pid]
-            if code - pid * F == F - 1:  # tail: the packet is delivered
+            if (code & MF) == F - 1:  # tail: the packet is delivered
                 cnt[K_DELIVERED] += 1
                 if state == WARMING or pk_rec[pid]:
                     lat = t - pk_ct[pid]
@@ -187,17 +195,18 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             g = f_ivc[slot * CAP + i]
             code = f_code[slot * CAP + i]
             n0 = bl[g]
-            bq[g * B + (bh[g] + n0) % B] = code
+            h = bh[g] + n0
+            bq[g * B + (h - B if h >= B else h)] = code
             bl[g] = n0 + 1
             if n0 == 0:
                 if vst[g] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
-                    s = g // RV
+                    s = g >> LRV
                     vst[g] = VA
-                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[code // F])
+                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[code >> LF])
                     vrdy[g] = t + RD
                 else:
                     vrdy[g] = t
-            s = g // RV
+            s = g >> LRV
             if not inlist[s]:
                 inlist[s] = 1
                 alist[cnt[K_AN]] = s
@@ -244,8 +253,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             vc = nvc[n]
             if vc < 0:  # a head: the first VC after the last one used, free, with a credit
                 lvc = nlvc[n]
-                for i in range(1, V + 1):
-                    c = 0 if lvc < 0 else (lvc + i) % V
+                for i in range(1, NV + 1):
+                    c = 0 if lvc < 0 else (lvc + i) % NV
                     if nuse[n * V + c] == 0 and ncred[n * V + c] > 0:
                         vc = c
                         break
@@ -266,7 +275,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             s2 = (t + 2) & (W - 1)
             k = f_n[s2]
             f_ivc[s2 * CAP + k] = (node_sw[n] * R + node_pt[n]) * V + vc
-            f_code[s2 * CAP + k] = pid * F + idx
+            f_code[s2 * CAP + k] = (pid << LF) | idx
             f_n[s2] = k + 1
             if idx == F - 1:
                 nuse[n * V + vc] = 0
@@ -296,15 +305,15 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     if SPEC:
                         o = vroute[g]
                         ob = (s * R + o) * V
-                        for ov in range(V):
+                        for ov in range(NV):
                             if ouse[ob + ov] < 0 and ocred[ob + ov] > 0:
-                                nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V,
-                                                  li // V, li % V, o, 0)
+                                nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, NV,
+                                                  li >> LV, li & MV, o, 0)
                                 break
                 elif vs == ACTIVE:
                     if ocred[(s * R + vout[g]) * V + voutvc[g]] > 0:
-                        nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V,
-                                          li // V, li % V, vout[g], 1)
+                        nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, NV,
+                                          li >> LV, li & MV, vout[g], 1)
             if not busy:  # nothing buffered: leaves the active list
                 inlist[s] = 0
                 cnt[K_AN] -= 1
@@ -312,21 +321,21 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 continue
             j += 1
             if nva:
-                _va(vroute, ouse, va_g, va_a, s, R, V, RV, va_li, va_res, nva, va_gbest, va_gdist)
+                _va(vroute, ouse, va_g, va_a, s, R, V, NV, RV, va_li, va_res, nva, va_gbest, va_gdist)
             nwin = 0
             if nsa:
-                nwin = _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out,
+                nwin = _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, NV, LV, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out,
                            a_dist, win_g, win_o, win_ovc, va_li, va_res, nva)
             # VC allocation updates (TakeBuffer)
             for i in range(nva):
                 r = va_res[i]
                 if r >= 0:
                     g = base + va_li[i]
-                    o = r // V
-                    ouse[(s * R + o) * V + r % V] = g
+                    o = r >> LV
+                    ouse[(s * R + o) * V + (r & MV)] = g
                     vst[g] = ACTIVE
                     vout[g] = o
-                    voutvc[g] = r % V
+                    voutvc[g] = r & MV
                     vrdy[g] = t + 1
             # switch allocation updates: the flits leave
             for i in range(nwin):
@@ -335,10 +344,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 ovc = win_ovc[i]
                 h = bh[g]
                 code = bq[g * B + h]
-                bh[g] = (h + 1) % B
+                bh[g] = h + 1 if h + 1 < B else 0
                 bl[g] -= 1
-                pid = code // F
-                idx = code - pid * F
+                pid = code >> LF
+                idx = code & MF
                 tail = idx == F - 1
                 ocred[ovc] -= 1
                 if tail:
@@ -351,7 +360,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
                     k = f_n[s3]
-                    f_ivc[s3 * CAP + k] = (ds * R + peer_port[port]) * V + ovc % V
+                    f_ivc[s3 * CAP + k] = (ds * R + peer_port[port]) * V + (ovc & MV)
                     f_code[s3 * CAP + k] = code
                     f_n[s3] = k + 1
                 else:  # read by the node in t + 3; its credit reaches us in t + 5
@@ -364,8 +373,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     k = c_n[s5]
                     c_ovc[s5 * CAP + k] = ovc
                     c_n[s5] = k + 1
-                inport = g // V
-                v = g - inport * V
+                inport = g >> LV
+                v = g & MV
                 us = peer_sw[inport]
                 if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
                     s2 = (t + 2 + CD) & (W - 1)
@@ -383,7 +392,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 elif tail:  # the next packet's head: routed, then VC allocation
                     nxt = bq[g * B + bh[g]]
                     vst[g] = VA
-                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[nxt // F])
+                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[nxt >> LF])
                     vrdy[g] = t + 1 + RD
                 else:
                     vrdy[g] = t + 1
@@ -409,14 +418,17 @@ def _dest(trace, mode, N, hot, hfrac, dtab, tr_dst, tr_ptr, rng, n):
 
 
 @njit(cache=True, inline="always")
-def _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V, p, v, o, prio):
+def _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, NV, p, v, o, prio):
     """Add input VC (p, v)'s request for output o; one request per (input, output): a
     non-speculative one beats a speculative one, then the VC nearest the input's
     round-robin offset (``IQRouter::_SWAllocAddReq``, ``RoundRobinArbiter::Supersedes``)."""
     off = sw_rr[s * R + p]
     for i in range(nsa):
         if sa_p[i] == p and sa_o[i] == o:
-            if prio > sa_pr[i] or (prio == sa_pr[i] and (v - off) % V < (sa_v[i] - off) % V):
+            d1 = v - off
+            d2 = sa_v[i] - off
+            if prio > sa_pr[i] or (prio == sa_pr[i] and (d1 + NV if d1 < 0 else d1) <
+                                   (d2 + NV if d2 < 0 else d2)):
                 sa_v[i] = v
                 sa_pr[i] = prio
             return nsa
@@ -428,7 +440,7 @@ def _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, V, p, v, o, prio):
 
 
 @njit(cache=True, inline="always")
-def _va(vroute, ouse, va_g, va_a, s, R, V, RV, va_li, va_res, nva, gbest, gdist):
+def _va(vroute, ouse, va_g, va_a, s, R, V, NV, RV, va_li, va_res, nva, gbest, gdist):
     """VC allocation, iSLIP with one iteration: every requesting input VC asks for every
     free VC of its output port; each output VC grants the requester nearest its pointer,
     each input VC accepts the grant nearest its pointer; pointers move on acceptance."""
@@ -438,11 +450,12 @@ def _va(vroute, ouse, va_g, va_a, s, R, V, RV, va_li, va_res, nva, gbest, gdist)
         li = va_li[i]
         g = base + li
         ob = (s * R + vroute[g]) * V
-        for ov in range(V):
+        for ov in range(NV):
             ovc = ob + ov
             if ouse[ovc] < 0:
                 ol = ovc - base
-                d = (li - va_g[ovc]) % RV
+                d = li - va_g[ovc]
+                d = d + RV if d < 0 else d
                 if gbest[ol] < 0 or d < gdist[ol]:
                     gbest[ol] = li
                     gdist[ol] = d
@@ -453,25 +466,26 @@ def _va(vroute, ouse, va_g, va_a, s, R, V, RV, va_li, va_res, nva, gbest, gdist)
         o = vroute[g]
         best = -1
         bd = 0
-        for ov in range(V):
+        for ov in range(NV):
             ol = o * V + ov
             if gbest[ol] == li:
-                d = (ol - va_a[g]) % RV
+                d = ol - va_a[g]
+                d = d + RV if d < 0 else d
                 if best < 0 or d < bd:
                     best = ol
                     bd = d
         if best >= 0:
             va_res[i] = best
-            va_g[base + best] = (li + 1) % RV
-            va_a[g] = (best + 1) % RV
+            va_g[base + best] = li + 1 if li + 1 < RV else 0
+            va_a[g] = best + 1 if best + 1 < RV else 0
     for i in range(nva):  # reset the scratch
         o = vroute[base + va_li[i]]
-        for ov in range(V):
+        for ov in range(NV):
             gbest[o * V + ov] = -1
 
 
 @njit(cache=True, inline="always")
-def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, win_g, win_o,
+def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, NV, LV, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, win_g, win_o,
         win_ovc, va_li, va_res, nva):
     """Switch allocation, iSLIP with one iteration over (input port, output port)
     requests; a granted speculative request becomes a move only if the VC allocation of
@@ -479,7 +493,8 @@ def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa,
     pb = s * R
     for i in range(nsa):  # grant: each output picks the input nearest its pointer
         o = sa_o[i]
-        d = (sa_p[i] - sa_g[pb + o]) % R
+        d = sa_p[i] - sa_g[pb + o]
+        d = d + R if d < 0 else d
         if g_in[o] < 0 or d < g_dist[o]:
             g_in[o] = sa_p[i]
             g_dist[o] = d
@@ -487,7 +502,8 @@ def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa,
         p = sa_p[i]
         o = sa_o[i]
         if g_in[o] == p:
-            d = (o - sa_a[pb + p]) % R
+            d = o - sa_a[pb + p]
+            d = d + R if d < 0 else d
             if a_out[p] < 0 or d < a_dist[p]:
                 a_out[p] = o
                 a_dist[p] = d
@@ -499,9 +515,9 @@ def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa,
         if a_out[p] != o:
             continue
         v = sa_v[i]
-        sa_g[pb + o] = (p + 1) % R
-        sa_a[pb + p] = (o + 1) % R
-        sw_rr[pb + p] = (v + 1) % V
+        sa_g[pb + o] = p + 1 if p + 1 < R else 0
+        sa_a[pb + p] = o + 1 if o + 1 < R else 0
+        sw_rr[pb + p] = v + 1 if v + 1 < NV else 0
         li = p * V + v
         g = s * RV + li
         if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
@@ -510,9 +526,9 @@ def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, sa_p, sa_v, sa_o, sa_pr, nsa,
                 if va_li[k] == li:
                     r = va_res[k]
                     break
-            if r < 0 or r // V != o:
+            if r < 0 or (r >> LV) != o:
                 continue
-            ovc = (pb + o) * V + r % V
+            ovc = (pb + o) * V + (r & (V - 1))
             if ocred[ovc] == 0:
                 continue
         else:

@@ -41,18 +41,24 @@ def _traffic(cfg, n_nodes: int):
 
 
 def _alloc(topo, cfg, net, traffic, load):
-    S, R, N, V, B, F = (topo.n_switches, topo.max_ports, topo.n_nodes, cfg.vcs, cfg.buffer,
-                        cfg.packet_flits)
+    S, N, B, F = topo.n_switches, topo.n_nodes, cfg.buffer, cfg.packet_flits
+    R0, NV = topo.max_ports, cfg.vcs
+    LR, LV, LF = (max(int(x) - 1, 0).bit_length() for x in (R0, NV, F))
+    R, V = 1 << LR, 1 << LV  # padded: indices split by shifts in the kernel
     NP = S * R
     NIV = NP * V
     cd = cfg.credit_delay
     W = 8
     while W < cd + 8:
         W *= 2
-    peer = np.asarray(topo.port_peer, np.int64).ravel()
+    peer = np.full((S, R), -1, np.int64)
+    peer[:, :R0] = topo.port_peer
+    pport = np.zeros((S, R), np.int64)
+    pport[:, :R0] = topo.port_peer_port
+    peer = peer.ravel()
     peer_sw = np.where(peer >= N, peer - N, -1).astype(np.int64)
     peer_node = np.where((peer >= 0) & (peer < N), peer, -1).astype(np.int64)
-    peer_port = np.asarray(topo.port_peer_port, np.int64).ravel()
+    peer_port = pport.ravel()
     # destinations: permutations apply to BookSim2's node ids (kant: its numbering)
     bs = net.booksim_of
     ours = np.empty(N, np.int64)
@@ -81,15 +87,19 @@ def _alloc(topo, cfg, net, traffic, load):
         raise ParameterError(f"traffic={traffic.spec!r} is not available in model='booksim'")
     p = 0.0 if timed else float(load) / F
     icfg = np.array([S, R, V, B, F, N, W, int(_spec(cfg)), cfg.routing_delay or 0, cd, net.kind,
-                     dmode, hot, int(timed)], np.int64)
+                     dmode, hot, int(timed), LR, LV, LF, NV], np.int64)
+    up_ports = np.full((S, R), -1, np.int32)
+    if len(net.up_ports):
+        up_ports[:, :R0] = net.up_ports.reshape(S, R0)
     netw = K.Net(icfg, np.array([p, hfrac]), peer_sw, peer_node, peer_port,
                  np.asarray(topo.node_switch, np.int64), np.asarray(topo.node_port, np.int64),
                  net.down if len(net.down) else np.zeros(1, np.int16),
                  net.up_n if len(net.up_n) else np.zeros(1, np.int32),
-                 net.up_ports if len(net.up_ports) else np.zeros(1, np.int32),
+                 up_ports.ravel(),
                  net.next_hop if len(net.next_hop) else np.zeros(1, np.int16), dtab,
                  tr_cycle, tr_dst, tr_start, tr_end)
     ocred = np.where(np.repeat(peer, V) >= 0, B, 0).astype(np.int64)
+    ocred.reshape(NP, V)[:, NV:] = 0  # padded VCs never carry a flit
     rt = K.Rt(np.zeros(NIV * B, np.int64), np.zeros(NIV, np.int64), np.zeros(NIV, np.int64),
               np.zeros(NIV, np.int8), np.zeros(NIV, np.int64), np.zeros(NIV, np.int64),
               np.zeros(NIV, np.int64), np.zeros(NIV, np.int64), np.full(NIV, -1, np.int64), ocred,
@@ -105,8 +115,10 @@ def _alloc(topo, cfg, net, traffic, load):
         logq = math.log(1.0 - p) if p < 1 else None
         for n in range(N):  # the first success of each source's trials 0, 1, ...
             nnext[n] = K._gap(rng, p, logq if logq is not None else -1.0) - 1
+    ncred = np.full((N, V), B, np.int64)
+    ncred[:, NV:] = 0
     nd = K.Nd(np.full(N, -1, np.int64), np.zeros(N, np.int64), np.full(N, -1, np.int64),
-              np.full(N, -1, np.int64), np.zeros(N * V, np.int8), np.full(N * V, B, np.int64),
+              np.full(N, -1, np.int64), np.zeros(N * V, np.int8), ncred.ravel(),
               nnext, np.zeros(N, np.int8), tr_start.copy())
     CAP = NP + N
     ev = K.Ev(np.zeros(W * CAP, np.int64), np.zeros(W * CAP, np.int64), np.zeros(W, np.int64),
