@@ -51,54 +51,48 @@ ST_STOP, ST_DONE, ST_GROW = 0, 1, 2
 # destination modes
 D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
 HIST = 1 << 14
+# packed rows (one cache line or less per input VC, output VC, port, packet)
+I_BH, I_BL, I_ST, I_RDY, I_ROUTE, I_OUT, I_OVV, I_VAA = range(8)  # iv (NIV, 8) int32
+O_USE, O_CRED, O_VAG = range(3)  # ov (NIV, 4) int32
+P_SAG, P_SAA, P_RR, P_PSW, P_PPORT, P_PNODE = range(6)  # pp (NP, 8) int32
+PK_DST, PK_SRC, PK_CT, PK_IT, PK_HOPS, PK_REC = range(6)  # pk (P, 8) int64
 
 Net = namedtuple("Net", "cfg fcfg peer_sw peer_node peer_port node_sw node_pt down up_n up_ports "
                         "next_hop dtab tr_cycle tr_dst tr_start tr_end")
-Rt = namedtuple("Rt", "bq bh bl vst vrdy vroute vout voutvc ouse ocred sa_g sa_a sw_rr va_g va_a "
-                      "alist inlist")
+Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ivc f_code f_n c_ovc c_n nc nc_n d_node d_code d_n")
-Pk = namedtuple("Pk", "dst src ct it hops rec free")
+Pk = namedtuple("Pk", "pk free")
 St = namedtuple("St", "cnt hist rng")
 
 
 @njit(cache=True, inline="always")
-def _rand(rng):
-    """SplitMix64: a uniform float in [0, 1)."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
+def _sm(x):
+    """SplitMix64 on a scalar state: (new state, a uniform float in [0, 1)). The kernel
+    keeps the state in a local (no array argument in the hot loop: no reference counts)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    z = x
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return x, float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True, inline="always")
-def _randint(rng, m):
-    r = int(_rand(rng) * m)
-    return r if r < m else m - 1
-
-
-@njit(cache=True, inline="always")
-def _gap(rng, p, logq):
-    """Cycles to the next Bernoulli success (>= 1): the trials of a lazy source."""
+def _gap(u, p, logq):
+    """Cycles to the next Bernoulli success (>= 1) given a uniform u: a lazy source."""
     if p >= 1.0:
         return 1
-    u = _rand(rng)
     return 1 + int(np.log(1.0 - u) / logq)
 
 
-@njit(cache=True, inline="always")
-def _route(rkind, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, d):
-    if rkind == 0:  # nca
-        p = down[s * N + d]
-        if p >= 0:
-            return p
-        return up_ports[s * R + _randint(rng, up_n[s])]
-    ds = node_sw[d]
-    if ds == s:
-        return node_pt[d]
-    return next_hop[s * S + ds]
+def gap_py(rng, p):
+    """The first gap of a source (Python side, advancing ``rng[0]``)."""
+    if p >= 1.0:
+        return 1
+    x, u = _sm(rng[0])
+    rng[0] = x
+    return _gap(u, p, np.log(1.0 - p))
 
 
 @njit(cache=True)
@@ -118,16 +112,15 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     CAP = ev.f_ivc.shape[0] // W
     cnt = st.cnt
     rng = st.rng
+    x = rng[0]
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    (bq, bh, bl, vst, vrdy, vroute, vout, voutvc, ouse, ocred, sa_g, sa_a, sw_rr, va_g, va_a,
-     alist, inlist) = rt
+    bq, iv, ov, pp, alist, inlist = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ivc, f_code, f_n, c_ovc, c_n, ev_nc, nc_n, d_node, d_code, d_n = ev
-    pk_dst, pk_src, pk_ct, pk_it, pk_hops, pk_rec, pk_free = pk
-    peer_sw, peer_node, peer_port, node_sw, node_pt = (net.peer_sw, net.peer_node, net.peer_port,
-                                                       net.node_sw, net.node_pt)
+    pk, pk_free = pk
+    node_sw, node_pt = net.node_sw, net.node_pt
     down, up_n, up_ports, next_hop, dtab = net.down, net.up_n, net.up_ports, net.next_hop, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
     S = cfg[C_S]
@@ -153,10 +146,13 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     while True:
         t = cnt[K_T]
         if drain and cnt[K_MEAS_INFL] == 0 and cnt[K_NDRAINED] == N:
+            rng[0] = x
             return ST_DONE
         if t >= t_stop:
+            rng[0] = x
             return ST_STOP
         if cnt[K_NFREE] < N:
+            rng[0] = x
             return ST_GROW
         state = cnt[K_STATE]
         slot = t & (W - 1)
@@ -171,22 +167,22 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             if state != DRAINING:
                 cnt[K_ACC] += 1
             cnt[K_INFL_F] -= 1
-            cnt[K_INFL_CT] -= pk_ct[pid]
+            cnt[K_INFL_CT] -= pk[pid, PK_CT]
             if (code & MF) == F - 1:  # tail: the packet is delivered
                 cnt[K_DELIVERED] += 1
-                if state == WARMING or pk_rec[pid]:
-                    lat = t - pk_ct[pid]
+                if state == WARMING or pk[pid, PK_REC]:
+                    lat = t - pk[pid, PK_CT]
                     cnt[K_PLAT_SUM] += lat
                     cnt[K_PLAT_N] += 1
                     if lat > cnt[K_PLAT_MAX]:
                         cnt[K_PLAT_MAX] = lat
-                    nl = t - pk_it[pid]
+                    nl = t - pk[pid, PK_IT]
                     cnt[K_NLAT_SUM] += nl
                     if nl > cnt[K_NLAT_MAX]:
                         cnt[K_NLAT_MAX] = nl
-                    cnt[K_HOPS_SUM] += pk_hops[pid]
+                    cnt[K_HOPS_SUM] += pk[pid, PK_HOPS]
                     hist[min(lat, HIST - 1)] += 1
-                if pk_rec[pid]:
+                if pk[pid, PK_REC]:
                     cnt[K_MEAS_INFL] -= 1
                 pk_free[cnt[K_NFREE]] = pid
                 cnt[K_NFREE] += 1
@@ -194,18 +190,28 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         for i in range(f_n[slot]):  # flits into router input buffers
             g = f_ivc[slot * CAP + i]
             code = f_code[slot * CAP + i]
-            n0 = bl[g]
-            h = bh[g] + n0
+            n0 = iv[g, I_BL]
+            h = iv[g, I_BH] + n0
             bq[g * B + (h - B if h >= B else h)] = code
-            bl[g] = n0 + 1
+            iv[g, I_BL] = n0 + 1
             if n0 == 0:
-                if vst[g] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
+                if iv[g, I_ST] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g >> LRV
-                    vst[g] = VA
-                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[code >> LF])
-                    vrdy[g] = t + RD
+                    iv[g, I_ST] = VA
+                    d = pk[code >> LF, PK_DST]
+                    if RKIND == 0:  # nca: down if below, else a random up port
+                        rp = down[s * N + d]
+                        if rp < 0:
+                            x, u = _sm(x)
+                            k = int(u * up_n[s])
+                            rp = up_ports[s * R + k]
+                    else:  # the anynet min table
+                        ds = node_sw[d]
+                        rp = node_pt[d] if ds == s else next_hop[s * S + ds]
+                    iv[g, I_ROUTE] = rp
+                    iv[g, I_RDY] = t + RD
                 else:
-                    vrdy[g] = t
+                    iv[g, I_RDY] = t
             s = g >> LRV
             if not inlist[s]:
                 inlist[s] = 1
@@ -213,7 +219,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 cnt[K_AN] += 1
         f_n[slot] = 0
         for i in range(c_n[slot]):  # credits back at routers
-            ocred[c_ovc[slot * CAP + i]] += 1
+            ov[c_ovc[slot * CAP + i], O_CRED] += 1
         c_n[slot] = 0
         # ---- 2. nodes: lazy creation, then injection
         for n in range(N):
@@ -224,12 +230,29 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     pid = pk_free[cnt[K_NFREE] - 1]
                     cnt[K_NFREE] -= 1
                     ct = nnext[n]
-                    pk_ct[pid] = ct
-                    pk_src[pid] = n
-                    pk_hops[pid] = 0
-                    pk_dst[pid] = _dest(TRACE, DMODE, N, HOT, HFRAC, dtab, tr_dst, tr_ptr, rng, n)
+                    pk[pid, PK_CT] = ct
+                    pk[pid, PK_SRC] = n
+                    pk[pid, PK_HOPS] = 0
+                    if TRACE:
+                        d = tr_dst[tr_ptr[n]]
+                    elif DMODE == D_TABLE:
+                        d = dtab[n]
+                    else:
+                        d = -1
+                        if DMODE == D_HOTSPOT and n != HOT:
+                            x, u = _sm(x)
+                            if u < HFRAC:
+                                d = HOT
+                        if d < 0:
+                            x, u = _sm(x)
+                            if DMODE == D_UNIFORM_SELF:
+                                d = min(int(u * N), N - 1)
+                            else:
+                                d = min(int(u * (N - 1)), N - 2)
+                                d = d + 1 if d >= n else d
+                    pk[pid, PK_DST] = d
                     rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
-                    pk_rec[pid] = rec
+                    pk[pid, PK_REC] = rec
                     if rec:
                         cnt[K_MEAS_INFL] += 1
                     cnt[K_CREATED] += 1
@@ -240,7 +263,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                         j = tr_ptr[n]
                         nnext[n] = tr_cycle[j] if j < tr_end[n] else 1 << 62
                     else:
-                        nnext[n] = ct + _gap(rng, p_inj, logq)
+                        u = 0.0
+                        if p_inj < 1.0:  # (no draw when every cycle creates a packet)
+                            x, u = _sm(x)
+                        nnext[n] = ct + _gap(u, p_inj, logq)
                     ncur[n] = pid
                     nidx[n] = 0
                     nvc[n] = -1
@@ -268,7 +294,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             if idx == 0:
                 nuse[n * V + vc] = 1
                 nlvc[n] = vc
-                pk_it[pid] = t
+                pk[pid, PK_IT] = t
             if state != DRAINING:
                 cnt[K_SENT_F] += 1
             cnt[K_INJ_F] += 1
@@ -292,81 +318,188 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             nsa = 0
             for li in range(RV):
                 g = base + li
-                if bl[g] == 0:
+                if iv[g, I_BL] == 0:
                     continue
                 busy = True
-                if vrdy[g] > t:
+                if iv[g, I_RDY] > t:
                     continue
-                vs = vst[g]
+                vs = iv[g, I_ST]
+                ro = -1
+                prio = 0
                 if vs == VA:
                     va_li[nva] = li
                     va_res[nva] = -1
                     nva += 1
-                    if SPEC:
-                        o = vroute[g]
+                    if SPEC:  # a speculative request if a VC of the port is free, with a credit
+                        o = iv[g, I_ROUTE]
                         ob = (s * R + o) * V
-                        for ov in range(NV):
-                            if ouse[ob + ov] < 0 and ocred[ob + ov] > 0:
-                                nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, NV,
-                                                  li >> LV, li & MV, o, 0)
+                        for oj in range(NV):
+                            if ov[ob + oj, O_USE] < 0 and ov[ob + oj, O_CRED] > 0:
+                                ro = o
                                 break
                 elif vs == ACTIVE:
-                    if ocred[(s * R + vout[g]) * V + voutvc[g]] > 0:
-                        nsa = _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, NV,
-                                          li >> LV, li & MV, vout[g], 1)
+                    if ov[(s * R + iv[g, I_OUT]) * V + iv[g, I_OVV], O_CRED] > 0:
+                        ro = iv[g, I_OUT]
+                        prio = 1
+                if ro >= 0:
+                    # one request per (input, output): a non-speculative one beats a
+                    # speculative one, then the VC nearest the input's round-robin offset
+                    # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
+                    rp = li >> LV
+                    rv = li & MV
+                    off = pp[s * R + rp, P_RR]
+                    found = False
+                    for i in range(nsa):
+                        if sa_p[i] == rp and sa_o[i] == ro:
+                            found = True
+                            d1 = rv - off
+                            d2 = sa_v[i] - off
+                            if prio > sa_pr[i] or (prio == sa_pr[i] and (d1 + NV if d1 < 0 else d1)
+                                                   < (d2 + NV if d2 < 0 else d2)):
+                                sa_v[i] = rv
+                                sa_pr[i] = prio
+                            break
+                    if not found:
+                        sa_p[nsa] = rp
+                        sa_v[nsa] = rv
+                        sa_o[nsa] = ro
+                        sa_pr[nsa] = prio
+                        nsa += 1
             if not busy:  # nothing buffered: leaves the active list
                 inlist[s] = 0
                 cnt[K_AN] -= 1
                 alist[j] = alist[cnt[K_AN]]
                 continue
             j += 1
-            if nva:
-                _va(vroute, ouse, va_g, va_a, s, R, V, NV, RV, va_li, va_res, nva, va_gbest, va_gdist)
+            if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
+                # grant phase
+                for i in range(nva):
+                    li = va_li[i]
+                    g = base + li
+                    ob = (s * R + iv[g, I_ROUTE]) * V
+                    for oj in range(NV):
+                        ovc = ob + oj
+                        if ov[ovc, O_USE] < 0:
+                            ol = ovc - base
+                            d = li - ov[ovc, O_VAG]
+                            d = d + RV if d < 0 else d
+                            if va_gbest[ol] < 0 or d < va_gdist[ol]:
+                                va_gbest[ol] = li
+                                va_gdist[ol] = d
+                # accept phase
+                for i in range(nva):
+                    li = va_li[i]
+                    g = base + li
+                    o = iv[g, I_ROUTE]
+                    best = -1
+                    bd = 0
+                    for oj in range(NV):
+                        ol = o * V + oj
+                        if va_gbest[ol] == li:
+                            d = ol - iv[g, I_VAA]
+                            d = d + RV if d < 0 else d
+                            if best < 0 or d < bd:
+                                best = ol
+                                bd = d
+                    if best >= 0:
+                        va_res[i] = best
+                        ov[base + best, O_VAG] = li + 1 if li + 1 < RV else 0
+                        iv[g, I_VAA] = best + 1 if best + 1 < RV else 0
+                for i in range(nva):  # reset the scratch
+                    o = iv[base + va_li[i], I_ROUTE]
+                    for oj in range(NV):
+                        va_gbest[o * V + oj] = -1
             nwin = 0
-            if nsa:
-                nwin = _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, NV, LV, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out,
-                           a_dist, win_g, win_o, win_ovc, va_li, va_res, nva)
+            if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
+                pb = s * R
+                for i in range(nsa):  # grant: each output picks the input nearest its pointer
+                    o = sa_o[i]
+                    d = sa_p[i] - pp[pb + o, P_SAG]
+                    d = d + R if d < 0 else d
+                    if g_in[o] < 0 or d < g_dist[o]:
+                        g_in[o] = sa_p[i]
+                        g_dist[o] = d
+                for i in range(nsa):  # accept: each input picks the granting output nearest its pointer
+                    p = sa_p[i]
+                    o = sa_o[i]
+                    if g_in[o] == p:
+                        d = o - pp[pb + p, P_SAA]
+                        d = d + R if d < 0 else d
+                        if a_out[p] < 0 or d < a_dist[p]:
+                            a_out[p] = o
+                            a_dist[p] = d
+                for i in range(nsa):
+                    p = sa_p[i]
+                    o = sa_o[i]
+                    if a_out[p] != o:
+                        continue
+                    v = sa_v[i]
+                    pp[pb + o, P_SAG] = p + 1 if p + 1 < R else 0
+                    pp[pb + p, P_SAA] = o + 1 if o + 1 < R else 0
+                    pp[pb + p, P_RR] = v + 1 if v + 1 < NV else 0
+                    li = p * V + v
+                    g = s * RV + li
+                    if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
+                        r = -1
+                        for k in range(nva):
+                            if va_li[k] == li:
+                                r = va_res[k]
+                                break
+                        if r < 0 or (r >> LV) != o:
+                            continue
+                        ovc = (pb + o) * V + (r & (V - 1))
+                        if ov[ovc, O_CRED] == 0:
+                            continue
+                    else:
+                        ovc = (pb + o) * V + iv[g, I_OVV]
+                    win_g[nwin] = g
+                    win_o[nwin] = o
+                    win_ovc[nwin] = ovc
+                    nwin += 1
+                for i in range(nsa):  # reset the scratch
+                    g_in[sa_o[i]] = -1
+                    a_out[sa_p[i]] = -1
             # VC allocation updates (TakeBuffer)
             for i in range(nva):
                 r = va_res[i]
                 if r >= 0:
                     g = base + va_li[i]
                     o = r >> LV
-                    ouse[(s * R + o) * V + (r & MV)] = g
-                    vst[g] = ACTIVE
-                    vout[g] = o
-                    voutvc[g] = r & MV
-                    vrdy[g] = t + 1
+                    ov[(s * R + o) * V + (r & MV), O_USE] = g
+                    iv[g, I_ST] = ACTIVE
+                    iv[g, I_OUT] = o
+                    iv[g, I_OVV] = r & MV
+                    iv[g, I_RDY] = t + 1
             # switch allocation updates: the flits leave
             for i in range(nwin):
                 g = win_g[i]
                 o = win_o[i]
                 ovc = win_ovc[i]
-                h = bh[g]
+                h = iv[g, I_BH]
                 code = bq[g * B + h]
-                bh[g] = h + 1 if h + 1 < B else 0
-                bl[g] -= 1
+                iv[g, I_BH] = h + 1 if h + 1 < B else 0
+                iv[g, I_BL] -= 1
                 pid = code >> LF
                 idx = code & MF
                 tail = idx == F - 1
-                ocred[ovc] -= 1
+                ov[ovc, O_CRED] -= 1
                 if tail:
-                    ouse[ovc] = -1
+                    ov[ovc, O_USE] = -1
                 if idx == 0:
-                    pk_hops[pid] += 1
+                    pk[pid, PK_HOPS] += 1
                 cnt[K_MOVES] += 1
                 port = s * R + o
-                ds = peer_sw[port]
+                ds = pp[port, P_PSW]
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
                     k = f_n[s3]
-                    f_ivc[s3 * CAP + k] = (ds * R + peer_port[port]) * V + (ovc & MV)
+                    f_ivc[s3 * CAP + k] = (ds * R + pp[port, P_PPORT]) * V + (ovc & MV)
                     f_code[s3 * CAP + k] = code
                     f_n[s3] = k + 1
                 else:  # read by the node in t + 3; its credit reaches us in t + 5
                     s3 = (t + 3) & (W - 1)
                     k = d_n[s3]
-                    d_node[s3 * N + k] = peer_node[port]
+                    d_node[s3 * N + k] = pp[port, P_PNODE]
                     d_code[s3 * N + k] = code
                     d_n[s3] = k + 1
                     s5 = (t + 5 + CD) & (W - 1)
@@ -375,169 +508,37 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     c_n[s5] = k + 1
                 inport = g >> LV
                 v = g & MV
-                us = peer_sw[inport]
+                us = pp[inport, P_PSW]
                 if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
                     s2 = (t + 2 + CD) & (W - 1)
                     k = c_n[s2]
-                    c_ovc[s2 * CAP + k] = (us * R + peer_port[inport]) * V + v
+                    c_ovc[s2 * CAP + k] = (us * R + pp[inport, P_PPORT]) * V + v
                     c_n[s2] = k + 1
                 else:
                     s2 = (t + 2) & (W - 1)
                     k = nc_n[s2]
-                    ev_nc[s2 * N + k] = peer_node[inport] * V + v
+                    ev_nc[s2 * N + k] = pp[inport, P_PNODE] * V + v
                     nc_n[s2] = k + 1
-                if bl[g] == 0:
+                if iv[g, I_BL] == 0:
                     if tail:
-                        vst[g] = IDLE
+                        iv[g, I_ST] = IDLE
                 elif tail:  # the next packet's head: routed, then VC allocation
-                    nxt = bq[g * B + bh[g]]
-                    vst[g] = VA
-                    vroute[g] = _route(RKIND, N, R, S, down, up_n, up_ports, next_hop, node_sw, node_pt, rng, s, pk_dst[nxt >> LF])
-                    vrdy[g] = t + 1 + RD
+                    nxt = bq[g * B + iv[g, I_BH]]
+                    iv[g, I_ST] = VA
+                    d = pk[nxt >> LF, PK_DST]
+                    if RKIND == 0:  # nca: down if below, else a random up port
+                        rp = down[s * N + d]
+                        if rp < 0:
+                            x, u = _sm(x)
+                            k = int(u * up_n[s])
+                            rp = up_ports[s * R + k]
+                    else:  # the anynet min table
+                        ds = node_sw[d]
+                        rp = node_pt[d] if ds == s else next_hop[s * S + ds]
+                    iv[g, I_ROUTE] = rp
+                    iv[g, I_RDY] = t + 1 + RD
                 else:
-                    vrdy[g] = t + 1
+                    iv[g, I_RDY] = t + 1
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1
-
-
-@njit(cache=True, inline="always")
-def _dest(trace, mode, N, hot, hfrac, dtab, tr_dst, tr_ptr, rng, n):
-    if trace:
-        return tr_dst[tr_ptr[n]]
-    if mode == D_TABLE:
-        return dtab[n]
-    if mode == D_HOTSPOT:
-        if n != hot and _rand(rng) < hfrac:
-            return hot
-        mode = D_UNIFORM
-    if mode == D_UNIFORM_SELF:
-        return _randint(rng, N)
-    d = _randint(rng, N - 1)
-    return d + 1 if d >= n else d
-
-
-@njit(cache=True, inline="always")
-def _sa_request(sw_rr, sa_p, sa_v, sa_o, sa_pr, nsa, s, R, NV, p, v, o, prio):
-    """Add input VC (p, v)'s request for output o; one request per (input, output): a
-    non-speculative one beats a speculative one, then the VC nearest the input's
-    round-robin offset (``IQRouter::_SWAllocAddReq``, ``RoundRobinArbiter::Supersedes``)."""
-    off = sw_rr[s * R + p]
-    for i in range(nsa):
-        if sa_p[i] == p and sa_o[i] == o:
-            d1 = v - off
-            d2 = sa_v[i] - off
-            if prio > sa_pr[i] or (prio == sa_pr[i] and (d1 + NV if d1 < 0 else d1) <
-                                   (d2 + NV if d2 < 0 else d2)):
-                sa_v[i] = v
-                sa_pr[i] = prio
-            return nsa
-    sa_p[nsa] = p
-    sa_v[nsa] = v
-    sa_o[nsa] = o
-    sa_pr[nsa] = prio
-    return nsa + 1
-
-
-@njit(cache=True, inline="always")
-def _va(vroute, ouse, va_g, va_a, s, R, V, NV, RV, va_li, va_res, nva, gbest, gdist):
-    """VC allocation, iSLIP with one iteration: every requesting input VC asks for every
-    free VC of its output port; each output VC grants the requester nearest its pointer,
-    each input VC accepts the grant nearest its pointer; pointers move on acceptance."""
-    base = s * RV
-    # grant phase
-    for i in range(nva):
-        li = va_li[i]
-        g = base + li
-        ob = (s * R + vroute[g]) * V
-        for ov in range(NV):
-            ovc = ob + ov
-            if ouse[ovc] < 0:
-                ol = ovc - base
-                d = li - va_g[ovc]
-                d = d + RV if d < 0 else d
-                if gbest[ol] < 0 or d < gdist[ol]:
-                    gbest[ol] = li
-                    gdist[ol] = d
-    # accept phase
-    for i in range(nva):
-        li = va_li[i]
-        g = base + li
-        o = vroute[g]
-        best = -1
-        bd = 0
-        for ov in range(NV):
-            ol = o * V + ov
-            if gbest[ol] == li:
-                d = ol - va_a[g]
-                d = d + RV if d < 0 else d
-                if best < 0 or d < bd:
-                    best = ol
-                    bd = d
-        if best >= 0:
-            va_res[i] = best
-            va_g[base + best] = li + 1 if li + 1 < RV else 0
-            va_a[g] = best + 1 if best + 1 < RV else 0
-    for i in range(nva):  # reset the scratch
-        o = vroute[base + va_li[i]]
-        for ov in range(NV):
-            gbest[o * V + ov] = -1
-
-
-@njit(cache=True, inline="always")
-def _sa(sa_g, sa_a, sw_rr, ocred, voutvc, s, R, V, NV, LV, sa_p, sa_v, sa_o, sa_pr, nsa, g_in, g_dist, a_out, a_dist, win_g, win_o,
-        win_ovc, va_li, va_res, nva):
-    """Switch allocation, iSLIP with one iteration over (input port, output port)
-    requests; a granted speculative request becomes a move only if the VC allocation of
-    the same cycle gave its VC a VC of that output with a credit. Returns the moves."""
-    pb = s * R
-    for i in range(nsa):  # grant: each output picks the input nearest its pointer
-        o = sa_o[i]
-        d = sa_p[i] - sa_g[pb + o]
-        d = d + R if d < 0 else d
-        if g_in[o] < 0 or d < g_dist[o]:
-            g_in[o] = sa_p[i]
-            g_dist[o] = d
-    for i in range(nsa):  # accept: each input picks the granting output nearest its pointer
-        p = sa_p[i]
-        o = sa_o[i]
-        if g_in[o] == p:
-            d = o - sa_a[pb + p]
-            d = d + R if d < 0 else d
-            if a_out[p] < 0 or d < a_dist[p]:
-                a_out[p] = o
-                a_dist[p] = d
-    nwin = 0
-    RV = R * V
-    for i in range(nsa):
-        p = sa_p[i]
-        o = sa_o[i]
-        if a_out[p] != o:
-            continue
-        v = sa_v[i]
-        sa_g[pb + o] = p + 1 if p + 1 < R else 0
-        sa_a[pb + p] = o + 1 if o + 1 < R else 0
-        sw_rr[pb + p] = v + 1 if v + 1 < NV else 0
-        li = p * V + v
-        g = s * RV + li
-        if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
-            r = -1
-            for k in range(nva):
-                if va_li[k] == li:
-                    r = va_res[k]
-                    break
-            if r < 0 or (r >> LV) != o:
-                continue
-            ovc = (pb + o) * V + (r & (V - 1))
-            if ocred[ovc] == 0:
-                continue
-        else:
-            ovc = (pb + o) * V + voutvc[g]
-        win_g[nwin] = g
-        win_o[nwin] = o
-        win_ovc[nwin] = ovc
-        nwin += 1
-    for i in range(nsa):  # reset the scratch
-        g_in[sa_o[i]] = -1
-        a_out[sa_p[i]] = -1
-    return nwin

@@ -98,14 +98,17 @@ def _alloc(topo, cfg, net, traffic, load):
                  up_ports.ravel(),
                  net.next_hop if len(net.next_hop) else np.zeros(1, np.int16), dtab,
                  tr_cycle, tr_dst, tr_start, tr_end)
-    ocred = np.where(np.repeat(peer, V) >= 0, B, 0).astype(np.int64)
-    ocred.reshape(NP, V)[:, NV:] = 0  # padded VCs never carry a flit
-    rt = K.Rt(np.zeros(NIV * B, np.int64), np.zeros(NIV, np.int64), np.zeros(NIV, np.int64),
-              np.zeros(NIV, np.int8), np.zeros(NIV, np.int64), np.zeros(NIV, np.int64),
-              np.zeros(NIV, np.int64), np.zeros(NIV, np.int64), np.full(NIV, -1, np.int64), ocred,
-              np.zeros(NP, np.int64), np.zeros(NP, np.int64), np.zeros(NP, np.int64),
-              np.zeros(NIV, np.int64), np.zeros(NIV, np.int64), np.zeros(S, np.int64),
-              np.zeros(S, np.int8))
+    iv = np.zeros((NIV, 8), np.int32)
+    ov = np.zeros((NIV, 4), np.int32)
+    ov[:, K.O_USE] = -1
+    cred = np.where(peer >= 0, B, 0).astype(np.int32)
+    ov[:, K.O_CRED] = np.repeat(cred, V)
+    ov.reshape(NP, V, 4)[:, NV:, K.O_CRED] = 0  # padded VCs never carry a flit
+    pp = np.zeros((NP, 8), np.int32)
+    pp[:, K.P_PSW] = peer_sw
+    pp[:, K.P_PPORT] = peer_port
+    pp[:, K.P_PNODE] = peer_node
+    rt = K.Rt(np.zeros(NIV * B, np.int64), iv, ov, pp, np.zeros(S, np.int64), np.zeros(S, np.int8))
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
         nnext = np.where(tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)],
@@ -114,7 +117,7 @@ def _alloc(topo, cfg, net, traffic, load):
         nnext = np.zeros(N, np.int64)
         logq = math.log(1.0 - p) if p < 1 else None
         for n in range(N):  # the first success of each source's trials 0, 1, ...
-            nnext[n] = K._gap(rng, p, logq if logq is not None else -1.0) - 1
+            nnext[n] = K.gap_py(rng, p) - 1
     ncred = np.full((N, V), B, np.int64)
     ncred[:, NV:] = 0
     nd = K.Nd(np.full(N, -1, np.int64), np.zeros(N, np.int64), np.full(N, -1, np.int64),
@@ -134,13 +137,9 @@ def _alloc(topo, cfg, net, traffic, load):
 
 
 def _pool(size: int, old=None):
-    pk = K.Pk(np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
-              np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int8),
-              np.arange(size - 1, -1, -1, dtype=np.int64))
+    pk = K.Pk(np.zeros((size, 8), np.int64), np.arange(size - 1, -1, -1, dtype=np.int64))
     if old is not None:
-        n = len(old.dst)
-        for a, b in zip(pk[:6], old[:6]):
-            a[:n] = b
+        pk.pk[: len(old.pk)] = old.pk
         pk.free[:] = -1
     return pk
 
@@ -171,7 +170,7 @@ class _Sim:
 
     def _grow(self):
         pk, st = self.args[4], self.args[5]
-        old = len(pk.dst)
+        old = len(pk.pk)
         new = _pool(2 * old, pk)
         nfree = int(st.cnt[K.K_NFREE])
         new.free[:nfree] = pk.free[:nfree]
@@ -327,7 +326,7 @@ def run_booksim(topo, cfg, *, progress=None, bound=False, fault_table=None) -> S
 def _conserved(sim) -> bool:
     """Packets are neither lost nor duplicated: created = delivered + those in the pool."""
     c = sim.cnt
-    in_pool = len(sim.args[4].dst) - int(c[K.K_NFREE])
+    in_pool = len(sim.args[4].pk) - int(c[K.K_NFREE])
     if int(c[K.K_CREATED]) != int(c[K.K_DELIVERED]) + in_pool:
         from ...errors import SimulationError
 
