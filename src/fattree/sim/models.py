@@ -33,6 +33,10 @@ class SimModel:
         ``SimConfig`` fields only this model reads (None elsewhere).
     conflicts : dict
         Field name -> the values this model accepts (anything else is refused).
+    routing_bound : bool
+        The family's routing and its channel-load bound describe this model's runs.
+    termination : callable or None
+        ``termination(cfg) -> str``: the CLI's termination line (None: the papers').
     """
 
     name: str
@@ -40,6 +44,8 @@ class SimModel:
     loader: Callable[[], Callable]
     own: tuple[str, ...] = ()
     conflicts: dict = field(default_factory=dict)
+    routing_bound: bool = True
+    termination: Callable | None = None
 
     @property
     def run(self) -> Callable:
@@ -49,11 +55,13 @@ class SimModel:
 MODELS: Registry[SimModel] = Registry("simulation model")
 
 
-def register_model(name: str, *, title: str, own=(), conflicts=None):
+def register_model(name: str, *, title: str, own=(), conflicts=None, routing_bound=True,
+                   termination=None):
     """Register the loader of a model's run function (a decorator)."""
 
     def deco(loader):
-        MODELS.add(name, SimModel(name, title, loader, tuple(own), dict(conflicts or {})))
+        MODELS.add(name, SimModel(name, title, loader, tuple(own), dict(conflicts or {}),
+                                  routing_bound, termination))
         return loader
 
     return deco
@@ -79,11 +87,22 @@ def _papers():
         "algorithm": (None,), "arbitration": ("random",), "termination": ("papers",),
         "packets_per_source": (200,), "warmup": (1000,), "measure": (10000,),
         "router_delay": (0,), "buffer_level0": (None,), "injection": (None, "bernoulli", "trace"),
-        "fault_rate": (None,), "faults": (None,), "fault_model": ("local",)})
+        "fault_rate": (None,), "faults": (None,), "fault_model": ("local",)},
+    routing_bound=False, termination=lambda cfg: _booksim_termination(cfg))
 def _booksim():
     from .booksim.model import run_booksim
 
     return run_booksim
+
+
+def _booksim_termination(cfg) -> str:
+    if (cfg.sim_type or "latency") == "throughput":
+        how = "until the accepted rate changes by < 5 % three periods in a row"
+    else:
+        how = ("until latency and accepted rate change by < 5 % three periods in a row, then "
+               "drain the measured packets; unstable above 500 cycles")
+    return (f"BookSim2's sampling ({cfg.sim_type or 'latency'}): 3 warm-up periods of 1000 "
+            f"cycles, then 1000-cycle periods (10 in all at most) {how}")
 
 
 def check_model(cfg) -> None:
