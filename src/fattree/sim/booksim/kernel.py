@@ -54,10 +54,10 @@ HIST = 1 << 14
 # packed rows (one cache line or less per input VC, output VC, port, packet)
 I_BH, I_BL, I_ST, I_RDY, I_ROUTE, I_OUT, I_OVV, I_VAA = range(8)  # iv (NIV, 8) int32
 O_USE, O_CRED, O_VAG = range(3)  # ov (NIV, 4) int32
-P_SAG, P_SAA, P_RR, P_PSW, P_PPORT, P_PNODE = range(6)  # pp (NP, 8) int32
-PK_DST, PK_SRC, PK_CT, PK_IT, PK_HOPS, PK_REC = range(6)  # pk (P, 8) int64
+P_SAG, P_SAA, P_RR, P_PSW, P_PPORT, P_PNODE, P_LO, P_HI = range(8)  # pp (NP, 8) int32
+PK_DST, PK_SRC, PK_CT, PK_IT, PK_HOPS, PK_REC, PK_B = range(7)  # pk (P, 8) int64
 
-Net = namedtuple("Net", "cfg fcfg peer_sw peer_node peer_port node_sw node_pt down up_n up_ports "
+Net = namedtuple("Net", "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
                         "next_hop dtab tr_cycle tr_dst tr_start tr_end")
 Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
@@ -121,7 +121,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     f_ivc, f_code, f_n, c_ovc, c_n, ev_nc, nc_n, d_node, d_code, d_n = ev
     pk, pk_free = pk
     node_sw, node_pt = net.node_sw, net.node_pt
-    down, up_n, up_ports, next_hop, dtab = net.down, net.up_n, net.up_ports, net.next_hop, net.dtab
+    bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
     S = cfg[C_S]
     RKIND, DMODE, HOT, TRACE = cfg[C_RKIND], cfg[C_DMODE], cfg[C_HOT], cfg[C_TRACE]
@@ -200,7 +200,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     iv[g, I_ST] = VA
                     d = pk[code >> LF, PK_DST]
                     if RKIND == 0:  # nca: down if below, else a random up port
-                        rp = down[s * N + d]
+                        bd = pk[code >> LF, PK_B]
+                        rp = -1
+                        for q in range(R):
+                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                                rp = q
+                                break
                         if rp < 0:
                             x, u = _sm(x)
                             k = int(u * up_n[s])
@@ -251,6 +256,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                                 d = min(int(u * (N - 1)), N - 2)
                                 d = d + 1 if d >= n else d
                     pk[pid, PK_DST] = d
+                    pk[pid, PK_B] = bsof[d]
                     rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
                     pk[pid, PK_REC] = rec
                     if rec:
@@ -527,7 +533,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     iv[g, I_ST] = VA
                     d = pk[nxt >> LF, PK_DST]
                     if RKIND == 0:  # nca: down if below, else a random up port
-                        rp = down[s * N + d]
+                        bd = pk[nxt >> LF, PK_B]
+                        rp = -1
+                        for q in range(R):
+                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                                rp = q
+                                break
                         if rp < 0:
                             x, u = _sm(x)
                             k = int(u * up_n[s])

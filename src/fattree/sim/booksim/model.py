@@ -93,7 +93,7 @@ def _alloc(topo, cfg, net, traffic, load):
         up_ports[:, :R0] = net.up_ports.reshape(S, R0)
     netw = K.Net(icfg, np.array([p, hfrac]), peer_sw, peer_node, peer_port,
                  np.asarray(topo.node_switch, np.int64), np.asarray(topo.node_port, np.int64),
-                 net.down if len(net.down) else np.zeros(1, np.int16),
+                 np.asarray(net.booksim_of, np.int64),
                  net.up_n if len(net.up_n) else np.zeros(1, np.int32),
                  up_ports.ravel(),
                  net.next_hop if len(net.next_hop) else np.zeros(1, np.int16), dtab,
@@ -108,6 +108,13 @@ def _alloc(topo, cfg, net, traffic, load):
     pp[:, K.P_PSW] = peer_sw
     pp[:, K.P_PPORT] = peer_port
     pp[:, K.P_PNODE] = peer_node
+    lo = np.full((S, R), -1, np.int64)
+    hi = np.full((S, R), -2, np.int64)
+    if len(net.port_lo):
+        lo[:, :R0] = net.port_lo.reshape(S, R0)
+        hi[:, :R0] = net.port_hi.reshape(S, R0)
+    pp[:, K.P_LO] = lo.ravel()
+    pp[:, K.P_HI] = hi.ravel()
     rt = K.Rt(np.zeros(NIV * B, np.int64), iv, ov, pp, np.zeros(S, np.int64), np.zeros(S, np.int8))
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:

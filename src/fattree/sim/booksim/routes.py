@@ -27,7 +27,7 @@ from numba import njit
 from ...registry import Registry
 from ...topology.core import PORT_NODE, PORT_UP
 
-R_NCA = 0  # kernel selector: down table + random up port
+R_NCA = 0  # kernel selector: down-port ranges of BookSim2 ids + random up port
 R_TABLE = 1  # kernel selector: next-hop table per (router, destination router)
 
 
@@ -41,8 +41,11 @@ class BsNet:
         ``nca`` or ``min``.
     kind : int
         ``R_NCA`` or ``R_TABLE``.
-    down : (S*N,) int16
-        ``nca``: the down port of router s towards node d, -1 if d is not below s.
+    port_lo, port_hi : (S*R,) int64
+        ``nca``: the BookSim2 ids of the nodes below each port form the range
+        ``port_lo .. port_hi`` (BookSim2's fat tree numbers every subtree contiguously);
+        ``-1, -2`` for up and unused ports. A packet goes down the port whose range holds
+        its destination (no table of routers x nodes: two cache lines per lookup).
     up_n, up_ports : (S,), (S*R,) int32
         ``nca``: the up ports of each router.
     next_hop : (S*S,) int16
@@ -53,7 +56,8 @@ class BsNet:
 
     routing: str
     kind: int
-    down: np.ndarray
+    port_lo: np.ndarray
+    port_hi: np.ndarray
     up_n: np.ndarray
     up_ports: np.ndarray
     next_hop: np.ndarray
@@ -83,6 +87,7 @@ def booksim_net(topo) -> BsNet:
 
 _EMPTY16 = np.zeros(0, np.int16)
 _EMPTY32 = np.zeros(0, np.int32)
+_EMPTY64 = np.zeros(0, np.int64)
 
 
 @register_net("kant")
@@ -97,23 +102,36 @@ def _fattree_nca(topo) -> BsNet:
     for s in range(S):
         p = np.flatnonzero(up[s])
         up_ports[s, : len(p)] = p
-    down = _down_table(S, R, N, peer, np.asarray(topo.port_peer_port, np.int64),
-                       up.astype(np.int8), np.asarray(topo.node_switch, np.int64),
-                       np.asarray(topo.node_port, np.int64))
     c = np.arange(N, dtype=np.int64)
     kn1 = k ** (n - 1)
-    return BsNet("nca", R_NCA, down, up_n, up_ports.ravel(), _EMPTY16, (c % kn1) * k + c // kn1)
+    b = (c % kn1) * k + c // kn1
+    lo, hi, count = _down_ranges(S, R, N, peer, np.asarray(topo.port_peer_port, np.int64),
+                                 up.astype(np.int8), np.asarray(topo.node_switch, np.int64),
+                                 np.asarray(topo.node_port, np.int64), b)
+    used = count > 0
+    if not np.array_equal(hi[used] - lo[used] + 1, count[used]):
+        raise AssertionError("kant: a subtree is not contiguous in BookSim2's numbering")
+    lo[~used], hi[~used] = -1, -2
+    return BsNet("nca", R_NCA, lo, hi, up_n, up_ports.ravel(), _EMPTY16, b)
 
 
 @njit(cache=True)
-def _down_table(S, R, N, peer, peer_port, up, node_switch, node_port):
-    """down[s*N + d]: the port of s leading down to node d (-1: d is not below s)."""
-    down = np.full(S * N, -1, np.int16)
+def _down_ranges(S, R, N, peer, peer_port, up, node_switch, node_port, b):
+    """For every port, the least and greatest BookSim2 id ``b`` of the nodes below it and
+    their number (walking up from every node through the up ports)."""
+    lo = np.full(S * R, 1 << 62, np.int64)
+    hi = np.full(S * R, -1, np.int64)
+    count = np.zeros(S * R, np.int64)
+    seen = np.full(S, -1, np.int64)
     frontier = np.empty(S, np.int64)
     nxt = np.empty(S, np.int64)
     for d in range(N):
         leaf = node_switch[d]
-        down[leaf * N + d] = node_port[d]
+        x = leaf * R + node_port[d]
+        lo[x] = min(lo[x], b[d])
+        hi[x] = max(hi[x], b[d])
+        count[x] += 1
+        seen[leaf] = d
         frontier[0] = leaf
         nf = 1
         while nf:
@@ -123,21 +141,26 @@ def _down_table(S, R, N, peer, peer_port, up, node_switch, node_port):
                 for p in range(R):
                     if up[s, p]:
                         q = peer[s, p] - N
-                        if down[q * N + d] < 0:
-                            down[q * N + d] = peer_port[s, p]
+                        if seen[q] != d:
+                            seen[q] = d
+                            x = q * R + peer_port[s, p]
+                            lo[x] = min(lo[x], b[d])
+                            hi[x] = max(hi[x], b[d])
+                            count[x] += 1
                             nxt[nn] = q
                             nn += 1
             for i in range(nn):
                 frontier[i] = nxt[i]
             nf = nn
-    return down
+    return lo, hi, count
 
 
 def _anynet_min(topo) -> BsNet:
     S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
     peer = np.asarray(topo.port_peer, np.int64)
     nh = _min_table(S, R, N, peer)
-    return BsNet("min", R_TABLE, _EMPTY16, _EMPTY32, _EMPTY32, nh, np.arange(N, dtype=np.int64))
+    return BsNet("min", R_TABLE, _EMPTY64, _EMPTY64, _EMPTY32, _EMPTY32, nh,
+                 np.arange(N, dtype=np.int64))
 
 
 @njit(cache=True)
