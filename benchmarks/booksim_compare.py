@@ -227,6 +227,23 @@ def speed_runs(binary: str, workdir: Path, sat45: float | None) -> list[dict]:
     return rows
 
 
+def extra_seed_runs(binary: str, workdir: Path, rows: list[dict], seeds, jobs: int) -> list[dict]:
+    """BookSim2's latency at the mid and high points with further seeds: near the knee
+    one run is one draw of a wide distribution (docs/booksim.md, "Agreement")."""
+    def one(job):
+        r, s = job
+        case = Case(r["network"], r["traffic"], int(r["buffer"]), int(r["vcs"]),
+                    int(r["packet_flits"]), int(r["speculative"]), int(r["routing_delay"]))
+        text = booksim_text(case, workdir, float(r["load"]), s, "latency")
+        res = parse_booksim(run_booksim(binary, text, workdir, f"{case.name}-{r['point']}-{s}")[0])
+        return dict(case=r["case"], point=r["point"], load=r["load"], seed=s, plat=res["plat"],
+                    accepted=res["accepted"], status=res["status"], cycles=res["cycles"])
+
+    todo = [(r, s) for r in rows if r["point"] in ("mid", "high") for s in seeds]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, todo))
+
+
 def _write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
     with open(path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
@@ -262,6 +279,10 @@ def rerun(args) -> int:
                       f"{time.time() - t0:.0f} s", flush=True)
         _write_csv(out / "matrix.csv", rows, MATRIX_COLUMNS)
         _write_csv(out / "zero_load.csv", zl, ["case", "routers", "plat"])
+    if args.extra_seeds > 1:  # seeds 2..N of every mid and high row (seeds.csv)
+        more = extra_seed_runs(args.booksim, work, rows or read_csv(DATA / "matrix.csv"),
+                               range(2, args.extra_seeds + 1), args.jobs)
+        _write_csv(out / "seeds.csv", more, list(more[0]))
     speed = []
     if not args.no_speed:
         sat45 = next((r["accepted"] for r in rows if r["case"].startswith("kant45-uniform-b2-v1-p1-s-")
@@ -289,7 +310,8 @@ def _num(x):
     return None if x in ("", None) else float(x)
 
 
-def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None):
+def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None,
+               sim_type: str | None = None):
     """``SimConfig`` of our ``--model booksim`` for one stored row (docs/booksim.md, "Mapping")."""
     from fattree.sim.config import SimConfig
 
@@ -301,6 +323,8 @@ def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None
     kw = dict(model="booksim", speculative=bool(int(row["speculative"])), load=load,
               traffic=traffic or row["traffic"], packet_flits=int(row["packet_flits"]),
               buffer=int(row["buffer"]), vcs=int(row["vcs"]), seed=seed)
+    if sim_type is not None and "sim_type" in fields:
+        kw["sim_type"] = sim_type
     rd = int(row["routing_delay"])
     if rd:
         if "routing_delay" not in fields:
@@ -343,17 +367,27 @@ def compare(args) -> int:
 
     rows = read_csv(DATA / "matrix.csv")
     zl = read_csv(DATA / "zero_load.csv")
+    extra: dict = {}  # BookSim2's further seeds of the mid and high rows (seeds.csv)
+    if (DATA / "seeds.csv").exists():
+        for e in read_csv(DATA / "seeds.csv"):
+            if e["status"] == "ok" and e["plat"]:
+                extra.setdefault((e["case"], e["point"]), []).append(float(e["plat"]))
     if args.only:
         rows = [r for r in rows if r["network"] in args.only.split(",")]
     cases = list(dict.fromkeys(r["case"] for r in rows))
     if args.limit:
         cases = cases[: args.limit]
     topos: dict = {}
+    our_seeds = list(range(1, args.seeds + 1))
     n_pass = n_fail = n_na = 0
     print(f"{'case':40s} {'figure':14s} {'BookSim2':>9s} {'ours':>9s} {'diff':>8s}  result")
 
+    worst: list = []
+
     def report(case, figure, theirs, ours, ok, diff):
         nonlocal n_pass, n_fail, n_na
+        if ok is not None and diff:
+            worst.append((abs(float(diff.rstrip("%"))), figure.split("@")[0], case, figure, diff))
         verdict = "n/a" if ok is None else ("pass" if ok else "FAIL")
         n_pass += verdict == "pass"
         n_fail += verdict == "FAIL"
@@ -369,11 +403,13 @@ def compare(args) -> int:
             sat_row = next(r for r in crow if r["point"] == "saturation")
             for r in crow:
                 if r["point"] == "saturation":
-                    cfg = our_config(r, 1.0)
+                    cfg = our_config(r, 1.0, sim_type="throughput")  # as BookSim2's rows
                     if cfg is None:
                         report(name, "saturation", _num(r["accepted"]), None, None, "")
                         continue
-                    ours = simulate(topo, cfg).accepted_flits
+                    got = [simulate(topo, dataclasses.replace(cfg, seed=s)).accepted_flits
+                           for s in our_seeds]
+                    ours = sum(got) / len(got)
                     theirs = _num(r["accepted"])
                     rel = (ours - theirs) / theirs
                     report(name, "saturation", theirs, ours, abs(rel) <= TOL_SAT, f"{100 * rel:+.1f}%")
@@ -386,10 +422,12 @@ def compare(args) -> int:
                 if cfg is None:
                     report(name, f"lat@{r['point']}", _num(r["plat"]), None, None, "")
                     continue
-                seeds = [int(s) for s in r["seeds"].split()]
-                got = [simulate(topo, dataclasses.replace(cfg, seed=s)).avg_latency for s in seeds]
+                got = [simulate(topo, dataclasses.replace(cfg, seed=s)).avg_latency for s in our_seeds]
                 ours = sum(got) / len(got)
                 theirs = _num(r["plat"])
+                more = extra.get((name, r["point"]), []) if args.booksim_seeds else []
+                if more:  # BookSim2's mean over its stored seeds
+                    theirs = (theirs + sum(more)) / (1 + len(more))
                 rel = (ours - theirs) / theirs
                 below = load < 0.8 * float(sat_row["accepted"])
                 report(name, f"lat@{r['point']}", theirs, ours, abs(rel) <= TOL_LAT if below else None,
@@ -406,6 +444,10 @@ def compare(args) -> int:
                 report(name, f"zero@{z['routers']}r", theirs, res.avg_latency,
                        abs(res.avg_latency - theirs) <= TOL_ZERO, f"{res.avg_latency - theirs:+.2f}")
     print(f"{n_pass} passed, {n_fail} failed, {n_na} not comparable")
+    for kind in ("saturation", "lat", "zero"):
+        top = sorted((w for w in worst if w[1] == kind), reverse=True)[:3]
+        if top:
+            print(f"worst {kind}: " + "; ".join(f"{c} {f} {d}" for _, _, c, f, d in top))
     speed = DATA / "speed.csv"
     if speed.exists():
         print("\nBookSim2 speed (single core, stored): " + "; ".join(
@@ -420,10 +462,17 @@ def main(argv=None) -> int:
     ap.add_argument("--commit", default=COMMIT, help="with --booksim: the BookSim2 commit it was built from")
     ap.add_argument("--only", help="networks to run, e.g. kant43,mikant43")
     ap.add_argument("--limit", type=int, default=0, help="first N cases only")
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="our runs per figure (seeds 1..N, averaged); BookSim2's rows are one seed")
+    ap.add_argument("--booksim-seeds", action="store_true",
+                    help="compare latency rows with the mean of BookSim2's stored seeds "
+                         "(tests/data/booksim2/seeds.csv: seeds 1-4 of every mid and high row)")
     ap.add_argument("--jobs", type=int, default=1, help="with --booksim: BookSim2 runs at once")
     ap.add_argument("--speed-only", action="store_true", help="with --booksim: only the timing runs")
     ap.add_argument("--no-speed", action="store_true", help="with --booksim: skip the timing runs")
     ap.add_argument("--sat45", type=float, default=None, help="kant(4,5) saturation for --speed-only")
+    ap.add_argument("--extra-seeds", type=int, default=0,
+                    help="with --booksim: also seeds 2..N of every mid and high row (seeds.csv)")
     args = ap.parse_args(argv)
     if args.booksim:
         if not os.access(args.booksim, os.X_OK):

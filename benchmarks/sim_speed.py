@@ -13,6 +13,11 @@
    packets per source, on a pool of 2 processes.
 4. Compile time: loading the cached kernels in a fresh process, and compiling them from
    scratch (an empty NUMBA_CACHE_DIR), both in subprocesses.
+5. ``--model booksim`` (issue 12) beside the default model, same networks and loads:
+   kant:k=4,n=5 uniform at 0.1 and near saturation (0.15), kant:k=8,n=3 saturated (offered
+   1.0, BookSim2's throughput sampling), buffer 2, 1 VC, 1-flit packets, speculative,
+   routing delay 0, against BookSim2's stored simulated cycles per CPU second
+   (tests/data/booksim2/speed.csv). ``--booksim`` runs only this part.
 
 Part 1 reports rates from CPU time (best of three runs), the others wall time; the
 machine may be shared with other jobs, so treat single figures as indicative.
@@ -158,19 +163,69 @@ def part4() -> None:
     print(f"  empty cache: kernel compile {comp} s (process {wall:.0f} s, paid once per machine)")
 
 
+def _booksim_stored() -> dict:
+    import csv
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tests" / "data" / "booksim2" / "speed.csv"
+    with open(path, newline="") as fh:
+        return {r["case"]: float(r["cycles_per_s"]) for r in csv.DictReader(fh)}
+
+
+def _cpu_run(spec, repeats, **kw):
+    from fattree.sim import simulate
+
+    best = None
+    for _ in range(repeats):
+        c0 = time.process_time()
+        r = simulate(spec, seed=1, **kw)
+        cpu = time.process_time() - c0
+        if best is None or cpu < best[1]:
+            best = (r, cpu)
+    return best
+
+
+def part5(repeats: int = 3) -> None:
+    print("5. --model booksim beside the default model (buffer 2, 1 VC, 1-flit packets; CPU "
+          f"time, best of {repeats})")
+    stored = _booksim_stored()
+    cases = [("kant:k=4,n=5", 0.1, "latency", "kant45-uniform-0.1"),
+             ("kant:k=4,n=5", 0.15, "latency", "kant45-uniform-0.1"),
+             ("kant:k=8,n=3", 1.0, "throughput", "kant83-uniform-saturated")]
+    for spec, load, sim_type, key in cases:
+        r, cpu = _cpu_run(spec, repeats, model="booksim", load=load, sim_type=sim_type)
+        cps = r.cycles / cpu
+        d, dcpu = _cpu_run(spec, repeats, load=load, termination="window", warmup=1000,
+                           measure=5000)
+        dcps = d.cycles / dcpu
+        bs = stored.get(key)
+        vs = f"; {cps / bs:,.0f}x BookSim2's {bs:,.0f} cycles/s ({key})" if bs else ""
+        print(f"  {spec} load {load} ({sim_type}): booksim model {r.cycles:,} cycles, "
+              f"{cps:,.0f} cycles/s, {r.flit_hops / cpu / 1e6:.2f} M flit-hops/s, accepted "
+              f"{r.accepted_flits:.3f}{vs}; default model {dcps:,.0f} cycles/s, "
+              f"{d.flit_hops / dcpu / 1e6:.2f} M flit-hops/s, accepted {d.accepted_flits:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip MiKANT(8,6) and the cold compile")
+    ap.add_argument("--booksim", action="store_true", help="only part 5 (--model booksim)")
     a = ap.parse_args()
     from fattree.sim import simulate
 
     r = simulate("kant:k=2,n=2", load=0.1, packets_per_source=5)  # load the kernel once
     print(f"kernel load (this process): {r.compile_seconds:.2f} s")
+    r = simulate("kant:k=2,n=2", load=0.1, model="booksim")
+    print(f"booksim kernel load (this process): {r.compile_seconds:.2f} s")
+    if a.booksim:
+        part5()
+        return
     part1()
     if not a.quick:
         part2()
     part3()
     part4() if not a.quick else None
+    part5()
 
 
 if __name__ == "__main__":

@@ -89,7 +89,7 @@ def _signature():
             continue
         flags = f.metadata.get("flags", ("--" + f.name.replace("_", "-"),))
         default = f.metadata.get("cli_default", f.default)
-        kind = {"int": int, "float": float}.get(str(f.type).split(" ")[0], str)
+        kind = {"int": int, "float": float, "bool": bool}.get(str(f.type).split(" ")[0], str)
         params.append(P(f.name, P.KEYWORD_ONLY, annotation=kind,
                         default=typer.Option(default, *flags, help=_option_help(f))))
         if f.name == "load":
@@ -143,8 +143,12 @@ def simulate_cmd(**kw) -> None:
     make_process(injection, tr, points[0], packet_flits, seed)
     if isinstance(workers, bool) or workers < 1:
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
-    bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft)
-    warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
+    from ..sim.models import MODELS
+
+    bound = None
+    if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
+        bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft)
+        warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
         results_frame(results).to_csv(output, index=False)
@@ -279,6 +283,11 @@ def _print(topo, cfg, results, bound, output) -> None:
 
 
 def _termination(cfg) -> str:
+    from ..sim.models import MODELS
+
+    line = MODELS.get(cfg.model).termination  # a model with its own sampling (booksim)
+    if line is not None:
+        return line(cfg)
     if cfg.termination == "window":
         return (f"warm-up {cfg.warmup} + measurement {cfg.measure} cycles, then drain; cap "
                 f"{cfg.cycle_cap:,} cycles")

@@ -13,8 +13,10 @@ from typing import Any
 
 from ..errors import ParameterError, UnknownNameError, closest
 from ..faults.algorithms import MODELS as FAULT_MODELS
+from .models import check_model
 
 ARBITRATIONS = ("random", "roundrobin")
+SIM_TYPES = ("latency", "throughput")  # the booksim model's sampling (BookSim2's sim_type)
 TERMINATIONS = ("papers", "window")
 
 
@@ -91,6 +93,13 @@ class SimConfig:
         Knowledge model of the fault-tolerant routing (mikant-routing-spec.md §3.0):
         ``local`` (a switch sees its own links; the papers') or ``lookahead`` (the
         switch that starts a detour sees every link of it; mikant only).
+    model : str
+        ``papers`` (default: the model above) or ``booksim`` (BookSim2's input-queued
+        router, credit loops, iSLIP allocation and sampling; docs/booksim.md).
+    speculative, routing_delay, sim_type : optional
+        booksim model only (None: its defaults True, 0, ``latency``): speculative VC and
+        switch allocation, routing cycles per router, ``latency`` or ``throughput``
+        sampling (BookSim2's ``sim_type``).
     """
 
     load: float | None = _f(0.1, "offered load, flits/node/cycle in (0, 1]", flags=("--load", "-l"),
@@ -128,6 +137,16 @@ class SimConfig:
     fault_model: str = _f("local", "knowledge of the fault-tolerant routing: local (a switch "
                                    "sees its own links; the papers') or lookahead (a switch "
                                    "also sees its neighbours' links)", choices=FAULT_MODELS)
+    model: str = _f("papers", "simulation model: papers (the papers' wormhole model) or booksim "
+                              "(BookSim2's router and sampling, docs/booksim.md)")
+    speculative: bool | None = _f(None, "booksim model: speculative VC and switch allocation "
+                                        "(default: on)", flags=("--speculative/--no-speculative",))
+    routing_delay: int | None = _f(None, "booksim model: routing cycles per router (default 0: "
+                                         "lookahead routing; BookSim2's own default is 1)",
+                                   rng=(0, 1000))
+    sim_type: str | None = _f(None, "booksim model: latency (sample until latency converges, "
+                                    "then drain; default) or throughput (BookSim2's saturation "
+                                    "runs)")
 
     def __post_init__(self) -> None:
         fr = self.fault_rate
@@ -153,6 +172,12 @@ class SimConfig:
                     f"0 < load <= 1")
         if not isinstance(self.traffic, str):
             raise ParameterError(f"traffic={self.traffic!r} is invalid: expected a pattern name")
+        if self.speculative is not None and not isinstance(self.speculative, bool):
+            raise ParameterError(f"speculative={self.speculative!r} is invalid: expected True or "
+                                 f"False")
+        if self.sim_type is not None and self.sim_type not in SIM_TYPES:
+            _choice(self, "sim_type", SIM_TYPES)
+        check_model(self)  # unknown model, options that contradict it (sim/models.py)
 
     @property
     def cycle_cap(self) -> int:
@@ -179,6 +204,8 @@ class SimConfig:
 
     def flow_control(self) -> str:
         """One line stating the flow-control model (printed by the CLI)."""
+        if self.model == "booksim":
+            return self.booksim_line()
         b0 = "" if self.buffer_level0 in (None, self.buffer) else f" ({self.buffer_level0} at level 0)"
         rtt = 2 + self.router_delay + self.credit_delay
         papers = self.router_delay == 0 and self.credit_delay == 0
@@ -189,6 +216,19 @@ class SimConfig:
                    f"credit flow control: router delay {self.router_delay}, credit delay "
                    f"{self.credit_delay}, credit round trip {rtt} cycles")
                 + f", {self.arbitration} arbitration")
+
+
+    def booksim_line(self) -> str:
+        """The booksim model's settings in one line (docs/booksim.md)."""
+        spec = True if self.speculative is None else self.speculative
+        rd = self.routing_delay or 0
+        per = rd + (1 if spec else 2) + 2
+        return (f"booksim (BookSim2 28f4329 iq router): {self.vcs} VC{'s' if self.vcs > 1 else ''}, "
+                f"{self.buffer}-flit buffers per VC, {self.packet_flits}-flit packets, "
+                f"{'speculative' if spec else 'non-speculative'} VC/switch allocation (iSLIP, 1 "
+                f"iteration), routing delay {rd}, credit delay {self.credit_delay}: {per} cycles "
+                f"per router, credit-controlled injection and ejection; sampling "
+                f"{self.sim_type or 'latency'} (3 warm-up periods of 1000 cycles)")
 
 
 def _int(cfg, name, lo, hi):

@@ -20,6 +20,7 @@ from .config import SimConfig
 from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, deadlock_cycle, stuck_cycle
 from .memory import check_memory
+from .models import MODELS
 from .faultroutes import FAMILIES as FT_FAMILIES
 from .faultroutes import FaultRoutes, fault_load_bound, fault_routes
 from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
@@ -103,6 +104,13 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     check_memory(topology, config, **params)  # refused before building (sim/memory.py)
     topo = _topology(topology)
     cfg = _config(config, params)
+    return MODELS.get(cfg.model).run(topo, cfg, progress=progress, bound=bound,
+                                     fault_table=fault_table)
+
+
+def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
+               fault_table: FaultRoutes | None = None) -> SimResult:
+    """The papers' model (``model="papers"``): :func:`simulate` after validation."""
     ft = None
     if cfg.faulted:
         ft = fault_table if fault_table is not None else fault_tables(topo, cfg)

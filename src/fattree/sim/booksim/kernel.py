@@ -1,0 +1,555 @@
+"""The booksim model's cycle loop (private; numba, struct-of-arrays).
+
+One call simulates cycles ``t .. t_stop - 1`` (or until the drain completes). A cycle
+is BookSim2's ``TrafficManager::_Step`` with its routers' ``IQRouter::_InternalStep``:
+
+1. events due now: credits reaching nodes, flits reaching nodes (accepted, retired),
+   flits reaching router input buffers (``_InputQueuing``), credits reaching routers;
+2. every node: lazy Bernoulli creation into its source queue (``_Inject``), then one
+   flit onto its injection channel if its VC has a credit;
+3. every router holding flits: VC allocation and switch allocation (iSLIP, one
+   iteration each, evaluated on the state at the start of the cycle; speculative switch
+   requests of heads in VC allocation when ``speculative``), then the updates.
+
+Channels (latency 1) take two cycles from send to receive; the crossbar one: a flit
+granted the switch in cycle ``s`` is read by the next router (or node) in ``s + 3``, its
+credit reaches the upstream router in ``s + 2`` (applied ``credit_delay`` later) or the
+upstream node in ``s + 2``; a node returns the credit of a flit it read in ``a`` to its
+router in ``a + 2``. Flits are ``pid << LF | index`` codes; packets live in a pool. Ports
+and VCs are padded to powers of two so that every index splits by shifts.
+
+References
+----------
+BookSim2 commit 28f4329: ``src/trafficmanager.cpp`` (``_Step``, ``_Inject``,
+``_RetireFlit``), ``src/routers/iq_router.cpp``, ``src/allocators/islip.cpp``,
+``src/buffer_state.cpp``; docs/booksim.md.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+# cfg (int64) indices
+(C_S, C_R, C_V, C_B, C_F, C_N, C_W, C_SPEC, C_RD, C_CD, C_RKIND, C_DMODE, C_HOT, C_TRACE, C_LR,
+ C_LV, C_LF, C_NV) = range(18)
+# fcfg (float64)
+FC_P, FC_HOT = range(2)
+# counters
+(K_T, K_STATE, K_DRAIN_T, K_ACC, K_PLAT_SUM, K_PLAT_N, K_PLAT_MAX, K_NLAT_SUM, K_HOPS_SUM,
+ K_MEAS_INFL, K_INFL_F, K_INFL_CT, K_CREATED, K_INJ_F, K_DELIVERED, K_NDRAINED, K_NFREE,
+ K_AN, K_SENT_F, K_MOVES, K_NLAT_MAX, K_RESET_T, K_TRACE_LEFT, K_QSUM, K_QN) = range(25)
+N_COUNTERS = 25
+# simulation states (BookSim2's _sim_state)
+WARMING, RUNNING, DRAINING = 0, 1, 2
+# input VC states
+IDLE, VA, ACTIVE = 0, 1, 2
+# return status
+ST_STOP, ST_DONE, ST_GROW = 0, 1, 2
+# destination modes
+D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
+HIST = 1 << 14
+# packed rows (one cache line or less per input VC, output VC, port, packet)
+I_BH, I_BL, I_ST, I_RDY, I_ROUTE, I_OUT, I_OVV, I_VAA = range(8)  # iv (NIV, 8) int32
+O_USE, O_CRED, O_VAG = range(3)  # ov (NIV, 4) int32
+P_SAG, P_SAA, P_RR, P_PSW, P_PPORT, P_PNODE, P_LO, P_HI = range(8)  # pp (NP, 8) int32
+PK_DST, PK_SRC, PK_CT, PK_IT, PK_HOPS, PK_REC, PK_B = range(7)  # pk (P, 8) int64
+
+Net = namedtuple("Net", "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
+                        "next_hop dtab tr_cycle tr_dst tr_start tr_end")
+Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
+Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
+Ev = namedtuple("Ev", "f_ivc f_code f_n c_ovc c_n nc nc_n d_node d_code d_n")
+Pk = namedtuple("Pk", "pk free")
+St = namedtuple("St", "cnt hist rng")
+
+
+@njit(cache=True, inline="always")
+def _sm(x):
+    """SplitMix64 on a scalar state: (new state, a uniform float in [0, 1)). The kernel
+    keeps the state in a local (no array argument in the hot loop: no reference counts)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return x, float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def _gap(u, p, logq):
+    """Cycles to the next Bernoulli success (>= 1) given a uniform u: a lazy source."""
+    if p >= 1.0:
+        return 1
+    return 1 + int(np.log(1.0 - u) / logq)
+
+
+def gap_py(rng, p):
+    """The first gap of a source (Python side, advancing ``rng[0]``)."""
+    if p >= 1.0:
+        return 1
+    x, u = _sm(rng[0])
+    rng[0] = x
+    return _gap(u, p, np.log(1.0 - p))
+
+
+@njit(cache=True)
+def _run(net, rt, nd, ev, pk, st, t_stop, drain):
+    """Simulate until cycle ``t_stop`` or, with ``drain``, until no measured packet is
+    outstanding and every source has passed the drain time; returns a status."""
+    cfg = net.cfg
+    R, V, B, F, N, W = cfg[C_R], cfg[C_V], cfg[C_B], cfg[C_F], cfg[C_N], cfg[C_W]
+    SPEC, RD, CD = cfg[C_SPEC], cfg[C_RD], cfg[C_CD]
+    # layout: R and V are powers of two (ports and VCs padded) so that indices split by
+    # shifts; NV is the number of VCs simulated, F the flits per packet
+    LR, LV, LF, NV = cfg[C_LR], cfg[C_LV], cfg[C_LF], cfg[C_NV]
+    LRV = LR + LV
+    MV = V - 1
+    MF = (1 << LF) - 1
+    RV = R * V
+    CAP = ev.f_ivc.shape[0] // W
+    cnt = st.cnt
+    rng = st.rng
+    x = rng[0]
+    hist = st.hist
+    p_inj = net.fcfg[FC_P]
+    # every array in a local: tuple fields read in the hot loop cost reference counting
+    bq, iv, ov, pp, alist, inlist = rt
+    ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
+    f_ivc, f_code, f_n, c_ovc, c_n, ev_nc, nc_n, d_node, d_code, d_n = ev
+    pk, pk_free = pk
+    node_sw, node_pt = net.node_sw, net.node_pt
+    bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
+    tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
+    S = cfg[C_S]
+    RKIND, DMODE, HOT, TRACE = cfg[C_RKIND], cfg[C_DMODE], cfg[C_HOT], cfg[C_TRACE]
+    HFRAC = net.fcfg[FC_HOT]
+    logq = np.log(1.0 - p_inj) if p_inj < 1.0 else -1.0
+    # per-router scratch
+    va_li = np.empty(RV, np.int64)
+    va_res = np.empty(RV, np.int64)
+    va_gbest = np.full(RV, -1, np.int64)
+    va_gdist = np.zeros(RV, np.int64)
+    sa_p = np.empty(RV, np.int64)
+    sa_v = np.empty(RV, np.int64)
+    sa_o = np.empty(RV, np.int64)
+    sa_pr = np.empty(RV, np.int64)
+    g_in = np.full(R, -1, np.int64)
+    g_dist = np.zeros(R, np.int64)
+    a_out = np.full(R, -1, np.int64)
+    a_dist = np.zeros(R, np.int64)
+    win_g = np.empty(R, np.int64)
+    win_o = np.empty(R, np.int64)
+    win_ovc = np.empty(R, np.int64)
+    while True:
+        t = cnt[K_T]
+        if drain and cnt[K_MEAS_INFL] == 0 and cnt[K_NDRAINED] == N:
+            rng[0] = x
+            return ST_DONE
+        if t >= t_stop:
+            rng[0] = x
+            return ST_STOP
+        if cnt[K_NFREE] < N:
+            rng[0] = x
+            return ST_GROW
+        state = cnt[K_STATE]
+        slot = t & (W - 1)
+        # ---- 1. events due now
+        for i in range(nc_n[slot]):  # credits back at nodes (applied at once)
+            ndv = ev_nc[slot * N + i]
+            ncred[ndv] += 1
+        nc_n[slot] = 0
+        for i in range(d_n[slot]):  # flits read by their destination node
+            code = d_code[slot * N + i]
+            pid = code >> LF
+            if state != DRAINING:
+                cnt[K_ACC] += 1
+            cnt[K_INFL_F] -= 1
+            cnt[K_INFL_CT] -= pk[pid, PK_CT]
+            if (code & MF) == F - 1:  # tail: the packet is delivered
+                cnt[K_DELIVERED] += 1
+                if state == WARMING or pk[pid, PK_REC]:
+                    lat = t - pk[pid, PK_CT]
+                    cnt[K_PLAT_SUM] += lat
+                    cnt[K_PLAT_N] += 1
+                    if lat > cnt[K_PLAT_MAX]:
+                        cnt[K_PLAT_MAX] = lat
+                    nl = t - pk[pid, PK_IT]
+                    cnt[K_NLAT_SUM] += nl
+                    if nl > cnt[K_NLAT_MAX]:
+                        cnt[K_NLAT_MAX] = nl
+                    cnt[K_HOPS_SUM] += pk[pid, PK_HOPS]
+                    hist[min(lat, HIST - 1)] += 1
+                if pk[pid, PK_REC]:
+                    cnt[K_MEAS_INFL] -= 1
+                pk_free[cnt[K_NFREE]] = pid
+                cnt[K_NFREE] += 1
+        d_n[slot] = 0
+        for i in range(f_n[slot]):  # flits into router input buffers
+            g = f_ivc[slot * CAP + i]
+            code = f_code[slot * CAP + i]
+            n0 = iv[g, I_BL]
+            h = iv[g, I_BH] + n0
+            bq[g * B + (h - B if h >= B else h)] = code
+            iv[g, I_BL] = n0 + 1
+            if n0 == 0:
+                if iv[g, I_ST] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
+                    s = g >> LRV
+                    iv[g, I_ST] = VA
+                    d = pk[code >> LF, PK_DST]
+                    if RKIND == 0:  # nca: down if below, else a random up port
+                        bd = pk[code >> LF, PK_B]
+                        rp = -1
+                        for q in range(R):
+                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                                rp = q
+                                break
+                        if rp < 0:
+                            x, u = _sm(x)
+                            k = int(u * up_n[s])
+                            rp = up_ports[s * R + k]
+                    else:  # the anynet min table
+                        ds = node_sw[d]
+                        rp = node_pt[d] if ds == s else next_hop[s * S + ds]
+                    iv[g, I_ROUTE] = rp
+                    iv[g, I_RDY] = t + RD
+                else:
+                    iv[g, I_RDY] = t
+            s = g >> LRV
+            if not inlist[s]:
+                inlist[s] = 1
+                alist[cnt[K_AN]] = s
+                cnt[K_AN] += 1
+        f_n[slot] = 0
+        for i in range(c_n[slot]):  # credits back at routers
+            ov[c_ovc[slot * CAP + i], O_CRED] += 1
+        c_n[slot] = 0
+        # ---- 2. nodes: lazy creation, then injection
+        for n in range(N):
+            pid = ncur[n]
+            if pid < 0:
+                made = -1
+                if nnext[n] <= t:
+                    pid = pk_free[cnt[K_NFREE] - 1]
+                    cnt[K_NFREE] -= 1
+                    ct = nnext[n]
+                    pk[pid, PK_CT] = ct
+                    pk[pid, PK_SRC] = n
+                    pk[pid, PK_HOPS] = 0
+                    if TRACE:
+                        d = tr_dst[tr_ptr[n]]
+                    elif DMODE == D_TABLE:
+                        d = dtab[n]
+                    else:
+                        d = -1
+                        if DMODE == D_HOTSPOT and n != HOT:
+                            x, u = _sm(x)
+                            if u < HFRAC:
+                                d = HOT
+                        if d < 0:
+                            x, u = _sm(x)
+                            if DMODE == D_UNIFORM_SELF:
+                                d = min(int(u * N), N - 1)
+                            else:
+                                d = min(int(u * (N - 1)), N - 2)
+                                d = d + 1 if d >= n else d
+                    pk[pid, PK_DST] = d
+                    pk[pid, PK_B] = bsof[d]
+                    rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
+                    pk[pid, PK_REC] = rec
+                    if rec:
+                        cnt[K_MEAS_INFL] += 1
+                    cnt[K_CREATED] += 1
+                    cnt[K_INFL_F] += F
+                    cnt[K_INFL_CT] += F * ct
+                    if cfg[C_TRACE]:
+                        tr_ptr[n] += 1
+                        j = tr_ptr[n]
+                        nnext[n] = tr_cycle[j] if j < tr_end[n] else 1 << 62
+                    else:
+                        u = 0.0
+                        if p_inj < 1.0:  # (no draw when every cycle creates a packet)
+                            x, u = _sm(x)
+                        nnext[n] = ct + _gap(u, p_inj, logq)
+                    ncur[n] = pid
+                    nidx[n] = 0
+                    nvc[n] = -1
+                    made = ct
+                if state == DRAINING and not nqd[n] and (made < 0 or made >= cnt[K_DRAIN_T]):
+                    nqd[n] = 1
+                    cnt[K_NDRAINED] += 1
+                if pid < 0:
+                    continue
+            vc = nvc[n]
+            if vc < 0:  # a head: the first VC after the last one used, free, with a credit
+                lvc = nlvc[n]
+                for i in range(1, NV + 1):
+                    c = 0 if lvc < 0 else (lvc + i) % NV
+                    if nuse[n * V + c] == 0 and ncred[n * V + c] > 0:
+                        vc = c
+                        break
+                if vc < 0:
+                    continue
+                nvc[n] = vc
+            if ncred[n * V + vc] == 0:
+                continue
+            ncred[n * V + vc] -= 1
+            idx = nidx[n]
+            if idx == 0:
+                nuse[n * V + vc] = 1
+                nlvc[n] = vc
+                pk[pid, PK_IT] = t
+            if state != DRAINING:
+                cnt[K_SENT_F] += 1
+            cnt[K_INJ_F] += 1
+            s2 = (t + 2) & (W - 1)
+            k = f_n[s2]
+            f_ivc[s2 * CAP + k] = (node_sw[n] * R + node_pt[n]) * V + vc
+            f_code[s2 * CAP + k] = (pid << LF) | idx
+            f_n[s2] = k + 1
+            if idx == F - 1:
+                nuse[n * V + vc] = 0
+                ncur[n] = -1
+            else:
+                nidx[n] = idx + 1
+        # ---- 3. routers
+        j = 0
+        while j < cnt[K_AN]:
+            s = alist[j]
+            base = s * RV
+            busy = False
+            nva = 0
+            nsa = 0
+            for li in range(RV):
+                g = base + li
+                if iv[g, I_BL] == 0:
+                    continue
+                busy = True
+                if iv[g, I_RDY] > t:
+                    continue
+                vs = iv[g, I_ST]
+                ro = -1
+                prio = 0
+                if vs == VA:
+                    va_li[nva] = li
+                    va_res[nva] = -1
+                    nva += 1
+                    if SPEC:  # a speculative request if a VC of the port is free, with a credit
+                        o = iv[g, I_ROUTE]
+                        ob = (s * R + o) * V
+                        for oj in range(NV):
+                            if ov[ob + oj, O_USE] < 0 and ov[ob + oj, O_CRED] > 0:
+                                ro = o
+                                break
+                elif vs == ACTIVE:
+                    if ov[(s * R + iv[g, I_OUT]) * V + iv[g, I_OVV], O_CRED] > 0:
+                        ro = iv[g, I_OUT]
+                        prio = 1
+                if ro >= 0:
+                    # one request per (input, output): a non-speculative one beats a
+                    # speculative one, then the VC nearest the input's round-robin offset
+                    # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
+                    rp = li >> LV
+                    rv = li & MV
+                    off = pp[s * R + rp, P_RR]
+                    found = False
+                    for i in range(nsa):
+                        if sa_p[i] == rp and sa_o[i] == ro:
+                            found = True
+                            d1 = rv - off
+                            d2 = sa_v[i] - off
+                            if prio > sa_pr[i] or (prio == sa_pr[i] and (d1 + NV if d1 < 0 else d1)
+                                                   < (d2 + NV if d2 < 0 else d2)):
+                                sa_v[i] = rv
+                                sa_pr[i] = prio
+                            break
+                    if not found:
+                        sa_p[nsa] = rp
+                        sa_v[nsa] = rv
+                        sa_o[nsa] = ro
+                        sa_pr[nsa] = prio
+                        nsa += 1
+            if not busy:  # nothing buffered: leaves the active list
+                inlist[s] = 0
+                cnt[K_AN] -= 1
+                alist[j] = alist[cnt[K_AN]]
+                continue
+            j += 1
+            if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
+                # grant phase
+                for i in range(nva):
+                    li = va_li[i]
+                    g = base + li
+                    ob = (s * R + iv[g, I_ROUTE]) * V
+                    for oj in range(NV):
+                        ovc = ob + oj
+                        if ov[ovc, O_USE] < 0:
+                            ol = ovc - base
+                            d = li - ov[ovc, O_VAG]
+                            d = d + RV if d < 0 else d
+                            if va_gbest[ol] < 0 or d < va_gdist[ol]:
+                                va_gbest[ol] = li
+                                va_gdist[ol] = d
+                # accept phase
+                for i in range(nva):
+                    li = va_li[i]
+                    g = base + li
+                    o = iv[g, I_ROUTE]
+                    best = -1
+                    bd = 0
+                    for oj in range(NV):
+                        ol = o * V + oj
+                        if va_gbest[ol] == li:
+                            d = ol - iv[g, I_VAA]
+                            d = d + RV if d < 0 else d
+                            if best < 0 or d < bd:
+                                best = ol
+                                bd = d
+                    if best >= 0:
+                        va_res[i] = best
+                        ov[base + best, O_VAG] = li + 1 if li + 1 < RV else 0
+                        iv[g, I_VAA] = best + 1 if best + 1 < RV else 0
+                for i in range(nva):  # reset the scratch
+                    o = iv[base + va_li[i], I_ROUTE]
+                    for oj in range(NV):
+                        va_gbest[o * V + oj] = -1
+            nwin = 0
+            if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
+                pb = s * R
+                for i in range(nsa):  # grant: each output picks the input nearest its pointer
+                    o = sa_o[i]
+                    d = sa_p[i] - pp[pb + o, P_SAG]
+                    d = d + R if d < 0 else d
+                    if g_in[o] < 0 or d < g_dist[o]:
+                        g_in[o] = sa_p[i]
+                        g_dist[o] = d
+                for i in range(nsa):  # accept: each input picks the granting output nearest its pointer
+                    p = sa_p[i]
+                    o = sa_o[i]
+                    if g_in[o] == p:
+                        d = o - pp[pb + p, P_SAA]
+                        d = d + R if d < 0 else d
+                        if a_out[p] < 0 or d < a_dist[p]:
+                            a_out[p] = o
+                            a_dist[p] = d
+                for i in range(nsa):
+                    p = sa_p[i]
+                    o = sa_o[i]
+                    if a_out[p] != o:
+                        continue
+                    v = sa_v[i]
+                    pp[pb + o, P_SAG] = p + 1 if p + 1 < R else 0
+                    pp[pb + p, P_SAA] = o + 1 if o + 1 < R else 0
+                    pp[pb + p, P_RR] = v + 1 if v + 1 < NV else 0
+                    li = p * V + v
+                    g = s * RV + li
+                    if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
+                        r = -1
+                        for k in range(nva):
+                            if va_li[k] == li:
+                                r = va_res[k]
+                                break
+                        if r < 0 or (r >> LV) != o:
+                            continue
+                        ovc = (pb + o) * V + (r & (V - 1))
+                        if ov[ovc, O_CRED] == 0:
+                            continue
+                    else:
+                        ovc = (pb + o) * V + iv[g, I_OVV]
+                    win_g[nwin] = g
+                    win_o[nwin] = o
+                    win_ovc[nwin] = ovc
+                    nwin += 1
+                for i in range(nsa):  # reset the scratch
+                    g_in[sa_o[i]] = -1
+                    a_out[sa_p[i]] = -1
+            # VC allocation updates (TakeBuffer)
+            for i in range(nva):
+                r = va_res[i]
+                if r >= 0:
+                    g = base + va_li[i]
+                    o = r >> LV
+                    ov[(s * R + o) * V + (r & MV), O_USE] = g
+                    iv[g, I_ST] = ACTIVE
+                    iv[g, I_OUT] = o
+                    iv[g, I_OVV] = r & MV
+                    iv[g, I_RDY] = t + 1
+            # switch allocation updates: the flits leave
+            for i in range(nwin):
+                g = win_g[i]
+                o = win_o[i]
+                ovc = win_ovc[i]
+                h = iv[g, I_BH]
+                code = bq[g * B + h]
+                iv[g, I_BH] = h + 1 if h + 1 < B else 0
+                iv[g, I_BL] -= 1
+                pid = code >> LF
+                idx = code & MF
+                tail = idx == F - 1
+                ov[ovc, O_CRED] -= 1
+                if tail:
+                    ov[ovc, O_USE] = -1
+                if idx == 0:
+                    pk[pid, PK_HOPS] += 1
+                cnt[K_MOVES] += 1
+                port = s * R + o
+                ds = pp[port, P_PSW]
+                if ds >= 0:  # read by the next router in t + 3
+                    s3 = (t + 3) & (W - 1)
+                    k = f_n[s3]
+                    f_ivc[s3 * CAP + k] = (ds * R + pp[port, P_PPORT]) * V + (ovc & MV)
+                    f_code[s3 * CAP + k] = code
+                    f_n[s3] = k + 1
+                else:  # read by the node in t + 3; its credit reaches us in t + 5
+                    s3 = (t + 3) & (W - 1)
+                    k = d_n[s3]
+                    d_node[s3 * N + k] = pp[port, P_PNODE]
+                    d_code[s3 * N + k] = code
+                    d_n[s3] = k + 1
+                    s5 = (t + 5 + CD) & (W - 1)
+                    k = c_n[s5]
+                    c_ovc[s5 * CAP + k] = ovc
+                    c_n[s5] = k + 1
+                inport = g >> LV
+                v = g & MV
+                us = pp[inport, P_PSW]
+                if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
+                    s2 = (t + 2 + CD) & (W - 1)
+                    k = c_n[s2]
+                    c_ovc[s2 * CAP + k] = (us * R + pp[inport, P_PPORT]) * V + v
+                    c_n[s2] = k + 1
+                else:
+                    s2 = (t + 2) & (W - 1)
+                    k = nc_n[s2]
+                    ev_nc[s2 * N + k] = pp[inport, P_PNODE] * V + v
+                    nc_n[s2] = k + 1
+                if iv[g, I_BL] == 0:
+                    if tail:
+                        iv[g, I_ST] = IDLE
+                elif tail:  # the next packet's head: routed, then VC allocation
+                    nxt = bq[g * B + iv[g, I_BH]]
+                    iv[g, I_ST] = VA
+                    d = pk[nxt >> LF, PK_DST]
+                    if RKIND == 0:  # nca: down if below, else a random up port
+                        bd = pk[nxt >> LF, PK_B]
+                        rp = -1
+                        for q in range(R):
+                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                                rp = q
+                                break
+                        if rp < 0:
+                            x, u = _sm(x)
+                            k = int(u * up_n[s])
+                            rp = up_ports[s * R + k]
+                    else:  # the anynet min table
+                        ds = node_sw[d]
+                        rp = node_pt[d] if ds == s else next_hop[s * S + ds]
+                    iv[g, I_ROUTE] = rp
+                    iv[g, I_RDY] = t + 1 + RD
+                else:
+                    iv[g, I_RDY] = t + 1
+        cnt[K_QSUM] += cnt[K_INFL_F]
+        cnt[K_QN] += 1
+        cnt[K_T] = t + 1

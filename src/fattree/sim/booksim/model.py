@@ -1,0 +1,385 @@
+"""The booksim model's driver: BookSim2's warm-up and sampling periods, and the result.
+
+``run_booksim(topo, cfg)`` is registered as ``model="booksim"`` (``fattree.sim.models``);
+call it through :func:`fattree.sim.simulate` with ``SimConfig(model="booksim", ...)``.
+
+References
+----------
+BookSim2 commit 28f4329, ``src/trafficmanager.cpp`` (``_SingleSim``, ``Run``,
+``_UpdateOverallStats``); docs/booksim.md ("Measurement").
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from ... import __version__
+from ...errors import ParameterError
+from ...topology.export import BOOKSIM_FIXED
+from ...traffic import make_traffic
+from ...traffic.patterns import T_HOTSPOT, T_TABLE, T_TRACE, T_UNIFORM
+from ..result import SimResult, percentile
+from . import kernel as K
+from .routes import booksim_net
+
+WARMUP_PERIODS = int(BOOKSIM_FIXED["warmup_periods"])
+SAMPLE_PERIOD = int(BOOKSIM_FIXED["sample_period"])
+MAX_SAMPLES = int(BOOKSIM_FIXED["max_samples"])
+LATENCY_THRES = float(BOOKSIM_FIXED["latency_thres"])
+STOPPING_THRES = 0.05  # BookSim2's stopping_thres and acc_stopping_thres
+
+
+def _traffic(cfg, n_nodes: int):
+    spec = cfg.traffic
+    if spec.split(":")[0] == "uniform" and "include_self" not in spec:
+        spec = "uniform:include_self=true"  # BookSim2's uniform draws the source too
+    return make_traffic(spec, n_nodes, seed=cfg.seed)
+
+
+def _alloc(topo, cfg, net, traffic, load):
+    S, N, B, F = topo.n_switches, topo.n_nodes, cfg.buffer, cfg.packet_flits
+    R0, NV = topo.max_ports, cfg.vcs
+    LR, LV, LF = (max(int(x) - 1, 0).bit_length() for x in (R0, NV, F))
+    R, V = 1 << LR, 1 << LV  # padded: indices split by shifts in the kernel
+    NP = S * R
+    NIV = NP * V
+    cd = cfg.credit_delay
+    W = 8
+    while W < cd + 8:
+        W *= 2
+    peer = np.full((S, R), -1, np.int64)
+    peer[:, :R0] = topo.port_peer
+    pport = np.zeros((S, R), np.int64)
+    pport[:, :R0] = topo.port_peer_port
+    peer = peer.ravel()
+    peer_sw = np.where(peer >= N, peer - N, -1).astype(np.int64)
+    peer_node = np.where((peer >= 0) & (peer < N), peer, -1).astype(np.int64)
+    peer_port = pport.ravel()
+    # destinations: permutations apply to BookSim2's node ids (kant: its numbering)
+    bs = net.booksim_of
+    ours = np.empty(N, np.int64)
+    ours[bs] = np.arange(N)
+    dmode, hot, hfrac = K.D_UNIFORM_SELF, 0, 0.0
+    dtab = np.zeros(1, np.int64)
+    tr_cycle = tr_dst = np.zeros(1, np.int64)
+    tr_start = tr_end = np.zeros(N, np.int64)
+    timed = traffic.code == T_TRACE
+    if traffic.code == T_UNIFORM:
+        dmode = K.D_UNIFORM_SELF if traffic.iparams[2] else K.D_UNIFORM
+    elif traffic.code == T_TABLE:
+        dmode = K.D_TABLE
+        dtab = ours[np.asarray(traffic.table, np.int64)[bs]]
+    elif traffic.code == T_HOTSPOT:
+        dmode, hot = K.D_HOTSPOT, int(traffic.iparams[0])
+        hfrac = float(traffic.options["fraction"])
+    elif timed:
+        cyc, src, dst = (np.asarray(a, np.int64) for a in traffic.trace)
+        order = np.lexsort((np.arange(len(cyc)), cyc, src))
+        tr_cycle, tr_dst = cyc[order].copy(), dst[order].copy()
+        counts = np.bincount(src, minlength=N)
+        tr_end = np.cumsum(counts).astype(np.int64)
+        tr_start = (tr_end - counts).astype(np.int64)
+    else:
+        raise ParameterError(f"traffic={traffic.spec!r} is not available in model='booksim'")
+    p = 0.0 if timed else float(load) / F
+    icfg = np.array([S, R, V, B, F, N, W, int(_spec(cfg)), cfg.routing_delay or 0, cd, net.kind,
+                     dmode, hot, int(timed), LR, LV, LF, NV], np.int64)
+    up_ports = np.full((S, R), -1, np.int32)
+    if len(net.up_ports):
+        up_ports[:, :R0] = net.up_ports.reshape(S, R0)
+    netw = K.Net(icfg, np.array([p, hfrac]), peer_sw, peer_node, peer_port,
+                 np.asarray(topo.node_switch, np.int64), np.asarray(topo.node_port, np.int64),
+                 np.asarray(net.booksim_of, np.int64),
+                 net.up_n if len(net.up_n) else np.zeros(1, np.int32),
+                 up_ports.ravel(),
+                 net.next_hop if len(net.next_hop) else np.zeros(1, np.int16), dtab,
+                 tr_cycle, tr_dst, tr_start, tr_end)
+    iv = np.zeros((NIV, 8), np.int32)
+    ov = np.zeros((NIV, 4), np.int32)
+    ov[:, K.O_USE] = -1
+    cred = np.where(peer >= 0, B, 0).astype(np.int32)
+    ov[:, K.O_CRED] = np.repeat(cred, V)
+    ov.reshape(NP, V, 4)[:, NV:, K.O_CRED] = 0  # padded VCs never carry a flit
+    pp = np.zeros((NP, 8), np.int32)
+    pp[:, K.P_PSW] = peer_sw
+    pp[:, K.P_PPORT] = peer_port
+    pp[:, K.P_PNODE] = peer_node
+    lo = np.full((S, R), -1, np.int64)
+    hi = np.full((S, R), -2, np.int64)
+    if len(net.port_lo):
+        lo[:, :R0] = net.port_lo.reshape(S, R0)
+        hi[:, :R0] = net.port_hi.reshape(S, R0)
+    pp[:, K.P_LO] = lo.ravel()
+    pp[:, K.P_HI] = hi.ravel()
+    rt = K.Rt(np.zeros(NIV * B, np.int64), iv, ov, pp, np.zeros(S, np.int64), np.zeros(S, np.int8))
+    rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
+    if timed:
+        nnext = np.where(tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)],
+                         1 << 62).astype(np.int64)
+    else:
+        nnext = np.zeros(N, np.int64)
+        logq = math.log(1.0 - p) if p < 1 else None
+        for n in range(N):  # the first success of each source's trials 0, 1, ...
+            nnext[n] = K.gap_py(rng, p) - 1
+    ncred = np.full((N, V), B, np.int64)
+    ncred[:, NV:] = 0
+    nd = K.Nd(np.full(N, -1, np.int64), np.zeros(N, np.int64), np.full(N, -1, np.int64),
+              np.full(N, -1, np.int64), np.zeros(N * V, np.int8), ncred.ravel(),
+              nnext, np.zeros(N, np.int8), tr_start.copy())
+    CAP = NP + N
+    ev = K.Ev(np.zeros(W * CAP, np.int64), np.zeros(W * CAP, np.int64), np.zeros(W, np.int64),
+              np.zeros(W * CAP, np.int64), np.zeros(W, np.int64), np.zeros(W * N, np.int64),
+              np.zeros(W, np.int64), np.zeros(W * N, np.int64), np.zeros(W * N, np.int64),
+              np.zeros(W, np.int64))
+    pool = 4 * N + 64
+    pk = _pool(pool)
+    cnt = np.zeros(K.N_COUNTERS, np.int64)
+    cnt[K.K_NFREE] = pool
+    st = K.St(cnt, np.zeros(K.HIST, np.int64), rng)
+    return netw, rt, nd, ev, pk, st
+
+
+def _pool(size: int, old=None):
+    pk = K.Pk(np.zeros((size, 8), np.int64), np.arange(size - 1, -1, -1, dtype=np.int64))
+    if old is not None:
+        pk.pk[: len(old.pk)] = old.pk
+        pk.free[:] = -1
+    return pk
+
+
+def _spec(cfg) -> bool:
+    return True if cfg.speculative is None else bool(cfg.speculative)
+
+
+class _Sim:
+    """The kernel's state and BookSim2's period bookkeeping around it."""
+
+    def __init__(self, topo, cfg, net, traffic, load):
+        self.args = list(_alloc(topo, cfg, net, traffic, load))
+        self.n = topo.n_nodes
+        self.cap = cfg.cycle_cap
+
+    @property
+    def cnt(self):
+        return self.args[5].cnt
+
+    def step(self, cycles: int, drain: bool = False) -> int:
+        stop = int(self.cnt[K.K_T]) + cycles
+        while True:
+            status = K._run(*self.args, stop, drain)
+            if status != K.ST_GROW:
+                return status
+            self._grow()
+
+    def _grow(self):
+        pk, st = self.args[4], self.args[5]
+        old = len(pk.pk)
+        new = _pool(2 * old, pk)
+        nfree = int(st.cnt[K.K_NFREE])
+        new.free[:nfree] = pk.free[:nfree]
+        new.free[nfree: nfree + old] = np.arange(2 * old - 1, old - 1, -1)
+        st.cnt[K.K_NFREE] = nfree + old
+        self.args[4] = new
+
+    def clear(self):
+        c = self.cnt
+        for k in (K.K_ACC, K.K_PLAT_SUM, K.K_PLAT_N, K.K_PLAT_MAX, K.K_NLAT_SUM, K.K_HOPS_SUM,
+                  K.K_SENT_F, K.K_NLAT_MAX):
+            c[k] = 0
+        self.args[5].hist[:] = 0
+        c[K.K_RESET_T] = c[K.K_T]
+
+    def latency(self) -> float:
+        c = self.cnt
+        return c[K.K_PLAT_SUM] / c[K.K_PLAT_N] if c[K.K_PLAT_N] else math.nan
+
+    def accepted(self) -> float:
+        c = self.cnt
+        dt = c[K.K_T] - c[K.K_RESET_T]
+        return c[K.K_ACC] / dt / self.n if dt else math.nan
+
+    def unstable(self) -> bool:
+        """BookSim2's latency_thres test: delivered and in-flight flits' ages."""
+        c = self.cnt
+        lat = c[K.K_PLAT_SUM] + c[K.K_T] * c[K.K_INFL_F] - c[K.K_INFL_CT]
+        num = c[K.K_PLAT_N] + c[K.K_INFL_F]
+        return num > 0 and lat / num > LATENCY_THRES
+
+
+def _change(cur: float, prev: float) -> float:
+    if cur == 0 or math.isnan(cur):
+        return math.nan if math.isnan(cur) or cur == prev else math.inf
+    return abs((cur - prev) / cur)
+
+
+def _single_sim(sim: _Sim, measure_latency: bool, progress) -> tuple[bool, str]:
+    """``TrafficManager::_SingleSim``: returns (converged, reason if unstable)."""
+    converged = 0
+    prev_lat = prev_acc = 0.0
+    clear_last = False
+    phases = 0
+    c = sim.cnt
+    while phases < MAX_SAMPLES and (c[K.K_STATE] != K.RUNNING or converged < 3):
+        if clear_last or (c[K.K_STATE] == K.WARMING and phases % 2 == 0):
+            clear_last = False
+            sim.clear()
+        sim.step(SAMPLE_PERIOD)
+        if progress is not None:
+            progress(int(c[K.K_T]), sim.cap)
+        cur_lat, cur_acc = sim.latency(), sim.accepted()
+        lat_chg, acc_chg = _change(cur_lat, prev_lat), _change(cur_acc, prev_acc)
+        prev_lat, prev_acc = cur_lat, cur_acc
+        if measure_latency and sim.unstable():
+            c[K.K_STATE] = K.DRAINING
+            c[K.K_DRAIN_T] = c[K.K_T]
+            return False, f"unstable: average latency above {LATENCY_THRES:.0f} cycles"
+        if c[K.K_STATE] == K.WARMING:
+            if phases + 1 >= WARMUP_PERIODS:
+                clear_last = True
+                c[K.K_STATE] = K.RUNNING
+        elif c[K.K_STATE] == K.RUNNING:
+            lat_ok = not measure_latency or not lat_chg > STOPPING_THRES
+            converged = converged + 1 if lat_ok and not acc_chg > STOPPING_THRES else 0
+        phases += 1
+    if c[K.K_STATE] != K.RUNNING:
+        return False, "unstable"
+    c[K.K_STATE] = K.DRAINING
+    c[K.K_DRAIN_T] = c[K.K_T]
+    if measure_latency:
+        while True:  # until every measured packet is delivered
+            status = sim.step(1000, drain=True)
+            if progress is not None:
+                progress(int(c[K.K_T]), sim.cap)
+            if status == K.ST_DONE:
+                break
+            if sim.unstable():
+                return False, f"unstable while draining: average latency above {LATENCY_THRES:.0f}"
+            if c[K.K_T] >= sim.cap:
+                return False, f"max_cycles={sim.cap} reached while draining"
+    return True, ""
+
+
+def run_booksim(topo, cfg, *, progress=None, bound=False, fault_table=None) -> SimResult:
+    """Simulate one offered load with BookSim2's semantics (``model="booksim"``).
+
+    Parameters
+    ----------
+    topo : Topology
+    cfg : SimConfig
+        ``model="booksim"``; ``speculative``, ``routing_delay``, ``sim_type`` (None: True,
+        0, ``latency``), ``credit_delay``, ``vcs``, ``buffer``, ``packet_flits``, ``load``
+        (flits per node per cycle), ``traffic``, ``seed``.
+
+    Returns
+    -------
+    SimResult
+        ``avg_latency`` is BookSim2's packet latency (tail arrival - creation) of the
+        packets created in the measured periods; ``accepted_flits`` its accepted flit
+        rate over those periods; ``saturated`` when BookSim2 would call it unstable.
+
+    Examples
+    --------
+    >>> from fattree.sim import simulate
+    >>> r = simulate("kant:k=2,n=2", model="booksim", load=0.05, seed=1)
+    >>> r.config["model"], r.saturated, r.termination
+    ('booksim', False, 'latency')
+
+    References
+    ----------
+    BookSim2 commit 28f4329 (``src/trafficmanager.cpp``, ``src/routers/iq_router.cpp``);
+    docs/booksim.md.
+    """
+    if fault_table is not None:
+        raise ParameterError("model='booksim' simulates fault-free networks: drop the fault table")
+    net = booksim_net(topo)
+    traffic = _traffic(cfg, topo.n_nodes)
+    timed = traffic.code == T_TRACE
+    load = None if timed else cfg.load
+    if not timed and load is None:
+        raise ParameterError("model='booksim' needs load= (flits per node per cycle, in (0, 1])")
+    sim_type = cfg.sim_type or "latency"
+    t0 = time.perf_counter()
+    compile_s = 0.0
+    if not K._run.signatures:
+        t1 = time.perf_counter()
+        probe = _Sim(topo, cfg, net, traffic, load if load else 0.1)
+        probe.step(0)
+        compile_s = time.perf_counter() - t1
+    t0 = time.perf_counter()
+    sim = _Sim(topo, cfg, net, traffic, load)
+    c = sim.cnt
+    reason = ""
+    if timed:  # a trace: every packet is measured, the run ends when all are delivered
+        c[K.K_STATE] = K.RUNNING
+        total = len(traffic.trace[0])
+        while c[K.K_DELIVERED] < total and c[K.K_T] < sim.cap:
+            sim.step(1000)
+        ok = c[K.K_DELIVERED] == total
+        reason = "" if ok else f"max_cycles={sim.cap} reached"
+        c[K.K_DRAIN_T] = c[K.K_T]
+        termination = "trace"
+    else:
+        ok, reason = _single_sim(sim, sim_type == "latency", progress)
+        termination = sim_type if ok else "unstable"
+    wall = time.perf_counter() - t0
+    return _result(topo, cfg, net, traffic, load, sim, ok, reason, termination, wall, compile_s,
+                   bound)
+
+
+def _conserved(sim) -> bool:
+    """Packets are neither lost nor duplicated: created = delivered + those in the pool."""
+    c = sim.cnt
+    in_pool = len(sim.args[4].pk) - int(c[K.K_NFREE])
+    if int(c[K.K_CREATED]) != int(c[K.K_DELIVERED]) + in_pool:
+        from ...errors import SimulationError
+
+        raise SimulationError(f"conservation violated: created {int(c[K.K_CREATED])} != "
+                              f"delivered {int(c[K.K_DELIVERED])} + in flight {in_pool}")
+    return True
+
+
+def _result(topo, cfg, net, traffic, load, sim, ok, reason, termination, wall, compile_s, bound):
+    c = sim.cnt
+    N = topo.n_nodes
+    F = cfg.packet_flits
+    span = max(int(c[K.K_DRAIN_T] - c[K.K_RESET_T]), 1)
+    meas = int(c[K.K_PLAT_N])
+    acc = float(c[K.K_ACC]) / span / N
+    sent = float(c[K.K_SENT_F]) / span / N
+    cycles = int(c[K.K_T])
+
+    def avg(key):
+        return float(c[key]) / meas if meas else math.nan
+
+    cfg = replace(cfg, traffic=traffic.spec, injection="trace" if load is None else "bernoulli")
+    conf = cfg.to_dict() | {"seed": cfg.seed, "version": __version__, "topology": topo.spec,
+                            "cycle_cap": cfg.cycle_cap, "model": "booksim",
+                            "speculative": _spec(cfg), "routing_delay": cfg.routing_delay or 0,
+                            "sim_type": cfg.sim_type or "latency", "booksim_routing": net.routing}
+    offered = float(load) if load is not None else sent
+    hist = sim.args[5].hist
+    return SimResult(
+        config=conf, topology=topo.spec, algorithm=net.routing, traffic=traffic.spec,
+        injection=cfg.injection, flow_control=cfg.flow_control(), n_nodes=N, n_sources=N,
+        offered_load=offered, cycles=cycles, created=int(c[K.K_CREATED]),
+        injected=int(c[K.K_INJ_F]) // F, delivered=int(c[K.K_DELIVERED]), measured=meas,
+        avg_latency=avg(K.K_PLAT_SUM), p99_latency=percentile(hist, 0.99),
+        max_latency=float(c[K.K_PLAT_MAX]) if meas else math.nan,
+        avg_network_latency=avg(K.K_NLAT_SUM), p99_network_latency=math.nan,
+        max_network_latency=float(c[K.K_NLAT_MAX]) if meas else math.nan,
+        avg_hops=avg(K.K_HOPS_SUM) + 1 if meas else math.nan,
+        offered_throughput=sent / F, offered_flits=sent, accepted_throughput=acc / F,
+        accepted_flits=acc, received_ratio=(int(c[K.K_DELIVERED]) / int(c[K.K_CREATED])
+                                            if c[K.K_CREATED] else math.nan),
+        received_per_cycle=int(c[K.K_DELIVERED]) / max(cycles, 1),
+        port_conflicts_per_cycle=math.nan, link_utilisation={},
+        avg_source_queue=math.nan, max_source_queue=0, final_source_queue=math.nan,
+        flit_hops=int(c[K.K_MOVES] + c[K.K_INJ_F]), saturated=not ok, saturation_reason=reason,
+        deadlock=False, deadlock_cycle=[], termination=termination,
+        conservation=_conserved(sim),
+        channel_load_bound=None if bound is False or bound is None or bound is True else float(bound),
+        wall_seconds=wall, compile_seconds=compile_s)

@@ -1,0 +1,124 @@
+"""The simulation models: ``papers`` (the default) and ``booksim`` (BookSim2's semantics).
+
+A model is registered with :func:`register_model` on a small loader that returns its run
+function (imported lazily, so that :class:`~fattree.sim.config.SimConfig` can validate
+``model=`` without importing any kernel). Each entry names the ``SimConfig`` fields that
+only it understands (``own``) and the fields whose non-default values contradict it
+(``conflicts``: field -> values allowed, the default first).
+
+References
+----------
+docs/simulator.md (the papers' model, 000 §V.B); docs/booksim.md (BookSim2, issue 12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..registry import Registry
+
+
+@dataclass(frozen=True)
+class SimModel:
+    """A registered simulation model.
+
+    Attributes
+    ----------
+    name, title : str
+        Registered name and one line for humans.
+    loader : callable
+        Returns the run function ``run(topo, cfg, *, progress, bound, fault_table)``.
+    own : tuple of str
+        ``SimConfig`` fields only this model reads (None elsewhere).
+    conflicts : dict
+        Field name -> the values this model accepts (anything else is refused).
+    routing_bound : bool
+        The family's routing and its channel-load bound describe this model's runs.
+    termination : callable or None
+        ``termination(cfg) -> str``: the CLI's termination line (None: the papers').
+    """
+
+    name: str
+    title: str
+    loader: Callable[[], Callable]
+    own: tuple[str, ...] = ()
+    conflicts: dict = field(default_factory=dict)
+    routing_bound: bool = True
+    termination: Callable | None = None
+
+    @property
+    def run(self) -> Callable:
+        return self.loader()
+
+
+MODELS: Registry[SimModel] = Registry("simulation model")
+
+
+def register_model(name: str, *, title: str, own=(), conflicts=None, routing_bound=True,
+                   termination=None):
+    """Register the loader of a model's run function (a decorator)."""
+
+    def deco(loader):
+        MODELS.add(name, SimModel(name, title, loader, tuple(own), dict(conflicts or {}),
+                                  routing_bound, termination))
+        return loader
+
+    return deco
+
+
+#: fields only the booksim model reads
+BOOKSIM_OWN = ("speculative", "routing_delay", "sim_type")
+
+
+@register_model("papers", title="the papers' wormhole model (000 §V.B; docs/simulator.md)",
+                own=())
+def _papers():
+    from .engine import run_papers
+
+    return run_papers
+
+
+@register_model(
+    "booksim", title="BookSim2's input-queued router and traffic manager (commit 28f4329; "
+                     "docs/booksim.md)",
+    own=BOOKSIM_OWN,
+    conflicts={  # papers-only options: BookSim2 has its own fixed semantics for these
+        "algorithm": (None,), "arbitration": ("random",), "termination": ("papers",),
+        "packets_per_source": (200,), "warmup": (1000,), "measure": (10000,),
+        "router_delay": (0,), "buffer_level0": (None,), "injection": (None, "bernoulli", "trace"),
+        "fault_rate": (None,), "faults": (None,), "fault_model": ("local",)},
+    routing_bound=False, termination=lambda cfg: _booksim_termination(cfg))
+def _booksim():
+    from .booksim.model import run_booksim
+
+    return run_booksim
+
+
+def _booksim_termination(cfg) -> str:
+    if (cfg.sim_type or "latency") == "throughput":
+        how = "until the accepted rate changes by < 5 % three periods in a row"
+    else:
+        how = ("until latency and accepted rate change by < 5 % three periods in a row, then "
+               "drain the measured packets; unstable above 500 cycles")
+    return (f"BookSim2's sampling ({cfg.sim_type or 'latency'}): 3 warm-up periods of 1000 "
+            f"cycles, then 1000-cycle periods (10 in all at most) {how}")
+
+
+def check_model(cfg) -> None:
+    """Refuse an unknown model (listing the models) and options that contradict it."""
+    from ..errors import ParameterError
+
+    model = MODELS.get(cfg.model)
+    bad = [f"{name}={getattr(cfg, name)!r}" for name, ok in model.conflicts.items()
+           if getattr(cfg, name) not in ok]
+    for other in MODELS.names():
+        if other == cfg.model:
+            continue
+        bad += [f"{name}={getattr(cfg, name)!r}" for name in MODELS.get(other).own
+                if name not in model.own and getattr(cfg, name) is not None]
+    if bad:
+        raise ParameterError(f"model={cfg.model!r} contradicts {', '.join(bad)}: "
+                             f"{'the papers model has no such option' if cfg.model == 'papers' else 'BookSim2 fixes it'}"
+                             f"; drop {'it' if len(bad) == 1 else 'them'} or choose another --model "
+                             f"({', '.join(MODELS.names())})")
