@@ -100,7 +100,7 @@ def design(
         None, "--families",
         help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
-    rank_by: str = typer.Option("rcp", "--rank-by", help="column to rank by (ascending)"),
+    rank_by: Optional[str] = typer.Option(None, "--rank-by", help="column to rank by (ascending; default rcp)"),
     pareto: bool = typer.Option(False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     top: int = typer.Option(15, "--top", help="rows to show (0: all)"),
@@ -118,6 +118,10 @@ def design(
         raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
     if radix is not None and max_radix is not None and radix != max_radix:
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
+    if objective is not None and rank_by is not None:
+        raise ParameterError(f"objective={objective!r} and rank_by={rank_by!r} both choose the ranking: "
+                             "give one of them")
+    rank_by = rank_by or "rcp"
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
     metrics = True  # price, bisection and cut bound for every row (issue 13)

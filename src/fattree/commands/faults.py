@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
-from ._common import check_output, check_range, check_seed, console, err_console, print_json
+from ._common import ProgressLine, check_output, check_range, check_seed, console, print_json
 
 
 def faults(
@@ -81,11 +80,11 @@ def faults(
     check_output(csv, "csv")
     topo = build(spec)
     model_list = [m.strip() for m in models.split(",") if m.strip()]
-    with Progress(console=err_console, transient=True, disable=as_json) as bar:
-        task = bar.add_task(f"{topo.spec}: {len(rate_list)} rates × {trials} trials", total=len(rate_list))
+    with ProgressLine(f"{topo.spec}: fault study", total=len(rate_list),
+                      unit=f"rates × {trials:,} trials", quiet=as_json) as bar:
         study = evaluate(topo, algorithms, rate_list, trials, seed, models=model_list,
                          switch_only=links == "switch-only", tie_break=tie_break,
-                         progress=lambda done, total: bar.update(task, completed=done))
+                         progress=lambda done, total: bar.update(done, total))
     frame = study.to_frame()
     if csv is not None:
         frame.to_csv(csv, index=False)

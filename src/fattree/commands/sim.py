@@ -156,21 +156,19 @@ def simulate_cmd(**kw) -> None:
 
 
 def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from ..sim import simulate
+    from ._common import ProgressLine
 
     results = [None] * len(points)
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("{task.description}"),
-                  console=err_console, transient=True, disable=len(points) == 1) as bar:
-        task = bar.add_task("", total=len(points))
-        if len(points) == 1:
-            results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
-        elif workers == 1:
+    if len(points) == 1:
+        results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
+        return results
+    with ProgressLine(f"simulating {topo.spec}", total=len(points), unit="loads",
+                      quiet=quiet) as bar:
+        if workers == 1:
             for i, x in enumerate(points):
                 results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
-                bar.update(task, advance=1, description=results[i].summary())
+                bar.update(i + 1, description=results[i].summary())
         else:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -178,9 +176,9 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
                 futs = {pool.submit(simulate, spec, cfg.with_load(x), bound=bound,
                                     fault_table=ft): i
                         for i, x in enumerate(points)}
-                for fut in as_completed(futs):
+                for done, fut in enumerate(as_completed(futs), 1):
                     results[futs[fut]] = fut.result()
-                    bar.update(task, advance=1, description=results[futs[fut]].summary())
+                    bar.update(done, description=results[futs[fut]].summary())
     return results
 
 
@@ -198,22 +196,20 @@ def _on_terminal() -> bool:
 
 def _single(topo, cfg, bound, ft, quiet):
     """One simulation; on a terminal a progress bar of simulated cycles, fed by the
-    kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
+    kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each); then one final line
+    with the cycles simulated (commands/_common.py: ProgressLine)."""
     from ..sim import simulate
+    from ._common import ProgressLine
 
-    if quiet or not _on_terminal():
-        return simulate(topo, cfg, bound=bound, fault_table=ft)
     total = max(expected_cycles(cfg), 1)
-    with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} "
-                  "cycles"), TimeElapsedColumn(), console=err_console, transient=True) as bar:
-        task = bar.add_task("", total=total)
-
+    name = getattr(topo, "spec", topo)
+    with ProgressLine(f"simulating {name}", total=None, unit="cycles", quiet=quiet) as bar:
         def tick(cycle, cap):
-            bar.update(task, completed=cycle, total=max(total, cycle))
+            bar.update(cycle, total=max(total, cycle))
 
-        return simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
+        r = simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
+        bar.finish(f"simulating {name}: {r.cycles:,} cycles in {bar.seconds:.1f} s")
+    return r
 
 
 def _print(topo, cfg, results, bound, output) -> None:
