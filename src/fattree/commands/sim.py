@@ -122,6 +122,7 @@ def simulate_cmd(**kw) -> None:
         raise ParameterError("give either --load or --loads, not both")
     points = parse_loads(loads) if loads is not None else [load]
     cfg = SimConfig(**(kw | {"load": points[0]}))
+    _refuse_unused(kw, cfg)
     check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
     topo = build(spec)
     from ..routing import compile_routing
@@ -153,6 +154,33 @@ def simulate_cmd(**kw) -> None:
         print_json(objs[0] if loads is None else objs)
         return
     _print(topo, cfg, results, bound, output)
+
+
+#: options that only apply in some configurations: (field, applies?, when it applies)
+_APPLIES = (
+    ("fault_seed", lambda c: c.fault_rate is not None, "with --fault-rate (random faults)"),
+    ("fault_model", lambda c: c.faulted, "with --fault-rate or --faults"),
+    ("warmup", lambda c: c.termination == "window", "with --termination window"),
+    ("measure", lambda c: c.termination == "window", "with --termination window"),
+    ("packets_per_source", lambda c: c.termination == "papers", "with --termination papers"),
+)
+
+
+def _refuse_unused(kw: dict, cfg) -> None:
+    """An option given a value other than its default where it does nothing is an error
+    (one line naming it and when it applies), never silently ignored."""
+    import dataclasses
+
+    fields = {f.name: f for f in dataclasses.fields(cfg)}
+    for name, applies, when in _APPLIES:
+        f = fields.get(name)
+        if f is None or name not in kw or applies(cfg):
+            continue
+        default = f.metadata.get("cli_default", f.default)
+        if kw[name] != default:
+            flag = f.metadata.get("flags", ("--" + name.replace("_", "-"),))[0]
+            raise ParameterError(f"{name}={kw[name]!r} does not apply here: {flag} only acts "
+                                 f"{when}")
 
 
 def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
