@@ -78,6 +78,31 @@ def check_range(text, param: str, cap: int = MAX_POINTS) -> None:
         raise ParameterError(f"{param}={text!r} is invalid: {n:,} points; at most {cap:,}")
 
 
+def max_workers() -> int:
+    """The most local worker processes a command starts: 4 per core of this machine
+    (at least 4); more only slow each other down (use ``--scheduler`` for a cluster)."""
+    return max(4, 4 * (os.cpu_count() or 1))
+
+
+def check_workers(workers, param: str = "workers", minimum: int = 0) -> int:
+    """Refuse a worker count below ``minimum`` or beyond :func:`max_workers` (one rule for
+    sweep, study, reproduce and simulate).
+
+    Examples
+    --------
+    >>> check_workers(2)
+    2
+    """
+    top = max_workers()
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) \
+            or not minimum <= workers <= top:
+        what = "0 runs in this process, " if minimum == 0 else ""
+        hint = "; --scheduler for a cluster" if minimum == 0 else ""
+        raise ParameterError(f"{param}={workers!r} is invalid: an integer from {minimum} to {top} "
+                             f"({what}at most 4 per core of this machine{hint})")
+    return int(workers)
+
+
 #: the largest seed (seeds feed 64-bit generators: 0 <= seed < 2**63)
 SEED_MAX = 2**63 - 1
 

@@ -231,6 +231,13 @@ def compare(
     from ..analysis.pricing import load_prices
 
     _check_p(p)
+    if nodes is not None:
+        from ..analysis.advisor import MAX_NODES
+        from ..errors import ParameterError
+
+        if not 2 <= nodes <= MAX_NODES:
+            raise ParameterError(f"nodes={nodes!r} is invalid: an integer from 2 to {MAX_NODES:,} "
+                                 "(as design --nodes)")
     pr = load_prices(prices)
     entries = [_compare_entry(s, p, nodes, pr) for s in specs]
     rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "cost", "watts", "usd_per_node",

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
-from ._common import check_output, console, err_console, print_json, warn_routing
+from ._common import check_output, check_workers, console, err_console, print_json, warn_routing
 
 
 def parse_loads(text: str) -> list[float]:
@@ -142,8 +142,7 @@ def simulate_cmd(**kw) -> None:
     if points == [None] and not tr.timed:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)
-    if isinstance(workers, bool) or workers < 1:
-        raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
+    check_workers(workers, minimum=1)
     bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft)
     warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
