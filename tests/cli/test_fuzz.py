@@ -424,6 +424,12 @@ CASES: list[tuple[str, int, str]] = [
      r"connect_timeout=nan"),
     ("sweep {study} -o {tmp}/s22 --connect-timeout inf --scheduler tcp://127.0.0.1:1", 2,
      r"connect_timeout=inf"),
+    ("sweep {study_cost_prices} -o {tmp}/s30", 2, r"line 2: switch\.base = 'x' is invalid"),
+    ("sweep {study_cost_alg} -o {tmp}/s31", 2, r"unknown routing algorithm 'bogus'; valid for kant"),
+    ("sweep {study_cost_radix} -o {tmp}/s32", 2, r"switch_radix=-4 is invalid"),
+    ("sweep {study_cost_huge} -o {tmp}/s33", 2, r"switch_radix=99999999999999999999 is invalid"),
+    ("sweep {study_sim_alg} -o {tmp}/s34", 2, r"algorithm='alg1' is not defined for family 'xgft'"),
+    ("sweep {study_xgft_bad} -o {tmp}/s35", 2, r":4: topology = .*2 levels but w=1\.2\.2 has 3"),
     ("results {store} --limit -1", 2, r"limit=-1"),
     ("results {store} --limit 99999999999999999999", 2, r"limit="),
     ("results {store} --json", 0, r'"topology"'),
@@ -478,6 +484,14 @@ def make_files(d: Path) -> dict[str, str]:
                                     'load = 0.1\n')
     (d / "transpose.toml").write_text(sim + 'topology = "kant:k=2,n=3"\nload = 0.1\n'
                                       'traffic = "transpose"\n')
+    cost = '[study]\nkind = "cost"\n[parameters]\ntopology = ["kant:k=2,n=2", "kant:k=2,n=3"]\n'
+    (d / "cost_prices.toml").write_text(cost + f'prices = "{d / "price_str.toml"}"\n')
+    (d / "cost_alg.toml").write_text(cost + 'algorithm = "bogus"\n')
+    (d / "cost_radix.toml").write_text(cost + 'switch_radix = -4\n')
+    (d / "cost_huge.toml").write_text(cost + 'switch_radix = 99999999999999999999\n')
+    (d / "sim_alg.toml").write_text(sim + 'topology = "xgft:m=2.2,w=1.2"\nload = 0.1\n'
+                                    'algorithm = "alg1"\n')
+    (d / "xgft_bad.toml").write_text(cost.replace('"kant:k=2,n=3"', '"xgft:m=4.4,w=1.2.2"'))
     store, damaged = d / "store", d / "damaged"
     for folder in (store, damaged):
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
@@ -493,6 +507,8 @@ def make_files(d: Path) -> dict[str, str]:
             "damaged": str(damaged), "study_nan_range": str(d / "nan_range.toml"),
             "study_huge": str(d / "huge.toml"), "study_big_net": str(d / "big_net.toml"),
             "study_transpose": str(d / "transpose.toml"),
+            **{f"study_{n}": str(d / f"{n}.toml") for n in ("cost_prices", "cost_alg", "cost_radix",
+                                                           "cost_huge", "sim_alg", "xgft_bad")},
             **{name: str(d / f"{name}.toml") for name in PRICE_FILES}}
 
 
