@@ -448,6 +448,8 @@ CASES: list[tuple[str, int, str]] = [
     ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 -P 20", 0, r"simulating kant:k=2,n=2: 2/2 loads"),
     ("faults mikant:k=2,n=2 --trials 10 --rates 0:0.1:0.05", 0, r"fault study: 3/3 rates"),
     ("routing check kant:k=2,n=2 --max-seconds inf", 2, r"max_seconds=inf"),
+    ("info kant:k=2,n=2", 0, r"info kant:k=2,n=2: measured in \d+\.\d s"),
+    ("info kant:k=2,n=2 --ilp-time 1e9", 2, r"ilp_time=1000000000\.0 is invalid"),
     ("faults --list --json", 0, r'"name"'),
     ("--help", 0, r"--install-completion"),
 ]
