@@ -75,6 +75,8 @@ def _usage_line(exc) -> str:
     ctx = getattr(exc, "ctx", None)
     where = f"'{ctx.command_path} --help'" if ctx is not None else "'fattree --help'"
     msg = " ".join(exc.format_message().split())
+    if ctx is not None and msg.startswith("No such command") and hasattr(ctx.command, "list_commands"):
+        msg = msg.rstrip(".") + "; valid: " + ", ".join(ctx.command.list_commands(ctx))
     return f"error: {msg} (see {where})"
 
 

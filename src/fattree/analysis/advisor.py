@@ -274,7 +274,8 @@ def _validate(nodes, max_radix, families, p, rank_by, max_n, radix_name: str = "
     if max_n is not None and (isinstance(max_n, bool) or not isinstance(max_n, int) or not 1 <= max_n <= 63):
         raise ParameterError(f"max_n={max_n!r} is invalid: an integer from 1 to 63")
     if rank_by not in RANKABLE:
-        raise ParameterError(f"rank_by={rank_by!r} is invalid: one of {', '.join(RANKABLE)}")
+        raise ParameterError(f"rank_by={rank_by!r} is invalid: one of "
+                             f"{', '.join(RANKABLE + METRIC_COLUMNS)}")
     if families is None:
         return DEFAULT_FAMILIES
     if isinstance(families, str):

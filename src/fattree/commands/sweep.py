@@ -114,7 +114,8 @@ def results(
         cols = [c.strip() for c in columns.split(",") if c.strip()]
         for c in cols:
             if c not in df.columns:
-                raise ParameterError(f"columns: {c!r} is not a column{closest(c, df.columns)}")
+                raise ParameterError(f"columns: {c!r} is not a column{closest(c, df.columns)}; "
+                                     f"columns: {', '.join(map(str, df.columns))}")
     else:
         # the topology and the configuration columns that vary, then the kinds' headline
         # metrics (all metrics go to --csv)
