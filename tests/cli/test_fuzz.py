@@ -451,6 +451,10 @@ CASES: list[tuple[str, int, str]] = [
     ("info kant:k=2,n=2", 0, r"info kant:k=2,n=2: measured in \d+\.\d s"),
     ("info kant:k=2,n=2 --ilp-time 1e9", 2, r"ilp_time=1000000000\.0 is invalid"),
     ("faults --list --json", 0, r'"name"'),
+    ("plot bogus -o {tmp}/x.png", 2, r"No such command 'bogus'; valid: .*rcp"),
+    ("routing bogus", 2, r"No such command 'bogus'; valid: list, check, load"),
+    ("simulate kant:k=2,n=2 --load 0.1 --csv {nodir}/x.csv", 2, r"does not exist"),
+    ("simulate kant:k=2,n=2 --load 0.1 -P 10 --csv {tmp}/curve.csv", 0, r"curve written to"),
     ("--help", 0, r"--install-completion"),
 ]
 

@@ -101,7 +101,7 @@ def _signature():
         P("as_json", P.KEYWORD_ONLY, annotation=bool,
           default=typer.Option(False, "--json", help="print JSON: one object per load")),
         P("output", P.KEYWORD_ONLY, annotation=str,
-          default=typer.Option(None, "--output", "-o", help="write the curve as CSV")),
+          default=typer.Option(None, "--output", "-o", "--csv", help="write the curve as CSV (-o and --csv alike)")),
     ]
     return inspect.Signature(params)
 
