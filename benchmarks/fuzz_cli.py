@@ -60,7 +60,7 @@ NUMERIC = [
     ("routing check kant:k=2,n=2 --max-seconds {v}", False, 0, None, True),
     ("routing load kant:k=2,n=2 --seed {v}", True, 0, 2**63 - 1, False),
     ("deadlock kant:k=2,n=2 --vcs {v}", True, 1, 8, False),
-    ("faults mikant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, None, False),
+    ("faults mikant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, 10**8, False),
     ("faults mikant:k=2,n=2 --rates 0.1 --trials 10 --seed {v}", True, 0, 2**63 - 1, False),
     ("faults mikant:k=2,n=2 --trials 10 --rates {v}", False, 0, 1, False),
     ("design --nodes {v}", True, 2, 10**12, False),
@@ -97,7 +97,7 @@ NUMERIC = [
     ("simulate xgft:m=2.2,w=1.2 --load {v}", False, 0, 1, True),
     ("simulate xgft:m=2.2,w=1.2 --load 0.1 --fault-rate {v}", False, 0, 1, False),
     ("faults xgft:m=2.2,w=1.2 --trials 10 --rates {v}", False, 0, 1, False),
-    ("faults kant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, None, False),
+    ("faults kant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, 10**8, False),
     ("routing load xgft:m=2.2,w=1.2 --seed {v}", True, 0, 2**63 - 1, False),
     ("deadlock xgft:m=2.2,w=1.2 --vcs {v}", True, 1, 8, False),
 ]

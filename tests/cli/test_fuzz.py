@@ -430,6 +430,10 @@ CASES: list[tuple[str, int, str]] = [
     ("sweep {study_cost_huge} -o {tmp}/s33", 2, r"switch_radix=99999999999999999999 is invalid"),
     ("sweep {study_sim_alg} -o {tmp}/s34", 2, r"algorithm='alg1' is not defined for family 'xgft'"),
     ("sweep {study_xgft_bad} -o {tmp}/s35", 2, r":4: topology = .*2 levels but w=1\.2\.2 has 3"),
+    ("sweep {study_seed_neg} -o {tmp}/s36", 2, r"study\.seed = -1 is invalid"),
+    ("sweep {study_seed_huge} -o {tmp}/s37", 2, r"study\.seed = 18446744073709551616 is invalid"),
+    ("sweep {study_faults_trials} -o {tmp}/s38", 2, r"trials=100000000000000 is invalid"),
+    ("faults mikant:k=2,n=2 --rates 0.1 --trials 100000000000", 2, r"trials=100000000000 is invalid"),
     ("results {store} --limit -1", 2, r"limit=-1"),
     ("results {store} --limit 99999999999999999999", 2, r"limit="),
     ("results {store} --json", 0, r'"topology"'),
@@ -495,6 +499,12 @@ def make_files(d: Path) -> dict[str, str]:
     (d / "cost_alg.toml").write_text(cost + 'algorithm = "bogus"\n')
     (d / "cost_radix.toml").write_text(cost + 'switch_radix = -4\n')
     (d / "cost_huge.toml").write_text(cost + 'switch_radix = 99999999999999999999\n')
+    topo = '[study]\nkind = "topology"\n{}[parameters]\ntopology = "kant:k=2,n=2"\n'
+    (d / "seed_neg.toml").write_text(topo.format("seed = -1\n"))
+    (d / "seed_huge.toml").write_text(topo.format("seed = 18446744073709551616\n"))
+    (d / "faults_trials.toml").write_text(
+        '[study]\nkind = "faults"\n[parameters]\ntopology = "kant:k=2,n=2"\nalgorithm = "default"\n'
+        'rate = 0.1\ntrials = 100000000000000\n')
     (d / "sim_alg.toml").write_text(sim + 'topology = "xgft:m=2.2,w=1.2"\nload = 0.1\n'
                                     'algorithm = "alg1"\n')
     (d / "xgft_bad.toml").write_text(cost.replace('"kant:k=2,n=3"', '"xgft:m=4.4,w=1.2.2"'))
@@ -514,7 +524,8 @@ def make_files(d: Path) -> dict[str, str]:
             "study_huge": str(d / "huge.toml"), "study_big_net": str(d / "big_net.toml"),
             "study_transpose": str(d / "transpose.toml"),
             **{f"study_{n}": str(d / f"{n}.toml") for n in ("cost_prices", "cost_alg", "cost_radix",
-                                                           "cost_huge", "sim_alg", "xgft_bad")},
+                                                           "cost_huge", "sim_alg", "xgft_bad",
+                                                           "seed_neg", "seed_huge", "faults_trials")},
             **{name: str(d / f"{name}.toml") for name in PRICE_FILES}}
 
 

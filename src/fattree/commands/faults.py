@@ -72,8 +72,10 @@ def faults(
     check_seed(seed)
     check_range(rates, "rates")  # non-finite ends, or too many points: refused unexpanded
     rate_list = parse_rates(rates)
-    if trials < 1:
-        raise ParameterError(f"trials={trials} is invalid: an integer >= 1")
+    from ..faults.montecarlo import MAX_TRIALS
+
+    if not 1 <= trials <= MAX_TRIALS:
+        raise ParameterError(f"trials={trials} is invalid: an integer from 1 to {MAX_TRIALS:,} per rate")
     if output is not None and output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ParameterError(f"output={str(output)!r} is invalid: use a .png, .svg or .pdf file")
     check_output(output, "output")

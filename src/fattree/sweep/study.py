@@ -259,8 +259,8 @@ class _Parser:
         self.check_keys(meta, _STUDY_KEYS, ("study",))
         self.typed(meta, _STUDY_KEYS, ("study",))
         seed = meta.get("seed", 0)
-        if seed < 0:
-            raise self.fail(f"study.seed = {seed} is invalid: expected an integer >= 0",
+        if not 0 <= seed < 2**63:
+            raise self.fail(f"study.seed = {seed} is invalid: expected an integer 0 <= seed < 2**63",
                             ("study",), "seed")
         report = doc.get("report", {})
         if not isinstance(report, dict):

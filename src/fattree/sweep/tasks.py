@@ -294,13 +294,13 @@ def _load(value: float) -> float:
     return value
 
 
-def _positive(name: str):
-    def check(value: int) -> int:
-        if value < 1:
-            raise ParameterError(f"{name}={value!r} is invalid: expected a positive integer")
-        return value
+def _trials(value: int) -> int:
+    from ..faults.montecarlo import MAX_TRIALS
 
-    return check
+    if not 1 <= value <= MAX_TRIALS:
+        raise ParameterError(f"trials={value!r} is invalid: an integer from 1 to {MAX_TRIALS:,} "
+                             "per rate")
+    return value
 
 
 def _sim_params() -> list[TaskParam]:
@@ -387,7 +387,7 @@ def _rate(value: float) -> float:
               check=_choice("model", ("local", "lookahead")), crn=True),
     TaskParam("rate", float, "fraction of links made faulty", check=_rate),
     TaskParam("trials", int, "Monte Carlo trials (random faults and node pair)", default=10000,
-              check=_positive("trials")),
+              check=_trials),
     TaskParam("fault_pool", str, "links that may fail: 'all' (node links included) or "
               "'switch-only'", default="all", check=_choice("fault_pool", ("all", "switch-only"))),
 ])
