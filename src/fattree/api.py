@@ -125,7 +125,10 @@ def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int 
                 seed: int = 0, **options: Any):
     """Monte Carlo success ratio and path length of fault-tolerant routing against the
     link fault rate (see :func:`fattree.faults.montecarlo.evaluate`); ``rates`` may be a
-    sequence or a ``"START:STOP:STEP"`` string.
+    sequence, one number or a ``"START:STOP:STEP"`` string. ``options``: ``models``,
+    ``tie_break``, and ``fault_pool="all"|"switch-only"`` (as in study files and
+    ``fattree faults --fault-pool``; ``switch_only=True`` alike). Unknown options, bad
+    names and values raise :class:`~fattree.errors.ParameterError`.
 
     Examples
     --------
@@ -167,6 +170,12 @@ def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int 
         raise ParameterError(f"algorithms={algorithms!r} is invalid: expected 'all', a "
                              "comma-separated string or a list of algorithm names, e.g. "
                              "'sp,gns,oracle'")
+    if "fault_pool" in options:  # the study files' name for switch_only
+        pool = options.pop("fault_pool")
+        if pool not in ("all", "switch-only") or "switch_only" in options:
+            raise ParameterError(f"fault_pool={pool!r} is invalid: 'all' or 'switch-only' (or "
+                                 "switch_only=True/False, not both)")
+        options["switch_only"] = pool == "switch-only"
     _check_options(evaluate, options, "fault_study", ("algorithms", "rates", "trials", "seed"))
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")

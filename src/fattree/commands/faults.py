@@ -20,7 +20,9 @@ def faults(
     seed: int = typer.Option(0, "--seed"),
     models: str = typer.Option("local", "--fault-model", "--models",
                                help="local, lookahead or local,lookahead"),
-    links: str = typer.Option("all", "--links", help="all (node links included) or switch-only"),
+    links: str = typer.Option("all", "--links", "--fault-pool",
+                              help="links that may fail: all (node links included) or switch-only "
+                                   "(--fault-pool as in study files)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="plot like 001 Figs. 8-9"),
