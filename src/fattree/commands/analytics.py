@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import check_number, check_output, console, print_json
+from ._common import ProgressLine, check_number, check_output, console, print_json
 
 plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
                        no_args_is_help=True)
@@ -126,8 +126,11 @@ def design(
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
     metrics = True  # price, bisection and cut bound for every row (issue 13)
     pr = load_prices(prices)
-    d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact, max_n=max_n,
-            levels=levels, objective=objective, metrics=metrics, prices=pr, switch_radix=radix)
+    with ProgressLine(f"design --nodes {nodes}: ranking", quiet=as_json) as bar:
+        d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact,
+                max_n=max_n, levels=levels, objective=objective, metrics=metrics, prices=pr,
+                switch_radix=radix)
+        bar.finish(f"design --nodes {nodes}: {len(d.rows)} designs ranked in {bar.seconds:.1f} s")
     rows = list(d.pareto if pareto else d.rows)
     if top > 0:
         rows = rows[:top]
@@ -321,7 +324,9 @@ def cost(
     from ..analysis.pricing import cost as run, load_prices
 
     pr = load_prices(prices)
-    c = run(spec, pr, algorithm=algorithm)
+    with ProgressLine(f"cost {spec}: pricing", quiet=as_json) as bar:
+        c = run(spec, pr, algorithm=algorithm)
+        bar.finish(f"cost {spec}: priced in {bar.seconds:.1f} s; bill from the {c.bill.method}")
     if as_json:
         print_json(c.to_dict() | {"spec": spec, "version": __version__})
         return
