@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the most local workers a command accepts (4 per core; fattree.commands._common)
+MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
 
 #: (command template with {v}, integer?, low, high, low open?) of numeric options
 NUMERIC = [
@@ -58,7 +60,7 @@ NUMERIC = [
     ("routing check kant:k=2,n=2 --max-seconds {v}", False, 0, None, True),
     ("routing load kant:k=2,n=2 --seed {v}", True, 0, 2**63 - 1, False),
     ("deadlock kant:k=2,n=2 --vcs {v}", True, 1, 8, False),
-    ("faults mikant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, None, False),
+    ("faults mikant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, 10**8, False),
     ("faults mikant:k=2,n=2 --rates 0.1 --trials 10 --seed {v}", True, 0, 2**63 - 1, False),
     ("faults mikant:k=2,n=2 --trials 10 --rates {v}", False, 0, 1, False),
     ("design --nodes {v}", True, 2, 10**12, False),
@@ -81,13 +83,54 @@ NUMERIC = [
     ("plot kncube-latency -o {tmp}/x.png --message-length {v}", False, 0, None, True),
     ("plot kncube-latency -o {tmp}/x.png --node-size {v}", False, 0, None, True),
     ("draw kant:k=2,n=2 -o {tmp}/x.svg --max-vertices {v}", True, 1, None, False),
+    # issue 13's commands and options, the worker counts and timeouts of the sweeps
+    ("design --nodes 4096 --radix {v}", True, 1, 10**6, False),
+    ("design --nodes 4096 --levels {v}", True, 1, 63, False),
+    ("compare kant:k=4,n=3 --nodes {v}", True, 2, 10**12, False),
+    ("results {store} --limit {v}", True, 0, 10**9, False),
+    ("sweep {study} -o {tmp}/sw --workers {v}", True, 0, MAX_WORKERS, False),
+    ("sweep {study} -o {tmp}/sw --scheduler tcp://127.0.0.1:1 --connect-timeout {v}", False, 0,
+     None, True),
+    ("study equal-cost-quick -o {tmp}/st --workers {v}", True, 0, MAX_WORKERS, False),
+    ("reproduce 000-table1 -o {tmp}/rp --workers {v}", True, 0, MAX_WORKERS, False),
+    ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 --workers {v}", True, 1, MAX_WORKERS, False),
+    ("simulate xgft:m=2.2,w=1.2 --load {v}", False, 0, 1, True),
+    ("simulate xgft:m=2.2,w=1.2 --load 0.1 --fault-rate {v}", False, 0, 1, False),
+    ("faults xgft:m=2.2,w=1.2 --trials 10 --rates {v}", False, 0, 1, False),
+    ("faults kant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, 10**8, False),
+    ("routing load xgft:m=2.2,w=1.2 --seed {v}", True, 0, 2**63 - 1, False),
+    ("deadlock xgft:m=2.2,w=1.2 --vcs {v}", True, 1, 8, False),
 ]
+
+#: broken XGFT specs (its parameters are dot-separated lists, one entry per level)
+XGFT_SPECS = ["xgft", "xgft:", "xgft:m=4.4,w=1.2.2", "xgft:m=4.0.4,w=1.2.2", "xgft:m=4.4,w=0.2",
+              "xgft:m=4.4,w=2.2", "xgft:m=nan.4,w=1.2", "xgft:m=inf,w=1", "xgft:m=-4.4,w=1.2",
+              "xgft:m=4.4,w=1.18446744073709551616", "xgft:m=4.4,m=4.4,w=1.2", "xgft:m=,w=",
+              "xgft:m=4..4,w=1.2", "xgft:m=4.4,w=1.2,k=3", "xgft:m=4 4,w=1 2",
+              "xgft:m=" + ".".join(["2"] * 64) + ",w=" + ".".join(["1"] * 64)]
+#: XGFTs the closed forms analyse but that are too large to build or simulate: the
+#: commands that accept them (cost prices by the closed forms within the family's ranges)
+XGFT_UNBUILDABLE = {"xgft:m=" + ".".join(["2"] * 17) + ",w=" + ".".join(["1"] * 17): ("compare",),
+                    "xgft:m=1024.1024.1024,w=1.1024.1024": ("compare", "cost")}
+
+#: malformed price files (TOML bodies), each tried with cost, compare and design
+PRICES = ['[switch]\nbase = "x"\n', "[switch]\nbogus = 3\n", "[swtch]\nbase = 3\n",
+          "[switch]\nbase = -3\n", "[switch]\nbase = nan\n", "[switch]\nbase = inf\n",
+          "[switch\nbase = 1\n", "[switch]\ncatalogue = []\n", "[switch]\ncatalogue = [0, -8]\n",
+          '[switch]\ncatalogue = [8, "a"]\n', "[switch]\ncatalogue = [1e400]\n",
+          "[layout]\nnodes_per_rack = 0\n", "[layout]\nnodes_per_rack = 2.5\n",
+          "[layout]\nnodes_per_rack = true\n", "[layout]\nracks_per_row = -1\n",
+          "[layout]\nnodes_per_rack = 99999999999999999999\n", "switch = 3\n",
+          "[power]\ntransceiver = inf\n", "[switch]\nbase = 1\nbase = 2\n",
+          "[cable]\ncopper = []\n", "[transceiver]\nprice = {a = 1}\n", "\x00\x01\x02"]
+PRICE_COMMANDS = ["cost kant:k=4,n=3 --prices {p}", "compare kant:k=4,n=3 --prices {p}",
+                  "design --nodes 64 --prices {p}"]
 
 #: broken specs tried on every family with the commands that take a spec
 SPEC_VALUES = ["{f}", "{f}:", "{f}:k=0,n=0", "{f}:k=nan,n=3", "{f}:k=inf,n=3",
                "{f}:k=-1,n=3", "{f}:k=18446744073709551616,n=3", "{f}:k=2,k=3,n=2",
                "{f}:k=2,n=2,bogus=1", "{f}:k=2.5,n=2", "{f}:k=,n=", "{f}:=,="]
-SPEC_COMMANDS = ["info {s}", "compare {s}", "simulate {s} --load 0.1"]
+SPEC_COMMANDS = ["info {s}", "compare {s}", "simulate {s} --load 0.1", "cost {s}"]
 
 
 def bad_values(integer: bool, lo, hi, lo_open: bool) -> list[str]:
@@ -118,6 +161,16 @@ def bad_values(integer: bool, lo, hi, lo_open: bool) -> list[str]:
 
 def generated(families) -> list[tuple[str, int, str]]:
     cases = []
+    for spec in XGFT_SPECS:
+        for c in SPEC_COMMANDS:
+            cases.append((c.format(s=shlex.quote(spec)), 2, ""))
+    for spec, accept in XGFT_UNBUILDABLE.items():
+        for c in SPEC_COMMANDS:
+            ok = c.split()[0] in accept
+            cases.append((c.format(s=shlex.quote(spec)), 0 if ok else 2, ""))
+    for i in range(len(PRICES)):
+        for c in PRICE_COMMANDS:
+            cases.append((c.replace("{p}", f"{{tmp}}/price{i}.toml"), 2, r"price|line|TOML"))
     for template, integer, lo, hi, lo_open in NUMERIC:
         for v in bad_values(integer, lo, hi, lo_open):
             cases.append((template.replace("{v}", shlex.quote(v)), 2, ""))
@@ -180,6 +233,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--only-generated", action="store_true")
+    ap.add_argument("--every", type=int, default=1,
+                    help="run every Nth case only (a deterministic subset, for slow machines)")
     ap.add_argument("--in-process", action="store_true",
                     help="run the cases in this process (fast; a hang is then a case slower "
                          "than --timeout, not killed)")
@@ -187,10 +242,16 @@ def main() -> int:
     table = load_table()
     from fattree.topology import FAMILIES
 
-    fams = [f for f in FAMILIES if f != "graph"]
+    fams = [f for f in FAMILIES if f not in ("graph", "xgft")]  # xgft: XGFT_SPECS
     cases = ([] if args.only_generated else list(table.CASES)) + generated(fams)
+    n_table = 0 if args.only_generated else len(table.CASES)
+    if args.every > 1:
+        n_table = len(range(0, n_table, args.every))
+        cases = cases[::args.every]
     with tempfile.TemporaryDirectory() as d:
         files = table.make_files(Path(d))
+        for i, text in enumerate(PRICES):
+            (Path(d) / f"price{i}.toml").write_text(text)
         t0 = time.perf_counter()
         if args.in_process:
             results = [run_in_process(c, files, table, args.timeout) for c in cases]
@@ -205,9 +266,10 @@ def main() -> int:
     for command, verdict, sec, detail in bad:
         print(f"{verdict:14s} {sec:6.1f} s  fattree {command}\n{'':23s}{detail.strip()[:300]}")
     slowest = max(results, key=lambda r: r[2])
-    print(f"tried {len(results)} ({len(table.CASES) if not args.only_generated else 0} from the "
-          f"test table, {len(results) - (0 if args.only_generated else len(table.CASES))} "
-          f"generated) in {wall:.0f} s with {args.jobs} jobs")
+    mode = "in this process" if args.in_process else f"as subprocesses, {args.jobs} jobs"
+    print(f"tried {len(results)} ({n_table} from the test table, {len(results) - n_table} "
+          f"generated{f', every {args.every}th case' if args.every > 1 else ''}) in {wall:.0f} s "
+          f"{mode}")
     print(f"one-line errors {counts.get('one-line error', 0)}, successes as expected "
           f"{counts.get('ok', 0)}, tracebacks {counts.get('traceback', 0)}, silent wrong "
           f"{counts.get('silent', 0)}, hangs {counts.get('hang', 0)}, other "

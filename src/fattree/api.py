@@ -28,6 +28,22 @@ def _topology(topology, param: str = "topology"):
                          "such as 'mikant:k=4,n=5'")
 
 
+def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ()) -> None:
+    """Refuse keyword options that ``func`` does not take (one line naming the valid ones),
+    instead of Python's ``TypeError``."""
+    import inspect
+
+    from .errors import closest
+
+    sig = inspect.signature(func)
+    valid = [n for n, p in sig.parameters.items()
+             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n not in ("progress", "topo", *own)]
+    for name in options:
+        if name not in valid:
+            raise ParameterError(f"{name}={options[name]!r} is invalid: {what} takes no option "
+                                 f"{name!r}{closest(name, valid)}; valid: {', '.join(valid)}")
+
+
 def simulate(topology, config=None, **params: Any):
     """One cycle-accurate simulation at one offered load (see :func:`fattree.sim.simulate`).
 
@@ -77,6 +93,11 @@ def simulate_loads(topology, loads, config=None, **params: Any):
     loads = list(loads)
     if not loads or len(loads) > 10_000:
         raise ParameterError(f"loads has {len(loads)} values: expected 1 to 10,000 loads")
+    for x in loads:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
+            raise ParameterError(f"loads: load={x!r} is invalid: the offered load is a number "
+                                 "in (0, 1] (flits per node per cycle)")
+    loads = [float(x) for x in loads]
     return store_columns(run(topology, loads, config, **params))
 
 
@@ -104,7 +125,10 @@ def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int 
                 seed: int = 0, **options: Any):
     """Monte Carlo success ratio and path length of fault-tolerant routing against the
     link fault rate (see :func:`fattree.faults.montecarlo.evaluate`); ``rates`` may be a
-    sequence or a ``"START:STOP:STEP"`` string.
+    sequence, one number or a ``"START:STOP:STEP"`` string. ``options``: ``models``,
+    ``tie_break``, and ``fault_pool="all"|"switch-only"`` (as in study files and
+    ``fattree faults --fault-pool``; ``switch_only=True`` alike). Unknown options, bad
+    names and values raise :class:`~fattree.errors.ParameterError`.
 
     Examples
     --------
@@ -131,6 +155,28 @@ def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int 
                 raise ParameterError(f"rates={rates!r} is invalid: expected START:STOP:STEP with "
                                      "finite numbers, STEP > 0 and at most 10,000 rates")
         rates = parse_rates(rates)
+    elif isinstance(rates, (int, float)) and not isinstance(rates, bool):
+        rates = [rates]
+    elif isinstance(rates, bytes) or not hasattr(rates, "__iter__"):
+        raise ParameterError(f"rates={rates!r} is invalid: expected a sequence of link fault rates "
+                             "in [0, 1], or a 'START:STOP:STEP' string")
+    rates = list(rates)
+    for x in rates:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
+            raise ParameterError(f"rates: rate={x!r} is invalid: a fraction of links in [0, 1]")
+    if not isinstance(algorithms, str) and not (
+            isinstance(algorithms, (list, tuple)) and algorithms
+            and all(isinstance(a, str) for a in algorithms)):
+        raise ParameterError(f"algorithms={algorithms!r} is invalid: expected 'all', a "
+                             "comma-separated string or a list of algorithm names, e.g. "
+                             "'sp,gns,oracle'")
+    if "fault_pool" in options:  # the study files' name for switch_only
+        pool = options.pop("fault_pool")
+        if pool not in ("all", "switch-only") or "switch_only" in options:
+            raise ParameterError(f"fault_pool={pool!r} is invalid: 'all' or 'switch-only' (or "
+                                 "switch_only=True/False, not both)")
+        options["switch_only"] = pool == "switch-only"
+    _check_options(evaluate, options, "fault_study", ("algorithms", "rates", "trials", "seed"))
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")
     return evaluate(_topology(topology), algorithms, list(rates), trials, seed, **options)
@@ -210,6 +256,7 @@ def properties(topology, **options: Any) -> Properties:
     """
     from .analysis.properties import formula_checks, properties as compute
 
+    _check_options(compute, options, "properties")
     topo = _topology(topology)
     values = compute(topo, **options)
     return Properties(topo.spec, values, formula_checks(values))
@@ -235,4 +282,9 @@ def read_results(folder, where: str | None = None):
 
     if not isinstance(folder, (str, bytes)) and not hasattr(folder, "__fspath__"):
         raise ParameterError(f"folder={folder!r} is invalid: expected a path to a results folder")
+    if not str(folder if not isinstance(folder, bytes) else folder.decode(errors="replace")).strip():
+        raise ParameterError(f"folder={folder!r} is invalid: expected a path to a results folder")
+    if where is not None and not isinstance(where, str):
+        raise ParameterError(f"where={where!r} is invalid: expected a filter string such as "
+                             "\"family='mikant'\"")
     return ResultStore(folder).read(where)

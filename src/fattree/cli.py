@@ -75,6 +75,8 @@ def _usage_line(exc) -> str:
     ctx = getattr(exc, "ctx", None)
     where = f"'{ctx.command_path} --help'" if ctx is not None else "'fattree --help'"
     msg = " ".join(exc.format_message().split())
+    if ctx is not None and msg.startswith("No such command") and hasattr(ctx.command, "list_commands"):
+        msg = msg.rstrip(".") + "; valid: " + ", ".join(ctx.command.list_commands(ctx))
     return f"error: {msg} (see {where})"
 
 
@@ -88,8 +90,38 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = saved
 
 
+def _empty_option_value(argv: list[str]) -> None:
+    """Refuse an empty string given to an option (``--prices ''``, ``-o ''``) with one line
+    naming it, for every command by one rule: click would pass it on, and a path option
+    would silently read it as the current folder."""
+    import typer.main
+
+    from .errors import ParameterError
+
+    if "" not in argv:
+        return
+    cmd = typer.main.get_command(app)
+    i = 0
+    while hasattr(cmd, "commands"):  # descend the groups: fattree routing check ...
+        while i < len(argv) and argv[i].startswith("-"):
+            i += 1
+        if i >= len(argv) or argv[i] not in cmd.commands:
+            return
+        cmd, i = cmd.commands[argv[i]], i + 1
+    takes_value = {o: p for p in cmd.params if not getattr(p, "is_flag", True) for o in
+                   (*p.opts, *p.secondary_opts)}
+    for j in range(i, len(argv)):
+        if argv[j] == "" and argv[j - 1] in takes_value and (j < 2 or argv[j - 2] != "--"):
+            opt = takes_value[argv[j - 1]]
+            longs = [o for o in (*opt.opts, *opt.secondary_opts) if o.startswith("--")]
+            name = longs[0][2:].replace("-", "_") if longs else opt.name
+            raise ParameterError(f"{name}='' is invalid: an empty value; give {argv[j - 1]} a "
+                                 "value or leave the option out")
+
+
 def _main(argv: list[str] | None) -> int:
     try:
+        _empty_option_value(list(sys.argv[1:] if argv is None else argv))
         # click returns a command's typer.Exit code instead of raising it here
         rc = app(args=argv, prog_name="fattree", standalone_mode=False)
     except FattreeError as exc:

@@ -36,6 +36,19 @@ topology = ["kant:k=2,n=2", "kant:k=2,n=3"]
 distances = "none"
 """
 
+#: malformed price files (issue 13: the error names the key and its line)
+PRICE_FILES = {
+    "price_str": '[switch]\nbase = "x"\n',
+    "price_key": "[switch]\nbogus = 3\n",
+    "price_neg": "[switch]\nbase = -3\n",
+    "price_nan": "[power]\ntransceiver = nan\n",
+    "price_toml": "[switch\nbase = 1\n",
+    "price_cat": "[switch]\ncatalogue = []\n",
+    "price_table": "switch = 3\n",
+    "price_rack": "[layout]\nnodes_per_rack = 0\n",
+    "price_dup": "[switch]\nbase = 1\nbase = 2\n",
+}
+
 #: (command, expected exit code, pattern); {name} are files made by ``files``
 CASES: list[tuple[str, int, str]] = [
     # ---------------------------------------------------------------- conventions
@@ -96,7 +109,7 @@ CASES: list[tuple[str, int, str]] = [
     ("info kant:k=2,n=2 --json", 0, r'"nodes": 4'),
     # ---------------------------------------------------------------- export, draw
     ("export kant:k=2,n=2 -f bogus", 2, r"unknown export format 'bogus'"),
-    ("export kant:k=2,n=2 -f ''", 2, r"export format ''"),
+    ("export kant:k=2,n=2 -f ''", 2, r"format='' is invalid: an empty value"),
     ("export kant:k=2,n=2 -o {dir}", 2, r"is a (directory|folder)"),
     ("export kant:k=2,n=2 -o {nodir}/x.txt", 2, r"does not exist"),
     ("draw kant:k=2,n=2 -o {tmp}/x.txt", 2, r"unknown suffix"),
@@ -105,7 +118,7 @@ CASES: list[tuple[str, int, str]] = [
     ("draw mikant:k=8,n=6 -o {tmp}/x.svg", 2, r"max.vertices|too large|vertices"),
     # ---------------------------------------------------------------- routing
     ("routing list --family bogus", 2, r"unknown family 'bogus'"),
-    ("routing list --family ''", 2, r"unknown family ''"),
+    ("routing list --family ''", 2, r"family=''"),
     ("routing list --family MIKANT", 0, r"alg1"),
     ("routing check kant:k=2,n=2 -a bogus", 2, r"unknown routing algorithm 'bogus'"),
     ("routing check kant:k=2,n=2 -a ''", 2, r"algorithm|''"),
@@ -327,6 +340,126 @@ CASES: list[tuple[str, int, str]] = [
     ("study flagship -o {nodir}/out", 2, r"out=.*does not exist"),
     ("plot latency {store} -o {nodir}/x.png", 2, r"does not exist"),
     ("plot latency {missing} -o {tmp}/x.png", 2, r"does not exist"),
+    # ---------------------------------------------------------------- cost and price files (issue 13)
+    ("cost kant:k=4,n=3 --json", 0, r'"money"'),
+    ("cost ''", 2, r"topology='' is invalid"),
+    ("cost kant:k=3,k=4,n=3", 2, r"'k' is given twice"),
+    ("cost bogus:k=2", 2, r"unknown family 'bogus'.*valid: .*xgft"),
+    ("cost kant:k=4,n=3 -a bogus", 2, r"unknown routing algorithm 'bogus'; valid for kant: .*dmodk"),
+    ("cost kant:k=4,n=3 --bogus", 2, r"No such option"),
+    ("cost kant:k=128,n=2", 2, r"k=128 is too large"),
+    ("cost kant:k=4,n=3 --prices ''", 2, r"prices='' is invalid: an empty value"),
+    ("cost kant:k=4,n=3 --prices {dir}", 2, r"prices=.*(directory|folder)"),
+    ("cost kant:k=4,n=3 --prices {bin}", 2, r"prices=.*cannot read"),
+    ("cost kant:k=4,n=3 --prices {missing}", 2, r"prices=.*(No such file|does not exist)"),
+    ("cost kant:k=4,n=3 --prices {empty}", 0, r"cost of kant:k=4,n=3"),  # empty: the defaults
+    ("cost kant:k=4,n=3 --prices {price_str}", 2, r"line 2: switch\.base = 'x' is invalid"),
+    ("cost kant:k=4,n=3 --prices {price_key}", 2, r"line 2: unknown key switch\.bogus; valid keys"),
+    ("cost kant:k=4,n=3 --prices {price_neg}", 2, r"line 2: switch\.base = -3 is invalid"),
+    ("cost kant:k=4,n=3 --prices {price_nan}", 2, r"line 2: power\.transceiver = nan is invalid"),
+    ("cost kant:k=4,n=3 --prices {price_toml}", 2, r"invalid TOML.*line 1"),
+    ("cost kant:k=4,n=3 --prices {price_cat}", 2, r"switch\.catalogue = \[\] is invalid"),
+    ("cost kant:k=4,n=3 --prices {price_table}", 2, r"line 1: key 'switch' must be a table"),
+    ("cost kant:k=4,n=3 --prices {price_rack}", 2, r"line 2: layout\.nodes_per_rack = 0 is invalid"),
+    ("cost kant:k=4,n=3 --prices {price_dup}", 2, r"invalid TOML.*line 3"),
+    ("compare kant:k=4,n=3 --prices {price_key}", 2, r"unknown key switch\.bogus"),
+    ("design --nodes 64 --prices {price_str}", 2, r"switch\.base = 'x'"),
+    # ---------------------------------------------------------------- XGFT (issue 13)
+    ("info xgft:m=4.4,w=1.2.2", 2, r"m=4\.4 has 2 levels but w=1\.2\.2 has 3"),
+    ("info xgft:m=4.0.4,w=1.2.2", 2, r"m='4\.0\.4' is invalid: entry 0 is out of range"),
+    ("info xgft:m=4.4.4,w=0.2.2", 2, r"w='0\.2\.2' is invalid: entry 0"),
+    ("info xgft:m=4.4,w=2.2", 2, r"w_1 must be 1"),
+    ("info xgft:m=4.4.4", 2, r"missing parameter 'w'"),
+    ("info xgft:w=1.2", 2, r"missing parameter 'm'"),
+    ("info xgft:m=,w=", 2, r"m='' is invalid"),
+    ("info xgft:m=4..4,w=1.2.2", 2, r"m='4\.\.4' is invalid"),
+    ("info xgft:m=-4.4,w=1.1", 2, r"m='-4\.4' is invalid"),
+    ("info xgft:m=nan.4,w=1.1", 2, r"m='nan\.4' is invalid"),
+    ("info xgft:m=4.4,w=1.99999999999999999999", 2, r"out of range"),
+    ("info xgft:m=4.4,w=1.1,m=3.3", 2, r"'m' is given twice"),
+    ("info xgft:m=4.4.4,w=1.2.2,h=3", 2, r"unknown parameter 'h'; parameters: m, w"),
+    ("info xgft:m=1000.1000.1000,w=1.1000.1000", 2, r"needs about .* GiB"),
+    ("info xgft:m=2.2,w=1.2 --json", 0, r'"nodes": 4'),
+    ("compare xgft:m=4.4,w=1.1.1", 2, r"levels"),
+    ("cost xgft:m=4.4.4,w=0.2.2", 2, r"w='0\.2\.2'"),
+    ("simulate xgft:m=2.2,w=1.2 --load 0.1 -P 20", 0, r"xgft:m=2\.2,w=1\.2"),
+    ("faults xgft:m=2.2,w=1.2 --trials 10 --rates 0.1 --json", 0, r'"success_ratio"'),
+    ("routing check xgft:m=2.2,w=1.2", 0, r"OK"),
+    ("routing list --family xgft", 0, r"dmodk"),
+    # ---------------------------------------------------------------- design, compare (issue 13)
+    ("design --nodes 4096 --radix 3", 2,
+     r"radix=3 is invalid: nothing fits.*the smallest radix that fits is 4"),
+    ("design --nodes 4096 --radix 4 --levels 2", 2, r"and 2 levels; the smallest radix that fits is"),
+    ("design --nodes 4096 --radix 0", 2, r"radix=0 is invalid"),
+    ("design --nodes 4096 --radix -5", 2, r"radix=-5 is invalid"),
+    ("design --nodes 4096 --radix 99999999999999999999", 2, r"radix=99999999999999999999 is invalid"),
+    ("design --nodes 4096 --levels 0", 2, r"levels=0 is invalid"),
+    ("design --nodes 4096 --levels 64", 2, r"levels=64 is invalid"),
+    ("design --nodes 4096 --objective bogus", 2, r"objective='bogus' is invalid: one of cost"),
+    ("design --nodes 4096 --objective ''", 2, r"objective=''"),
+    ("design --nodes 4096 --objective cost --rank-by rcp", 2, r"give one of them"),
+    ("design --nodes 4096 --radix 32 --max-radix 8", 2, r"disagree"),
+    ("design --nodes 4096 --families xgft-3:1", 2, r"did you mean 'xgft-4:1'"),
+    ("design --nodes 64 --radix 8 --pareto --json", 0, r'"spec"'),
+    ("compare kant:k=18446744073709551616,n=3", 2, r"k=18446744073709551616 is invalid"),
+    ("compare cat:k=18446744073709551616,n=3", 2, r"k=18446744073709551616 is invalid"),
+    ("compare cat:k=64,n=3", 2, r"from 2 to 63"),
+    ("compare kant:k=2,n=999", 2, r"n=999 is invalid"),
+    ("compare kant:k=1000000,n=63", 2, r"10\^378 nodes"),
+    ("compare kant:k=4,n=3 --nodes 99999999999999999999", 2, r"nodes=99999999999999999999"),
+    ("compare kant:k=4,n=3 --nodes 1", 2, r"nodes=1"),
+    # ---------------------------------------------------------------- studies, workers, schedulers
+    ("study ''", 2, r"study='' is invalid: shipped studies are"),
+    ("study --list --json", 0, r'"equal-cost"'),
+    ("study equal-cost -o {bin}", 2, r"out=.*is a file"),
+    ("study equal-cost -o {nodir}/x", 2, r"out=.*does not exist"),
+    ("study equal-cost -o {tmp}/eq1 --scheduler ''", 2, r"scheduler=''"),
+    ("study equal-cost -o {tmp}/eq2 --workers 99999999999999999999", 2, r"workers=99999999999999999999"),
+    ("study equal-cost-quick -o {tmp}/eq3 --workers -1", 2, r"workers=-1"),
+    ("reproduce --list --json", 0, r'"000-table1"'),
+    ("reproduce 000-table1 -o {tmp}/rp1 --workers -1", 2, r"workers=-1"),
+    ("reproduce 000-table1 -o {tmp}/rp2 --scheduler ''", 2, r"scheduler=''"),
+    ("sweep {study} -o {tmp}/s20 --workers 100000", 2, r"workers=100000"),
+    ("sweep {study} -o {tmp}/s21 --connect-timeout nan --scheduler tcp://127.0.0.1:1", 2,
+     r"connect_timeout=nan"),
+    ("sweep {study} -o {tmp}/s22 --connect-timeout inf --scheduler tcp://127.0.0.1:1", 2,
+     r"connect_timeout=inf"),
+    ("sweep {study_cost_prices} -o {tmp}/s30", 2, r"line 2: switch\.base = 'x' is invalid"),
+    ("sweep {study_cost_alg} -o {tmp}/s31", 2, r"unknown routing algorithm 'bogus'; valid for kant"),
+    ("sweep {study_cost_radix} -o {tmp}/s32", 2, r"switch_radix=-4 is invalid"),
+    ("sweep {study_cost_huge} -o {tmp}/s33", 2, r"switch_radix=99999999999999999999 is invalid"),
+    ("sweep {study_sim_alg} -o {tmp}/s34", 2, r"algorithm='alg1' is not defined for family 'xgft'"),
+    ("sweep {study_xgft_bad} -o {tmp}/s35", 2, r":4: topology = .*2 levels but w=1\.2\.2 has 3"),
+    ("sweep {study_seed_neg} -o {tmp}/s36", 2, r"study\.seed = -1 is invalid"),
+    ("sweep {study_seed_huge} -o {tmp}/s37", 2, r"study\.seed = 18446744073709551616 is invalid"),
+    ("sweep {study_faults_trials} -o {tmp}/s38", 2, r"trials=100000000000000 is invalid"),
+    ("faults mikant:k=2,n=2 --rates 0.1 --trials 100000000000", 2, r"trials=100000000000 is invalid"),
+    ("results {store} --limit -1", 2, r"limit=-1"),
+    ("results {store} --limit 99999999999999999999", 2, r"limit="),
+    ("results {store} --json", 0, r'"topology"'),
+    # ---------------------------------------------------------------- options that do not apply
+    ("simulate mikant:k=2,n=2 --load 0.1 --fault-model lookahead", 2,
+     r"fault_model='lookahead' does not apply"),
+    ("simulate mikant:k=2,n=2 --load 0.1 --fault-seed 3", 2, r"fault_seed=3 does not apply"),
+    ("simulate kant:k=2,n=2 --load 0.1 --measure 100", 2, r"measure=100 does not apply"),
+    ("simulate kant:k=2,n=2 --load 0.1 --warmup 10", 2, r"warmup=10 does not apply"),
+    ("simulate kant:k=2,n=2 --load 0.1 --termination window -P 5", 2,
+     r"packets_per_source=5 does not apply"),
+    ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 --workers 1000", 2, r"workers=1000"),
+    ("route kant:k=2,n=2 n0.0 n1.1 --fault-model lookahead", 2, r"model='lookahead'"),
+    # ---------------------------------------------------------------- progress: true final line
+    ("simulate kant:k=2,n=2 --load 0.1 -P 20", 0, r"simulating kant:k=2,n=2: [\d,]+ cycles in"),
+    ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 -P 20", 0, r"simulating kant:k=2,n=2: 2/2 loads"),
+    ("faults mikant:k=2,n=2 --trials 10 --rates 0:0.1:0.05", 0, r"fault study: 3/3 rates"),
+    ("routing check kant:k=2,n=2 --max-seconds inf", 2, r"max_seconds=inf"),
+    ("info kant:k=2,n=2", 0, r"info kant:k=2,n=2: measured in \d+\.\d s"),
+    ("info kant:k=2,n=2 --ilp-time 1e9", 2, r"ilp_time=1000000000\.0 is invalid"),
+    ("faults --list --json", 0, r'"name"'),
+    ("plot bogus -o {tmp}/x.png", 2, r"No such command 'bogus'; valid: .*rcp"),
+    ("routing bogus", 2, r"No such command 'bogus'; valid: list, check, load"),
+    ("simulate kant:k=2,n=2 --load 0.1 --csv {nodir}/x.csv", 2, r"does not exist"),
+    ("simulate kant:k=2,n=2 --load 0.1 -P 10 --csv {tmp}/curve.csv", 0, r"curve written to"),
+    ("--help", 0, r"--install-completion"),
 ]
 
 
@@ -344,6 +477,8 @@ def make_files(d: Path) -> dict[str, str]:
     (d / "junk").write_text("this is { not [ any format\n")
     (d / "trace.txt").write_text("0 0 1\n1 1 2\n")
     (d / "study.toml").write_text(STUDY)
+    for name, text in PRICE_FILES.items():
+        (d / f"{name}.toml").write_text(text)
     (d / "bad_traffic.toml").write_text(
         '[study]\nkind = "simulate"\n[parameters]\ntopology = "kant:k=2,n=2"\nload = 0.1\n'
         'traffic = ["uniform", "bogus"]\n')
@@ -359,6 +494,20 @@ def make_files(d: Path) -> dict[str, str]:
                                     'load = 0.1\n')
     (d / "transpose.toml").write_text(sim + 'topology = "kant:k=2,n=3"\nload = 0.1\n'
                                       'traffic = "transpose"\n')
+    cost = '[study]\nkind = "cost"\n[parameters]\ntopology = ["kant:k=2,n=2", "kant:k=2,n=3"]\n'
+    (d / "cost_prices.toml").write_text(cost + f'prices = "{d / "price_str.toml"}"\n')
+    (d / "cost_alg.toml").write_text(cost + 'algorithm = "bogus"\n')
+    (d / "cost_radix.toml").write_text(cost + 'switch_radix = -4\n')
+    (d / "cost_huge.toml").write_text(cost + 'switch_radix = 99999999999999999999\n')
+    topo = '[study]\nkind = "topology"\n{}[parameters]\ntopology = "kant:k=2,n=2"\n'
+    (d / "seed_neg.toml").write_text(topo.format("seed = -1\n"))
+    (d / "seed_huge.toml").write_text(topo.format("seed = 18446744073709551616\n"))
+    (d / "faults_trials.toml").write_text(
+        '[study]\nkind = "faults"\n[parameters]\ntopology = "kant:k=2,n=2"\nalgorithm = "default"\n'
+        'rate = 0.1\ntrials = 100000000000000\n')
+    (d / "sim_alg.toml").write_text(sim + 'topology = "xgft:m=2.2,w=1.2"\nload = 0.1\n'
+                                    'algorithm = "alg1"\n')
+    (d / "xgft_bad.toml").write_text(cost.replace('"kant:k=2,n=3"', '"xgft:m=4.4,w=1.2.2"'))
     store, damaged = d / "store", d / "damaged"
     for folder in (store, damaged):
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
@@ -373,7 +522,11 @@ def make_files(d: Path) -> dict[str, str]:
             "study_bad_topology": str(d / "bad_topology.toml"), "store": str(store),
             "damaged": str(damaged), "study_nan_range": str(d / "nan_range.toml"),
             "study_huge": str(d / "huge.toml"), "study_big_net": str(d / "big_net.toml"),
-            "study_transpose": str(d / "transpose.toml")}
+            "study_transpose": str(d / "transpose.toml"),
+            **{f"study_{n}": str(d / f"{n}.toml") for n in ("cost_prices", "cost_alg", "cost_radix",
+                                                           "cost_huge", "sim_alg", "xgft_bad",
+                                                           "seed_neg", "seed_huge", "faults_trials")},
+            **{name: str(d / f"{name}.toml") for name in PRICE_FILES}}
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str, float]:

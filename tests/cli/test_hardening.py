@@ -44,6 +44,8 @@ EARLY = [
     ["sweep", "{study}", "-o", "{nodir}/sub/res"],
     ["draw", "kant:k=2,n=2", "-o", "{nodir}/x.svg"],
     ["export", "kant:k=2,n=2", "-o", "{nodir}/x.txt"],
+    ["study", "equal-cost-quick", "-o", "{nodir}/sub/out"],
+    ["plot", "cost-ratios", "-o", "{nodir}/x.png"],
 ]
 
 
@@ -207,6 +209,23 @@ def test_top_level_api_takes_a_spec_or_a_topology():
     lambda: fattree.fault_study("mikant:k=2,n=3", "gns", "0:1:0"),
     lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], seed=-1),
     lambda: fattree.read_results(None), lambda: fattree.build("mikant:k=3,k=4,n=3"),
+    lambda: fattree.read_results(""), lambda: fattree.build(b"kant:k=2,n=2"),
+    lambda: fattree.properties("kant:k=2,n=2", bogus=1),
+    lambda: fattree.properties("kant:k=2,n=2", samples=-1),
+    lambda: fattree.simulate("kant:k=2,n=2", load=0.1, bogus=1),
+    lambda: fattree.simulate("kant:k=2,n=2", load=float("nan")),
+    lambda: fattree.simulate("xgft:m=2.2,w=1.2", load=0.1, seed=2**64),
+    lambda: fattree.simulate_loads("kant:k=2,n=2", ["a"]),
+    lambda: fattree.simulate_loads("kant:k=2,n=2", []),
+    lambda: fattree.simulate_loads("kant:k=2,n=2", [float("inf")]),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", None),
+    lambda: fattree.fault_study("mikant:k=2,n=3", None, [0.1]),
+    lambda: fattree.fault_study("mikant:k=2,n=3", 3, [0.1]),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], bogus=1),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", ["x"]),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [float("nan")]),
+    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], trials=1.5),
+    lambda: fattree.properties("xgft:m=4.4,w=1.2.2"),
 ])
 def test_top_level_api_bad_input_is_a_parameter_error(call):
     with pytest.raises(ParameterError):
@@ -217,3 +236,52 @@ def test_analysis_properties_accepts_a_spec():
     from fattree.analysis.properties import properties
 
     assert properties("kant:k=2,n=2")["nodes"] == 4
+
+
+def test_fault_study_takes_one_rate_and_names_options():
+    st = fattree.fault_study("mikant:k=2,n=3", "gns", 0.1, trials=20)
+    assert [r["rate"] for r in st.rows] == [0.1]
+    with pytest.raises(ParameterError, match=r"bogus=1 is invalid: fault_study takes no option "
+                                             r"'bogus'; valid: models, switch_only, tie_break"):
+        fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], bogus=1)
+
+
+def test_properties_is_a_documented_dataclass():
+    import dataclasses
+
+    p = fattree.properties("xgft:m=2.2,w=1.2")
+    assert dataclasses.is_dataclass(p) and fattree.Properties.__doc__
+    assert "Attributes" in fattree.Properties.__doc__ and p.spec == "xgft:m=2.2,w=1.2"
+    assert p.nodes == 4 and p.disagreements == []
+
+
+@pytest.mark.parametrize("argv,final", [
+    (["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"],
+     r"^simulating kant:k=2,n=2: [\d,]+ cycles in \d+\.\d s$"),
+    (["simulate", "kant:k=2,n=2", "--loads", "0.1:0.3:0.1", "-P", "20"],
+     r"^simulating kant:k=2,n=2: 3/3 loads in \d+\.\d s$"),
+    (["faults", "mikant:k=2,n=2", "--trials", "20", "--rates", "0:0.1:0.05"],
+     r"^mikant:k=2,n=2: fault study: 3/3 rates × 20 trials in \d+\.\d s$"),
+])
+def test_progress_final_line_without_a_terminal(argv, final):
+    import re
+
+    rc, out, err, _ = run(argv)
+    lines = [x for x in err.splitlines() if x.strip() and not x.startswith("warning: ")]
+    assert rc == 0 and len(lines) == 1 and re.match(final, lines[0]), err
+    assert "\x1b" not in err and "\r" not in err  # no terminal control codes in a log
+
+
+def test_progress_is_quiet_with_json():
+    rc, out, err, _ = run(["faults", "mikant:k=2,n=2", "--trials", "20", "--rates", "0.1",
+                           "--json"])
+    assert rc == 0 and "fault study" not in err and json.loads(out)
+
+
+def test_empty_option_value_is_one_line_for_every_path_option(paths):
+    for argv, name in ((["cost", "kant:k=2,n=2", "--prices", ""], "prices"),
+                       (["results", paths["store"], "--csv", ""], "csv"),
+                       (["report", paths["store"], "-o", ""], "output"),
+                       (["sweep", paths["study"], "-o", ""], "out")):
+        rc, _, err, _ = run(argv)
+        assert f"{name}='' is invalid" in one_line_error(rc, err)

@@ -19,7 +19,7 @@ def _hc_printed(one, d, p):
 
 @register_forms(
     "hypercube", title="binary d-cube with p nodes per switch",
-    params=[ParamSpec("d", 1), ParamSpec("p", 1, default=1)],
+    params=[ParamSpec("d", 1, maximum=63), ParamSpec("p", 1, default=1)],
     references={"nodes": "001 Table 1 HC(k), p nodes per switch (000 eq. 7)",
                 "switches": "001 Table 1 HC(k)", "links": "001 Table 1 HC(k) + p 2^d node links",
                 "radix": "000 §V.A: real router radix m + p",
@@ -41,7 +41,7 @@ def _hypercube(one, d, p):
 
 @register_forms(
     "torus", title="k-ary n-cube torus with p nodes per switch",
-    params=[ParamSpec("k", 2), ParamSpec("n", 1), ParamSpec("p", 1, default=1)],
+    params=[ParamSpec("k", 2), ParamSpec("n", 1, maximum=63), ParamSpec("p", 1, default=1)],
     references={"nodes": "002 §1 (k-ary n-cube), p nodes per switch",
                 "switches": "002 §1", "links": "n k^n rings (n 2^(n-1) for k = 2) + p k^n",
                 "radix": "2n + p (n + p for k = 2)", "diameter": "n floor(k/2) + 2",

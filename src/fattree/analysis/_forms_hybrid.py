@@ -59,7 +59,7 @@ def _cat_printed(one, k, n):
 
 @register_forms(
     "cat", title="k-cube k-ary n-tree CAT(k,n)",
-    params=[ParamSpec("k", 2), ParamSpec("n", 2)],
+    params=[ParamSpec("k", 2, maximum=63), ParamSpec("n", 2, maximum=63)],
     references={"nodes": _REF1, "switches": _REF1, "links": _REF1, "radix": _REF1,
                 "diameter": _REF1, "avg_distance": f"{_REF1} (corrected in errata)",
                 "avg_distance_distinct": "errata's CAT average rescaled to s != t",
@@ -89,7 +89,7 @@ def _micat_printed(one, k, n):
 
 @register_forms(
     "micat", title="Mirrored k-cube k-ary n-tree MiCAT(k,n)",
-    params=[ParamSpec("k", 2), ParamSpec("n", 2)],
+    params=[ParamSpec("k", 2, maximum=63), ParamSpec("n", 2, maximum=63)],
     references={"nodes": _REF1, "switches": _REF1, "links": _REF1, "radix": _REF1,
                 "diameter": _REF1, "avg_distance": f"{_REF1} (corrected in errata)",
                 "avg_distance_distinct": "errata's MiCAT average rescaled to s != t",
@@ -133,7 +133,7 @@ _DIAM_NOTE = ("printed 2n + k; the graph gives 2n + 2*floor(k/2) for n >= 3 (dif
 
 @register_forms(
     "kantc", title="k-ary n-tree k-cube KANTC(k,n)",
-    params=[ParamSpec("k", 2), ParamSpec("n", 2)],
+    params=[ParamSpec("k", 2, maximum=63), ParamSpec("n", 2, maximum=63)],
     references={"nodes": _REF4, "switches": _REF4, "links": _REF4, "radix": _REF4,
                 "diameter": f"{_REF4} (corrected in errata)"},
     notes={"diameter": _DIAM_NOTE,
@@ -150,7 +150,7 @@ def _kantc(one, k, n):
 
 @register_forms(
     "mikantc", title="Mirrored k-ary n-tree k-cube MiKANTC(k,n)",
-    params=[ParamSpec("k", 2), ParamSpec("n", 2)],
+    params=[ParamSpec("k", 2, maximum=63), ParamSpec("n", 2, maximum=63)],
     references={"nodes": _REF4, "switches": _REF4, "links": _REF4, "radix": _REF4,
                 "diameter": f"{_REF4} (corrected in errata)"},
     notes={"diameter": _DIAM_NOTE.replace("n = 2 is special", "n = 2 gives 2*floor(k/2) + 3")},

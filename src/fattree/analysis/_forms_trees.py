@@ -19,7 +19,7 @@ def _kant_pd(one, k, n):
 
 @register_forms(
     "kant", title="classical k-ary n-tree",
-    params=[ParamSpec("k", 2), ParamSpec("n", 1)],
+    params=[ParamSpec("k", 2), ParamSpec("n", 1, maximum=63)],
     references={"nodes": f"{_T1}; 001 Table 1", "switches": f"{_T1}; 001 Table 1",
                 "links": f"{_T1}; 001 Table 1", "radix": f"{_T1} (roots use k ports)",
                 "diameter": f"{_T1}; 000 §II", "avg_distance": "000 eq. (3), Table I",
@@ -45,7 +45,7 @@ def _clos_printed(one, k, n):
 
 @register_forms(
     "clos", title="bidirectional Clos k-ary n-tree",
-    params=[ParamSpec("k", 2), ParamSpec("n", 2)],
+    params=[ParamSpec("k", 2), ParamSpec("n", 2, maximum=63)],
     references={"nodes": _T1, "switches": _T1, "links": _T1, "radix": _T1, "diameter": _T1,
                 "avg_distance": "000 eq. (2), Table I",
                 "avg_distance_distinct": "000 eq. (2) rescaled to s != t",
@@ -69,7 +69,7 @@ def _clos(one, k, n):
 
 @register_forms(
     "mikant", title="Mirrored k-ary n-tree MiKANT(k,n)",
-    params=[ParamSpec("k", 2), ParamSpec("n", 2)],
+    params=[ParamSpec("k", 2), ParamSpec("n", 2, maximum=63)],
     references={"nodes": "000 Theorem 4, Table I", "switches": "000 Theorem 3, Table I",
                 "links": "000 Theorem 5, Table I", "radix": "000 Theorem 1",
                 "diameter": "000 Theorem 2", "avg_distance": "000 Theorem 6, eq. (1)",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from math import prod
 
 from ..topology.families.xgft import parse_levels, shape, stage_radix, stage_sizes
-from .closed_forms import ParamSpec, avg_distinct, register_forms
+from .closed_forms import PARAM_MAX, ParamSpec, avg_distinct, register_forms
 
 _REF = "Öhring 1995 §2 (derived)"
 
@@ -68,9 +68,11 @@ def subtree_cut(m, w) -> int:
 
 @register_forms(
     "xgft", title="extended generalized fat tree XGFT(h; m; w)",
-    params=[ParamSpec("m", 1, convert=lambda v: parse_levels("m", v, None, None)),
+    # entries and levels bounded as every closed-form parameter is (closed_forms.PARAM_MAX,
+    # exponents at 63): wider than the buildable family, which stops at 1,024 and 16 levels
+    params=[ParamSpec("m", 1, convert=lambda v: parse_levels("m", v, PARAM_MAX, 63)),
             # ``minimum`` is unused with ``convert``; 0 makes minimum + 1 a valid w (= 1)
-            ParamSpec("w", 0, convert=lambda v: parse_levels("w", v, None, None))],
+            ParamSpec("w", 0, convert=lambda v: parse_levels("w", v, PARAM_MAX, 63))],
     references={"nodes": _REF, "switches": _REF, "links": _REF, "radix": _REF,
                 "diameter": _REF, "avg_distance": _REF, "avg_distance_distinct": _REF,
                 "bisection_width": "whole-subtree cut (derived here)",

@@ -23,6 +23,8 @@ from .closed_forms import FORMS
 from .cost import hypercube_cost
 
 MAX_NODES = 10**12
+#: largest switch radix a budget may name (ports per switch; far beyond any product)
+MAX_RADIX = 10**6
 DEFAULT_FAMILIES = ("kant", "clos", "mikant", "cat", "micat", "kantc", "mikantc", "hypercube")
 RANKABLE = ("rcp", "rcp_own", "nodes", "switches", "links", "radix", "diameter", "avg_distance",
             "cost_per_node", "links_per_node", "k", "n")
@@ -257,20 +259,23 @@ def _pareto(rows: list[DesignRow]) -> set[int]:
     return keep
 
 
-def _validate(nodes, max_radix, families, p, rank_by, max_n) -> tuple[str, ...]:
+def _validate(nodes, max_radix, families, p, rank_by, max_n, radix_name: str = "max_radix") -> tuple[str, ...]:
     if isinstance(nodes, bool) or not isinstance(nodes, int):
         raise ParameterError(f"nodes={nodes!r} is invalid: an integer between 2 and {MAX_NODES:,}")
     if not 2 <= nodes <= MAX_NODES:
         raise ParameterError(f"nodes={nodes:,} is invalid: must be between 2 and {MAX_NODES:,}")
-    if max_radix is not None and (isinstance(max_radix, bool) or not isinstance(max_radix, int) or max_radix < 1):
-        raise ParameterError(f"max_radix={max_radix!r} is invalid: a positive integer (ports per switch)")
+    if max_radix is not None and (isinstance(max_radix, bool) or not isinstance(max_radix, int)
+                                  or not 1 <= max_radix <= MAX_RADIX):
+        raise ParameterError(f"{radix_name}={max_radix!r} is invalid: an integer from 1 to {MAX_RADIX:,} "
+                             "(ports per switch)")
     if isinstance(p, bool) or not isinstance(p, int) or p < 1 or 2 * p > nodes:
         raise ParameterError(f"p={p!r} is invalid: an integer from 1 to nodes/2 = {nodes // 2} "
                              "(nodes per router of the hypercube baseline)")
     if max_n is not None and (isinstance(max_n, bool) or not isinstance(max_n, int) or not 1 <= max_n <= 63):
         raise ParameterError(f"max_n={max_n!r} is invalid: an integer from 1 to 63")
     if rank_by not in RANKABLE:
-        raise ParameterError(f"rank_by={rank_by!r} is invalid: one of {', '.join(RANKABLE)}")
+        raise ParameterError(f"rank_by={rank_by!r} is invalid: one of "
+                             f"{', '.join(RANKABLE + METRIC_COLUMNS)}")
     if families is None:
         return DEFAULT_FAMILIES
     if isinstance(families, str):
@@ -357,7 +362,15 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
         metrics = True
     if levels is not None and (isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 63):
         raise ParameterError(f"levels={levels!r} is invalid: an integer from 1 to 63")
-    fams = _validate(nodes, max_radix, families, p, rank_by if rank_by not in METRIC_COLUMNS else "rcp", max_n)
+    radix_name = "max_radix"
+    if switch_radix is not None:
+        radix_name = "radix"
+        if max_radix is None:
+            max_radix = switch_radix
+        elif max_radix != switch_radix:
+            raise ParameterError(f"radix={switch_radix!r} and max_radix={max_radix!r} disagree: give one of them")
+    fams = _validate(nodes, max_radix, families, p, rank_by if rank_by not in METRIC_COLUMNS else "rcp", max_n,
+                     radix_name)
     top_n = 63 if max_n is None else max_n
     if levels is not None:
         top_n = min(top_n, levels)
@@ -372,7 +385,7 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
             if row is not None and (not exact or row.nodes == nodes):
                 rows.append(row)
     if not rows:
-        raise _nothing_fits(nodes, max_radix, fams, p, exact, top_n, levels)
+        raise _nothing_fits(nodes, max_radix, fams, p, exact, top_n, levels, radix_name)
     front = _pareto(rows)
     rows = [r._replace(pareto=True) if i in front else r for i, r in enumerate(rows)]
     if metrics:
@@ -402,7 +415,8 @@ def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow
     return out
 
 
-def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n, levels=None) -> ParameterError:
+def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n, levels=None,
+                  radix_name: str = "max_radix") -> ParameterError:
     base = hypercube_cost(nodes, p)
     free = [r for fam in fams for k, n in _shapes_for(SHAPES.get(fam), nodes, p, None, max_n)
             if (levels is None or n == levels)
@@ -417,7 +431,7 @@ def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n, levels=None) -> 
     low = min(free, key=lambda r: (r.radix, r.rcp))
     lv = f" and {levels} levels" if levels is not None else ""
     return ParameterError(
-        f"max_radix={max_radix} is invalid: nothing fits; no design of {', '.join(fams)} reaches "
+        f"{radix_name}={max_radix} is invalid: nothing fits; no design of {', '.join(fams)} reaches "
         f"{what} nodes with radix <= {max_radix}{lv}; the smallest radix that fits is {low.radix} "
         f"({low.spec})")
 

@@ -63,6 +63,13 @@ class Formula:
         return float(self.value)
 
 
+#: the largest value of any closed-form parameter: no design of at most 10^12 nodes (the
+#: advisor's range) has a larger one, and beyond it exact integers grow without bound
+PARAM_MAX = 10**12
+#: the largest design (nodes) the closed forms evaluate (beyond it, floats overflow)
+NODES_MAX = 10**18
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     """An integer parameter of a formula family (minimum, optional default).
@@ -74,6 +81,9 @@ class ParamSpec:
     minimum: int
     default: int | None = None
     convert: Callable[[Any], Any] | None = None
+    #: largest value (default :data:`PARAM_MAX`); exponents (levels n, cube dimensions)
+    #: stop at 63, as ``design --max-n`` does, so no formula grows without bound
+    maximum: int | None = None
 
 
 @dataclass(frozen=True)
@@ -116,9 +126,11 @@ class FormSet:
             except (TypeError, ValueError):
                 raise ParameterError(
                     f"{self.family}: {p.name}={raw[p.name]!r} is invalid: expected an integer >= {p.minimum}") from None
-            if value < p.minimum:
+            top = PARAM_MAX if p.maximum is None else p.maximum
+            if not p.minimum <= value <= top:
                 raise ParameterError(
-                    f"{self.family}: {p.name}={value} is invalid: must be an integer >= {p.minimum}")
+                    f"{self.family}: {p.name}={value} is invalid: must be an integer from {p.minimum} "
+                    f"to {top:,}")
             out[p.name] = value
         if self.check is not None:
             self.check(out)
@@ -185,6 +197,10 @@ def closed_forms(family: str, params: Mapping[str, Any]) -> dict[str, Formula]:
     values = entry.validate(params)
     one = Fraction(1)
     vals = entry.compute(one, **values)
+    if "nodes" in vals and not vals["nodes"] <= NODES_MAX:
+        shown = ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
+        raise ParameterError(f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
+                             f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes")
     printed = entry.printed(one, **values) if entry.printed is not None else {}
     out: dict[str, Formula] = {}
     for key in KEYS + tuple(k for k in vals if k not in KEYS):

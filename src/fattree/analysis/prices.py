@@ -72,6 +72,10 @@ def _default_text() -> str:
     return resources.files("fattree").joinpath("data/prices.toml").read_text(encoding="utf-8")
 
 
+#: the largest count or price a price file may give (beyond, totals lose meaning or overflow)
+_TOP = 10**12
+
+
 def _parse(text: str, where: str) -> dict[str, Any]:
     from ..sweep.tomlpos import KeyLines
 
@@ -97,16 +101,18 @@ def _parse(text: str, where: str) -> dict[str, Any]:
             bad = f"{at}: {table}.{key} = {value!r} is invalid: "
             if kind == "list":
                 if (not isinstance(value, list) or not value
-                        or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in value)):
-                    raise InputFileError(bad + "expected a list of positive integers (switch radices)")
+                        or any(isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10**6
+                               for v in value)):
+                    raise InputFileError(bad + "expected a list of positive integers up to 1,000,000 "
+                                         "(switch radices)")
                 value = tuple(sorted(set(value)))
             elif kind == "int":
-                if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                    raise InputFileError(bad + f"expected an integer >= {int(low)}")
+                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= _TOP:
+                    raise InputFileError(bad + f"expected an integer from {int(low)} to {_TOP:,}")
             else:
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= low \
-                        or not math.isfinite(value):
-                    raise InputFileError(bad + f"expected a number >= {low:g}")
+                if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                        or not low <= value <= _TOP:
+                    raise InputFileError(bad + f"expected a number from {low:g} to {_TOP:.0e}")
             out[_FIELDS[(table, key)]] = value
     return out
 

@@ -78,6 +78,31 @@ def check_range(text, param: str, cap: int = MAX_POINTS) -> None:
         raise ParameterError(f"{param}={text!r} is invalid: {n:,} points; at most {cap:,}")
 
 
+def max_workers() -> int:
+    """The most local worker processes a command starts: 4 per core of this machine
+    (at least 4); more only slow each other down (use ``--scheduler`` for a cluster)."""
+    return max(4, 4 * (os.cpu_count() or 1))
+
+
+def check_workers(workers, param: str = "workers", minimum: int = 0) -> int:
+    """Refuse a worker count below ``minimum`` or beyond :func:`max_workers` (one rule for
+    sweep, study, reproduce and simulate).
+
+    Examples
+    --------
+    >>> check_workers(2)
+    2
+    """
+    top = max_workers()
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) \
+            or not minimum <= workers <= top:
+        what = "0 runs in this process, " if minimum == 0 else ""
+        hint = "; --scheduler for a cluster" if minimum == 0 else ""
+        raise ParameterError(f"{param}={workers!r} is invalid: an integer from {minimum} to {top} "
+                             f"({what}at most 4 per core of this machine{hint})")
+    return int(workers)
+
+
 #: the largest seed (seeds feed 64-bit generators: 0 <= seed < 2**63)
 SEED_MAX = 2**63 - 1
 
@@ -208,3 +233,76 @@ def warn_routing(topo, cr, traffic: str, bound: float | None, seed: int = 0) -> 
     advice = routing_advice(topo, cr, traffic, bound=bound, seed=seed)
     if advice is not None:
         print(f"warning: {advice.message()}", file=sys.stderr)
+
+
+class ProgressLine:
+    """The progress of a long command on stderr, by one rule for every command.
+
+    On a terminal a live bar (transient); on a terminal or not, one final line that
+    states what was done (``label: 5/5 rates in 3.5 s``, or the text given to
+    :meth:`finish`), so a log file or a CI run ends with the true final state instead
+    of a frozen or cut bar. Nothing is printed when ``quiet`` (``--json``, ``-q``) or
+    when the work ends with an error (the error's one line stays alone).
+
+    Examples
+    --------
+    >>> with ProgressLine("demo", total=2, unit="steps", quiet=True) as bar:
+    ...     bar.update(2)
+    >>> bar.completed
+    2
+    """
+
+    def __init__(self, label: str, total: float | None = None, unit: str = "",
+                 quiet: bool = False) -> None:
+        self.label, self.total, self.unit, self.quiet = label, total, unit, quiet
+        self.completed = 0
+        self.final: str | None = None
+        self._bar = self._task = None
+        self._t0 = 0.0
+
+    def __enter__(self) -> "ProgressLine":
+        import time
+
+        self._t0 = time.perf_counter()
+        if not self.quiet and err_console.is_terminal:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn)
+
+            cols = [TextColumn(self.label), BarColumn(),
+                    MofNCompleteColumn() if self.total is not None else TextColumn(""),
+                    TextColumn(self.unit), TimeElapsedColumn(),
+                    TextColumn("{task.description}")]
+            self._bar = Progress(*cols, console=err_console, transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("", total=self.total)
+        return self
+
+    def update(self, completed, total=None, description: str | None = None) -> None:
+        """Record (and on a terminal draw) ``completed`` of ``total`` units."""
+        self.completed = completed
+        if total is not None:
+            self.total = total
+        if self._bar is not None:
+            kw = {} if description is None else {"description": description}
+            self._bar.update(self._task, completed=completed, total=self.total, **kw)
+
+    def finish(self, line: str) -> None:
+        """The final line to print instead of the counted one (e.g. a result's own count)."""
+        self.final = line
+
+    @property
+    def seconds(self) -> float:
+        import time
+
+        return time.perf_counter() - self._t0
+
+    def __exit__(self, exc_type, *_) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+        if exc_type is not None or self.quiet:
+            return
+        if self.final is None:
+            of = f"/{self.total:,}" if self.total is not None else ""
+            self.final = (f"{self.label}: {self.completed:,}{of} {self.unit} in "
+                          f"{self.seconds:.1f} s").replace("  ", " ")
+        err_console.print(self.final, highlight=False, markup=False, soft_wrap=True)

@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import check_number, check_output, console, print_json
+from ._common import ProgressLine, check_number, check_output, console, print_json
 
 plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
                        no_args_is_help=True)
@@ -100,7 +100,7 @@ def design(
         None, "--families",
         help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
-    rank_by: str = typer.Option("rcp", "--rank-by", help="column to rank by (ascending)"),
+    rank_by: Optional[str] = typer.Option(None, "--rank-by", help="column to rank by (ascending; default rcp)"),
     pareto: bool = typer.Option(False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     top: int = typer.Option(15, "--top", help="rows to show (0: all)"),
@@ -118,12 +118,19 @@ def design(
         raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
     if radix is not None and max_radix is not None and radix != max_radix:
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
+    if objective is not None and rank_by is not None:
+        raise ParameterError(f"objective={objective!r} and rank_by={rank_by!r} both choose the ranking: "
+                             "give one of them")
+    rank_by = rank_by or "rcp"
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
     metrics = True  # price, bisection and cut bound for every row (issue 13)
     pr = load_prices(prices)
-    d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact, max_n=max_n,
-            levels=levels, objective=objective, metrics=metrics, prices=pr, switch_radix=radix)
+    with ProgressLine(f"design --nodes {nodes}: ranking", quiet=as_json) as bar:
+        d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact,
+                max_n=max_n, levels=levels, objective=objective, metrics=metrics, prices=pr,
+                switch_radix=radix)
+        bar.finish(f"design --nodes {nodes}: {len(d.rows)} designs ranked in {bar.seconds:.1f} s")
     rows = list(d.pareto if pareto else d.rows)
     if top > 0:
         rows = rows[:top]
@@ -227,6 +234,13 @@ def compare(
     from ..analysis.pricing import load_prices
 
     _check_p(p)
+    if nodes is not None:
+        from ..analysis.advisor import MAX_NODES
+        from ..errors import ParameterError
+
+        if not 2 <= nodes <= MAX_NODES:
+            raise ParameterError(f"nodes={nodes!r} is invalid: an integer from 2 to {MAX_NODES:,} "
+                                 "(as design --nodes)")
     pr = load_prices(prices)
     entries = [_compare_entry(s, p, nodes, pr) for s in specs]
     rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "cost", "watts", "usd_per_node",
@@ -310,7 +324,9 @@ def cost(
     from ..analysis.pricing import cost as run, load_prices
 
     pr = load_prices(prices)
-    c = run(spec, pr, algorithm=algorithm)
+    with ProgressLine(f"cost {spec}: pricing", quiet=as_json) as bar:
+        c = run(spec, pr, algorithm=algorithm)
+        bar.finish(f"cost {spec}: priced in {bar.seconds:.1f} s; bill from the {c.bill.method}")
     if as_json:
         print_json(c.to_dict() | {"spec": spec, "version": __version__})
         return

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
-from ._common import check_output, check_range, check_seed, console, err_console, print_json
+from ._common import ProgressLine, check_output, check_range, check_seed, console, print_json
 
 
 def faults(
@@ -21,7 +20,9 @@ def faults(
     seed: int = typer.Option(0, "--seed"),
     models: str = typer.Option("local", "--fault-model", "--models",
                                help="local, lookahead or local,lookahead"),
-    links: str = typer.Option("all", "--links", help="all (node links included) or switch-only"),
+    links: str = typer.Option("all", "--links", "--fault-pool",
+                              help="links that may fail: all (node links included) or switch-only "
+                                   "(--fault-pool as in study files)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="plot like 001 Figs. 8-9"),
@@ -73,19 +74,21 @@ def faults(
     check_seed(seed)
     check_range(rates, "rates")  # non-finite ends, or too many points: refused unexpanded
     rate_list = parse_rates(rates)
-    if trials < 1:
-        raise ParameterError(f"trials={trials} is invalid: an integer >= 1")
+    from ..faults.montecarlo import MAX_TRIALS
+
+    if not 1 <= trials <= MAX_TRIALS:
+        raise ParameterError(f"trials={trials} is invalid: an integer from 1 to {MAX_TRIALS:,} per rate")
     if output is not None and output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ParameterError(f"output={str(output)!r} is invalid: use a .png, .svg or .pdf file")
     check_output(output, "output")
     check_output(csv, "csv")
     topo = build(spec)
     model_list = [m.strip() for m in models.split(",") if m.strip()]
-    with Progress(console=err_console, transient=True, disable=as_json) as bar:
-        task = bar.add_task(f"{topo.spec}: {len(rate_list)} rates × {trials} trials", total=len(rate_list))
+    with ProgressLine(f"{topo.spec}: fault study", total=len(rate_list),
+                      unit=f"rates × {trials:,} trials", quiet=as_json) as bar:
         study = evaluate(topo, algorithms, rate_list, trials, seed, models=model_list,
                          switch_only=links == "switch-only", tie_break=tie_break,
-                         progress=lambda done, total: bar.update(task, completed=done))
+                         progress=lambda done, total: bar.update(done, total))
     frame = study.to_frame()
     if csv is not None:
         frame.to_csv(csv, index=False)

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
-from ._common import check_output, console, err_console, print_json, warn_routing
+from ._common import check_output, check_workers, console, err_console, print_json, warn_routing
 
 
 def parse_loads(text: str) -> list[float]:
@@ -101,7 +101,7 @@ def _signature():
         P("as_json", P.KEYWORD_ONLY, annotation=bool,
           default=typer.Option(False, "--json", help="print JSON: one object per load")),
         P("output", P.KEYWORD_ONLY, annotation=str,
-          default=typer.Option(None, "--output", "-o", help="write the curve as CSV")),
+          default=typer.Option(None, "--output", "-o", "--csv", help="write the curve as CSV (-o and --csv alike)")),
     ]
     return inspect.Signature(params)
 
@@ -122,6 +122,7 @@ def simulate_cmd(**kw) -> None:
         raise ParameterError("give either --load or --loads, not both")
     points = parse_loads(loads) if loads is not None else [load]
     cfg = SimConfig(**(kw | {"load": points[0]}))
+    _refuse_unused(kw, cfg)
     check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
     topo = build(spec)
     from ..routing import compile_routing
@@ -141,8 +142,7 @@ def simulate_cmd(**kw) -> None:
     if points == [None] and not tr.timed:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)
-    if isinstance(workers, bool) or workers < 1:
-        raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
+    check_workers(workers, minimum=1)
     from ..sim.models import MODELS
 
     bound = None
@@ -159,22 +159,47 @@ def simulate_cmd(**kw) -> None:
     _print(topo, cfg, results, bound, output)
 
 
-def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+#: options that only apply in some configurations: (field, applies?, when it applies)
+_APPLIES = (
+    ("fault_seed", lambda c: c.fault_rate is not None, "with --fault-rate (random faults)"),
+    ("fault_model", lambda c: c.faulted, "with --fault-rate or --faults"),
+    ("warmup", lambda c: c.termination == "window", "with --termination window"),
+    ("measure", lambda c: c.termination == "window", "with --termination window"),
+    ("packets_per_source", lambda c: c.termination == "papers", "with --termination papers"),
+)
 
+
+def _refuse_unused(kw: dict, cfg) -> None:
+    """An option given a value other than its default where it does nothing is an error
+    (one line naming it and when it applies), never silently ignored."""
+    import dataclasses
+
+    fields = {f.name: f for f in dataclasses.fields(cfg)}
+    for name, applies, when in _APPLIES:
+        f = fields.get(name)
+        if f is None or name not in kw or applies(cfg):
+            continue
+        default = f.metadata.get("cli_default", f.default)
+        if kw[name] != default:
+            flag = f.metadata.get("flags", ("--" + name.replace("_", "-"),))[0]
+            raise ParameterError(f"{name}={kw[name]!r} does not apply here: {flag} only acts "
+                                 f"{when}")
+
+
+def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
     from ..sim import simulate
+    from ._common import ProgressLine
 
     results = [None] * len(points)
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("{task.description}"),
-                  console=err_console, transient=True, disable=len(points) == 1) as bar:
-        task = bar.add_task("", total=len(points))
-        if len(points) == 1:
-            results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
-        elif workers == 1:
+    if len(points) == 1:
+        results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
+        return results
+    with ProgressLine(f"simulating {topo.spec}", total=len(points), unit="loads",
+                      quiet=quiet) as bar:
+        if workers == 1:
             for i, x in enumerate(points):
                 results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
-                bar.update(task, advance=1, description=results[i].summary())
+                bar.update(i + 1, description=results[i].summary())
         else:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -182,9 +207,9 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
                 futs = {pool.submit(simulate, spec, cfg.with_load(x), bound=bound,
                                     fault_table=ft): i
                         for i, x in enumerate(points)}
-                for fut in as_completed(futs):
+                for done, fut in enumerate(as_completed(futs), 1):
                     results[futs[fut]] = fut.result()
-                    bar.update(task, advance=1, description=results[futs[fut]].summary())
+                    bar.update(done, description=results[futs[fut]].summary())
     return results
 
 
@@ -202,22 +227,20 @@ def _on_terminal() -> bool:
 
 def _single(topo, cfg, bound, ft, quiet):
     """One simulation; on a terminal a progress bar of simulated cycles, fed by the
-    kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
+    kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each); then one final line
+    with the cycles simulated (commands/_common.py: ProgressLine)."""
     from ..sim import simulate
+    from ._common import ProgressLine
 
-    if quiet or not _on_terminal():
-        return simulate(topo, cfg, bound=bound, fault_table=ft)
     total = max(expected_cycles(cfg), 1)
-    with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} "
-                  "cycles"), TimeElapsedColumn(), console=err_console, transient=True) as bar:
-        task = bar.add_task("", total=total)
-
+    name = getattr(topo, "spec", topo)
+    with ProgressLine(f"simulating {name}", total=None, unit="cycles", quiet=quiet) as bar:
         def tick(cycle, cap):
-            bar.update(task, completed=cycle, total=max(total, cycle))
+            bar.update(cycle, total=max(total, cycle))
 
-        return simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
+        r = simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
+        bar.finish(f"simulating {name}: {r.cycles:,} cycles in {bar.seconds:.1f} s")
+    return r
 
 
 def _print(topo, cfg, results, bound, output) -> None:

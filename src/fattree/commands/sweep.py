@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ._common import check_output, console, err_console
+from ._common import check_number, check_output, check_workers, console, err_console
 
 
 class _Bar:
@@ -79,6 +79,8 @@ def sweep(
     from ..sweep.engine import run_study
     from ..sweep.study import load_study
 
+    check_workers(workers)
+    check_number(connect_timeout, "connect_timeout", low=0, low_open=True)
     check_output(out, "out", folder=True)
     st = load_study(study)
     with _Bar(st.name, quiet) as bar:
@@ -95,7 +97,7 @@ def results(
     where: Optional[str] = typer.Option(None, "--where", help="filter, e.g. \"family='mikant'\""),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
     columns: Optional[str] = typer.Option(None, "--columns", help="comma-separated columns"),
-    limit: int = typer.Option(40, "--limit", help="rows printed (the CSV has all)"),
+    limit: int = typer.Option(40, "--limit", help="rows printed (the CSV has all; 0: all)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
 ) -> None:
     """Query the points stored in a results folder."""
@@ -103,12 +105,17 @@ def results(
     from ..sweep.store import ResultStore
 
     check_output(csv, "csv")
+    if isinstance(limit, bool) or not 0 <= limit <= 10**9:
+        raise ParameterError(f"limit={limit!r} is invalid: rows printed, an integer from 0 (all) "
+                             "to 1,000,000,000")
     df = ResultStore(folder).read(where)
+    limit = limit or len(df)
     if columns:
         cols = [c.strip() for c in columns.split(",") if c.strip()]
         for c in cols:
             if c not in df.columns:
-                raise ParameterError(f"columns: {c!r} is not a column{closest(c, df.columns)}")
+                raise ParameterError(f"columns: {c!r} is not a column{closest(c, df.columns)}; "
+                                     f"columns: {', '.join(map(str, df.columns))}")
     else:
         # the topology and the configuration columns that vary, then the kinds' headline
         # metrics (all metrics go to --csv)
@@ -217,6 +224,11 @@ def reproduce(
 
         raise ParameterError(f"name={name!r} is invalid: give a reproduction, e.g. 000-table1, "
                              "or 'all' (fattree reproduce --list)")
+    check_workers(workers)
+    if scheduler is not None:  # a malformed address fails before anything runs
+        from ..sweep.engine import check_scheduler
+
+        check_scheduler(scheduler)
     check_output(out, "out", folder=True)
     if name != "all":
         for n in name.split(","):
@@ -262,6 +274,11 @@ def study(
             console.print(f"{n}: {builtin_study(n).description}")
         return
     builtin_study(name)  # an unknown name fails before anything runs
+    check_workers(workers)
+    if scheduler is not None:  # a malformed address fails before anything runs
+        from ..sweep.engine import check_scheduler
+
+        check_scheduler(scheduler)
     check_output(out, "out", folder=True)
     with _Bar(name, quiet or as_json) as bar:
         res = run_shipped(name, out, workers=workers, scheduler=scheduler, progress=bar,

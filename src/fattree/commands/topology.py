@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import check_number, check_seed, console, print_json
+from ._common import ProgressLine, check_number, check_seed, console, print_json
 
 
 def families(
@@ -48,13 +48,16 @@ def info(
     from ..topology import build
 
     check_seed(seed)
-    check_number(ilp_time, "ilp_time", low=0, low_open=True,
-                 allowed="seconds for the bisection ILP, a finite number > 0")
+    check_number(ilp_time, "ilp_time", low=0, low_open=True, high=86400,
+                 allowed="seconds for the bisection ILP, a finite number > 0 and at most 86400")
     start = time.perf_counter()
-    topo = build(spec)
-    props = properties(topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time)
-    checks = formula_checks(props)
-    wall = time.perf_counter() - start
+    with ProgressLine(f"info {spec}: building and measuring", quiet=as_json) as bar:
+        topo = build(spec)
+        props = properties(topo, exact_limit=exact_limit, samples=samples, seed=seed,
+                           time_limit=ilp_time)
+        checks = formula_checks(props)
+        wall = time.perf_counter() - start
+        bar.finish(f"info {topo.spec}: measured in {wall:.1f} s")
     if as_json:
         print_json(_json(props, checks, wall))
     else:

@@ -157,6 +157,10 @@ class FaultStudy:
         return pd.DataFrame(self.rows)
 
 
+#: the most trials per rate (each trial keeps its fault set: beyond, memory runs out)
+MAX_TRIALS = 100_000_000
+
+
 def parse_rates(text: str) -> list[float]:
     """``"0:1:0.05"`` (inclusive range) or ``"0,0.05,0.1"`` into a list of rates."""
     text = str(text).strip()
@@ -225,8 +229,10 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     for r in rates:
         if not 0.0 <= r <= 1.0:
             raise ParameterError(f"rate={r!r} is invalid: a fraction in [0, 1]")
-    if not isinstance(trials, (int, np.integer)) or trials < 1:
-        raise ParameterError(f"trials={trials!r} is invalid: an integer >= 1")
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) \
+            or not 1 <= trials <= MAX_TRIALS:
+        raise ParameterError(f"trials={trials!r} is invalid: an integer from 1 to {MAX_TRIALS:,} "
+                             "per rate")
     models = [check_model(m) for m in models]
     algs: list[FTAlgorithm] = resolve_algorithms(algorithms, topo.family)
     # the table engines assume global knowledge: one row each, model "global"

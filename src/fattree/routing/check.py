@@ -352,8 +352,9 @@ def refuse_long(topology, work: str, max_seconds: float, *, pairs: int | None = 
     """
     from ..errors import ResourceError
 
-    if isinstance(max_seconds, bool) or not max_seconds > 0 or max_seconds != max_seconds:
-        raise ParameterError(f"max_seconds={max_seconds!r} is invalid: expected seconds > 0")
+    if isinstance(max_seconds, bool) or not 0 < max_seconds < float("inf"):
+        raise ParameterError(f"max_seconds={max_seconds!r} is invalid: expected a finite number of "
+                             "seconds > 0")
     n, p, sec = estimate_seconds(topology, work, pairs)
     if sec > max_seconds:
         what = {"check": "routing check", "load": "channel load",

@@ -14,6 +14,7 @@ task errors are recorded in ``errors/`` and the other points go on.
 from __future__ import annotations
 
 import logging
+import os
 import time
 import traceback
 from collections.abc import Callable
@@ -135,10 +136,14 @@ def run_study(study: Study, out, *, scheduler: str | None = None, workers: int =
     ----------
     Issue 7; docs/sweeps.md.
     """
-    if workers < 0:
-        raise ParameterError(f"workers={workers} is invalid: expected 0 (in-process) or more")
-    if connect_timeout <= 0:
-        raise ParameterError(f"connect_timeout={connect_timeout} is invalid: expected > 0 s")
+    top = max(4, 4 * (os.cpu_count() or 1))
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= top:
+        raise ParameterError(f"workers={workers!r} is invalid: an integer from 0 (in-process) to "
+                             f"{top} (4 per core of this machine; a scheduler for a cluster)")
+    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) \
+            or not 0 < connect_timeout < float("inf"):
+        raise ParameterError(f"connect_timeout={connect_timeout!r} is invalid: expected a finite "
+                             "number of seconds > 0")
     t0 = time.perf_counter()
     kinds = {e.kind for e in study.experiments}
     unavailable = sorted(why for k in kinds if (why := TASKS.get(k).available()))
@@ -236,13 +241,19 @@ def _run_serial(study, todo, store, summary, report, **_):
             _finish(study, p, outcome, store, summary, report)
 
 
+def check_scheduler(scheduler) -> str:
+    """Refuse a scheduler address that is not a non-empty string (before any work)."""
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise ParameterError(f"scheduler={scheduler!r} is invalid: expected an address like "
+                             "tcp://host:8786")
+    return scheduler
+
+
 def connect(scheduler: str, timeout: float = 5.0):
     """A ``distributed.Client`` for an existing scheduler, or a clear error within ``timeout``."""
     from distributed import Client
 
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise ParameterError(f"scheduler={scheduler!r} is invalid: expected an address like "
-                             "tcp://host:8786")
+    check_scheduler(scheduler)
     try:
         return Client(scheduler, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError, MemoryError) as exc:

@@ -259,8 +259,8 @@ class _Parser:
         self.check_keys(meta, _STUDY_KEYS, ("study",))
         self.typed(meta, _STUDY_KEYS, ("study",))
         seed = meta.get("seed", 0)
-        if seed < 0:
-            raise self.fail(f"study.seed = {seed} is invalid: expected an integer >= 0",
+        if not 0 <= seed < 2**63:
+            raise self.fail(f"study.seed = {seed} is invalid: expected an integer 0 <= seed < 2**63",
                             ("study",), "seed")
         report = doc.get("report", {})
         if not isinstance(report, dict):
@@ -315,8 +315,9 @@ class _Parser:
         """Check what each parameter alone cannot: a simulation's traffic, injection and
         configuration against its topology's size, and its memory, before anything runs."""
         seen = set()
+        checks = {"simulate": _check_simulation, "cost": _check_cost}
         for e in study.experiments:
-            if e.kind != "simulate":
+            if e.kind not in checks:
                 continue
             # the load does not change what is checked here (sizes, names, memory)
             for p in e_points(e, skip=("load",)):
@@ -326,7 +327,7 @@ class _Parser:
                     continue
                 seen.add(key)
                 try:
-                    _check_simulation(p)
+                    checks[e.kind](p)
                 except FattreeError as exc:
                     where = ", ".join(f"{k}={v}" for k, v in p.items())
                     raise self.fail(f"experiment {e.name!r} ({where}): {exc}") from None
@@ -478,6 +479,10 @@ def _check_simulation(params: dict) -> None:
     fields = SimConfig.__dataclass_fields__
     cfg = SimConfig(**{k: v for k, v in params.items() if k in fields})
     fam, values = resolve(topo)
+    if cfg.algorithm is not None and not cfg.faulted:  # fault runs name a fault-tolerant one
+        from ..routing.compiled import get_algorithm
+
+        get_algorithm(cfg.algorithm, fam.name)
     if fam.size is None:
         return
     nodes = int(fam.size(values)[0])
@@ -485,6 +490,18 @@ def _check_simulation(params: dict) -> None:
     if cfg.load is not None and not tr.timed:
         make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, cfg.seed)
     check_memory(topo, cfg)
+
+
+def _check_cost(params: dict) -> None:
+    """Validate one cost point without building its topology: the routing's name for its
+    family (the price file and the radix are checked per value)."""
+    from ..routing.compiled import get_algorithm
+    from ..topology import resolve
+
+    alg = params.get("algorithm")
+    if isinstance(alg, str):
+        fam, _ = resolve(params.get("topology"))
+        get_algorithm(alg, fam.name)
 
 
 def _show(v: Any) -> str:

@@ -68,6 +68,8 @@ class TaskParam:
             value, ok = float(value), True
         if self.type is float and ok and not math.isfinite(value):
             ok = False
+        if ok and self.type is int and not -2**63 <= value < 2**63:
+            raise ParameterError(f"{self.name}={value!r} is invalid: beyond a 64-bit integer")
         if not ok:
             raise ParameterError(f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}")
         return self.check(value) if self.check is not None else value
@@ -292,13 +294,13 @@ def _load(value: float) -> float:
     return value
 
 
-def _positive(name: str):
-    def check(value: int) -> int:
-        if value < 1:
-            raise ParameterError(f"{name}={value!r} is invalid: expected a positive integer")
-        return value
+def _trials(value: int) -> int:
+    from ..faults.montecarlo import MAX_TRIALS
 
-    return check
+    if not 1 <= value <= MAX_TRIALS:
+        raise ParameterError(f"trials={value!r} is invalid: an integer from 1 to {MAX_TRIALS:,} "
+                             "per rate")
+    return value
 
 
 def _sim_params() -> list[TaskParam]:
@@ -385,7 +387,7 @@ def _rate(value: float) -> float:
               check=_choice("model", ("local", "lookahead")), crn=True),
     TaskParam("rate", float, "fraction of links made faulty", check=_rate),
     TaskParam("trials", int, "Monte Carlo trials (random faults and node pair)", default=10000,
-              check=_positive("trials")),
+              check=_trials),
     TaskParam("fault_pool", str, "links that may fail: 'all' (node links included) or "
               "'switch-only'", default="all", check=_choice("fault_pool", ("all", "switch-only"))),
 ])
@@ -419,15 +421,33 @@ def _faults(config: dict, seed: int) -> dict:
 _COST_TRAFFIC = ("uniform", "randperm", "bitcomp")
 
 
+def _price_file(value: str) -> str:
+    """A price file is read and checked before anything runs (names the key and line)."""
+    from ..analysis.pricing import load_prices
+
+    load_prices(value)
+    return value
+
+
+def _switch_radix(value: int) -> int:
+    from ..analysis.advisor import MAX_RADIX
+
+    if not 0 <= value <= MAX_RADIX:
+        raise ParameterError(f"switch_radix={value!r} is invalid: an integer from 0 (the design's "
+                             f"own radix) to {MAX_RADIX:,}")
+    return value
+
+
 @task("cost", columns=topology_columns,
       headline=("usd", "watts", "usd_per_node", "switches", "links", "bisection", "avg_distance",
                 "bound_uniform", "bound_randperm", "bound_bitcomp"), params=[
     TaskParam("topology", str, "topology spec, e.g. 'xgft:m=16.16.16,w=1.8.16'", check=topology_spec),
     TaskParam("algorithm", str, "routing whose channel-load bounds are reported (default: the "
               "family's)", default=OMIT),
-    TaskParam("prices", str, "price file (TOML) over fattree/data/prices.toml", default=OMIT),
+    TaskParam("prices", str, "price file (TOML) over fattree/data/prices.toml", default=OMIT,
+              check=_price_file),
     TaskParam("switch_radix", int, "price every switch as this product (0: the design's own radix)",
-              default=0),
+              default=0, check=_switch_radix),
     TaskParam("channel_loads", bool, "compute the routing's channel-load bounds (off: only the "
               "cut bound, for large N)", default=True),
 ])
