@@ -9,7 +9,7 @@ recomputed on the surviving graph where the family has one, and the oracle. One 
 :func:`saturation_vs_faults` adds accepted throughput at saturation against the fault rate
 (graceful degradation), simulated hop by hop under each fault set, with the channel-load
 bound of the surviving routes (:func:`fattree.sim.faulthop.router_load_bound`) beside it.
-The flagship study reports both (reproduction ``faults-families``).
+The flagship study reports both (reproduction ``001-fig8b``).
 """
 
 from __future__ import annotations

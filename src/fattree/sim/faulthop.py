@@ -128,19 +128,17 @@ def _rt_dummy(topo) -> tuple:
     i1 = np.zeros(1, np.int64)
     t1 = np.zeros((1, 1), np.int32)
     return (np.int64(0), i1, t1, np.int64(0), i1, t1, np.int64(0),
-            np.ascontiguousarray(topo.port_peer, np.int32),
-            np.ascontiguousarray(topo.link_index, np.int64), np.int64(topo.n_nodes),
-            np.ascontiguousarray(topo.node_switch, np.int64))
+            np.array(topo.port_peer, np.int32), np.array(topo.link_index, np.int64),
+            np.int64(topo.n_nodes), np.array(topo.node_switch, np.int64))
 
 
 def _rt_norm(rt: tuple) -> tuple:
     """The generic context ``rt`` with the dtypes of :func:`_rt_dummy`."""
-    c, ip, tb, cc, cip, ctb, cm, pp, li, N, ns = rt
-    return (np.int64(c), np.ascontiguousarray(ip, np.int64), np.ascontiguousarray(tb, np.int32),
-            np.int64(cc), np.ascontiguousarray(cip, np.int64),
-            np.ascontiguousarray(ctb, np.int32), np.int64(cm),
-            np.ascontiguousarray(pp, np.int32), np.ascontiguousarray(li, np.int64),
-            np.int64(N), np.ascontiguousarray(ns, np.int64))
+    c, ip, tb, cc, cip, ctb, cm, pp, li, N, ns = rt  # writable copies: one numba type
+    return (np.int64(c), np.array(ip, np.int64), np.array(tb, np.int32), np.int64(cc),
+            np.array(cip, np.int64), np.array(ctb, np.int32), np.int64(cm),
+            np.array(pp, np.int32), np.array(li, np.int64), np.int64(N),
+            np.array(ns, np.int64))
 
 
 def no_faults(topo) -> dict:

@@ -17,9 +17,9 @@ FULL = ("mikant:k=8,n=3", "kant:k=4,n=5", "clos:k=8,n=3")
 QUICK = ("mikant:k=4,n=3", "kant:k=4,n=3", "clos:k=4,n=3")
 
 
-@reproduction("faults-families",
+@reproduction("001-fig8b",
               title="Link faults across families: MiKANT, k-ary n-tree and Clos of similar size",
-              paper="issue 11 (001 §5's protocol on three families)",
+              paper="001 §5 (the protocol of Figs. 8-9) on three families; issue 11",
               claim="Success ratio and path length against the link fault rate for each "
                     "family's best local algorithm, a table engine and the oracle; accepted "
                     "throughput at saturation degrades with the fault rate and stays below the "
@@ -35,7 +35,7 @@ def _families(ctx: Context) -> Outcome:
     sat_rates = (0.0, 0.05, 0.1) if ctx.quick else (0.0, 0.02, 0.05, 0.1)
     measure = 300 if ctx.quick else 1000
     sat = saturation_vs_faults(specs, sat_rates, warmup=measure // 3, measure=measure)
-    d = ctx.out / "faults-families"
+    d = ctx.out / "001-fig8b"
     d.mkdir(parents=True, exist_ok=True)
     f1 = plot_fault_comparison(mc, d / "success_and_length.png",
                                "link faults: success ratio and path length")
