@@ -27,16 +27,17 @@ import resource, sys, time
 t0 = time.perf_counter()
 import fattree
 from fattree.sim import simulate
-spec, rate = sys.argv[1], float(sys.argv[2])
+spec, rate, vcs = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 topo = fattree.build(spec)
 kw = {} if rate < 0 else dict(fault_rate=rate, fault_seed=1)
 t1 = time.perf_counter()
 r = simulate(topo, load=0.3, termination="window", warmup=0, measure=1000, max_cycles=1000,
-             seed=1, **kw)
+             seed=1, vcs=vcs, **kw)
 t2 = time.perf_counter()
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 print(f"{r.cycles} {r.wall_seconds:.1f} {r.flit_hops} {t1 - t0:.1f} {t2 - t0:.1f} {rss:.3f} "
-      f"{r.accepted_flits:.4f} {r.compile_seconds:.1f} {r.unroutable} {r.faulty_links or 0}")
+      f"{r.accepted_flits:.4f} {r.compile_seconds:.1f} {r.unroutable} {r.faulty_links or 0} "
+      f"{int(r.deadlock)}")
 """
 
 
@@ -66,22 +67,27 @@ def curve(spec: str = "kant:k=16,n=3", rate: float = 0.02) -> None:
 def big(spec: str) -> None:
     print(f"2. {spec}: load 0.3, 1,000 cycles (subprocesses)")
     out = {}
-    for label, rate in (("fault-free", -1.0), ("1 % faults", 0.01)):
+    for label, rate, vcs in (("fault-free, 1 VC", -1.0, 1), ("1 % faults, 1 VC", 0.01, 1),
+                             ("fault-free, 2 VCs", -1.0, 2), ("1 % faults, 2 VCs", 0.01, 2)):
         t0 = time.perf_counter()
-        p = subprocess.run([sys.executable, "-c", BIG, spec, str(rate)], capture_output=True,
-                           text=True)
+        p = subprocess.run([sys.executable, "-c", BIG, spec, str(rate), str(vcs)],
+                           capture_output=True, text=True)
         wall = time.perf_counter() - t0
         if p.returncode != 0:
             print(f"   {label}: failed: {p.stderr.strip().splitlines()[-1]}")
-            return
-        cyc, kern, fh, build, total, rss, acc, comp, unr, nf = p.stdout.split()
-        out[label] = float(rss)
-        print(f"   {label}: {cyc} cycles, kernel {kern} s, build {build} s, process "
-              f"{wall:.0f} s (target < 900 s); peak RSS {float(rss):.2f} GiB; accepted {acc}; "
-              f"{int(nf):,} failed links, {int(unr):,} packets unroutable")
-    if len(out) == 2:
-        ratio = out["1 % faults"] / out["fault-free"]
-        print(f"   memory with faults / fault-free: {ratio:.2f}x (target < 1.5x)")
+            continue
+        cyc, kern, fh, build, total, rss, acc, comp, unr, nf, dead = p.stdout.split()
+        out[label] = (float(rss), float(kern), int(fh))
+        print(f"   {label}: {cyc} cycles, kernel {kern} s ({int(fh) / float(kern) / 1e6:.2f} M "
+              f"flit-hops/s), build {build} s, process {wall:.0f} s (target < 900 s); peak RSS "
+              f"{float(rss):.2f} GiB; accepted {acc}; {int(nf):,} failed links, "
+              f"{int(unr):,} packets unroutable{'; DEADLOCK' if dead == '1' else ''}",
+              flush=True)
+    for v in ("1 VC", "2 VCs"):
+        a, b = out.get(f"fault-free, {v}"), out.get(f"1 % faults, {v}")
+        if a and b:
+            print(f"   {v}: memory with faults / fault-free {b[0] / a[0]:.2f}x (target < 1.5x); "
+                  f"flit-hops/s with faults / fault-free {b[2] / b[1] / (a[2] / a[1]):.2f}")
 
 
 def main() -> None:

@@ -302,8 +302,10 @@ def test_beyond_the_old_pair_table_limit():
 
     topo = fattree.build("kant:k=4,n=7")  # 16,384 nodes
     assert topo.n_nodes > 4096
-    r = simulate(topo, load=0.05, fault_rate=0.05, fault_seed=1, packets_per_source=2, seed=1)
+    r = simulate(topo, load=0.05, fault_rate=0.01, fault_seed=1, packets_per_source=2, seed=1,
+                 vcs=2)  # 2 up*/down* layers: deadlock-free (routes needing more: refused)
     assert r.conservation and not r.deadlock and r.ft_algorithm == "detour"
-    assert r.delivered > 0 and r.delivered + r.unroutable + r.livelock == r.created
+    assert r.delivered > 0 and r.unroutable > 0
+    assert r.delivered + r.unroutable + r.livelock == r.created
     fr = fault_router(topo, "sp", np.zeros(topo.n_links, bool))
     assert sum(a.nbytes for a in fr.fields().values() if hasattr(a, "nbytes")) < 64 * topo.n_links

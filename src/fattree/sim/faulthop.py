@@ -382,7 +382,7 @@ def _route_loads(fi, stamp, tab, order, cube, pp, rt, ws, V, node_switch, N, mod
     return n_bad
 
 
-BOUND_MAX_PAIRS = 1 << 26  # pairs walked for the bound; beyond: none (sampling would guess)
+BOUND_MAX_PAIRS = 1 << 25  # pairs walked for the bound (~5,800 nodes); beyond: none
 
 
 def router_load_bound(topo, fr: FaultRouter, traffic: str = "uniform", seed: int = 0,
