@@ -76,7 +76,7 @@ def big(spec: str) -> None:
         if p.returncode != 0:
             print(f"   {label}: failed: {p.stderr.strip().splitlines()[-1]}")
             continue
-        cyc, kern, fh, build, total, rss, acc, comp, unr, nf, dead = p.stdout.split()
+        cyc, kern, fh, build, _total, rss, acc, _comp, unr, nf, dead = p.stdout.split()
         out[label] = (float(rss), float(kern), int(fh))
         print(f"   {label}: {cyc} cycles, kernel {kern} s ({int(fh) / float(kern) / 1e6:.2f} M "
               f"flit-hops/s), build {build} s, process {wall:.0f} s (target < 900 s); peak RSS "
