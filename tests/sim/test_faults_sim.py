@@ -1,4 +1,5 @@
-"""Faults in the simulator: source routes of the fault-tolerant walks (docs/simulator.md)."""
+"""Faults in the simulator: hop-by-hop fault-tolerant routing (sim/faulthop.py) checked
+against the table of every pair's walk (sim/faultroutes.py); docs/simulator.md."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from fattree.faults.cdg import ft_dependency_graph
 from fattree.faults.links import random_faults
 from fattree.faults.route import ft_route
 from fattree.sim import SimConfig, simulate, simulate_loads
-from fattree.sim.engine import fault_tables
+from fattree.sim.engine import fault_mask, fault_tables
 from fattree.routing import compile_routing
 from fattree.sim.engine import channel_load_bound
 from fattree.sim.faultroutes import (FS_LIVELOCK, FS_OK, FS_UNROUTABLE, fault_load_bound,
@@ -83,7 +84,7 @@ def all_pairs_trace(tmp_path, N, gap=3):
 def test_unroutable_count_is_exact(tmp_path, alg, vcs):
     topo = fattree.build(SPEC)
     cfg = SimConfig(fault_rate=0.15, fault_seed=7, algorithm=alg, vcs=vcs)
-    fr = fault_tables(topo, cfg)
+    fr = fault_routes(topo, alg, fault_mask(topo, cfg), vcs)
     N = topo.n_nodes
     path, pairs = all_pairs_trace(tmp_path, N)
     bad = sum(int(fr.status[s * N + t] == FS_UNROUTABLE) for s, t in pairs)
@@ -102,7 +103,7 @@ def test_unroutable_under_a_permutation(tmp_path):
     topo = fattree.build(SPEC)
     r = simulate(topo, load=0.2, traffic="bitcomp", fault_rate=0.2, fault_seed=3,
                  algorithm="gns", packets_per_source=30)
-    fr = fault_tables(topo, SimConfig(fault_rate=0.2, fault_seed=3, algorithm="gns"))
+    fr = fault_routes(topo, "gns", fault_mask(topo, SimConfig(fault_rate=0.2, fault_seed=3)))
     N = topo.n_nodes
     bad_src = [s for s in range(N) if fr.status[s * N + (N - 1 - s)] != FS_OK]
     assert bad_src and r.conservation
@@ -276,3 +277,36 @@ def test_cli_fault_file(capsys, tmp_path):
     code, out, err = run(capsys, "simulate", SPEC, "--faults", str(f), "--algorithm", "gns",
                          "--load", "0.1")
     assert code == 2 and ":1:" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("spec,alg,vcs", [
+    ("mikant:k=3,n=3", "gns+tt+xt+gdl", 1), ("mikant:k=3,n=3", "escape", 2),
+    ("kant:k=3,n=3", "detour", 1), ("kant:k=3,n=3", "updown-table", 2),
+    ("clos:k=2,n=3", "shortest-table", 1), ("torus:k=4,n=2", "minimal", 1),
+    ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 1)])
+def test_router_bound_equals_the_table_bound(spec, alg, vcs):
+    """The bound walked pair by pair (nothing stored) is the route table's."""
+    from fattree.sim.faulthop import fault_router, router_load_bound
+
+    topo = fattree.build(spec)
+    faulty = random_faults(topo, 0.1, 3)
+    want = fault_load_bound(topo, fault_routes(topo, alg, faulty, vcs))
+    got = router_load_bound(topo, fault_router(topo, alg, faulty, vcs), vcs=vcs)
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.slow
+def test_beyond_the_old_pair_table_limit():
+    """16,384 nodes: the N^2 table (4,096-node limit) is gone; each switch routes by the
+    per-hop kernel, unroutable packets are counted."""
+    from fattree.sim.faulthop import fault_router
+
+    topo = fattree.build("kant:k=4,n=7")  # 16,384 nodes
+    assert topo.n_nodes > 4096
+    r = simulate(topo, load=0.05, fault_rate=0.01, fault_seed=1, packets_per_source=2, seed=1,
+                 vcs=2)  # 2 up*/down* layers: deadlock-free (routes needing more: refused)
+    assert r.conservation and not r.deadlock and r.ft_algorithm == "detour"
+    assert r.delivered > 0 and r.unroutable > 0
+    assert r.delivered + r.unroutable + r.livelock <= r.created  # the rest: still queued
+    fr = fault_router(topo, "sp", np.zeros(topo.n_links, bool))
+    assert sum(a.nbytes for a in fr.fields().values() if hasattr(a, "nbytes")) < 64 * topo.n_links

@@ -44,9 +44,20 @@ CASES = [
 ]
 
 
-# faults (issue 5): both follow the same source-route table; unroutable and livelocked
+# faults (issues 5, 11): the kernel routes hop by hop (sim/faulthop.py), the reference
+# follows the table of every pair's walk (sim/faultroutes.py), so equal results check the
+# per-hop kernel and its header state against the walks; unroutable and livelocked
 # packets are counted at injection and never enter the network
 FAULT_CASES = [
+    ("kant:k=2,n=3", dict(load=0.4, fault_rate=0.15, algorithm="detour", fault_seed=3)),
+    ("kant:k=3,n=2", dict(load=0.4, fault_rate=0.1, algorithm="updown-table", fault_seed=2,
+                          vcs=2)),
+    ("clos:k=2,n=3", dict(load=0.3, fault_rate=0.1, algorithm="shortest-table", fault_seed=1,
+                          vcs=3)),
+    ("hypercube:d=4", dict(load=0.3, fault_rate=0.1, algorithm="detour", fault_seed=4, vcs=2,
+                           fault_model="lookahead")),
+    ("mikantc:k=3,n=3", dict(load=0.3, fault_rate=0.08, algorithm="cube+escape", fault_seed=5,
+                             packets_per_source=6)),
     ("mikant:k=2,n=3", dict(load=0.3, fault_rate=0.1, algorithm="gns+gdl", fault_seed=1)),
     ("mikant:k=3,n=2", dict(load=0.5, fault_rate=0.15, algorithm="gns+xt+gdl", fault_seed=3,
                             vcs=2, packet_flits=2, buffer=3)),

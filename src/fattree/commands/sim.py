@@ -129,7 +129,7 @@ def simulate_cmd(**kw) -> None:
     from ..traffic import make_process, make_traffic
 
     ft = cr = None
-    if cfg.faulted:  # the route table: validates the algorithm and the fault file first
+    if cfg.faulted:  # the fault router: validates the algorithm and the fault file first
         from ..sim.engine import fault_tables
 
         ft = fault_tables(topo, cfg)
@@ -147,7 +147,7 @@ def simulate_cmd(**kw) -> None:
 
     bound = None
     if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
-        bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft)
+        bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
         warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
@@ -156,7 +156,7 @@ def simulate_cmd(**kw) -> None:
         objs = [r.to_dict() for r in results]
         print_json(objs[0] if loads is None else objs)
         return
-    _print(topo, cfg, results, bound, output)
+    _print(topo, cfg, results, bound, output, ft)
 
 
 #: options that only apply in some configurations: (field, applies?, when it applies)
@@ -243,7 +243,7 @@ def _single(topo, cfg, bound, ft, quiet):
     return r
 
 
-def _print(topo, cfg, results, bound, output) -> None:
+def _print(topo, cfg, results, bound, output, ft=None) -> None:
     r0 = results[0]
     console.print(f"[bold]{topo.spec}[/bold]: {topo.n_nodes:,} nodes ({r0.n_sources:,} sending), "
                   f"{topo.n_switches:,} switches; routing {r0.algorithm}; traffic {r0.traffic}; "
@@ -253,12 +253,12 @@ def _print(topo, cfg, results, bound, output) -> None:
     if cfg.faulted:
         vc = ("1 VC: the papers' routes, channel-dependency cycles possible (deadlocks "
               "reported)" if cfg.vcs == 1 else
-              f"{cfg.vcs} VC classes by the escape rule (deadlock-free; routes needing more "
-              f"classes are refused and counted unroutable)")
+              f"{cfg.vcs} VC classes ({ft.vc_rule}; deadlock-free; routes needing more classes are "
+              f"refused and counted unroutable)")
         console.print(f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
                       f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
                       f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
-                      f"source-routed; {vc}")
+                      f"routed hop by hop; {vc}")
     if bound is not None:
         whose = (f"{r0.algorithm}'s routes under these faults (routable pairs)" if cfg.faulted
                  else r0.algorithm)

@@ -203,11 +203,21 @@ def ft_walk_generic(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, ds
     else at switch ``start``. Hops count links, both node links included. ``out_sw``,
     ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``.
     """
+    R = rt[7].shape[1]
+    scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
+    return ft_walk_generic_into(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst,
+                                out_sw, out_port, out_how, scratch)
+
+
+@njit(cache=True)
+def ft_walk_generic_into(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw,
+                         out_port, out_how, scratch):
+    """:func:`ft_walk_generic` on caller's scratch (``4 (R + 1) + 4`` int64 entries, R the
+    ports per switch): allocation-free, for the simulator's cycle loop."""
     port_peer = rt[7]
     link_index = rt[8]
     N = rt[9]
     R = port_peer.shape[1]
-    scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
     cand = scratch[0:R + 1]
     cand2 = scratch[R + 1:2 * (R + 1)]
     buf = scratch[2 * (R + 1):3 * (R + 1)]

@@ -162,13 +162,17 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
 
 
 @njit(cache=True)
-def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq):
-    """Depth-first search of a fully healthy detour of this kind; ports into seq."""
+def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq,
+               la):
+    """Depth-first search of a fully healthy detour of this kind; ports into seq.
+
+    ``la``: int64 (8, >= max(2k, 5)) scratch (rows 0-4 the ports of each depth,
+    rows 5-7 their count, index and switch), so the search allocates nothing."""
     depth_max = _FINAL[kind] + 1
-    buf = np.empty((5, 2 * k), np.int64)
-    cnt = np.zeros(5, np.int64)
-    idx = np.zeros(5, np.int64)
-    at = np.empty(5, np.int64)
+    buf = la[0:5]
+    cnt = la[5]
+    idx = la[6]
+    at = la[7]
     at[0] = s
     cnt[0] = step_ports(ip, kind, 0, s, t, k, n, w2, wl, lw, buf[0])
     idx[0] = 0
@@ -262,7 +266,24 @@ def upalt_port(s, faulty, k, link_index, stamp, cur):
 @njit(cache=True)
 def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
             out_sw, out_port, trace=None):
+    """Route one packet; returns (status, hops, switches recorded). Allocates its scratch
+    and calls :func:`ft_walk_into` (the simulator calls that with its own scratch)."""
+    ip = alg1_iparams(k, n)
+    ports = np.empty(2 * k, np.int64)
+    seq = np.empty(5, np.int64)
+    la = np.zeros((8, max(2 * k, 5)), np.int64)
+    return ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start,
+                        t, out_sw, out_port, ip, ports, seq, la, trace)
+
+
+@njit(cache=True)
+def ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
+                 out_sw, out_port, ip, ports, seq, la, trace=None):
     """Route one packet; returns (status, hops, switches recorded).
+
+    Allocation-free (callable from the simulator's cycle loop): ``ip`` holds
+    ``alg1_iparams(k, n)``, ``ports`` 2k entries, ``seq`` 5 and ``la`` an (8, >= max(2k, 5))
+    scratch of the lookahead search.
 
     ``src`` >= 0 starts at that node (its node link counts as a hop); otherwise the walk
     starts at switch ``start``. Hops count links including both node links (spec §1.4).
@@ -295,10 +316,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
     w2 = 0
     wl = 0
     lw = 0
-    seq = np.empty(5, np.int64)
-    seq_len = 0
-    ports = np.empty(2 * k, np.int64)
-    ip = alg1_iparams(k, n)  # Algorithm 1 is routing's alg1 rule (routing/shared.py)
+    seq_len = 0  # Algorithm 1 is routing's alg1 rule (routing/shared.py: ip)
     while True:
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
@@ -358,7 +376,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                             if not _crossing_kind_on(cand, flags, n):
                                 continue
                             m = _lookahead(ip, cand, s, t, k, n, w2, wl, lw, N, port_peer,
-                                           link_index, stamp, cur, seq)
+                                           link_index, stamp, cur, seq, la)
                             if m > 0:
                                 kind = cand
                                 seq_len = m
@@ -384,7 +402,7 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
                     lw = L
                     if lookahead:
                         m = _lookahead(ip, KIND_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
-                                       link_index, stamp, cur, seq)
+                                       link_index, stamp, cur, seq, la)
                         if m > 0:
                             kind = KIND_GDL
                             seq_len = m

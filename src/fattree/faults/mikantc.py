@@ -133,7 +133,24 @@ def _popc(x):
 @njit(cache=True)
 def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur, flags, rnd,
                  seed, pkt, src, start, t, out_sw, out_port, trace=None):
+    """Route one packet on a MiKANTC; returns (status, hops, switches recorded). Allocates
+    its scratch and calls :func:`mikantc_walk_into` (the simulator passes its own)."""
+    ip = alg1_iparams(k, n)
+    ports = np.empty(2 * k, np.int64)
+    dims = np.empty(k, np.int64)
+    return mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur,
+                             flags, rnd, seed, pkt, src, start, t, out_sw, out_port, ip, ports,
+                             dims, trace)
+
+
+@njit(cache=True)
+def mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur, flags,
+                      rnd, seed, pkt, src, start, t, out_sw, out_port, ip, ports, dims,
+                      trace=None):
     """Route one packet on a MiKANTC; returns (status, hops, switches recorded).
+
+    Allocation-free: ``ip`` holds ``alg1_iparams(k, n)``, ``ports`` 2k and ``dims`` k
+    entries of scratch.
 
     ``src`` >= 0 starts at that node (its node link counts); otherwise at switch
     ``start``. A link ``e`` is faulty when ``stamp[e] == cur``. Hops count links,
@@ -175,9 +192,6 @@ def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, c
     w2 = 0
     wl = 0
     lw = 0
-    ports = np.empty(R, np.int64)
-    ip = alg1_iparams(k, n)
-    dims = np.empty(k, np.int64)
     while True:
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s

@@ -6,9 +6,10 @@ length of the successful routes against the link fault rate, for each family's d
 recomputed on the surviving graph where the family has one, and the oracle. One Monte Carlo
 (:func:`fattree.faults.montecarlo.evaluate`) per network, same seed, rates and trials.
 
-Not done here (left to the flagship study): accepted throughput at saturation against the
-fault rate with the channel-load bound of the surviving routes
-(:func:`fattree.sim.faultroutes.fault_load_bound`) beside it.
+:func:`saturation_vs_faults` adds accepted throughput at saturation against the fault rate
+(graceful degradation), simulated hop by hop under each fault set, with the channel-load
+bound of the surviving routes (:func:`fattree.sim.faulthop.router_load_bound`) beside it.
+The flagship study reports both (reproduction ``001-fig8b``).
 """
 
 from __future__ import annotations
@@ -124,6 +125,105 @@ def plot_fault_comparison(frame, path: str | Path, title: str = "") -> Path:
     ax2.legend(fontsize=6, ncol=1)
     if title:
         fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def saturation_vs_faults(specs=DEFAULT_SPECS, rates=(0.0, 0.02, 0.05, 0.1), *,
+                         algorithms: dict | None = None, vcs: int = 2, warmup: int = 300,
+                         measure: int = 1000, fault_seed: int = 1, seed: int = 1,
+                         progress=None):
+    """Accepted throughput at saturation against the link fault rate, per network and
+    algorithm, with the channel-load bound of the surviving routes beside it.
+
+    Each point simulates offered load 1 (every node always has a packet: the accepted
+    rate is the saturation throughput) over a measurement window, routing hop by hop
+    under one random fault set (``fault_seed``); ``vcs`` virtual channels layer the
+    routes deadlock-free (a route needing more layers is refused: counted unroutable,
+    like a disconnected pair). ``algorithms``: family -> names (default: the family's
+    default local algorithm and ``updown-table`` where defined).
+
+    Returns a frame: ``topology``, ``family``, ``nodes``, ``algorithm``, ``role``,
+    ``rate``, ``faulty_links``, ``accepted`` (flits/node/cycle), ``bound`` (the surviving
+    routes' 1/γ_max under uniform traffic), ``unroutable_share`` (of packets created),
+    ``deadlock``.
+
+    Examples
+    --------
+    >>> df = saturation_vs_faults(("kant:k=2,n=3",), (0.0, 0.1), warmup=50, measure=200)
+    >>> sorted(df["algorithm"].unique()), bool((df.accepted <= df.bound + 1e-9).all())
+    (['detour', 'updown-table'], True)
+
+    References
+    ----------
+    Dally & Towles §3.3 (channel-load bound); 000 §V.B (accepted throughput); issue 11.
+    """
+    import pandas as pd
+
+    from ..faults.rules import default_ft_algorithm
+    from ..sim import simulate
+    from ..sim.engine import fault_tables, load_bound
+    from ..sim.config import SimConfig
+    from ..topology import build
+
+    if not specs:
+        raise ParameterError("specs=() is invalid: name at least one topology")
+    rows = []
+    for i, spec in enumerate(specs):
+        topo = build(spec)
+        fam = topo.family
+        if algorithms and fam in algorithms:
+            algs = list(algorithms[fam])
+        else:
+            algs = [a for a in comparison_algorithms(fam) if a != "oracle"
+                    and (a == default_ft_algorithm(fam) or a.endswith("-table"))]
+        for alg in algs:
+            for rate in rates:
+                cfg = SimConfig(load=1.0, fault_rate=float(rate), fault_seed=fault_seed,
+                                algorithm=alg, vcs=vcs, termination="window", warmup=warmup,
+                                measure=measure, seed=seed)
+                ft = fault_tables(topo, cfg)
+                bound = load_bound(topo, "uniform", seed, ft=ft, vcs=vcs)
+                r = simulate(topo, cfg, fault_table=ft)
+                rows.append(dict(topology=topo.spec, family=fam, nodes=topo.n_nodes,
+                                 algorithm=alg, role=_role(alg, fam), rate=float(rate),
+                                 faulty_links=r.faulty_links, accepted=r.accepted_flits,
+                                 bound=bound, unroutable_share=(r.unroutable + r.livelock)
+                                 / max(r.created, 1), deadlock=r.deadlock))
+        if progress is not None:
+            progress(i + 1, len(specs))
+    return pd.DataFrame(rows)
+
+
+def plot_saturation_vs_faults(frame, path: str | Path, title: str = "") -> Path:
+    """Accepted throughput at saturation (solid) and the surviving routes' channel-load
+    bound (dotted) against the link fault rate, one colour per network and algorithm.
+
+    References
+    ----------
+    Issue 11 ("The comparison").
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ParameterError(f"output={str(path)!r} is invalid: use a .png, .svg or .pdf file")
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    for ci, ((spec, alg), g) in enumerate(frame.groupby(["topology", "algorithm"], sort=False)):
+        ax.plot(g["rate"] * 100, g["accepted"], "-o", color=f"C{ci}", ms=3,
+                label=f"{spec}: {alg}")
+        ax.plot(g["rate"] * 100, g["bound"], ":", color=f"C{ci}")
+    ax.set_xlabel("link fault rate (%)")
+    ax.set_ylabel("accepted throughput at saturation (flits/node/cycle)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6)
+    ax.set_title(title or "saturation throughput (solid) and channel-load bound (dotted)",
+                 fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

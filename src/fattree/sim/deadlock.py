@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
-from .layout import (C_DLWIN, C_FT, C_N, C_R, C_RCODE, C_V, FS_HHOPS, FS_HREADY, FS_HPKT, FS_LEN,
-                     FS_OUT, FS_OVC, K_T, OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
+from .faulthop import ft_class
+from .layout import (C_DLWIN, C_FT, C_R, C_RCODE, C_V, FS_HHOPS, FS_HREADY, FS_HPKT, FS_LEN,
+                     FS_OUT, FS_OVC, FS_ROUTE, K_T, OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
 
 
 def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
@@ -40,10 +41,11 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
         else:
             p = int(st.fs[f, FS_HPKT])
             src, dst = int(st.pk[p, PK_SRC]), int(st.pk[p, PK_DST])
-            ft = int(st.cfg[C_FT]) != 0  # faults: the packet's source route
+            ft = int(st.cfg[C_FT]) != 0  # faults: the port the switch chose (FS_ROUTE)
             if ft:
-                row, hop = src * int(st.cfg[C_N]) + dst, int(st.fs[f, FS_HHOPS]) - 1
-                cand[0], n = int(st.ft_ports[row, hop]), 1
+                hop = int(st.fs[f, FS_HHOPS]) - 1
+                cand[0] = int(st.fs[f, FS_ROUTE])
+                n = 1 if cand[0] >= 0 else 0  # not evaluated yet: waits on nothing
             else:
                 n = route_ports(code, st.riparams, st.rtable, st.port_peer, sw, ip, src, dst,
                                 (src << 32) + int(st.pk[p, PK_SEQ]), cand)
@@ -51,7 +53,7 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
                 op = sw * R + port
                 tg = int(st.ops[op, OP_TGT])
                 if ft:
-                    nv = int(st.ft_vcs[row, hop]) if V > 1 else -1
+                    nv = int(ft_class(st.ft_i, st.ft_order, st.ft_rt, sw, ip, vc, port, hop, V))
                 else:
                     nv = int(next_vc(code, st.riparams, sw, ip, vc, port, V))
                 for v in (range(V) if nv < 0 else [nv]):

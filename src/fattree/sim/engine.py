@@ -21,8 +21,7 @@ from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, deadlock_cycle, stuck_cycle
 from .memory import check_memory
 from .models import MODELS
-from .faultroutes import FAMILIES as FT_FAMILIES
-from .faultroutes import FaultRoutes, fault_load_bound, fault_routes
+from .faulthop import FaultRouter, fault_router, router_load_bound
 from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
                      K_ERR_PKT, K_FLITS_IN, K_FLITS_OUT, K_FREE, K_HOPS_SUM, K_INJECTED, K_LAT_MAX,
                      K_LIVELOCK, K_UNROUTABLE, K_WIN_DROPPED, K_LAT_SUM, K_MEAS_N, K_MOVES,
@@ -55,7 +54,7 @@ def _config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
 
 
 def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[int, int], None]
-             | None = None, bound: bool | float | None = False, fault_table: FaultRoutes | None
+             | None = None, bound: bool | float | None = False, fault_table: FaultRouter | None
              = None, **params: Any) -> SimResult:
     """Simulate one offered load on a network, cycle by cycle.
 
@@ -70,9 +69,10 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     bound : bool or float
         True: compute the routing's channel-load bound (``channel_load_bound``,
         seconds on thousands of nodes); a float: use that value; False: none.
-    fault_table : FaultRoutes, optional
-        With faults (``fault_rate`` or ``faults``): the route table of
-        :func:`fault_tables`, to share it between loads; built when omitted.
+    fault_table : FaultRouter, optional
+        With faults (``fault_rate`` or ``faults``): the fault set and routing of
+        :func:`fault_tables` (no per-pair table: each switch routes hop by hop), to share
+        it between loads; built when omitted.
 
     Returns
     -------
@@ -109,7 +109,7 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
 
 
 def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
-               fault_table: FaultRoutes | None = None) -> SimResult:
+               fault_table: FaultRouter | None = None) -> SimResult:
     """The papers' model (``model="papers"``): :func:`simulate` after validation."""
     ft = None
     if cfg.faulted:
@@ -117,7 +117,8 @@ def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
         if ft.model != cfg.fault_model:
             raise ParameterError(f"fault_table was built with fault_model={ft.model!r}, "
                                  f"the configuration has {cfg.fault_model!r}")
-    # with faults the table routes every packet; the family's routing only fills the state
+    # with faults the fault-tolerant kernel routes every packet (sim/faulthop.py); the
+    # family's routing only fills the state
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
@@ -160,7 +161,7 @@ def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
     else:
         cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
     if bound is True:
-        bound = load_bound(topo, traffic.spec, cfg.seed, cr=cr, ft=ft)
+        bound = load_bound(topo, traffic.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
     res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
     res.channel_load_bound = None if bound is False or bound is None else float(bound)
     if ft is not None:
@@ -173,17 +174,22 @@ def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
     return res
 
 
-def fault_tables(topo, cfg: SimConfig) -> FaultRoutes:
+def fault_tables(topo, cfg: SimConfig) -> FaultRouter:
     """The fault set of ``cfg`` (random ``fault_rate`` share, seeded by ``fault_seed``, plus
-    the links of the ``faults`` file) and every route of ``cfg.algorithm`` under it."""
+    the links of the ``faults`` file) bound to ``cfg.algorithm`` (None: the family's
+    default fault-tolerant algorithm) for hop-by-hop routing: no per-pair table, any size
+    the fault-free simulator handles (the table engines hold S x N entries)."""
     topo = _topology(topo)
-    if topo.family not in FT_FAMILIES:
-        raise ParameterError(f"faults in the simulator are defined for "
-                             f"{', '.join(FT_FAMILIES)}, not {topo.family!r} ({topo.spec})")
+    return fault_router(topo, cfg.algorithm, fault_mask(topo, cfg), cfg.vcs, cfg.fault_model)
+
+
+def fault_mask(topo, cfg: SimConfig) -> np.ndarray:
+    """The failed links of ``cfg`` (bool over ``topo.links``): the random ``fault_rate``
+    share seeded by ``fault_seed``, plus the links of the ``faults`` file."""
     mask = random_faults(topo, float(cfg.fault_rate or 0.0), cfg.fault_seed)
     if cfg.faults is not None:
         mask |= read_fault_file(topo, cfg.faults)
-    return fault_routes(topo, cfg.algorithm, mask, cfg.vcs, cfg.fault_model)
+    return mask
 
 
 def _compile_seconds(st) -> float:
@@ -350,11 +356,12 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
 
 
 def load_bound(topo, traffic_spec: str, seed: int, *, cr=None,
-               ft: FaultRoutes | None = None) -> float | None:
-    """The throughput bound shown beside a curve: of the fault route table ``ft`` when
-    simulating faults, else of the compiled routing ``cr``."""
+               ft: FaultRouter | None = None, vcs: int = 1) -> float | None:
+    """The throughput bound shown beside a curve: of the surviving routes of ``ft`` when
+    simulating faults (every admitted pair walked once), else of the compiled routing
+    ``cr``."""
     if ft is not None:
-        return fault_load_bound(topo, ft, traffic_spec, seed)
+        return router_load_bound(topo, ft, traffic_spec, seed, vcs)
     return channel_load_bound(topo, cr, traffic_spec)
 
 
@@ -403,7 +410,8 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     if bound:
         value = load_bound(topo, make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec,
                            cfg.seed, cr=None if ft else compile_routing(topo, cfg.algorithm,
-                                                                        seed=cfg.seed), ft=ft)
+                                                                        seed=cfg.seed), ft=ft,
+                           vcs=cfg.vcs)
     if workers == 1:
         for i, x in enumerate(loads):
             results[i] = simulate(topo, cfg.with_load(x), bound=value, fault_table=ft)

@@ -1,13 +1,18 @@
-"""Fault-tolerant source routes for the simulator: every (src, dst) route under one fault set.
+"""Every (src, dst) route of a fault-tolerant algorithm under one fault set, as a table.
+
+The simulator no longer reads this table: it routes hop by hop (:mod:`fattree.sim.faulthop`).
+The table remains for small networks (N <= ``FT_MAX_NODES``) as the independent side of
+the checks: the pure-Python reference simulator follows it, so kernel = reference checks
+the hop-by-hop kernel against every pair's walk, and :func:`fault_load_bound` checks
+:func:`~fattree.sim.faulthop.router_load_bound`.
 
 For a fixed fault set the walks of :mod:`fattree.faults` are deterministic per pair
 (``ft_walk`` takes no random input; ``mikantc_walk`` with the dimension-order tie-break
-neither), so the simulator precomputes each route once, as the output port taken at
-each switch (and, with ``vcs > 1``, the VC class of each hop by
-:func:`fattree.faults.cdg.route_vcs`), and a packet follows its row by hop index.
+neither), so each route is stored as the output port taken at each switch (and, with
+``vcs > 1``, the VC class of each hop by :func:`fattree.faults.cdg.route_vcs`).
 A pair whose walk fails is *unroutable*, one whose walk hits the hop limit is a
 *livelock*; a route needing a VC class ``>= vcs`` is refused and unroutable (as
-``fattree deadlock`` counts it). See docs/simulator.md ("Faults").
+``fattree deadlock`` counts it). See docs/simulator.md ("Faults", "Reference").
 """
 
 from __future__ import annotations

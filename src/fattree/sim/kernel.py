@@ -47,9 +47,10 @@ from .layout import (C_ADAPT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_FT, C_ICODE,
                      K_QSUM, K_QUEUED, K_STALE_DUE, K_T, K_UNROUTABLE, K_WIN_CREATED,
                      K_WIN_DROPPED, K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_BF, OP_BIP, OP_BVC,
                      OP_DEM, OP_KEYOK, OP_LVL, OP_OWN, OP_SLEEP, OP_TGT, OP_TSW, OP_WHEAD, PK_COLS,
-                     PK_DST, PK_HOPS, PK_MEAS, PK_SEQ, PK_SRC, PK_TC, PK_TI, SL_COLS, SL_DST,
+                     PK_DST, PK_FT, PK_HOPS, PK_MEAS, PK_SEQ, PK_SRC, PK_TC, PK_TI, SL_COLS, SL_DST,
                      SL_HOPS, SL_PKT, SL_READY, ST_CAP, ST_CHUNK, ST_DEADLOCK, ST_DONE,
                      ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE, ST_NOROUTE, ST_STALE)
+from .faulthop import FI_BUDGET, ft_admit, ft_class, ft_port
 from .rawmem import ld, prefetch, st
 
 # The cycle loop allocates nothing, so it needs no reference counting; numba's (private,
@@ -278,7 +279,6 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
     quota = src.quota
     dfirst = src.dfirst
     pk = pkt.pk
-    ft_status = net.ft_status
     flits_in = 0
     kept = 0
     for j in range(npend):
@@ -308,8 +308,12 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
             st(ql, i, ld(ql, i) - 1)
             cnt[K_QUEUED] -= 1
             st(src.nseq, i, seq + 1)
-            if ft and ft_status[i * N + d] != 0:  # no route: counted, never injected
-                if ft_status[i * N + d] == 1:
+            adm = 0
+            if ft:  # the source evaluates the route: a packet without one is never injected
+                adm = ft_admit(net.ft_i, net.ft_stamp, net.ft_tab, net.ft_order, net.ft_cube,
+                               net.ft_pp, net.ft_rt, net.ft_ws, V, i, d)
+            if adm != 0:  # no route: counted, never injected
+                if adm == 1:
                     cnt[K_UNROUTABLE] += 1
                 else:
                     cnt[K_LIVELOCK] += 1
@@ -333,6 +337,8 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
             st(pk, pb + PK_TC, tc)
             st(pk, pb + PK_TI, t)
             st(pk, pb + PK_HOPS, 1)
+            if ft:
+                st(pk, pb + PK_FT, ld(net.ft_i, FI_BUDGET))
             if window:
                 st(pk, pb + PK_MEAS, 1 if warm <= tc < wend else 0)
             else:
@@ -377,7 +383,7 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
     rcode = cfg[C_RCODE]
     adaptive = cfg[C_ADAPT] != 0
     use_rcache = cfg[C_RCACHE] != 0
-    ft = cfg[C_FT] != 0  # faults: source routes from ft_ports (row src * N + dst, hop index)
+    ft = cfg[C_FT] != 0  # faults: each switch routes by the fault-tolerant kernel (faulthop)
     donly = cfg[C_DONLY] != 0
     sleep = cfg[C_SLEEP] != 0 and not adaptive
     arbm = cfg[C_ARB]
@@ -392,8 +398,6 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
     riparams = net.riparams
     rtable = net.rtable
     port_peer = net.port_peer
-    ft_ports = net.ft_ports
-    ft_vcs = net.ft_vcs
     pk = pkt.pk
     cand = arb.cand
     touched_op = arb.touched_op
@@ -465,16 +469,16 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
             vc = ld(fs, fb + FS_VC)
             ncand = 1
             cached = ld(fs, fb + FS_ROUTE)
-            frow = 0
             fhop = 0
             if ft:
-                frow = ld(pk, ld(fs, fb + FS_HPKT) * PK_COLS + PK_SRC) * N \
-                    + ld(fs, fb + FS_HDST)
-                fhop = ld(fs, fb + FS_HHOPS) - 1  # links crossed before this switch
-                cached = ft_ports[frow, fhop]
-                if cached < 0:  # past the end of its route: a table/kernel bug
-                    return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t), na, nto
-                st(fs, fb + FS_ROUTE, cached)
+                fhop = ld(fs, fb + FS_HHOPS) - 1  # switches before this one
+                if cached < 0:  # once per switch: the kernel may update the header state
+                    cached = ft_port(net.ft_i, net.ft_stamp, net.ft_tab, net.ft_order,
+                                     net.ft_cube, net.ft_rt, net.ft_ws, pk,
+                                     ld(fs, fb + FS_HPKT), s_w, ipl, ld(fs, fb + FS_HDST), fhop)
+                    if cached < 0:  # an admitted packet always has a port: a kernel bug
+                        return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t), na, nto
+                    st(fs, fb + FS_ROUTE, cached)
             if cached < 0 and not adaptive:
                 d = ld(fs, fb + FS_HDST)
                 if use_rcache:
@@ -516,7 +520,8 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
                 hi = V
                 if V > 1:
                     if ft:
-                        nv = ft_vcs[frow, fhop]
+                        nv = ft_class(net.ft_i, net.ft_order, net.ft_rt, s_w, ipl, vc, port,
+                                      fhop, V)
                     else:
                         nv = next_vc(rcode, riparams, s_w, ipl, vc, port, V)
                     if nv >= 0:

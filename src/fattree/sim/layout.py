@@ -72,6 +72,7 @@ PK_TC = 3  # creation cycle
 PK_TI = 4  # injection cycle (head flit left the source)
 PK_HOPS = 5  # links crossed by the head flit (written when it reaches its node)
 PK_MEAS = 6  # counts in the latency statistics
+PK_FT = 7  # faults: per-packet routing state in the header (detour's misroutes left)
 PK_COLS = 8  # padded to 64 bytes
 
 # cfg: int64 parameters
@@ -100,7 +101,7 @@ C_RCACHE = 21  # rcache holds routes by (switch, destination)
 C_SLEEP = 22  # blocked FIFOs sleep on their output port (0: evaluate every cycle)
 C_DONLY = 23  # the routing depends on (switch, destination) only
 C_RING = 24  # ring slots per FIFO (max depth - 1)
-C_FT = 25  # faults: packets follow the precomputed fault-tolerant route table
+C_FT = 25  # faults: the engine of sim/faulthop.py (0: fault-free)
 C_COLS = 26
 
 # cnt: int64 counters and running state
@@ -132,7 +133,7 @@ K_ERR_PKT = 24
 K_WIN_FLITS_CREATED = 25
 K_EXCESS = 26  # sum over output ports of max(sleepers - 1, 0)
 K_EVALS = 27  # FIFO evaluations (work counter, for benchmarks)
-K_UNROUTABLE = 28  # faults: packets the fault-tolerant walk cannot route (never injected)
+K_UNROUTABLE = 28  # faults: packets the fault-tolerant routing cannot deliver (never injected)
 K_LIVELOCK = 29  # faults: packets whose walk hit its hop limit (never injected)
 K_WIN_DROPPED = 30  # of those two, created inside the measurement window
 K_STALE_DUE = 31  # a stale-FIFO check is due (at the next cycle in which a flit moves)

@@ -24,7 +24,8 @@ from ..traffic.patterns import T_HOTSPOT, T_TABLE, T_TRACE
 from ..traffic.rng import (S_ARB_IN, S_ARB_OUT, S_BURST, S_BURST_SEND, S_CREATE, S_DEST,
                            S_DEST_HOT, S_EXACT_M, S_EXACT_PICK, py_bernoulli, py_hash3, py_randint)
 from .config import SimConfig
-from .engine import _config, _topology, fault_tables
+from .engine import _config, _topology, fault_mask
+from .faultroutes import fault_routes
 from .result import percentile
 
 MAX_FIFOS = 20_000  # the reference is for small networks only
@@ -92,9 +93,11 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     """
     topo = _topology(topology)
     cfg = _config(config, params)
-    # faults: every packet follows its source route from the same table as the kernel's
-    # (the table itself is checked against the fault-tolerant walks in tests/faults)
-    ft = fault_tables(topo, cfg) if cfg.faulted else None
+    # faults: every packet follows its source route from the table of every pair's walk
+    # (sim/faultroutes.py); the kernel routes hop by hop (sim/faulthop.py), so equal
+    # results check the hop-by-hop kernel against the walks
+    ft = fault_routes(topo, cfg.algorithm, fault_mask(topo, cfg), cfg.vcs,
+                      cfg.fault_model) if cfg.faulted else None
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)

@@ -15,6 +15,7 @@ from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_COLS, C_DLWIN, C_DONLY, C_F, 
                      FC_WNEXT, FS_COLS, FS_IP, FS_OUT, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT,
                      IN_BF, IN_COLS, INJ_COLS, INJ_PKT, K_COLS, K_FREE, K_NACTIVE, OP_BF, OP_LVL, OP_OWN,
                      OP_TGT, OP_TSW, OP_WHEAD, PK_COLS, SL_COLS)
+from .faulthop import no_faults
 from .routecache import route_cache
 
 HIST_MAX = 1 << 20  # latency histogram bins (larger latencies share the last bin)
@@ -27,8 +28,9 @@ BITMAP_BYTES = 16 << 20  # FIFO rows beyond this: busy bit map visited in index 
 # the phases of :mod:`fattree.sim.kernel` read them as ``sw.fs``, ``src.ncred``, ...).
 # Each field takes the State attribute of the same name, so nothing depends on an order.
 Net = namedtuple("Net", "cfg port_peer node_fifo rcache rtable riparams tip tfp ttab iip itab "
-                        "src_ids ft_ports ft_vcs ft_status")
-Net.__doc__ = "Read-only tables: configuration, topology, routing, traffic, fault routes."
+                        "src_ids ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws")
+Net.__doc__ = ("Read-only tables: configuration, topology, routing, traffic, and the fault "
+               "view of sim/faulthop.py (ft_ws: its walk scratch)")
 Switches = namedtuple("Switches", "fs fcold slots ops busy order sleepq wheel wheel_n")
 Switches.__doc__ = "Input FIFOs, their flits, output ports, the busy list and the credit wheel."
 Arbiters = namedtuple("Arbiters", "op_key touched_op in_scr in_key rr_out rr_in touched_in cand")
@@ -93,9 +95,14 @@ class State:
     ser: np.ndarray
     cand: np.ndarray
     creators: np.ndarray
-    ft_ports: np.ndarray
-    ft_vcs: np.ndarray
-    ft_status: np.ndarray
+    ft_i: np.ndarray
+    ft_stamp: np.ndarray
+    ft_tab: np.ndarray
+    ft_order: np.ndarray
+    ft_cube: np.ndarray
+    ft_pp: np.ndarray
+    ft_rt: tuple
+    ft_ws: np.ndarray
 
     def args(self) -> tuple:
         """The kernel's arguments: one named group per :data:`GROUPS` entry, each field
@@ -156,8 +163,8 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
 
     ``sleep=False`` evaluates every busy FIFO every cycle; ``bitmap`` forces the busy
     bit map (True) or the active list (False) instead of choosing by size. Both are for
-    tests: the results are identical. ``ft``: a :class:`~fattree.sim.faultroutes.FaultRoutes`
-    (faults: every packet follows its precomputed route; no route cache).
+    tests: the results are identical. ``ft``: a :class:`~fattree.sim.faulthop.FaultRouter`
+    (faults: each switch routes by the fault-tolerant kernel; no route cache).
     """
     need = estimate_bytes(topo, cfg)
     if need > 0.8 * available_memory():
@@ -232,13 +239,13 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     c[C_NQUOTA], c[C_NSRC] = int((quota > 0).sum()), nsrc
     if ft is None:
         rcache, donly = route_cache(topo, cr)
-        ft_ports = ft_vcs = np.full((1, 1), -1, np.int8)
-        ft_status = np.zeros(1, np.int8)
-    else:  # source routes: the table replaces the routing function and its cache
+        ftf = no_faults(topo)
+    else:  # the fault-tolerant kernel replaces the routing function and its cache
         rcache, donly = np.full((1, 1), -1, np.int8), False
         c[C_ADAPT] = 0
-        c[C_FT] = 1
-        ft_ports, ft_vcs, ft_status = ft.ports, ft.vcs, ft.status
+        c[C_FT] = ft.engine
+        ftf = ft.fields()
+        ftf["ft_ws"] = ftf["ft_ws"].copy()  # scratch: one per run
     c[C_RCACHE] = int(rcache.shape[0] > 1)
     c[C_DONLY] = int(donly)
     c[C_RING] = ring
@@ -277,4 +284,4 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
         ser=np.zeros((min(cap_cycles + 1, SERIES_MAX), 2), np.int32),
         cand=np.zeros(R + 1, np.int64),
         creators=np.zeros(max(nsrc, process.max_creators, 1), np.int64),
-        ft_ports=ft_ports, ft_vcs=ft_vcs, ft_status=ft_status)
+        **ftf)

@@ -1,0 +1,423 @@
+"""Fault-tolerant routing in the simulator, hop by hop (no per-pair table).
+
+Each switch a packet's head reaches asks :func:`ft_port` for its output port under the
+fault set, from the packet's header (source, destination, hops so far) and a few bytes
+of per-packet state (``PK_FT``: the misroutes left of ``detour``), through the kernels
+of :mod:`fattree.faults` that also serve the Monte Carlo walk, ``route --explain`` and
+``deadlock --faults``:
+
+* ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family but MiKANT/MiKANTC):
+  :func:`fattree.faults.generic.ft_hop`, the per-hop kernel itself; the previous switch is
+  the input port's peer, the hop count the header's;
+* ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
+  destination forwarding table recomputed on the surviving graph (S x N, never per pair);
+* ``ENG_MIKANT`` / ``ENG_MIKANTC`` (001's detours, 004's Algorithm 1): their walks carry
+  more state (detour kind and step, saved digits, the lookahead plan); the switch replays
+  the packet's deterministic decisions from its header (source, destination) up to its
+  own hop with :func:`~fattree.faults.kernel.ft_walk_into` /
+  :func:`~fattree.faults.mikantc.mikantc_walk_into` (O(route length) per hop, no table).
+
+The VC class of a hop follows from the input port and the VC the packet arrived on
+(:func:`fattree.faults.cdg.ft_vc` on MiKANT, up*/down* turn layers elsewhere).
+
+At injection the source evaluates the same kernel along the whole route
+(:func:`ft_admit`): a packet whose walk fails (a disconnected pair, a dead end, the hop
+limit, or a VC class ``>= vcs``) is counted unroutable (or livelock) and never enters the
+network; the walks are deterministic, so an admitted packet never meets a dead end.
+All kernels here allocate nothing (they run inside the cycle loop, compiled without
+numba's reference counting). docs/simulator.md ("Faults").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..errors import ParameterError
+from ..faults.algorithms import TABLE_RULES, check_model, resolve_algorithms
+from ..faults.cdg import ft_vc, route_vcs
+from ..faults.generic import S_BUDGET, S_HOPS, S_PREV, ft_hop, ft_walk_generic_into, turn_classes
+from ..faults.gwalk import GenericRouter, table_route
+from ..faults.kernel import OK, TTL, ft_walk_into
+from ..faults.mikantc import cube_tables, mikantc_walk_into, walk_capacity
+from ..faults.rules import default_ft_algorithm
+from ..routing.shared import alg1_iparams, pair_weight
+from .layout import PK_FT, PK_SRC
+
+ENG_NONE, ENG_MIKANT, ENG_MIKANTC, ENG_GENERIC, ENG_TABLE = 0, 1, 2, 3, 4
+# ft_i: the integers of the engine
+FI_ENG, FI_K, FI_N, FI_FLAGS, FI_LOOK, FI_RULE, FI_BUDGET, FI_TTL, FI_N_NODES = range(9)
+FI_COLS = 9
+# ft_ws rows: walk output (switches, ports, how), Algorithm-1 iparams, ports, lookahead
+# plan, cube dimensions, generic scratch, then 8 rows of the lookahead search
+W_SW, W_PORT, W_HOW, W_IP, W_PORTS, W_SEQ, W_DIMS, W_GEN, W_VCS, W_LA = range(10)
+W_ROWS = W_LA + 8
+FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
+
+
+@dataclass(eq=False)
+class FaultRouter:
+    """One fault set and one fault-tolerant algorithm, ready for the cycle loop.
+
+    ``arrays()`` are the ``net`` fields of :mod:`fattree.sim.state` (``ft_*``); nothing
+    here grows with the number of (source, destination) pairs.
+    """
+
+    algorithm: str
+    faulty: np.ndarray  # bool over topo.links
+    model: str
+    engine: int
+    ft_i: np.ndarray
+    ft_stamp: np.ndarray
+    ft_tab: np.ndarray
+    ft_order: np.ndarray
+    ft_cube: np.ndarray
+    ft_pp: np.ndarray
+    ft_rt: tuple
+    ft_ws: np.ndarray
+
+    @property
+    def vc_rule(self) -> str:
+        """How hops are layered on VCs when ``vcs > 1``."""
+        return "the escape rule ft_vc" if self.engine == ENG_MIKANT else "up*/down* turn layers"
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self.ft_tab.nbytes) if self.engine == ENG_TABLE else 0
+
+    def fields(self) -> dict:
+        return {f: getattr(self, f) for f in ("ft_i", "ft_stamp", "ft_tab", "ft_order",
+                                              "ft_cube", "ft_pp", "ft_rt", "ft_ws")}
+
+
+def _mikant_engine(topo, k, n):
+    return (ENG_MIKANT, 20 * n + 40 + 4 * n * (2 * n + 6),
+            np.ascontiguousarray(topo.port_peer_port, np.int64), np.zeros((4, 1), np.int64))
+
+
+def _mikantc_engine(topo, k, n):
+    tb = cube_tables(topo)
+    arrays = (tb.codes, tb.cpos, tb.near, tb.outer)
+    cube = np.full((4, max(len(a) for a in arrays)), -1, np.int64)
+    for r, a in enumerate(arrays):
+        cube[r, :len(a)] = a
+    return ENG_MIKANTC, walk_capacity(k, n), np.zeros((1, 1), np.int64), cube
+
+
+@dataclass(frozen=True)
+class _Walked:
+    """A family whose fault-tolerant algorithms are the papers' walks (not the generic
+    kernel): how to build its engine, its knowledge models and whether ft_vc layers it."""
+
+    build: object
+    models: tuple[str, ...]
+    vc_classes: bool
+    why: str = ""
+
+
+_WALKED = {"mikant": _Walked(_mikant_engine, ("local", "lookahead"), True),
+           "mikantc": _Walked(_mikantc_engine, ("local",), False,
+                              "004's Algorithm 1 is local")}
+
+
+def _rt_dummy(topo) -> tuple:
+    """A routing context of the generic kernel's types for the engines that do not use
+    it (one compiled cycle loop for every engine)."""
+    i1 = np.zeros(1, np.int64)
+    t1 = np.zeros((1, 1), np.int32)
+    return (np.int64(0), i1, t1, np.int64(0), i1, t1, np.int64(0),
+            np.array(topo.port_peer, np.int32), np.array(topo.link_index, np.int64),
+            np.int64(topo.n_nodes), np.array(topo.node_switch, np.int64))
+
+
+def _rt_norm(rt: tuple) -> tuple:
+    """The generic context ``rt`` with the dtypes of :func:`_rt_dummy`."""
+    c, ip, tb, cc, cip, ctb, cm, pp, li, N, ns = rt  # writable copies: one numba type
+    return (np.int64(c), np.array(ip, np.int64), np.array(tb, np.int32), np.int64(cc),
+            np.array(cip, np.int64), np.array(ctb, np.int32), np.int64(cm),
+            np.array(pp, np.int32), np.array(li, np.int64), np.int64(N),
+            np.array(ns, np.int64))
+
+
+def no_faults(topo) -> dict:
+    """The ``ft_*`` fields of a fault-free run (never read)."""
+    return {"ft_i": np.zeros(FI_COLS, np.int64), "ft_stamp": np.zeros(1, np.int64),
+            "ft_tab": np.zeros((1, 1), np.int32), "ft_order": np.zeros(1, np.int64),
+            "ft_cube": np.zeros((4, 1), np.int64), "ft_pp": np.zeros((1, 1), np.int64),
+            "ft_rt": _rt_dummy(topo), "ft_ws": np.zeros((W_ROWS, 1), np.int64)}
+
+
+def fault_router(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
+                 model: str = "local") -> FaultRouter:
+    """Bind a fault-tolerant algorithm to a topology and a fault set for the simulator.
+
+    Parameters
+    ----------
+    topo : Topology
+        Any family (``fattree faults SPEC --list``).
+    algorithm : str or None
+        A name of :data:`fattree.faults.FT_ALGORITHMS` defined for the family (not
+        ``oracle``); None: the family's default (``--fault-rate`` alone).
+    faulty : bool array over ``topo.links``
+    vcs : int
+        1: every hop on VC 0; more: the deadlock-free classes (MiKANT: ``ft_vc``'s escape
+        classes; other families and the table engines: up*/down* turn layers). A route
+        needing a class ``>= vcs`` is unroutable.
+    model : {"local", "lookahead"}
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("kant:k=4,n=3")
+    >>> fr = fault_router(t, None, np.zeros(t.n_links, bool))
+    >>> fr.algorithm, fr.engine == ENG_GENERIC, fr.table_bytes
+    ('detour', True, 0)
+
+    References
+    ----------
+    001 §4.2, 004 Algorithm 1; docs/simulator.md ("Faults").
+    """
+    fam = topo.family
+    if algorithm is None:
+        algorithm = default_ft_algorithm(fam)
+    (alg,) = resolve_algorithms([algorithm], fam)
+    if alg.is_oracle:
+        valid = ", ".join(a.name for a in resolve_algorithms("all", fam) if not a.is_oracle)
+        raise ParameterError(f"algorithm='oracle' is a bound, not a routing; valid for "
+                             f"{fam}: {valid}")
+    check_model(model)
+    faulty = np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    walked = _WALKED.get(fam) if alg.rule not in TABLE_RULES else None
+    if walked is not None and model not in walked.models:
+        raise ParameterError(f"fault_model={model!r} is not defined for {fam}: only "
+                             f"{', '.join(repr(m) for m in walked.models)} ({walked.why})")
+    if walked is not None and vcs > 1 and not walked.vc_classes:
+        raise ParameterError(f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
+                             f"defined for mikant only; use vcs=1 on {topo.spec}")
+    R = topo.max_ports
+    N = topo.n_nodes
+    fi = np.zeros(FI_COLS, np.int64)
+    fi[FI_FLAGS] = alg.flags
+    fi[FI_LOOK] = int(model == "lookahead")
+    fi[FI_N_NODES] = N
+    stamp = faulty.astype(np.int64)
+    tab = np.zeros((1, 1), np.int32)
+    order = np.zeros(1, np.int64)
+    cube = np.zeros((4, 1), np.int64)
+    pp = np.zeros((1, 1), np.int64)
+    rt = _rt_dummy(topo)
+    if walked is not None:
+        k, n = int(topo.params["k"]), int(topo.params["n"])
+        fi[FI_K], fi[FI_N] = k, n
+        ip = alg1_iparams(k, n)
+        eng, cap, pp, cube = walked.build(topo, k, n)
+        width = max(cap + 2, len(ip), 2 * k, 8)
+    else:
+        g = GenericRouter(topo, alg, faulty, model)
+        eng = ENG_TABLE if g.is_table else ENG_GENERIC
+        fi[FI_RULE] = alg.rule
+        fi[FI_BUDGET] = g.ctx.budget
+        fi[FI_TTL] = g.ctx.ttl
+        rt = _rt_norm(g.ctx.rt)
+        if g.is_table:
+            tab = np.ascontiguousarray(g.table, np.int32)
+        order = np.ascontiguousarray(g.order, np.int64)
+        width = max(g.ctx.ttl + 2, 4 * (R + 1) + 4)
+        ip = np.zeros(0, np.int64)
+    fi[FI_ENG] = eng
+    ws = np.zeros((W_ROWS, width), np.int64)
+    ws[W_IP, :len(ip)] = ip
+    return FaultRouter(alg.name, faulty, model, eng, fi, stamp, tab, order, cube, pp, rt, ws)
+
+
+# ------------------------------------------------------------------------ numba kernels
+
+
+@njit(cache=True)
+def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
+    """The whole route of ``src -> dst`` into ``ws[W_SW]`` / ``ws[W_PORT]``; returns
+    (walk status, switches recorded)."""
+    eng = fi[FI_ENG]
+    port_peer = rt[7]
+    link_index = rt[8]
+    if eng == ENG_MIKANT:
+        k = fi[FI_K]
+        st, _, nsw = ft_walk_into(k, fi[FI_N], port_peer, link_index, stamp, 1, fi[FI_FLAGS],
+                                  fi[FI_LOOK] != 0, src, -1, dst, ws[W_SW], ws[W_PORT], ws[W_IP],
+                                  ws[W_PORTS, :2 * k], ws[W_SEQ, :5], ws[W_LA:W_LA + 8])
+        return st, nsw
+    if eng == ENG_MIKANTC:
+        k = fi[FI_K]
+        n = fi[FI_N]
+        st, _, nsw = mikantc_walk_into(k, n, cube[0], cube[1], cube[2], cube[3], port_peer,
+                                       link_index, stamp, 1, fi[FI_FLAGS], False, 0,
+                                       src * (2 * k ** n) + dst, src, -1, dst, ws[W_SW],
+                                       ws[W_PORT], ws[W_IP], ws[W_PORTS, :2 * k],
+                                       ws[W_DIMS, :k])
+        return st, nsw
+    if eng == ENG_TABLE:
+        st, _, nsw = table_route(tab, port_peer, rt[10], stamp, fi[FI_N_NODES], src, -1, dst,
+                                 ws[W_SW], ws[W_PORT])
+        return st, nsw
+    st, _, nsw = ft_walk_generic_into(rt, fi[FI_RULE], fi[FI_LOOK] != 0, fi[FI_BUDGET],
+                                      fi[FI_TTL], stamp, 1, src, -1, dst, ws[W_SW], ws[W_PORT],
+                                      ws[W_HOW], ws[W_GEN])
+    return st, nsw
+
+
+@njit(cache=True)
+def ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
+    """Evaluate the route of a new packet at its source: ``FS_ADMIT_OK`` (it is injected),
+    ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs a VC class ``>= V``) or
+    ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit)."""
+    st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, src, dst)
+    if st != OK:
+        return FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE
+    if V > 1:
+        if fi[FI_ENG] == ENG_MIKANT:
+            top = route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, pp, V, ws[W_VCS])
+        elif fi[FI_ENG] == ENG_MIKANTC:
+            top = 0
+        else:
+            top = turn_classes(rt[7], fi[FI_N_NODES], order, ws[W_SW], ws[W_PORT], nsw,
+                               ws[W_VCS])
+        if top < 0 or top >= V:
+            return FS_ADMIT_UNROUTABLE
+    return FS_ADMIT_OK
+
+
+@njit(cache=True)
+def ft_port(fi, stamp, tab, order, cube, rt, ws, pk, p, sw, in_port, dst, hop):
+    """Output port of switch ``sw`` for the head of packet ``p`` (``pk`` row: source,
+    ``PK_FT`` state) that arrived on ``in_port`` after ``hop`` switches (-1: none)."""
+    eng = fi[FI_ENG]
+    if eng == ENG_TABLE:
+        return tab[sw, dst]
+    if eng == ENG_GENERIC:
+        port_peer = rt[7]
+        N = fi[FI_N_NODES]
+        R = port_peer.shape[1]
+        g = ws[W_GEN]
+        state = g[4 * (R + 1):4 * (R + 1) + 4]
+        prev = port_peer[sw, in_port] - N if hop > 0 else -1
+        state[S_BUDGET] = pk[p, PK_FT]
+        state[S_PREV] = prev
+        state[S_HOPS] = hop + 1  # links crossed, the source's node link included
+        q = ft_hop(rt, fi[FI_RULE], fi[FI_LOOK] != 0, stamp, 1, sw, dst, state, fi[FI_TTL],
+                   g[0:R + 1], g[R + 1:2 * (R + 1)], g[2 * (R + 1):3 * (R + 1)],
+                   g[3 * (R + 1):4 * (R + 1)])
+        pk[p, PK_FT] = state[S_BUDGET]
+        return q
+    st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, pk[p, PK_SRC], dst)
+    if st != OK or hop >= nsw or ws[W_SW, hop] != sw:
+        return -1
+    return ws[W_PORT, hop]
+
+
+@njit(cache=True)
+def ft_class(fi, order, rt, sw, in_port, in_vc, out_port, hop, V):
+    """VC class of the hop out of ``sw`` on ``out_port`` for a packet that arrived on
+    ``in_port`` / ``in_vc`` after ``hop`` switches (-1: any VC; with one VC)."""
+    if V <= 1:
+        return -1
+    eng = fi[FI_ENG]
+    if eng == ENG_MIKANT:
+        return ft_vc(fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0,
+                     out_port, V)
+    if eng == ENG_MIKANTC:
+        return 0
+    port_peer = rt[7]
+    N = fi[FI_N_NODES]
+    cls = in_vc if hop > 0 else 0
+    v = port_peer[sw, out_port]
+    if v < N:
+        return cls
+    a = order[N + sw]
+    b = order[v]
+    if a < 0 or b < 0:
+        return -1
+    was_down = False
+    if hop > 0:
+        u = port_peer[sw, in_port]
+        was_down = not (a < order[u])
+    if b < a and was_down:
+        cls += 1
+    return cls if cls < V else -1
+
+
+def init_budget(fr: FaultRouter) -> int:
+    return int(fr.ft_i[FI_BUDGET])
+
+
+@njit(cache=True)
+def _route_loads(fi, stamp, tab, order, cube, pp, rt, ws, V, node_switch, N, mode, uni_w, hot,
+                 hot_w, perm, load, inject):
+    """Channel loads of every admitted pair, walked one at a time (nothing stored)."""
+    port_peer = rt[7]
+    n_bad = 0
+    for s in range(N):
+        for t in range(N):
+            w = pair_weight(mode, s, t, N, uni_w, hot, hot_w, perm)
+            if w == 0.0:
+                continue
+            if ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, s, t) != FS_ADMIT_OK:
+                n_bad += 1
+                continue
+            # the admitted walk is in ws (the VC check does not touch W_SW / W_PORT)
+            inject[s] += w
+            sw = node_switch[s]
+            i = 0
+            while True:
+                p = ws[W_PORT, i]
+                load[sw, p] += w
+                v = port_peer[sw, p]
+                if v < N:
+                    break
+                sw = v - N
+                i += 1
+    return n_bad
+
+
+BOUND_MAX_PAIRS = 1 << 25  # pairs walked for the bound (~5,800 nodes); beyond: none
+
+
+def router_load_bound(topo, fr: FaultRouter, traffic: str = "uniform", seed: int = 0,
+                      vcs: int = 1) -> float | None:
+    """Throughput bound ``1 / γ_max`` (flits/node/cycle of offered load) of the surviving
+    routes: every admitted pair walked once, each node injecting one flit per cycle under
+    ``traffic`` (unroutable pairs load nothing, as in the simulator). None for a trace or
+    beyond ``BOUND_MAX_PAIRS`` pairs.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("mikant:k=2,n=2")
+    >>> round(router_load_bound(t, fault_router(t, "gns", np.zeros(t.n_links, bool))), 4)
+    0.875
+
+    References
+    ----------
+    Dally & Towles, §3.3 (channel load); docs/simulator.md ("Faults").
+    """
+    from ..routing.shared import traffic_weights
+
+    N = topo.n_nodes
+    if N * N > BOUND_MAX_PAIRS:
+        return None
+    try:
+        _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, seed)
+    except ParameterError:  # a trace: no rate pattern to evaluate
+        return None
+    S, R = topo.port_peer.shape
+    load = np.zeros((S, R), np.float64)
+    inject = np.zeros(N, np.float64)
+    ws = fr.ft_ws.copy()
+    _route_loads(fr.ft_i, fr.ft_stamp, fr.ft_tab, fr.ft_order, fr.ft_cube, fr.ft_pp, fr.ft_rt,
+                 ws, int(vcs), np.ascontiguousarray(topo.node_switch, np.int64), N, mode, uni,
+                 hot, hot_w, perm, load, inject)
+    gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
+    return 1.0 / gmax if gmax > 0 else float("inf")

@@ -1,0 +1,34 @@
+"""Issue 11's comparison in the flagship (reproduction 001-fig8b): faults across families."""
+
+from __future__ import annotations
+
+import pytest
+
+from fattree.report.fault_comparison import saturation_vs_faults
+from fattree.report.reproduce import reproduce
+from fattree.sweep.study import builtin_study
+
+
+def test_saturation_degrades_and_stays_under_the_bound():
+    df = saturation_vs_faults(("kant:k=2,n=3", "mikant:k=2,n=3"), (0.0, 0.15), warmup=60,
+                              measure=240)
+    assert set(df["algorithm"]) == {"detour", "updown-table", "escape"}
+    assert (df["accepted"] <= df["bound"] * 1.02).all() and not df["deadlock"].any()
+    clean = df[df.rate == 0.0]
+    assert (clean["unroutable_share"] == 0).all() and (clean["faulty_links"] == 0).all()
+    hurt = df[df.rate > 0]
+    assert (hurt["faulty_links"] > 0).all() and (hurt["unroutable_share"] > 0).any()
+
+
+def test_the_flagship_reports_it():
+    for name in ("flagship", "flagship-quick"):
+        assert "001-fig8b" in builtin_study(name).report["reproduce"]
+
+
+@pytest.mark.slow
+def test_quick_entry_runs_and_writes(tmp_path):
+    (r,) = reproduce("001-fig8b", tmp_path, quick=True)
+    assert r.status in ("no verdict", "agree"), r.finding
+    assert "Success ratio at 0.1 link faults" in r.finding
+    assert set(r.tables["saturation"]["family"]) == {"mikant", "kant", "clos"}
+    assert len(list((tmp_path / "001-fig8b").glob("*.png"))) >= 2
