@@ -73,7 +73,7 @@ def _default_text() -> str:
 
 
 def _parse(text: str, where: str) -> dict[str, Any]:
-    from ..sweep.tomlpos import KeyLines
+    from ..tomlpos import KeyLines
 
     try:
         doc = tomllib.loads(text)

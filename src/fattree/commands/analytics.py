@@ -223,10 +223,10 @@ def compare(
 ) -> None:
     """Side-by-side closed-form properties and the price model (a graph is built only to cut the
     bisection of a family without a closed form, up to 50,000 nodes; beyond, N/2 bounds it)."""
-    from ..analysis.cost import _check_p
+    from ..analysis.cost import check_p
     from ..analysis.pricing import load_prices
 
-    _check_p(p)
+    check_p(p)
     pr = load_prices(prices)
     entries = [_compare_entry(s, p, nodes, pr) for s in specs]
     rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "cost", "watts", "usd_per_node",
@@ -306,7 +306,7 @@ def cost(
 ) -> None:
     """Price a design: switches, cables (in-rack copper, optical), transceivers, watts; per node,
     per bisection link and per unit of the routing's throughput bound (every price is an assumption)."""
-    from .. import __version__
+    from ..version import __version__
     from ..analysis.pricing import cost as run, load_prices
 
     pr = load_prices(prices)
@@ -485,11 +485,11 @@ def plot_rcp(
     mark: Optional[str] = typer.Option(None, "--mark", help="designs to annotate, e.g. 8:6,4:9 (k:n)"),
 ) -> None:
     """RCP against the hypercube versus system size, one curve per n (000 Fig. 7, 001 Figs. 3-4, 004 Figs. 7-8)."""
-    from ..analysis.cost import _check_p
+    from ..analysis.cost import check_p
     from ..errors import ParameterError
     from ..report.figures_analytics import plot_rcp as draw
 
-    _check_p(p)
+    check_p(p)
     if not 1 <= n_min <= n_max <= 40:
         raise ParameterError(f"n_min={n_min}, n_max={n_max} are invalid: need 1 <= n_min <= n_max <= 40")
     marks = []
