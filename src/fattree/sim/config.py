@@ -236,3 +236,6 @@ def _choice(cfg, name, valid):
     if v not in valid:
         raise UnknownNameError(
             f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}")
+
+
+__all__ = ["ARBITRATIONS", "TERMINATIONS", "SimConfig", "merge_config"]

@@ -96,7 +96,30 @@ class Family:
 
 def register_family(name: str, *, title: str, paper: str, params: list[Param],
                     size=None, check=None, node_classes=None):
-    """Decorator registering a builder ``f(**params) -> Topology`` as a family."""
+    """Decorator registering a builder ``f(**params) -> Topology`` as a family.
+
+    Parameters
+    ----------
+    name : str
+        The family's name in specs.
+    title : str
+        One line for listings.
+    paper : str
+        Paper and section that define it.
+    params : list of Param
+        Its parameters, in spec order.
+    size : callable, optional
+        ``size(params) -> (nodes, switches, ports)`` without building.
+    check : callable, optional
+        ``check(params)`` raises ParameterError for invalid combinations.
+    node_classes : callable, optional
+        ``node_classes(topo) -> (representatives, weights)`` of automorphism classes.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the builder unchanged.
+    """
 
     def deco(builder):
         FAMILIES.add(name, Family(name=name, title=title, paper=paper, params=tuple(params),
@@ -109,6 +132,21 @@ def register_family(name: str, *, title: str, paper: str, params: list[Param],
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"family:a=1,b=2"`` into the family name and raw parameter strings.
+
+    Parameters
+    ----------
+    spec : str
+        A topology spec.
+
+    Returns
+    -------
+    tuple of (str, dict of str to str)
+        The family name and the raw (unconverted) parameters.
+
+    Raises
+    ------
+    ParameterError
+        If the spec is not ``NAME`` or ``NAME:key=value,...``.
 
     Examples
     --------
@@ -138,11 +176,43 @@ BYTES_PER_NODE = 96
 
 
 def estimate_bytes(nodes: int, switches: int, ports: int) -> int:
+    """The memory a topology of this size takes once built (an estimate, in bytes).
+
+    Parameters
+    ----------
+    nodes, switches, ports : int
+        The family's size (:attr:`Family.size`): compute nodes, switches, ports per switch.
+
+    Returns
+    -------
+    int
+        Bytes of the topology's arrays and derived tables.
+    """
     return BYTES_PER_PORT * switches * ports + BYTES_PER_NODE * nodes
 
 
 def resolve(spec_or_name: str, params: dict[str, Any] | None = None) -> tuple[Family, dict[str, Any]]:
-    """Find the family and validate its parameters (nothing is built)."""
+    """Find the family and validate its parameters (nothing is built).
+
+    Parameters
+    ----------
+    spec_or_name : str
+        A spec (``params`` None) or a family name.
+    params : dict, optional
+        The family's parameters, when a name is given.
+
+    Returns
+    -------
+    tuple of (Family, dict)
+        The family and its converted, checked parameters.
+
+    Raises
+    ------
+    UnknownNameError
+        If the family is not registered.
+    ParameterError
+        If a parameter is unknown, missing or out of range.
+    """
     if params is None:
         name, raw = parse_spec(spec_or_name)
     else:
@@ -156,6 +226,27 @@ def build(spec: str, /, **params: Any) -> Topology:
 
     Parameters are validated and the memory need is estimated before anything is
     allocated.
+
+    Parameters
+    ----------
+    spec : str
+        ``"family:key=value,..."``, or the family name when ``params`` are given.
+    **params
+        The family's parameters (override nothing: either a spec or a name and keywords).
+
+    Returns
+    -------
+    Topology
+        The network.
+
+    Raises
+    ------
+    UnknownNameError
+        If the family is not registered.
+    ParameterError
+        If a parameter is unknown, missing or out of range.
+    ResourceError
+        If the estimated memory exceeds what the machine has.
 
     Examples
     --------
@@ -184,3 +275,7 @@ def build(spec: str, /, **params: Any) -> Topology:
                 f"{need / 2**30:.1f} GiB ({nodes:,} nodes, {switches:,} switches); "
                 f"only {have / 2**30:.1f} GiB is available")
     return fam.builder(**values)
+
+
+__all__ = ["FAMILIES", "Param", "Family", "register_family", "parse_spec", "available_memory",
+           "BYTES_PER_PORT", "BYTES_PER_NODE", "estimate_bytes", "resolve", "build"]
