@@ -55,6 +55,40 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Facets:
+    """What a family declares beyond its builder, each facet explicitly (``None`` / ``()`` /
+    ``"none"`` where it has none), so that a new family cannot silently lack one; the
+    declarations are checked against the registries that implement them by
+    ``tests/arch/test_conformance.py``.
+
+    Attributes
+    ----------
+    routing : str
+        Its default routing algorithm (:func:`fattree.routing.default_algorithm`).
+    forms : str or None
+        Its entry of the closed forms (:data:`fattree.analysis.closed_forms.FORMS`).
+    fault_tolerance : str
+        ``"rules"``: its own entry of :data:`fattree.faults.rules.FAMILY_RULES`;
+        ``"generic"``: the generic fault-tolerant kernel over its default routing;
+        ``"none"``.
+    advisor : tuple of str
+        Its design-advisor shapes (:data:`fattree.analysis.advisor.SHAPES`).
+    drawing : str
+        ``"layered"`` (:func:`fattree.report.draw.layout`, rows by ``switch_layer``) or
+        ``"none"``.
+    example : str or None
+        A small spec the conformance tests build (None: it needs an input file).
+    """
+
+    routing: str
+    forms: str | None
+    fault_tolerance: str
+    advisor: tuple[str, ...]
+    drawing: str
+    example: str | None
+
+
+@dataclass(frozen=True)
 class Family:
     """A registered topology family.
 
@@ -73,6 +107,7 @@ class Family:
     check: Callable[[dict], None] | None = None
     node_classes: Callable[[Topology], tuple[np.ndarray, np.ndarray]] | None = None
     doc: str = ""
+    facets: Facets | None = None
 
     def validate(self, raw: dict[str, Any]) -> dict[str, Any]:
         known = {p.name: p for p in self.params}
@@ -95,7 +130,7 @@ class Family:
 
 
 def register_family(name: str, *, title: str, paper: str, params: list[Param],
-                    size=None, check=None, node_classes=None):
+                    facets: Facets, size=None, check=None, node_classes=None):
     """Decorator registering a builder ``f(**params) -> Topology`` as a family.
 
     Parameters
@@ -112,6 +147,8 @@ def register_family(name: str, *, title: str, paper: str, params: list[Param],
         ``size(params) -> (nodes, switches, ports)`` without building.
     check : callable, optional
         ``check(params)`` raises ParameterError for invalid combinations.
+    facets : Facets
+        Its default routing, closed forms, fault tolerance, advisor shapes and drawing.
     node_classes : callable, optional
         ``node_classes(topo) -> (representatives, weights)`` of automorphism classes.
 
@@ -124,7 +161,8 @@ def register_family(name: str, *, title: str, paper: str, params: list[Param],
     def deco(builder):
         FAMILIES.add(name, Family(name=name, title=title, paper=paper, params=tuple(params),
                                   builder=builder, size=size, check=check,
-                                  node_classes=node_classes, doc=(builder.__doc__ or "").strip()))
+                                  node_classes=node_classes, doc=(builder.__doc__ or "").strip(),
+                                  facets=facets))
         return builder
 
     return deco
@@ -277,5 +315,5 @@ def build(spec: str, /, **params: Any) -> Topology:
     return fam.builder(**values)
 
 
-__all__ = ["FAMILIES", "Param", "Family", "register_family", "parse_spec", "available_memory",
+__all__ = ["FAMILIES", "Param", "Facets", "Family", "register_family", "parse_spec", "available_memory",
            "BYTES_PER_PORT", "BYTES_PER_NODE", "estimate_bytes", "resolve", "build"]
