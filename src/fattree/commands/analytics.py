@@ -14,7 +14,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import check_number, check_output, console, print_json
+from ..analysis.closed_forms import FORMS
+from ..analysis.cost import BASELINES
+from ..report.figures_analytics import RCP_FAMILIES
+from ._common import check_number, check_output, console, listing, print_json
+
+#: families whose closed forms take (k, n): those cost ratios are defined for
+_KN_FORMS = [f for f, e in FORMS.items() if [p.name for p in e.params] == ["k", "n"]]
 
 plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
                        no_args_is_help=True)
@@ -462,8 +468,8 @@ _OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf
 @plot_app.command("cost-ratios")
 def plot_cost_ratios(
     output: Path = _OUT,
-    families: str = typer.Option("cat,micat", "--families", help="mikant, cat, micat, kantc, mikantc"),
-    baseline: str = typer.Option("kant", "--baseline", help="kant or mikant"),
+    families: str = typer.Option("cat,micat", "--families", help=listing(_KN_FORMS, "and")),
+    baseline: str = typer.Option("kant", "--baseline", help=listing(BASELINES)),
     k_max: int = typer.Option(8, "--k-max", help="largest k (= n)"),
 ) -> None:
     """Switch and link cost ratios per node (000 Fig. 5, 001 Fig. 2, 004 Figs. 5-6)."""
@@ -478,7 +484,7 @@ def plot_cost_ratios(
 @plot_app.command("rcp")
 def plot_rcp(
     output: Path = _OUT,
-    family: str = typer.Option("mikant", "--family", help="kant, clos, mikant, cat, micat, kantc, mikantc"),
+    family: str = typer.Option("mikant", "--family", help=listing(RCP_FAMILIES)),
     n_min: int = typer.Option(2, "--n-min", help="smallest n"),
     n_max: int = typer.Option(8, "--n-max", help="largest n"),
     p: int = typer.Option(1, "--p", help="nodes per hypercube router"),

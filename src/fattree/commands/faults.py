@@ -9,6 +9,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
+from ..faults.algorithms import MODELS
 from ._common import check_output, check_range, check_seed, console, err_console, print_json
 
 
@@ -20,7 +21,7 @@ def faults(
     trials: int = typer.Option(10000, "--trials", help="trials per rate"),
     seed: int = typer.Option(0, "--seed"),
     models: str = typer.Option("local", "--fault-model", "--models",
-                               help="local, lookahead or local,lookahead"),
+                               help=f"{', '.join(MODELS)} or {','.join(MODELS)}"),
     links: str = typer.Option("all", "--links", help="all (node links included) or switch-only"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
