@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Union
 
 from ..errors import ParameterError
+from ..params import Invalid, Parameter
 from ..registry import Registry
 
 __all__ = ["KEYS", "Formula", "ParamSpec", "FormSet", "FORMS", "register_forms", "avg_distinct"]
@@ -60,8 +61,9 @@ class Formula:
 
 
 @dataclass(frozen=True)
-class ParamSpec:
-    """An integer parameter of a formula family (minimum, optional default).
+class ParamSpec(Parameter):
+    """An integer parameter of a formula family (minimum, optional default; conversion and
+    range check by :class:`fattree.params.Parameter`).
 
     ``convert``, when given, replaces the integer conversion (e.g. XGFT's level lists).
     """
@@ -106,16 +108,13 @@ class FormSet:
                 out[p.name] = p.convert(value)
                 continue
             try:
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                    raise ValueError
-                value = int(value)
-            except (TypeError, ValueError):
-                raise ParameterError(
-                    f"{self.family}: {p.name}={raw[p.name]!r} is invalid: expected an integer >= {p.minimum}") from None
-            if value < p.minimum:
-                raise ParameterError(
-                    f"{self.family}: {p.name}={value} is invalid: must be an integer >= {p.minimum}")
-            out[p.name] = value
+                out[p.name] = p.parse_checked(value)
+            except Invalid as exc:
+                if exc.reason == "type":
+                    raise ParameterError(f"{self.family}: {p.name}={raw[p.name]!r} is invalid: "
+                                         f"expected an integer >= {p.minimum}") from None
+                raise ParameterError(f"{self.family}: {p.name}={exc.value} is invalid: "
+                                     f"must be an integer >= {p.minimum}") from None
         if self.check is not None:
             self.check(out)
         return out

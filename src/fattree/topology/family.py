@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError, ResourceError, closest
+from ..params import Invalid, Parameter
 from ..registry import Registry, split_spec
 from .core import Topology
 
@@ -17,8 +18,9 @@ FAMILIES: Registry["Family"] = Registry("family")
 
 
 @dataclass(frozen=True)
-class Param:
-    """One parameter of a family: integer by default, with an allowed range."""
+class Param(Parameter):
+    """One parameter of a family: integer by default, with an allowed range (conversion and
+    range check by :class:`fattree.params.Parameter`)."""
 
     name: str
     help: str
@@ -28,30 +30,41 @@ class Param:
     kind: type = int
 
     def describe(self) -> str:
-        rng = ""
-        if self.kind is int:
-            lo = "" if self.minimum is None else f"{self.minimum}"
-            hi = "" if self.maximum is None else f"{self.maximum}"
-            rng = f" [{lo}..{hi}]" if (lo or hi) else ""
+        """``"k [2..64]: arity (default 4)"``: name, range, help and default."""
+        rng = self.range_text() if self.kind is int else ""
         d = "" if self.default is None else f" (default {self.default})"
         return f"{self.name}{rng}: {self.help}{d}"
 
     def convert(self, family: str, raw: Any) -> Any:
-        if self.kind is int:
-            try:
-                if isinstance(raw, bool):
-                    raise ValueError
-                if isinstance(raw, float) and not raw.is_integer():
-                    raise ValueError
-                value = int(raw)
-            except (TypeError, ValueError):
+        """The value of this parameter of ``family`` from ``raw`` (a spec string or a value).
+
+        Parameters
+        ----------
+        family : str
+            The family's name, for messages.
+        raw : object
+            The value given.
+
+        Returns
+        -------
+        object
+            The converted, range-checked value.
+
+        Raises
+        ------
+        ParameterError
+            If it is not an integer (for integer parameters) or is out of range.
+        """
+        if self.kind is not int:
+            return self.parse(raw)
+        try:
+            return self.parse_checked(raw)
+        except Invalid as exc:
+            if exc.reason == "type":
                 raise ParameterError(f"{family}: {self.name}={raw!r} is not an integer") from None
-            if self.minimum is not None and value < self.minimum:
-                raise ParameterError(f"{family}: {self.name}={value} is too small; {self.describe()}")
-            if self.maximum is not None and value > self.maximum:
-                raise ParameterError(f"{family}: {self.name}={value} is too large; {self.describe()}")
-            return value
-        return self.kind(raw)
+            size = "small" if exc.reason == "low" else "large"
+            raise ParameterError(
+                f"{family}: {self.name}={exc.value} is too {size}; {self.describe()}") from None
 
 
 @dataclass(frozen=True)
