@@ -191,6 +191,19 @@ class SimConfig:
                 + f", {self.arbitration} arbitration")
 
 
+def _int(cfg, name, lo, hi):
+    v = getattr(cfg, name)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ParameterError(f"{name}={v!r} is invalid: expected an integer {lo} <= {name} <= {hi}")
+
+
+def _choice(cfg, name, valid):
+    v = getattr(cfg, name)
+    if v not in valid:
+        raise UnknownNameError(
+            f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}")
+
+
 def merge_config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
     """``config`` with the keyword parameters ``kw`` applied (a new :class:`SimConfig`).
 
@@ -223,19 +236,6 @@ def merge_config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
     except TypeError as exc:
         valid = ", ".join(SimConfig.__dataclass_fields__)
         raise ParameterError(f"{exc}; valid parameters: {valid}") from None
-
-
-def _int(cfg, name, lo, hi):
-    v = getattr(cfg, name)
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ParameterError(f"{name}={v!r} is invalid: expected an integer {lo} <= {name} <= {hi}")
-
-
-def _choice(cfg, name, valid):
-    v = getattr(cfg, name)
-    if v not in valid:
-        raise UnknownNameError(
-            f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}")
 
 
 __all__ = ["ARBITRATIONS", "TERMINATIONS", "SimConfig", "merge_config"]
