@@ -157,28 +157,7 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
 
 def fault_tables(topo, cfg: SimConfig) -> FaultRoutes:
     """The fault set of ``cfg`` (random ``fault_rate`` share, seeded by ``fault_seed``, plus
-    the links of the ``faults`` file) and every route of ``cfg.algorithm`` under it.
-
-    Parameters
-    ----------
-    topo : Topology or str
-        The network (a family with fault-tolerant routing).
-    cfg : SimConfig
-        Its ``fault_rate``, ``fault_seed``, ``faults``, ``algorithm``, ``vcs`` and
-        ``fault_model`` are used.
-
-    Returns
-    -------
-    FaultRoutes
-        The faulty links and the route table under them.
-
-    Raises
-    ------
-    ParameterError
-        If the family has no fault-tolerant routing.
-    InputFileError
-        If the fault file cannot be read.
-    """
+    the links of the ``faults`` file) and every route of ``cfg.algorithm`` under it."""
     topo = _topology(topo)
     if topo.family not in FT_FAMILIES:
         raise ParameterError(f"faults in the simulator are defined for "
@@ -320,18 +299,6 @@ def backlog_growth(series, lo: int, hi: int) -> tuple[float, float] | None:
     exceeds what the network accepts it grows linearly, the source queues with it, while
     the share delivered can stay above ``saturation_ratio`` on a short run. None when the
     window has fewer than 16 recorded cycles.
-
-    Parameters
-    ----------
-    series : numpy.ndarray
-        ``(cycles, 2)``: packets created and packets leaving per cycle.
-    lo, hi : int
-        The window of cycles.
-
-    Returns
-    -------
-    tuple of (float, float) or None
-        ``(growth, noise)``.
     """
     hi = min(hi, len(series))
     if hi - lo < 16:
@@ -351,20 +318,6 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
 
     None when :mod:`fattree.routing.load` is absent, the pattern is a trace, or the
     network is too large for an exact evaluation (``BOUND_MAX_WORK``).
-
-    Parameters
-    ----------
-    topo : Topology
-        The network.
-    cr : CompiledRouting
-        The routing.
-    traffic_spec : str
-        A traffic pattern spec.
-
-    Returns
-    -------
-    float or None
-        The bound.
     """
     if topo.n_nodes * topo.n_switches > BOUND_MAX_WORK:
         return None
@@ -381,26 +334,7 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
 def load_bound(topo, traffic_spec: str, seed: int, *, cr=None,
                ft: FaultRoutes | None = None) -> float | None:
     """The throughput bound shown beside a curve: of the fault route table ``ft`` when
-    simulating faults, else of the compiled routing ``cr``.
-
-    Parameters
-    ----------
-    topo : Topology
-        The network.
-    traffic_spec : str
-        A traffic pattern spec.
-    seed : int
-        The pattern's seed.
-    cr : CompiledRouting, optional
-        The routing (no faults).
-    ft : FaultRoutes, optional
-        The fault route table.
-
-    Returns
-    -------
-    float or None
-        The bound, flits per node per cycle (None where it cannot be evaluated).
-    """
+    simulating faults, else of the compiled routing ``cr``."""
     if ft is not None:
         return fault_load_bound(topo, ft, traffic_spec, seed)
     return channel_load_bound(topo, cr, traffic_spec)
@@ -501,5 +435,4 @@ def results_frame(results: Sequence[SimResult]):
     return pd.DataFrame(rows)
 
 
-__all__ = ["CHUNK", "simulate", "fault_tables", "GROWTH_SHARE", "backlog_growth", "BOUND_MAX_WORK",
-           "channel_load_bound", "load_bound", "simulate_loads", "results_frame"]
+__all__ = ["simulate", "simulate_loads", "results_frame"]
