@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Union
+from typing import Any
 
 from ..errors import ParameterError
 from ..params import Invalid, Parameter
@@ -20,7 +20,7 @@ from ..registry import Registry
 
 __all__ = ["KEYS", "Formula", "ParamSpec", "FormSet", "FORMS", "register_forms", "avg_distinct"]
 
-Number = Union[Fraction, int, float]
+Number = Fraction | int | float
 
 #: Keys in display order; a family returns the subset it has a closed form for.
 KEYS = ("nodes", "switches", "links", "radix", "diameter", "avg_distance",
