@@ -170,6 +170,7 @@ def test_default_families_are_the_papers():
     assert {r.family for r in design(10**5).rows} == set(DEFAULT_FAMILIES)
 
 
+@pytest.mark.slow
 def test_every_node_count_up_to_ten_million_gets_designs():
     # its speed (target 2 s for the 1,000 counts) is measured by benchmarks/design_speed.py
     counts = np.unique(np.geomspace(8, 10**7, 1000).astype(np.int64))

@@ -156,6 +156,7 @@ def test_every_module_imports_in_a_fresh_interpreter():
     assert r.returncode == 0 and r.stdout.split() == ["FAILED:"], r.stdout + r.stderr[-4000:]
 
 
+@pytest.mark.slow
 def test_the_isolated_import_check_fails_on_a_broken_module(tmp_path):
     pkg = tmp_path / "brokenpkg"
     pkg.mkdir()

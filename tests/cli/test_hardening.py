@@ -134,6 +134,7 @@ def test_routing_check_sample_is_seeded_and_sized():
 
 
 # ------------------------------------------------------------------ conventions
+@pytest.mark.slow
 def test_version_and_python_m():
     rc, out, _, _ = run(["--version"])
     assert rc == 0 and out.strip() == f"fattree {fattree.__version__}"

@@ -89,6 +89,7 @@ def test_newer_results_folder_refused(study, tmp_path, capsys):
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_fails_in_seconds(study, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -118,6 +119,7 @@ def test_reproduce_and_study_listing(tmp_path, capsys):
     assert "did you mean 'flagship'" in _one_line_error(capsys)
 
 
+@pytest.mark.slow
 def test_shipped_quick_study_end_to_end(tmp_path, capsys):
     """`make run` in miniature: sweep, reproductions and the report, in-process."""
     out = tmp_path / "out"

@@ -39,6 +39,7 @@ def follow(topo, faulty, s, ports):
     raise AssertionError("route does not end at a node")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec,alg,rate,seed,model", [
     (SPEC, "gns+xt+gdl", 0.1, 1, "local"), (SPEC, "gns+tt+xt+gdl", 0.2, 2, "local"),
     ("mikant:k=3,n=3", "gdl", 0.05, 3, "local"),

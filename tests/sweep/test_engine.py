@@ -80,6 +80,9 @@ packets_per_source = 15
 
 FATTREE = str(Path(sys.executable).with_name("fattree"))
 
+# a Dask cluster, subprocess sweeps and kills: the whole module is in the slow tier
+pytestmark = pytest.mark.slow
+
 
 def _metrics(df):
     """The stored metrics that must not depend on where or how a point ran."""
