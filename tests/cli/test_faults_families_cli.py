@@ -63,6 +63,7 @@ def test_route_explain_down_link_dead(capsys, ffile):
     assert all(r["rule"] == "table" for r in d["hop_rules"])
 
 
+@pytest.mark.slow
 def test_route_misroute_explained(capsys, ffile):
     # every up link of s0.0.0 but one dead, and that one's only way on dead too
     f = ffile("s0.0.0 s1.0.0", "s0.0.0 s1.0.1", "s0.0.0 s1.0.2", "s1.0.3 s2.0.3",

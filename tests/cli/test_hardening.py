@@ -158,6 +158,7 @@ def test_usage_errors_are_one_line():
         assert "--help" in one_line_error(rc, err)
 
 
+@pytest.mark.slow
 def test_json_on_table_commands(paths):
     for argv in (["families", "--json"], ["reproduce", "--list", "--json"],
                  ["faults", "--list", "--json"], ["results", paths["store"], "--json"],

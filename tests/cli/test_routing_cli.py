@@ -17,6 +17,7 @@ def run(capsys, *args):
     return code, out.out, out.err
 
 
+@pytest.mark.slow
 def test_route_table_ii(capsys):
     code, out, _ = run(capsys, "route", "mikant:k=3,n=4", "n0.2.0.0.0", "n1.2.2.2.2")
     assert code == 0

@@ -52,6 +52,7 @@ def test_bad_study_file_exit_2_one_line(tmp_path, capsys):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_sweep_results_plot_report(study, tmp_path, capsys):
     out = tmp_path / "r"
     assert main(["sweep", str(study), "-o", str(out), "--workers", "0", "-q"]) == 0
@@ -104,6 +105,7 @@ def test_unreachable_scheduler_fails_in_seconds(study, tmp_path):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_reproduce_and_study_listing(tmp_path, capsys):
     assert main(["reproduce", "000-table1", "-o", str(tmp_path), "--quick"]) == 0
     out = capsys.readouterr().out

@@ -127,6 +127,7 @@ def test_zero_faults_is_the_fault_free_simulation(alg, load):
     assert base.fault_rate is None and base.ft_algorithm is None and base.unroutable == 0
 
 
+@pytest.mark.slow
 def test_deadlock_with_one_vc_none_with_escape_classes():
     """The detours' dependency cycles deadlock one VC; the escape classes never do."""
     topo = fattree.build("mikant:k=4,n=3")
