@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install clean bench
+.PHONY: run test test-fast install clean bench
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,11 +17,18 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/fattree study flagship -o out
 
+# every test (the README's command; CI runs it through .ci/run)
 test: $(STAMP)
 	$(BIN)/python -m pytest tests src/fattree
+
+# the tests not marked slow (under a minute on two cores)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow" tests src/fattree
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
 
+# also numba's on-disk caches (cache=True), stale when a kernel's dependency changes
 clean:
 	rm -rf $(VENV) out .pytest_cache
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete

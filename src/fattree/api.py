@@ -47,6 +47,27 @@ def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ())
 def simulate(topology, config=None, **params: Any):
     """One cycle-accurate simulation at one offered load (see :func:`fattree.sim.simulate`).
 
+    Parameters
+    ----------
+    topology : str or Topology
+        A spec such as ``"mikant:k=4,n=5"`` or a built network.
+    config : SimConfig, optional
+        All parameters; keywords override it.
+    **params
+        :class:`~fattree.sim.SimConfig` fields (``load``, ``traffic``, ``algorithm``, ...).
+
+    Returns
+    -------
+    SimResult
+        Latency, throughput, conflicts, deadlock flag, with the config, seed and version.
+
+    Raises
+    ------
+    ParameterError
+        If the topology or a parameter is invalid.
+    ResourceError
+        If the run would not fit in memory.
+
     Examples
     --------
     >>> import fattree
@@ -70,6 +91,27 @@ def simulate_loads(topology, loads, config=None, **params: Any):
     """A latency-versus-load curve: one DataFrame row per load (see
     :func:`fattree.sim.simulate_loads`), its columns named as in the results store
     (:func:`store_columns`), so a curve and a sweep's rows can be concatenated.
+
+    Parameters
+    ----------
+    topology : str or Topology
+        A spec such as ``"mikant:k=4,n=5"`` or a built network.
+    loads : sequence of float
+        Offered loads in (0, 1], at most 10,000.
+    config : SimConfig, optional
+        All other parameters; keywords override it.
+    **params
+        :class:`~fattree.sim.SimConfig` fields.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per load.
+
+    Raises
+    ------
+    ParameterError
+        If ``loads`` is not a non-empty sequence, or a parameter is invalid.
 
     Examples
     --------
@@ -106,6 +148,16 @@ def store_columns(df):
     utilisation as ``link_utilisation_<class>`` and one column per parameter (instead
     of ``util_<class>`` and ``config.<name>``).
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        As :func:`fattree.sim.results_frame` returns it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The same rows, columns renamed.
+
     Examples
     --------
     >>> import pandas as pd
@@ -129,6 +181,32 @@ def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int 
     ``tie_break``, and ``fault_pool="all"|"switch-only"`` (as in study files and
     ``fattree faults --fault-pool``; ``switch_only=True`` alike). Unknown options, bad
     names and values raise :class:`~fattree.errors.ParameterError`.
+
+    Parameters
+    ----------
+    topology : str or Topology
+        A spec or a built network.
+    algorithms : str or list of str
+        Fault-tolerant routing algorithms (``"all"``: every one of the family).
+    rates : sequence of float or str
+        Link fault rates in [0, 1].
+    trials : int
+        Monte Carlo trials per rate (random faults and node pair).
+    seed : int
+        Seed of the draws, 0 <= seed < 2**63.
+    **options
+        ``models``, ``switch_only``, ``tie_break``, ``progress`` (see
+        :func:`fattree.faults.montecarlo.evaluate`).
+
+    Returns
+    -------
+    FaultStudy
+        One row per algorithm and rate (``rows``), with the configuration and version.
+
+    Raises
+    ------
+    ParameterError
+        If ``rates``, ``seed`` or an option is invalid.
 
     Examples
     --------
@@ -266,6 +344,23 @@ def read_results(folder, where: str | None = None):
     """The rows of a results folder as a DataFrame (damaged files are skipped with a
     :class:`~fattree.errors.DamagedDataWarning`).
 
+    Parameters
+    ----------
+    folder : str or Path
+        A results folder written by a sweep.
+    where : str, optional
+        An SQL-like filter (:func:`fattree.sweep.store.query`), e.g. ``"load > 0.5"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per stored point.
+
+    Raises
+    ------
+    InputFileError
+        If the folder is not a results folder.
+
     Examples
     --------
     >>> import fattree, tempfile
@@ -288,3 +383,7 @@ def read_results(folder, where: str | None = None):
         raise ParameterError(f"where={where!r} is invalid: expected a filter string such as "
                              "\"family='mikant'\"")
     return ResultStore(folder).read(where)
+
+
+__all__ = ["simulate", "simulate_loads", "store_columns", "fault_study", "Properties",
+           "properties", "read_results"]

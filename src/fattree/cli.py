@@ -44,7 +44,7 @@ def _register_all() -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from . import __version__
+        from .version import __version__
 
         print(f"fattree {__version__}")
         raise typer.Exit(0)

@@ -54,11 +54,44 @@ class StaleResultsWarning(FattreeWarning):
 
 
 def closest(name: str, valid: Iterable[str]) -> str:
-    """Return ``" (did you mean 'x'?)"`` for the closest valid name, or ``""``."""
+    """Return ``" (did you mean 'x'?)"`` for the closest valid name, or ``""``.
+
+    Parameters
+    ----------
+    name : str
+        The name that was not found.
+    valid : iterable of str
+        The valid names.
+
+    Returns
+    -------
+    str
+        The hint to append to a message, or ``""`` if no valid name is close.
+    """
     match = difflib.get_close_matches(name, list(valid), n=1)
     return f" (did you mean '{match[0]}'?)" if match else ""
 
 
 def param_error(param: str, value, allowed: str) -> ParameterError:
-    """Build the standard one-line message: parameter, value, what is allowed."""
+    """Build the standard one-line message: parameter, value, what is allowed.
+
+    Parameters
+    ----------
+    param : str
+        The parameter's name.
+    value : object
+        The value given (shown with ``repr``).
+    allowed : str
+        What is allowed, in words.
+
+    Returns
+    -------
+    ParameterError
+        The error, to be raised by the caller.
+    """
     return ParameterError(f"{param}={value!r} is invalid: {allowed}")
+
+
+__all__ = ["FattreeError", "ParameterError", "UnknownNameError", "InputFileError", "ResourceError",
+           "SimulationError", "FattreeWarning", "DamagedDataWarning", "StaleResultsWarning",
+           "closest", "param_error"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -171,11 +170,10 @@ def test_default_families_are_the_papers():
     assert {r.family for r in design(10**5).rows} == set(DEFAULT_FAMILIES)
 
 
-def test_speed_loose_bound():
-    # benchmarks/design_speed.py holds the 2 s target; here a loose bound for shared CI machines
+@pytest.mark.slow
+def test_every_node_count_up_to_ten_million_gets_designs():
+    # its speed (target 2 s for the 1,000 counts) is measured by benchmarks/design_speed.py
     counts = np.unique(np.geomspace(8, 10**7, 1000).astype(np.int64))
-    start = time.perf_counter()
     for n in counts:
-        design(int(n))
-    assert time.perf_counter() - start < 15.0
+        assert design(int(n)).rows
     assert math.isfinite(design(10**7).best.rcp)

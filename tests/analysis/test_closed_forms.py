@@ -78,6 +78,7 @@ def test_kant_single_switch():
 HYBRID_KN = [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (4, 2), (4, 3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["cat", "micat"])
 @pytest.mark.parametrize("k,n", HYBRID_KN)
 def test_cat_micat_match_graph(family, k, n):

@@ -27,6 +27,7 @@ def test_tapered_xgft_rows_and_their_shape():
     assert set(TAPERED) <= set(specs)
 
 
+@pytest.mark.slow
 def test_objectives_order_the_rows():
     for obj, col, desc in (("cost", "cost", False), ("latency", "avg_distance", False),
                            ("throughput", "throughput_bound", True), ("rcp", "rcp", False)):
@@ -41,6 +42,7 @@ def test_radix_nobody_reaches_names_the_smallest():
         design(4096, max_radix=8, levels=3, families=FAMS)
 
 
+@pytest.mark.slow
 def test_cut_bound_of_a_tapered_tree_is_dmodk_bound():
     for spec in ("xgft:m=4.4.4,w=1.2.4", "xgft:m=4.4.4,w=1.2.2", "xgft:m=8.8,w=1.2"):
         t = fattree.build(spec)
@@ -71,6 +73,7 @@ def run(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.slow
 def test_cli_design_radix_levels_objective(capsys):
     code, out, err = run(capsys, "design", "--nodes", "4096", "--radix", "32", "--levels", "3",
                          "--objective", "cost", "--json", "--top", "0")

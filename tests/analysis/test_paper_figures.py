@@ -216,6 +216,7 @@ def test_figure_inputs_are_consistent_with_exact_forms():
 
 
 # ------------------------------------------------------------------ the figures themselves
+@pytest.mark.slow
 def test_analytic_figures_registry_renders(tmp_path):
     from fattree.report.figures_analytics import ANALYTIC_FIGURES
 

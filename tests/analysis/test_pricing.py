@@ -55,6 +55,7 @@ def test_cost_per_bisection_and_throughput():
     assert c.per_throughput == pytest.approx(c.total / (64 * c.bound))
 
 
+@pytest.mark.slow
 def test_tapering_saves_money():
     full, half = cost("xgft:m=16.16.16,w=1.16.16").total, cost("xgft:m=16.16.16,w=1.8.8").total
     assert half < full
@@ -84,6 +85,7 @@ def _cli(*args):
     return subprocess.run([sys.executable, "-m", "fattree.cli", *args], capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_cli_cost_json_and_bad_file(tmp_path):
     r = _cli("cost", "xgft:m=4.4.4,w=1.2.2", "--json")
     assert r.returncode == 0, r.stderr

@@ -50,6 +50,7 @@ def mikant_forms(k, n):
 FORMS = {"kant": kant_forms, "clos": clos_forms, "mikant": mikant_forms}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(FORMS))
 @pytest.mark.parametrize("k,n", KN)
 def test_tree_families_match_corrected_closed_forms(family, k, n):
@@ -224,6 +225,7 @@ def test_sampling_every_node_is_exact():
 
 
 # ---------------------------------------------------------------- kernels and edge cases
+@pytest.mark.slow
 def test_int64_overflow_falls_back_to_float(monkeypatch):
     t = fattree.build("mikant:k=3,n=3")
     exact = node_pair_stats(t, [0, 5])
@@ -283,6 +285,7 @@ def test_formula_checks_mark_agreement_errata_and_bounds():
     assert formula_checks(bound, {"bisection_width": 7})[0]["agrees"] is None
 
 
+@pytest.mark.slow
 def test_formula_checks_against_the_closed_forms_module():
     pytest.importorskip("fattree.analysis.closed_forms")
     for spec in ("mikant:k=4,n=3", "kant:k=2,n=4", "clos:k=4,n=2"):

@@ -40,6 +40,7 @@ def test_design_json_reproduces_004(capsys):
     assert len(rows) == 3 and rows[0]["spec"] == "mikantc:k=6,n=7" and round(rows[0]["rcp"], 3) == 0.421
 
 
+@pytest.mark.slow
 def test_design_table_pareto_and_rank(capsys):
     code, out, _ = run(capsys, "design", "--nodes", "100000", "--max-radix", "16", "--pareto")
     assert code == 0 and "Pareto front" in out and "best by rcp" in out
@@ -67,6 +68,7 @@ def test_compare_is_instant_for_huge_designs(capsys):
     assert code == 0 and json.loads(out)[0]["nodes"] == 2 * 64**8
 
 
+@pytest.mark.slow
 def test_model_commands(capsys):
     code, out, _ = run(capsys, "model", "kncube", "--nodes", "4096", "--constraint", "nodesize", "--json")
     assert code == 0
@@ -86,6 +88,7 @@ def test_model_commands(capsys):
     assert code == 0 and "dally-contention-4096" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["plot", "cost-ratios", "--families", "kantc,mikantc", "--baseline", "mikant"],
     ["plot", "rcp", "--family", "mikant", "--n-max", "6", "--mark", "8:6"],
@@ -124,6 +127,7 @@ def test_bad_input_one_line_exit_2(capsys, argv, match):
     assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], err
 
 
+@pytest.mark.slow
 def test_subprocess_exit_code():
     if not FATTREE.exists():
         pytest.skip("fattree script not installed in this environment")

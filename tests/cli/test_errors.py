@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow
 def test_unwritable_output_is_one_line(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")  # a file where a folder is expected

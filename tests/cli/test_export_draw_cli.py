@@ -36,6 +36,7 @@ def one_line_error(code, err, *needles):
 
 
 # ---------------------------------------------------------------------- export
+@pytest.mark.slow
 def test_export_to_stdout_is_the_library_output():
     res = subprocess.run([str(FATTREE), "export", "mikant:k=2,n=3", "--format", "edgelist"],
                          capture_output=True, check=False)
@@ -81,6 +82,7 @@ def test_export_import_via_cli(tmp_path, capsys):
     assert (t.n_nodes, t.n_switches, t.n_links) == (54, 36, 135)
 
 
+@pytest.mark.slow
 def test_info_on_an_imported_graph(tmp_path, capsys):
     gm = tmp_path / "c.graphml"
     assert run(["export", "clos:k=2,n=3", "-f", "graphml", "-o", gm], capsys)[0] == 0
@@ -146,6 +148,7 @@ def test_cube_nodes_hang_next_to_their_switch():
 
 
 # ---------------------------------------------------------------------- draw
+@pytest.mark.slow
 def test_draw_svg_with_labels_and_ports(tmp_path, capsys):
     out = tmp_path / "m33.svg"
     code, _, err = run(["draw", "mikant:k=3,n=3", "-o", out, "--ports"], capsys)
@@ -159,6 +162,7 @@ def test_draw_svg_with_labels_and_ports(tmp_path, capsys):
     assert len(ports) == int(fattree.build("mikant:k=3,n=3").radix.sum()) == 216
 
 
+@pytest.mark.slow
 def test_draw_png_and_pdf(tmp_path):
     t = fattree.build("clos:k=2,n=2")
     png = draw(t, tmp_path / "c.png")

@@ -16,6 +16,7 @@ def run(*args):
     return subprocess.run([*FATTREE, *args], capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_json_rows_and_plot(tmp_path):
     png = tmp_path / "f.png"
     r = run("faults", "mikant:k=3,n=3", "--algorithms", "sp,gns,gdl,gns+xt+gdl,oracle",
@@ -29,6 +30,7 @@ def test_json_rows_and_plot(tmp_path):
     assert png.stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_table_switch_only():
     r = run("faults", "mikant:k=3,n=3", "--algorithms", "sp,oracle", "--rates", "0.1",
             "--trials", "200", "--links", "switch-only")
@@ -36,6 +38,7 @@ def test_table_switch_only():
     assert "oracle" in r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,fragment", [
     (["--rates", "0:2:0.5"], "outside [0, 1]"),
     (["--trials", "0"], "trials=0"),
@@ -49,6 +52,7 @@ def test_bad_input_one_line_exit_2(args, fragment):
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_algorithm_not_for_family():
     r = run("faults", "kant:k=3,n=3", "--algorithms", "gns")
     assert r.returncode == 2 and "valid: sp, minimal, detour, updown-table" in r.stderr

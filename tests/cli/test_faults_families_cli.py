@@ -48,6 +48,7 @@ def test_list_says_knowledge_and_default(capsys):
     assert "global" in out and "subnet" in out and "lookahead" in out
 
 
+@pytest.mark.slow
 def test_route_explain_down_link_dead(capsys, ffile):
     f = ffile("# the NCA's down link of n0.0.0 -> n3.3.3 and its first up link",
               "s2.3.3 s1.3.3", "s0.0.0 s1.0.3")
@@ -62,6 +63,7 @@ def test_route_explain_down_link_dead(capsys, ffile):
     assert all(r["rule"] == "table" for r in d["hop_rules"])
 
 
+@pytest.mark.slow
 def test_route_misroute_explained(capsys, ffile):
     # every up link of s0.0.0 but one dead, and that one's only way on dead too
     f = ffile("s0.0.0 s1.0.0", "s0.0.0 s1.0.1", "s0.0.0 s1.0.2", "s1.0.3 s2.0.3",
@@ -74,6 +76,7 @@ def test_route_misroute_explained(capsys, ffile):
     assert code == 0 and "misroute 1 of" in out and "path length" in out
 
 
+@pytest.mark.slow
 def test_deadlock_all_algorithms_under_faults(capsys, ffile):
     f = ffile("s2.3.3 s1.3.3", "s0.0.0 s1.0.3", "s1.3.0 s0.3.3")
     code, out, _ = run(capsys, "deadlock", KANT, "--faults", f, "--algorithm", "all")
@@ -97,6 +100,7 @@ def test_bad_inputs(capsys, ffile):
     assert code == 2 and "valid: sp, minimal" in err
 
 
+@pytest.mark.slow
 def test_simulate_fault_rate_alone_picks_the_default(capsys):
     code, out, err = run(capsys, "simulate", KANT, "--fault-rate", "0.05", "--load", "0.1",
                          "--json")

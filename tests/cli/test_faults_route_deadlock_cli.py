@@ -89,6 +89,7 @@ def test_route_failure_reasons(capsys, ffile):
     assert json.loads(out)["success"]
 
 
+@pytest.mark.slow
 def test_name_resolution(capsys, ffile):
     # without --faults the routing algorithms come first; a fault-tolerant name still works
     code, out, _ = run(capsys, "route", SPEC, "n0.0.0.0", "n1.0.0.0", "-a", "gns", "--json")
@@ -208,6 +209,7 @@ def test_mikantc_route_explained(capsys, tmp_path):
     assert {r["rule"] for r in d["hop_rules"]} <= {"A1", "cube"}
 
 
+@pytest.mark.slow
 def test_subprocess_as_typed(tmp_path):
     f = tmp_path / "f.txt"
     f.write_text("<1,2,0,0,0>\n")

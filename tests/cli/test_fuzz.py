@@ -561,6 +561,7 @@ def judge(rc, out: str, err: str, seconds: float, expected: int, pattern: str,
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,expected,pattern", CASES, ids=[c[0][:60] for c in CASES])
 def test_fuzz_case(files, command, expected, pattern):
     argv = [a.format(**files) for a in shlex.split(command)]

@@ -63,10 +63,9 @@ def paths(tmp_path_factory):
 
 @pytest.mark.parametrize("argv", EARLY, ids=[" ".join(a[:2]) + " " + a[-2] for a in EARLY])
 def test_output_path_checked_before_any_work(paths, argv):
-    rc, _, err, sec = run([a.format(**paths) for a in argv])
+    rc, _, err, _ = run([a.format(**paths) for a in argv])  # its time: benchmarks/responsiveness.py
     line = one_line_error(rc, err)
     assert "does not exist" in line and "no-such-dir" in line
-    assert sec < 5  # refused at once: the curve / study / trials never ran
     assert not (paths["root"] / "no-such-dir").exists()  # and nothing was created
 
 
@@ -85,10 +84,8 @@ def test_file_output_is_not_a_folder(paths, tmp_path):
 def test_simulator_memory_guard_refuses_before_building():
     from fattree.sim.memory import check_memory, estimate_memory
 
-    t0 = time.perf_counter()
     with pytest.raises(ResourceError, match=r"mikant:k=8,n=7 needs about \d+\.\d GiB"):
-        check_memory("mikant:k=8,n=7", load=0.1, available=16 * 2**30)
-    assert time.perf_counter() - t0 < 1  # nothing was built
+        check_memory("mikant:k=8,n=7", load=0.1, available=16 * 2**30)  # 6 GiB never built
     small = estimate_memory("kant:k=2,n=3", load=0.1)
     assert small.fits and small.total > 0
     # a bigger network or more VCs needs more
@@ -139,6 +136,7 @@ def test_routing_check_sample_is_seeded_and_sized():
 
 
 # ------------------------------------------------------------------ conventions
+@pytest.mark.slow
 def test_version_and_python_m():
     rc, out, _, _ = run(["--version"])
     assert rc == 0 and out.strip() == f"fattree {fattree.__version__}"
@@ -162,6 +160,7 @@ def test_usage_errors_are_one_line():
         assert "--help" in one_line_error(rc, err)
 
 
+@pytest.mark.slow
 def test_json_on_table_commands(paths):
     for argv in (["families", "--json"], ["reproduce", "--list", "--json"],
                  ["faults", "--list", "--json"], ["results", paths["store"], "--json"],

@@ -105,6 +105,7 @@ def test_unknown_family_lists_the_families(capsys):
     assert "mikant" in err and "clos" in err and "kant" in err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not FATTREE.exists(), reason="console script not installed")
 def test_subprocess_as_typed():
     ok = subprocess.run([str(FATTREE), "info", "kant:k=2,n=2", "--json"], capture_output=True,

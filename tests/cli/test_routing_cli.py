@@ -17,6 +17,7 @@ def run(capsys, *args):
     return code, out.out, out.err
 
 
+@pytest.mark.slow
 def test_route_table_ii(capsys):
     code, out, _ = run(capsys, "route", "mikant:k=3,n=4", "n0.2.0.0.0", "n1.2.2.2.2")
     assert code == 0
@@ -34,6 +35,7 @@ def test_route_json(capsys):
     assert d["ports"] == [5, 5, 2, 2, 2] and d["hops"] == 6 and d["delivered"]
 
 
+@pytest.mark.slow
 def test_route_random_seed_and_packet(capsys):
     paths = set()
     for pkt in range(12):
@@ -44,6 +46,7 @@ def test_route_random_seed_and_packet(capsys):
     assert len(paths) > 1
 
 
+@pytest.mark.slow
 def test_route_literal_000_reports_the_loop(capsys):
     code, out, _ = run(capsys, "route", "mikant:k=3,n=4", "n0.2.0.0.0", "n0.2.0.2.2",
                        "-a", "alg1-literal-000")
@@ -114,6 +117,7 @@ def test_deadlock(capsys):
     assert code == 0 and json.loads(out)["acyclic"] is True
 
 
+@pytest.mark.slow
 def test_subprocess_as_typed():
     r = subprocess.run([sys.executable, "-m", "fattree.cli", "route", "mikant:k=3,n=4",
                         "n0.2.0.0.0", "n9"], capture_output=True, text=True)

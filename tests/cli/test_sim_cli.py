@@ -102,6 +102,7 @@ def test_trace_bad_line_is_named(capsys, tmp_path):
     assert code == 2 and "bad.txt:2:" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_installed_script(tmp_path):
     import subprocess
     import sys

@@ -6,7 +6,6 @@ import json
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -53,6 +52,7 @@ def test_bad_study_file_exit_2_one_line(tmp_path, capsys):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_sweep_results_plot_report(study, tmp_path, capsys):
     out = tmp_path / "r"
     assert main(["sweep", str(study), "-o", str(out), "--workers", "0", "-q"]) == 0
@@ -90,21 +90,22 @@ def test_newer_results_folder_refused(study, tmp_path, capsys):
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_fails_in_seconds(study, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    t0 = time.monotonic()
+    # how fast it fails: benchmarks/responsiveness.py
     r = subprocess.run([FATTREE, "sweep", str(study), "-o", str(tmp_path / "r"),
                         "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout", "2"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     err = r.stderr.strip()
     assert err.startswith("error: scheduler=") and "unreachable" in err and "\n" not in err
-    assert time.monotonic() - t0 < 20  # process start-up included
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_reproduce_and_study_listing(tmp_path, capsys):
     assert main(["reproduce", "000-table1", "-o", str(tmp_path), "--quick"]) == 0
     out = capsys.readouterr().out
@@ -120,6 +121,7 @@ def test_reproduce_and_study_listing(tmp_path, capsys):
     assert "did you mean 'flagship'" in _one_line_error(capsys)
 
 
+@pytest.mark.slow
 def test_shipped_quick_study_end_to_end(tmp_path, capsys):
     """`make run` in miniature: sweep, reproductions and the report, in-process."""
     out = tmp_path / "out"

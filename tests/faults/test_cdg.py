@@ -170,6 +170,7 @@ def _phi_increases(g):
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["mikant:k=3,n=3", "mikant:k=3,n=4"])
 def test_random_fault_sets_all_algorithms_acyclic_with_2_vcs(spec):
     """50 fault sets at 5-20 %: with 2 VCs every algorithm's graph is acyclic (routes that
@@ -202,6 +203,7 @@ def test_random_fault_sets_all_algorithms_acyclic_with_2_vcs(spec):
     assert refused["gns+tt+xt+gdl"] > 0
 
 
+@pytest.mark.slow
 def test_observed_classes_never_exceed_the_bound():
     rng = np.random.default_rng(3)
     for spec in ("mikant:k=2,n=3", "mikant:k=2,n=4", "mikant:k=3,n=2"):
@@ -408,6 +410,7 @@ def test_explain_node_links_and_escape():
     assert found
 
 
+@pytest.mark.slow
 def test_explain_agrees_with_ft_route():
     for spec in ("mikant:k=3,n=3", "mikantc:k=3,n=3"):
         t = _topo(spec)

@@ -87,6 +87,7 @@ def test_no_faults_every_algorithm_is_the_routing(spec):
     assert lens["oracle"] == lens["sp"]  # every family's routing is minimal here
 
 
+@pytest.mark.slow
 def test_imported_graph(tmp_path):
     topo = _ring(tmp_path)
     st = evaluate(topo, "all", [0.0, 0.2], 400, seed=1)

@@ -357,6 +357,7 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
     raise AssertionError("reference walk did not terminate")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec,rate,trials", [("mikantc:k=3,n=3", 0.12, 120),
                                               ("mikantc:k=3,n=4", 0.08, 60),
                                               ("mikantc:k=4,n=3", 0.1, 60),
@@ -394,6 +395,7 @@ def test_kernel_equals_reference_from_any_switch(seed, start):
 
 
 # ---------------------------------------------------------------- Monte Carlo
+@pytest.mark.slow
 def test_trials_match_single_routes_and_networkx(m33):
     g = m33.to_networkx()
     labels = m33.vertex_labels()
@@ -452,6 +454,7 @@ def test_ordering_and_oracle_bound(m33):
         assert ratio["cube+escape"] > ratio["cube+gns+xt+gdl"] + 0.1
 
 
+@pytest.mark.slow
 def test_same_seed_same_result_any_thread_count():
     code = ("import json,fattree;from fattree.faults.montecarlo import evaluate;"
             "st=evaluate(fattree.build('mikantc:k=3,n=3'),'all',[0.1,0.4],1500,seed=4,"
@@ -520,6 +523,7 @@ def test_cli_as_typed(capsys):
     assert rows[-1]["faulty_links"] == round(0.5 * 243)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,fragment", [
     (["--models", "lookahead"], "not defined for mikantc"),
     (["--algorithms", "gdl"], "not defined for family 'mikantc'"),

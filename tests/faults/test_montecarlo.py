@@ -93,6 +93,7 @@ def test_ordering_and_oracle_bound(m33):
         assert by[("escape", rate)]["success_ratio"] > papers + 0.05
 
 
+@pytest.mark.slow
 def test_same_seed_same_result_any_thread_count(m33, tmp_path):
     code = ("import json,fattree;from fattree.faults.montecarlo import evaluate;"
             "st=evaluate(fattree.build('mikant:k=3,n=3'),'all',[0.1,0.4],1500,seed=4);"

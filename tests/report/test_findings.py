@@ -65,6 +65,7 @@ def test_fault_table_sorted_by_success():
     assert list(t["success at 50 % faults"]) == ["0.3", "0.1"]
 
 
+@pytest.mark.slow
 def test_report_opens_with_findings_and_contents():
     df = _sim_frame()
     page = render(df, title="t")
@@ -101,6 +102,7 @@ def test_identity_is_a_diagonal_on_log_axes():
     assert len(xs) > 50 and np.allclose(xs, ys) and ax.get_yscale() == "log"
 
 
+@pytest.mark.slow
 def test_fault_figure_names_the_topology_and_styles_differ(tmp_path, monkeypatch):
     import matplotlib.pyplot as plt
 

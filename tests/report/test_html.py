@@ -66,6 +66,7 @@ class _Collect(HTMLParser):
         self.text.append(data)
 
 
+@pytest.mark.slow
 def test_report_is_self_contained_and_lists_every_point(results, tmp_path):
     out = write_report(results, tmp_path / "report.html")
     page = out.read_text()
@@ -91,6 +92,7 @@ def test_report_is_self_contained_and_lists_every_point(results, tmp_path):
         write_report(results, tmp_path / "report.pdf")
 
 
+@pytest.mark.slow
 def test_latency_plot_lines_log_axis_and_errors(results):
     df = ResultStore(results).read("kind = 'simulate'")
     fig = P.draw(df, "latency", logy=True)
@@ -125,6 +127,7 @@ def test_replicates_are_averaged_with_error_bars():
     assert list(line.get_ydata()) == [11.0, 20.0]
 
 
+@pytest.mark.slow
 def test_reproduction_table1_matches_graph_except_clos_bisection(tmp_path):
     (res,) = reproduce("000-table1", tmp_path, quick=True)
     assert res.status == "disagree"

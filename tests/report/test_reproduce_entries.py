@@ -19,6 +19,7 @@ def test_every_paper_has_its_entries():
     assert {"003-table1", "003-table2", "000-table1", "001-fig8", "004-fig5"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NEW)
 def test_simulation_entries_run_tiny_and_write(tmp_path, name):
     (r,) = reproduce(name, tmp_path, quick=True)
@@ -46,6 +47,7 @@ def test_002_tables_flag_inconsistencies(tmp_path):
     assert "002-table5" in (tmp_path / "index.md").read_text()
 
 
+@pytest.mark.slow
 def test_cli_as_typed(tmp_path, capsys):
     assert main(["reproduce", "002-table2", "-o", str(tmp_path)]) == 0
     assert (tmp_path / "002-table2" / "README.md").exists()

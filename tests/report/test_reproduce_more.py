@@ -9,6 +9,7 @@ from fattree.report.reproduce import REPRODUCTIONS, reproduce
 MORE = ["001-fig7", "004-fig4", "003-fig10b"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MORE)
 def test_entry_runs_quick_and_writes(tmp_path, name):
     assert name in REPRODUCTIONS
@@ -21,6 +22,7 @@ def test_entry_runs_quick_and_writes(tmp_path, name):
     assert "What the paper claims" in readme and r.status in readme
 
 
+@pytest.mark.slow
 def test_001_fig7_counts_from_the_graph(tmp_path):
     (r,) = reproduce("001-fig7", tmp_path)
     df = r.tables["drawn vs graph vs closed form"].set_index("property")
@@ -28,6 +30,7 @@ def test_001_fig7_counts_from_the_graph(tmp_path):
     assert r.status == "agree" and "54 nodes, 36 switches and 135 links" in r.finding
 
 
+@pytest.mark.slow
 def test_004_fig4_shares_faults_and_judges_paper_algorithms(tmp_path):
     (r,) = reproduce("004-fig4", tmp_path, quick=True)
     df = r.tables["success ratio"]
@@ -40,6 +43,7 @@ def test_004_fig4_shares_faults_and_judges_paper_algorithms(tmp_path):
     assert (piv.drop(columns="oracle").le(piv["oracle"], axis=0)).all().all()
 
 
+@pytest.mark.slow
 def test_003_fig10b_partial_group_equals_summit(tmp_path):
     (r,) = reproduce("003-fig10b", tmp_path, quick=True)
     w = r.tables["average latency"]

@@ -48,6 +48,7 @@ def test_crossing_ranks_finds_a_cycle():
     assert not acyclic
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [25, 31, 64])
 def test_greedy_tables_beyond_the_stored_ones(k):
     uses, acyclic = crossing_ranks(balanced_table(k))

@@ -17,6 +17,7 @@ from fattree.routing.check import check
 TREE_ALGS = ("alg1", "dmodk", "smodk", "random", "adaptive")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["kant", "clos", "mikant"])
 @pytest.mark.parametrize("k,n", [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3),
                                  (4, 4)])
@@ -173,6 +174,7 @@ def _ring_edgelist(tmp_path, m=6):
     return f
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alg", ["shortest", "updown"])
 def test_tables_on_an_imported_irregular_graph(tmp_path, alg):
     t = fattree.build(f"graph:file={_ring_edgelist(tmp_path)}")

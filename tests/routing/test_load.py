@@ -73,6 +73,7 @@ def test_kernel_matches_pure_python_reference(alg):
     assert np.allclose(channel_load(t, alg, "bitcomp").gamma, _reference_loads(t, alg, perm))
 
 
+@pytest.mark.slow
 def test_random_expectation_matches_monte_carlo():
     t = fattree.build("kant:k=4,n=3")
     cr = compile_routing(t, "random", seed=5)

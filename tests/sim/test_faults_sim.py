@@ -40,6 +40,7 @@ def follow(topo, faulty, s, ports):
     raise AssertionError("route does not end at a node")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec,alg,rate,seed,model", [
     (SPEC, "gns+xt+gdl", 0.1, 1, "local"), (SPEC, "gns+tt+xt+gdl", 0.2, 2, "local"),
     ("mikant:k=3,n=3", "gdl", 0.05, 3, "local"),
@@ -127,6 +128,7 @@ def test_zero_faults_is_the_fault_free_simulation(alg, load):
     assert base.fault_rate is None and base.ft_algorithm is None and base.unroutable == 0
 
 
+@pytest.mark.slow
 def test_deadlock_with_one_vc_none_with_escape_classes():
     """The detours' dependency cycles deadlock one VC; the escape classes never do."""
     topo = fattree.build("mikant:k=4,n=3")

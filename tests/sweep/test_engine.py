@@ -3,6 +3,7 @@ sweep resumed without duplicates or corruption, results independent of the worke
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import signal
@@ -20,27 +21,37 @@ from fattree.sweep.engine import connect, run_study
 from fattree.sweep.store import ResultStore
 from fattree.sweep.study import parse_study
 
-# Points that take 0.05-1 s each (all-pairs BFS from every node, brute force); the
-# machine may be loaded, so the tests never depend on how long a point takes.
-SLOW = """\
+# the file-synchronised experiment kind of the kill tests (also preloaded by Dask workers)
+_spec = importlib.util.spec_from_file_location("blocking_kind",
+                                               Path(__file__).with_name("blocking_kind.py"))
+blocking_kind = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(blocking_kind)
+
+# Three quick points, then five that wait for a release flag (tests/sweep/blocking_kind.py):
+# a sweep killed once two points are stored is surely mid-sweep, however loaded the machine.
+def _slow(flags) -> str:
+    return f"""\
 [study]
 name = "slow"
-kind = "topology"
+kind = "block-for-test"
 [parameters]
-topology = ["kant:k=4,n=5", "clos:k=4,n=5", "mikant:k=4,n=5", "mikant:k=6,n=4",
-            "kant:k=6,n=4", "clos:k=6,n=4", "kant:k=4,n=6", "clos:k=3,n=6"]
-distances = "all"
+flags = "{flags}"
+name = ["a", "b", "c", "long1", "long2", "long3", "long4", "long5"]
 """
 
-# One long point among short ones, for killing a worker while it runs the long one.
-LONG = """\
+
+# One point that waits for a release flag among quick ones, for killing the worker that
+# runs it (the point announces itself with a started flag).
+def _long(flags) -> str:
+    return f"""\
 [study]
 name = "long"
-kind = "topology"
+kind = "block-for-test"
 [parameters]
-topology = ["mikant:k=10,n=4", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]
-distances = "all"
+flags = "{flags}"
+name = ["long", "a", "bb", "ccc"]
 """
+
 
 # Seeded points: Monte Carlo fault trials and a tiny simulation, so equal results
 # across worker counts are a real test of the per-point seeds.
@@ -69,6 +80,9 @@ packets_per_source = 15
 
 FATTREE = str(Path(sys.executable).with_name("fattree"))
 
+# a Dask cluster, subprocess sweeps and kills: the whole module is in the slow tier
+pytestmark = pytest.mark.slow
+
 
 def _metrics(df):
     """The stored metrics that must not depend on where or how a point ran."""
@@ -80,14 +94,18 @@ def _metrics(df):
 
 @pytest.fixture(scope="module")
 def client():
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
-    c = Client(cluster, set_as_default=False)
-    yield c
-    c.close()
-    cluster.close()
+    # workers (and those restarted after a kill) preload the blocking kind
+    with blocking_kind.registered(), \
+            dask.config.set({"distributed.worker.preload": blocking_kind.PRELOAD}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
+        c = Client(cluster, set_as_default=False)
+        yield c
+        c.close()
+        cluster.close()
 
 
 def test_same_results_serial_one_and_two_workers(tmp_path, client):
@@ -125,59 +143,62 @@ def _gone(pid: int, timeout: float) -> bool:
 
 
 def test_worker_killed_mid_task_is_retried(tmp_path, client):
-    study = parse_study(LONG)
-    pts = {f"fattree-point-{p.config_hash}": p for p in study.points()}
-    long_keys = {k for k, p in pts.items() if p.params["topology"] == "mikant:k=10,n=4"}
-    pids = client.run(os.getpid)
+    flags = tmp_path / "flags"
+    flags.mkdir()
+    study = parse_study(_long(flags))
+    pts = {p.params["name"]: p for p in study.points()}
     killed = {}
 
     def killer():
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not killed:
-            running = client.run(lambda dask_worker: [str(ts.key) for ts in
-                                                      dask_worker.state.executing])
-            for addr, keys in running.items():
-                hit = long_keys.intersection(keys)
-                if hit and addr in pids:
-                    # at once: the point takes ~4 s, so it is surely mid-task
-                    os.kill(pids[addr], signal.SIGKILL)
-                    killed.update(pid=pids[addr], key=hit.pop())
-                    return
-            time.sleep(0.05)
+        # the event: the long point's started flag names the worker process running it
+        started = blocking_kind.wait_for(lambda: sorted(flags.glob("started-long-*")),
+                                         "the long point to start")
+        pid = int(started[0].name.rsplit("-", 1)[1])
+        os.kill(pid, signal.SIGKILL)
+        killed["pid"] = pid
+        assert _gone(pid, timeout=60)
+        (flags / "release").touch()  # the retried point may now finish
 
     t = threading.Thread(target=killer)
     t.start()
     summary = run_study(study, tmp_path / "killed", client=client)
     t.join()
     assert killed, "no worker was executing the long point"
-    assert _gone(killed["pid"], timeout=30)
     assert summary.done == 4 and not summary.failed
     df = ResultStore(tmp_path / "killed").read()
-    row = df[df["config_hash"] == pts[killed["key"]].config_hash].iloc[0]
+    row = df[df["config_hash"] == pts["long"].config_hash].iloc[0]
     assert row["pid"] != killed["pid"]  # finished by another (or the restarted) worker
+    assert len(list(flags.glob("started-long-*"))) == 2  # killed once, run again once
     run_study(study, tmp_path / "clean", workers=0)
     assert _metrics(df).equals(_metrics(ResultStore(tmp_path / "clean").read()))
 
 
 def test_sigkill_the_sweep_then_resume(tmp_path):
+    flags = tmp_path / "flags"
+    flags.mkdir()
+    slow = _slow(flags)
     study_file = tmp_path / "slow.toml"
-    study_file.write_text(SLOW)
+    study_file.write_text(slow)
     out = tmp_path / "res"
-    cmd = [FATTREE, "sweep", str(study_file), "-o", str(out), "--workers", "2", "-q"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # the CLI in a child process that knows the blocking kind (its workers preload it)
+    main = ("import sys; sys.path.insert(0, sys.argv.pop(1)); import blocking_kind; "
+            "blocking_kind.register(); from fattree.cli import main; sys.exit(main(sys.argv[1:]))")
+    cmd = [sys.executable, "-c", main, str(blocking_kind.HERE), "sweep", str(study_file),
+           "-o", str(out), "--workers", "2", "-q"]
     children: set[int] = set()
-    deadline = time.monotonic() + 90
+    with blocking_kind.registered():
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        while time.monotonic() < deadline:
-            children |= {c.pid for c in psutil.Process(proc.pid).children(recursive=True)}
-            parts = list((out / "parts").glob("*.parquet")) if (out / "parts").exists() else []
-            if len(parts) >= 2:
-                break
+        def two_stored():
+            children.update(c.pid for c in psutil.Process(proc.pid).children(recursive=True))
             assert proc.poll() is None, proc.communicate()
-            time.sleep(0.01)
+            parts = list((out / "parts").glob("*.parquet")) if (out / "parts").exists() else []
+            return len(parts) >= 2
+        blocking_kind.wait_for(two_stored, "two stored points")
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     finally:
+        (flags / "release").touch()  # blocked workers may finish their point and go
         # the workers notice that their parent died and exit; make sure of it
         procs = []
         for pid in children:
@@ -189,15 +210,16 @@ def test_sigkill_the_sweep_then_resume(tmp_path):
         for p in alive:
             p.kill()
     partial = ResultStore(out).read()
-    assert 2 <= len(partial) < 8, "the kill should land mid-sweep"
+    assert 2 <= len(partial) <= 3, "the kill lands while the long points wait"
     assert partial["config_hash"].is_unique
-    # resume in this process: only the missing points run, nothing is duplicated
-    resumed = run_study(parse_study(SLOW), out, workers=0)
-    assert (resumed.skipped, resumed.done) == (len(partial), 8 - len(partial))
-    full = ResultStore(out).read()
-    assert len(full) == 8 and full["config_hash"].is_unique
-    assert not list((out / "parts").glob(".tmp-*"))
-    run_study(parse_study(SLOW), tmp_path / "clean", workers=0)
+    with blocking_kind.registered():
+        # resume in this process: only the missing points run, nothing is duplicated
+        resumed = run_study(parse_study(slow), out, workers=0)
+        assert (resumed.skipped, resumed.done) == (len(partial), 8 - len(partial))
+        full = ResultStore(out).read()
+        assert len(full) == 8 and full["config_hash"].is_unique
+        assert not list((out / "parts").glob(".tmp-*"))
+        run_study(parse_study(slow), tmp_path / "clean", workers=0)
     assert _metrics(full).equals(_metrics(ResultStore(tmp_path / "clean").read()))
     # the rows the killed sweep had stored are exactly those of the clean run
     clean = _metrics(ResultStore(tmp_path / "clean").read())
@@ -222,11 +244,9 @@ def test_unreachable_scheduler_fails_within_seconds(tmp_path):
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    t0 = time.monotonic()
-    with pytest.raises(ParameterError, match="unreachable"):
-        run_study(parse_study(SLOW), tmp_path / "r", scheduler=f"tcp://127.0.0.1:{port}",
-                  connect_timeout=1.5)
-    assert time.monotonic() - t0 < 8
+    study = parse_study('[study]\nkind = "topology"\n[parameters]\ntopology = "kant:k=2,n=2"\n')
+    with pytest.raises(ParameterError, match="unreachable"):  # how fast: benchmarks/responsiveness.py
+        run_study(study, tmp_path / "r", scheduler=f"tcp://127.0.0.1:{port}", connect_timeout=1.5)
     assert not (tmp_path / "r").exists()  # nothing was created
     with pytest.raises(ParameterError, match="scheduler"):
         connect("", 1)

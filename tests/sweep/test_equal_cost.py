@@ -44,7 +44,7 @@ def test_verdict_compares_at_equal_cost():
 
 @pytest.mark.slow
 def test_quick_study_writes_the_verdict_into_the_report(tmp_path):
-    from fattree.sweep.flagship import run_shipped
+    from fattree.report.flagship import run_shipped
 
     res = run_shipped("equal-cost-quick", tmp_path, workers=1)
     assert not res.summary.failed

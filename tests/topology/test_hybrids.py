@@ -96,6 +96,7 @@ def test_table1_counts_ports_labels(family, k, n):
     assert np.all(np.isin(t.port_kind[tree, k:], [PORT_UP, PORT_NONE]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", HYBRIDS)
 @pytest.mark.parametrize("k,n", SIZES)
 def test_diameter_by_bfs(family, k, n):
@@ -280,6 +281,7 @@ def test_kantc_grouping_and_T0(family, k, n):
 
 
 # ----------------------------------------------------------------------------- node classes
+@pytest.mark.slow
 @pytest.mark.parametrize("family", HYBRIDS)
 @pytest.mark.parametrize("k,n", [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (4, 2), (3, 4), (4, 3)])
 def test_node_classes_give_all_pairs_statistics(family, k, n):

@@ -25,6 +25,7 @@ def _kant_as_xgft(k, n):
     return f"xgft:m={'.'.join([str(k)] * n)},w={'.'.join(['1'] + [str(k)] * (n - 1))}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k,n", [(2, 2), (2, 4), (3, 3), (4, 3), (5, 2)])
 def test_full_xgft_is_kant_array_for_array(k, n):
     a, b = fattree.build(f"kant:k={k},n={n}"), fattree.build(_kant_as_xgft(k, n))
@@ -121,6 +122,7 @@ def test_bad_parameters(params, needle):
         fattree.build("xgft", **params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["xgft:m=4.4,w=1.2.2", "xgft:m=4.0.4,w=1.2.2",
                                   "xgft:m=1024.1024.1024.1024,w=1.1024.1024.1024"])
 def test_cli_bad_spec_is_one_line(spec):

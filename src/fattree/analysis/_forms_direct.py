@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import ParameterError
 from ._forms_hybrid import cube_pd, cube_pd_printed
 from ._forms_trees import _kant_avg, _kant_pd
-from .closed_forms import ParamSpec, avg_distinct, register_forms
+from .formset import ParamSpec, avg_distinct, register_forms
 
 
 def _hc_printed(one, d, p):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import factorial
 
-from .closed_forms import ParamSpec, avg_distinct, register_forms
+from .formset import ParamSpec, avg_distinct, register_forms
 
 
 def _w(one, k):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .closed_forms import ParamSpec, avg_distinct, register_forms
+from .formset import ParamSpec, avg_distinct, register_forms
 
 _T1 = "000 Table I"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from math import prod
 
 from ..topology.families.xgft import parse_levels, shape, stage_radix, stage_sizes
-from .closed_forms import PARAM_MAX, ParamSpec, avg_distinct, register_forms
+from .formset import PARAM_MAX, ParamSpec, avg_distinct, register_forms
 
 _REF = "Öhring 1995 §2 (derived)"
 

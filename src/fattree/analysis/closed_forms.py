@@ -14,144 +14,20 @@ N² ordered pairs, pairs on the same switch counting 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from fractions import Fraction
-from types import MappingProxyType
-from typing import Any, Union
+from typing import Any
 
 from ..errors import ParameterError
-from ..registry import Registry
 
-Number = Union[Fraction, int, float]
+# The formula modules register their families into FORMS on import (registration module).
+from . import _forms_direct, _forms_hybrid, _forms_trees, _forms_xgft  # noqa: F401
+from .formset import (FORMS, KEYS, NODES_MAX, PARAM_MAX, FormSet,  # noqa: F401
+                      Formula, Number, ParamSpec, avg_distinct,
+                      register_forms)
 
-#: Keys in display order; a family returns the subset it has a closed form for.
-KEYS = ("nodes", "switches", "links", "radix", "diameter", "avg_distance",
-        "avg_distance_distinct", "bisection_width", "path_diversity")
-
-
-@dataclass(frozen=True)
-class Formula:
-    """One closed-form value.
-
-    Attributes
-    ----------
-    name : str
-        The property (``"nodes"``, ``"avg_distance"``, ...).
-    value : Fraction, int or float
-        The correct value (verified against the graph, see the errata).
-    reference : str
-        Paper and place the formula comes from.
-    printed : Fraction, int, float or None
-        The value the paper's printed formula gives, only where it differs from ``value``.
-    note : str
-        Convention or erratum in words.
-    """
-
-    name: str
-    value: Number
-    reference: str
-    printed: Number | None = None
-    note: str = ""
-
-    @property
-    def paper_is_wrong(self) -> bool:
-        """True where the printed formula gives a different value (an erratum)."""
-        return self.printed is not None and self.printed != self.value
-
-    def __float__(self) -> float:
-        return float(self.value)
-
-
-#: the largest value of any closed-form parameter: no design of at most 10^12 nodes (the
-#: advisor's range) has a larger one, and beyond it exact integers grow without bound
-PARAM_MAX = 10**12
-#: the largest design (nodes) the closed forms evaluate (beyond it, floats overflow)
-NODES_MAX = 10**18
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """An integer parameter of a formula family (minimum, optional default).
-
-    ``convert``, when given, replaces the integer conversion (e.g. XGFT's level lists).
-    """
-
-    name: str
-    minimum: int
-    default: int | None = None
-    convert: Callable[[Any], Any] | None = None
-    #: largest value (default :data:`PARAM_MAX`); exponents (levels n, cube dimensions)
-    #: stop at 63, as ``design --max-n`` does, so no formula grows without bound
-    maximum: int | None = None
-
-
-@dataclass(frozen=True)
-class FormSet:
-    """The registered closed forms of one family."""
-
-    family: str
-    title: str
-    params: tuple[ParamSpec, ...]
-    compute: Callable[..., dict[str, Any]]
-    references: Mapping[str, str]
-    notes: Mapping[str, str] = field(default_factory=dict)
-    printed: Callable[..., dict[str, Any]] | None = None
-    check: Callable[[dict[str, int]], None] | None = None
-
-    def validate(self, raw: Mapping[str, Any]) -> dict[str, int]:
-        """Convert and range-check the parameters (strings from a spec are accepted)."""
-        if not isinstance(raw, Mapping):
-            raise ParameterError(f"params={raw!r} is invalid: expected a mapping like {{'k': 4, 'n': 3}}")
-        known = [p.name for p in self.params]
-        for key in raw:
-            if key not in known:
-                raise ParameterError(
-                    f"{self.family}: unknown parameter {key!r}; parameters: {', '.join(known)}")
-        out: dict[str, int] = {}
-        for p in self.params:
-            if p.name not in raw:
-                if p.default is None:
-                    raise ParameterError(f"{self.family}: missing parameter {p.name!r} (integer >= {p.minimum})")
-                out[p.name] = p.default
-                continue
-            value = raw[p.name]
-            if p.convert is not None:
-                out[p.name] = p.convert(value)
-                continue
-            try:
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                    raise ValueError
-                value = int(value)
-            except (TypeError, ValueError):
-                raise ParameterError(
-                    f"{self.family}: {p.name}={raw[p.name]!r} is invalid: expected an integer >= {p.minimum}") from None
-            top = PARAM_MAX if p.maximum is None else p.maximum
-            if not p.minimum <= value <= top:
-                raise ParameterError(
-                    f"{self.family}: {p.name}={value} is invalid: must be an integer from {p.minimum} "
-                    f"to {top:,}")
-            out[p.name] = value
-        if self.check is not None:
-            self.check(out)
-        return out
-
-
-FORMS: Registry[FormSet] = Registry("closed-form family")
-
-
-def register_forms(family: str, *, title: str, params: list[ParamSpec], references: dict[str, str],
-                   notes: dict[str, str] | None = None, printed=None, check=None):
-    """Decorator registering ``f(one, **params) -> {key: value}`` as a family's closed forms."""
-
-    def deco(fn):
-        FORMS.add(family, FormSet(family=family, title=title, params=tuple(params), compute=fn,
-                                  references=MappingProxyType(dict(references)),
-                                  notes=MappingProxyType(dict(notes or {})), printed=printed,
-                                  check=check))
-        return fn
-
-    return deco
+__all__ = ["closed_forms", "numeric", "printed_numeric", "families", "FORMS", "KEYS", "Formula",
+           "FormSet", "ParamSpec", "register_forms", "avg_distinct"]
 
 
 def _exact(v: Any) -> Number:
@@ -201,6 +77,10 @@ def closed_forms(family: str, params: Mapping[str, Any]) -> dict[str, Formula]:
         shown = ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
         raise ParameterError(f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
                              f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes")
+    if "nodes" in vals and not vals["nodes"] <= NODES_MAX:
+        shown = ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
+        raise ParameterError(f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
+                             f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes")
     printed = entry.printed(one, **values) if entry.printed is not None else {}
     out: dict[str, Formula] = {}
     for key in KEYS + tuple(k for k in vals if k not in KEYS):
@@ -238,12 +118,3 @@ def printed_numeric(family: str, params: Mapping[str, int]) -> dict[str, Any]:
 def families() -> list[str]:
     """Names of the families with closed forms."""
     return FORMS.names()
-
-
-def avg_distinct(avg, nodes: int):
-    """Mean over the N(N-1) pairs s != t from the mean over all N² pairs (self pairs are 0)."""
-    return avg * nodes / (nodes - 1)
-
-
-# Families register on import (kept in small modules).
-from . import _forms_direct, _forms_hybrid, _forms_trees, _forms_xgft  # noqa: E402,F401

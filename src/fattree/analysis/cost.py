@@ -120,13 +120,33 @@ def rcp_value(radix: float, diameter: float, nodes: float, p: int = 1) -> float:
     ----------
     000 §V.A eq. (7); 001 §3.2; 004 §5.2 (division bar restored).
     """
-    _check_p(p)
+    check_p(p)
     if nodes < 2 * p:
         raise ParameterError(f"nodes={nodes!r} is invalid: at least 2p = {2 * p} for a hypercube of N/p >= 2 switches")
     return radix * diameter / hypercube_cost(nodes, p)
 
 
-def _check_p(p) -> None:
+def check_p(p) -> None:
+    """Check ``p``, the compute nodes per hypercube router (an integer >= 1).
+
+    Parameters
+    ----------
+    p : int
+        Nodes per hypercube router.
+
+    Raises
+    ------
+    ParameterError
+        If ``p`` is not an integer >= 1.
+
+    Examples
+    --------
+    >>> check_p(2)
+    >>> check_p(0)
+    Traceback (most recent call last):
+    ...
+    fattree.errors.ParameterError: p=0 is invalid: an integer >= 1 (nodes per hypercube router)
+    """
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
         raise ParameterError(f"p={p!r} is invalid: an integer >= 1 (nodes per hypercube router)")
 

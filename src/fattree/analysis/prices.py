@@ -77,7 +77,7 @@ _TOP = 10**12
 
 
 def _parse(text: str, where: str) -> dict[str, Any]:
-    from ..sweep.tomlpos import KeyLines
+    from ..tomlpos import KeyLines
 
     try:
         doc = tomllib.loads(text)

@@ -46,6 +46,35 @@ err_console = Console(stderr=True, width=_width(sys.stderr))
 MAX_POINTS = 10_000
 
 
+def listing(names, last: str = "or") -> str:
+    """The names of a registry (or any sequence) for a help text: ``"a, b or c"``.
+
+    Help lists are generated from the registries they name, never written out by hand,
+    so that a new entry appears in them.
+
+    Parameters
+    ----------
+    names : iterable of str
+        A registry (iterates over its names) or a sequence of names.
+    last : str
+        The word before the last name.
+
+    Returns
+    -------
+    str
+        The names joined.
+
+    Examples
+    --------
+    >>> listing(["edgelist", "json", "dot"]), listing(("local",)), listing("ab", "and")
+    ('edgelist, json or dot', 'local', 'a and b')
+    """
+    names = [str(n) for n in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
 def check_range(text, param: str, cap: int = MAX_POINTS) -> None:
     """Refuse a ``START:STOP:STEP`` list with non-finite ends or more than ``cap``
     points before it is expanded (lists ``a,b,c`` are counted too).

@@ -14,7 +14,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import ProgressLine, check_number, check_output, console, print_json
+from ..analysis.closed_forms import FORMS
+from ..analysis.cost import BASELINES
+from ..report.figures_analytics import RCP_FAMILIES
+from ._common import ProgressLine, check_number, check_output, console, listing, print_json
+
+#: families whose closed forms take (k, n): those cost ratios are defined for
+_KN_FORMS = [f for f, e in FORMS.items() if [p.name for p in e.params] == ["k", "n"]]
 
 plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
                        no_args_is_help=True)
@@ -230,17 +236,10 @@ def compare(
 ) -> None:
     """Side-by-side closed-form properties and the price model (a graph is built only to cut the
     bisection of a family without a closed form, up to 50,000 nodes; beyond, N/2 bounds it)."""
-    from ..analysis.cost import _check_p
+    from ..analysis.cost import check_p
     from ..analysis.pricing import load_prices
 
-    _check_p(p)
-    if nodes is not None:
-        from ..analysis.advisor import MAX_NODES
-        from ..errors import ParameterError
-
-        if not 2 <= nodes <= MAX_NODES:
-            raise ParameterError(f"nodes={nodes!r} is invalid: an integer from 2 to {MAX_NODES:,} "
-                                 "(as design --nodes)")
+    check_p(p)
     pr = load_prices(prices)
     entries = [_compare_entry(s, p, nodes, pr) for s in specs]
     rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "cost", "watts", "usd_per_node",
@@ -320,7 +319,7 @@ def cost(
 ) -> None:
     """Price a design: switches, cables (in-rack copper, optical), transceivers, watts; per node,
     per bisection link and per unit of the routing's throughput bound (every price is an assumption)."""
-    from .. import __version__
+    from ..version import __version__
     from ..analysis.pricing import cost as run, load_prices
 
     pr = load_prices(prices)
@@ -478,8 +477,8 @@ _OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf
 @plot_app.command("cost-ratios")
 def plot_cost_ratios(
     output: Path = _OUT,
-    families: str = typer.Option("cat,micat", "--families", help="mikant, cat, micat, kantc, mikantc"),
-    baseline: str = typer.Option("kant", "--baseline", help="kant or mikant"),
+    families: str = typer.Option("cat,micat", "--families", help=listing(_KN_FORMS, "and")),
+    baseline: str = typer.Option("kant", "--baseline", help=listing(BASELINES)),
     k_max: int = typer.Option(8, "--k-max", help="largest k (= n)"),
 ) -> None:
     """Switch and link cost ratios per node (000 Fig. 5, 001 Fig. 2, 004 Figs. 5-6)."""
@@ -494,18 +493,18 @@ def plot_cost_ratios(
 @plot_app.command("rcp")
 def plot_rcp(
     output: Path = _OUT,
-    family: str = typer.Option("mikant", "--family", help="kant, clos, mikant, cat, micat, kantc, mikantc"),
+    family: str = typer.Option("mikant", "--family", help=listing(RCP_FAMILIES)),
     n_min: int = typer.Option(2, "--n-min", help="smallest n"),
     n_max: int = typer.Option(8, "--n-max", help="largest n"),
     p: int = typer.Option(1, "--p", help="nodes per hypercube router"),
     mark: Optional[str] = typer.Option(None, "--mark", help="designs to annotate, e.g. 8:6,4:9 (k:n)"),
 ) -> None:
     """RCP against the hypercube versus system size, one curve per n (000 Fig. 7, 001 Figs. 3-4, 004 Figs. 7-8)."""
-    from ..analysis.cost import _check_p
+    from ..analysis.cost import check_p
     from ..errors import ParameterError
     from ..report.figures_analytics import plot_rcp as draw
 
-    _check_p(p)
+    check_p(p)
     if not 1 <= n_min <= n_max <= 40:
         raise ParameterError(f"n_min={n_min}, n_max={n_max} are invalid: need 1 <= n_min <= n_max <= 40")
     marks = []

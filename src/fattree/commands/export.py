@@ -8,12 +8,15 @@ from typing import Optional
 
 import typer
 
+from ..topology.export import EXPORTERS
+from ._common import listing
+
 
 
 def export(
     spec: str = typer.Argument(..., help="topology, e.g. kantc:k=3,n=3 or graph:file=net.graphml"),
     fmt: str = typer.Option("edgelist", "--format", "-f",
-                            help="edgelist, json, graphml, dot or booksim"),
+                            help=listing(EXPORTERS)),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write (default: stdout)"),
 ) -> None:
     """Write the topology with its labels and ports in a format other tools read."""

@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ._common import ProgressLine, check_output, check_range, check_seed, console, print_json
+from ..faults.algorithms import MODELS
+from ._common import ProgressLine, check_output, check_range, check_seed, console, err_console, print_json
 
 
 def faults(
@@ -19,7 +20,7 @@ def faults(
     trials: int = typer.Option(10000, "--trials", help="trials per rate"),
     seed: int = typer.Option(0, "--seed"),
     models: str = typer.Option("local", "--fault-model", "--models",
-                               help="local, lookahead or local,lookahead"),
+                               help=f"{', '.join(MODELS)} or {','.join(MODELS)}"),
     links: str = typer.Option("all", "--links", "--fault-pool",
                               help="links that may fail: all (node links included) or switch-only "
                                    "(--fault-pool as in study files)"),

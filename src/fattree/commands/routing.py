@@ -8,7 +8,9 @@ from typing import Optional
 import typer
 from rich.table import Table
 
+from ..traffic import PATTERNS
 from ._common import console, print_json
+from .sim import spec_help
 
 routing_app = typer.Typer(help="Routing algorithms: list, verify on every pair, channel load.",
                           no_args_is_help=True)
@@ -235,7 +237,7 @@ def load_cmd(
     spec: str = _SPEC,
     algorithm: str = _ALG,
     traffic: str = typer.Option("uniform", "--traffic", "-t",
-                                help="uniform, bitcomp, bitrev, transpose, shuffle, tornado, ..."),
+                                help=spec_help(PATTERNS)),
     as_json: bool = _JSON,
     seed: int = _SEED,
     max_seconds: float = _MAX_S,

@@ -260,7 +260,7 @@ def study(
     as_json: bool = typer.Option(False, "--json", help="print the list or the outcome as JSON"),
 ) -> None:
     """Run a shipped study and write OUT/report.html (make run: the flagship)."""
-    from ..sweep.flagship import run_shipped
+    from ..report.flagship import run_shipped
     from ..sweep.study import builtin_studies, builtin_study
 
     if list_:

@@ -155,6 +155,24 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
 
     ``"all"`` alone selects every algorithm defined for the family (the spec's
     combination "ALL" of the four detours is named ``gns+tt+xt+gdl``).
+
+    Parameters
+    ----------
+    names : str or list of str
+        Comma-separated names (or a list of names); ``"all"`` alone selects every algorithm
+        of the family.
+    family : str
+        The topology family the algorithms run on.
+
+    Returns
+    -------
+    list of FTAlgorithm
+        In the order given.
+
+    Raises
+    ------
+    UnknownNameError
+        If a name is not an algorithm of the family.
     """
     if isinstance(names, str):
         parts = [p.strip().lower() for p in names.split(",") if p.strip()]
@@ -179,6 +197,29 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
 
 
 def check_model(model: str) -> str:
+    """The fault-knowledge model ``model``, checked.
+
+    Parameters
+    ----------
+    model : str
+        ``"local"`` or ``"lookahead"`` (:data:`MODELS`).
+
+    Returns
+    -------
+    str
+        ``model`` unchanged.
+
+    Raises
+    ------
+    ParameterError
+        If ``model`` is not one of :data:`MODELS`.
+    """
     if model not in MODELS:
         raise ParameterError(f"model={model!r} is invalid: one of {', '.join(MODELS)}")
     return model
+
+
+__all__ = ["GNS", "GDL", "XT", "TT", "ROOT", "UPALT", "ESCAPE", "CUBE", "ORACLE", "RULE_SP",
+           "RULE_MINIMAL", "RULE_DETOUR", "RULE_UPDOWN_T", "RULE_SHORTEST_T", "RULE_ORACLE",
+           "TABLE_RULES", "MODELS", "FTAlgorithm", "FT_ALGORITHMS", "GENERIC", "MIKANT_FAMILIES",
+           "GENERIC_ALIASES", "SPEC_NAMES", "resolve_algorithms", "check_model"]

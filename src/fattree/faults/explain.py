@@ -9,8 +9,6 @@ cube multipath) and why a route failed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from ..errors import ParameterError
@@ -20,6 +18,7 @@ from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TABLE_RULES, TT, UPALT
                          check_model, resolve_algorithms)
 from .kernel import (HOW_CUBE, HOW_GODOWN, HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, KIND_GDL,
                      KIND_GNS, KIND_TT, KIND_TX, KIND_XT, OK, STATUS_NAMES, ft_walk)
+from .records import FTExplanation
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
 _REFS = {KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1", KIND_GDL: "Go-Down-Level, 001 §4.2.2",
@@ -28,32 +27,6 @@ _REFS = {KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1", KIND_GDL: "Go-Down-Level, 
 _STEPS = {KIND_GNS: ("g1", "g2", "g3"), KIND_GDL: ("d1", "d2", "d3"), KIND_TT: ("t1", "t2", "t3"),
           KIND_XT: ("x1", "x2", "x3", "x4", "x5"), KIND_TX: ("t1/x1",)}
 _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
-
-
-@dataclass(frozen=True)
-class FTExplanation:
-    """A route under faults: the walk, one row per switch, and the events that shaped it."""
-
-    algorithm: str
-    model: str
-    src: str | None
-    dst: str
-    success: bool
-    status: str
-    path: list[str]
-    switches: list[str]
-    ports: list[int]
-    hops: int
-    rows: list[dict]
-    events: list[dict]
-    faulty_links: list[list[str]] = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return {"algorithm": self.algorithm, "model": self.model, "src": self.src,
-                "dst": self.dst, "success": self.success, "delivered": self.success,
-                "status": self.status, "path": self.path, "switches": self.switches,
-                "ports": self.ports, "hops": self.hops, "hop_rules": self.rows,
-                "events": self.events, "faulty_links": self.faulty_links}
 
 
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):

@@ -24,7 +24,7 @@ from ..errors import ParameterError
 from ..routing.deadlock import MAX_VCS, channel_label
 from ..topology import Topology
 from .algorithms import RULE_UPDOWN_T, check_model, resolve_algorithms
-from .cdg import FTDeadlockReport, shortest_cycle
+from .records import FTDeadlockReport, shortest_cycle
 from .generic import ft_walk_generic, turn_classes
 from .gwalk import GenericRouter, table_route
 from .kernel import OK

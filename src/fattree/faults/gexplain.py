@@ -16,6 +16,7 @@ from .algorithms import FTAlgorithm
 from .generic import HOW_ALT, HOW_MISROUTE, HOW_NAMES
 from .gwalk import GenericRouter
 from .kernel import OK, STATUS_NAMES
+from .records import FTExplanation
 
 
 def _faulty_ports(topo, a, faulty) -> str:
@@ -29,7 +30,6 @@ def explain_generic(topo: Topology, alg: FTAlgorithm, src, dst: int, faulty, mod
                     start: int, bad: list):
     """The :class:`~fattree.faults.explain.FTExplanation` of a generic algorithm's route
     (called by :func:`fattree.faults.explain.explain_route`)."""
-    from .explain import FTExplanation
 
     g = GenericRouter(topo, alg, faulty, model)
     st, hops, sws, ports, hows = g.route(src, dst, None if start < 0 else start)

@@ -11,7 +11,20 @@ from ..topology import Topology
 
 
 def link_between(topo: Topology, a: int, b: int) -> int:
-    """Id of the link joining vertices a and b (``-1`` if they are not adjacent)."""
+    """Id of the link joining vertices a and b (``-1`` if they are not adjacent).
+
+    Parameters
+    ----------
+    topo : Topology
+        The network.
+    a, b : int
+        Vertex ids (nodes ``0..N-1``, switch ``s`` is ``N+s``).
+
+    Returns
+    -------
+    int
+        The index into ``topo.links``, or ``-1``.
+    """
     n = topo.n_nodes
     if a > b:
         a, b = b, a
@@ -24,6 +37,23 @@ def link_between(topo: Topology, a: int, b: int) -> int:
 
 def mikant_link_id(topo: Topology, lid) -> int:
     """Link of 001's ID ``<G, level, D_{n-2..0}, P>`` (spec §1.3) in a MiKANT.
+
+    Parameters
+    ----------
+    topo : Topology
+        A MiKANT network.
+    lid : sequence of int
+        The link id ``(G, level, D_{n-2}, ..., D_0, P)``.
+
+    Returns
+    -------
+    int
+        The index into ``topo.links``.
+
+    Raises
+    ------
+    ParameterError
+        If the topology is not a MiKANT or the id does not name one of its links.
 
     Examples
     --------
@@ -50,7 +80,25 @@ def mikant_link_id(topo: Topology, lid) -> int:
 
 
 def parse_link(topo: Topology, text: str) -> int:
-    """A link given as ``"A B"`` (two vertex labels) or as a MiKANT link id ``<1,2,0,0,0>``."""
+    """A link given as ``"A B"`` (two vertex labels) or as a MiKANT link id ``<1,2,0,0,0>``.
+
+    Parameters
+    ----------
+    topo : Topology
+        The network.
+    text : str
+        Two vertex labels separated by blanks, or a MiKANT link id.
+
+    Returns
+    -------
+    int
+        The index into ``topo.links``.
+
+    Raises
+    ------
+    ParameterError
+        If a label is unknown or the two vertices are not adjacent.
+    """
     text = text.strip()
     if text.startswith("<") and text.endswith(">"):
         return mikant_link_id(topo, [x for x in text[1:-1].replace(" ", "").split(",")])
@@ -67,6 +115,18 @@ def parse_link(topo: Topology, text: str) -> int:
 
 def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
     """Boolean mask over ``topo.links`` from a file of one link per line ('#' comments).
+
+    Parameters
+    ----------
+    topo : Topology
+        The network the labels refer to.
+    path : str or Path
+        The fault file.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Mask over ``topo.links``.
 
     Raises
     ------
@@ -96,13 +156,46 @@ def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
 
 
 def write_fault_file(topo: Topology, mask: np.ndarray, path: str | Path) -> None:
+    """Write the links of ``mask`` to a fault file, one ``A B`` label pair per line.
+
+    Parameters
+    ----------
+    topo : Topology
+        The network.
+    mask : numpy.ndarray of bool
+        Faulty links, over ``topo.links``.
+    path : str or Path
+        The file to write (read back by :func:`read_fault_file`).
+    """
     lines = [f"{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}"
              for a, b in topo.links[np.nonzero(mask)[0]]]
     Path(path).write_text("# faulty links, one per line\n" + "\n".join(lines) + "\n")
 
 
 def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = False) -> np.ndarray:
-    """round(rate × links) faulty links drawn uniformly without replacement (001 §5)."""
+    """round(rate × links) faulty links drawn uniformly without replacement (001 §5).
+
+    Parameters
+    ----------
+    topo : Topology
+        The network.
+    rate : float
+        The share of links made faulty, in [0, 1].
+    seed : int
+        Seed of the draw.
+    switch_only : bool
+        Draw among switch-to-switch links only (node links never fail).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Mask over ``topo.links``.
+
+    Raises
+    ------
+    ParameterError
+        If ``rate`` is outside [0, 1].
+    """
     if not 0.0 <= rate <= 1.0:
         raise ParameterError(f"rate={rate!r} is invalid: a fraction in [0, 1]")
     pool = np.arange(topo.n_nodes if switch_only else 0, topo.n_links)
@@ -111,3 +204,7 @@ def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = Fa
     mask = np.zeros(topo.n_links, bool)
     mask[rng.choice(pool, size=f, replace=False)] = True
     return mask
+
+
+__all__ = ["link_between", "mikant_link_id", "parse_link", "read_fault_file", "write_fault_file",
+           "random_faults"]

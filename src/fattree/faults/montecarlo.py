@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from .. import __version__
+from ..version import __version__
 from ..errors import ParameterError
 from ..topology import Topology
 from . import mikantc  # noqa: F401  (registers the mikantc study kernel)

@@ -140,7 +140,7 @@ def _versions() -> str:
     import pandas
     import pyarrow
 
-    from .. import __version__
+    from ..version import __version__
 
     parts = [f"fattree {__version__}", f"Python {platform.python_version()}",
              f"numpy {numpy.__version__}", f"pandas {pandas.__version__}",

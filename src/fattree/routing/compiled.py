@@ -60,6 +60,34 @@ def register_algorithm(name: str, *, title: str, paper: str, families=None, mini
 
     A compiler may return a fourth item, a dict overriding ``vcs_required`` or
     ``minimal`` for that topology (properties that depend on the parameters).
+
+    Parameters
+    ----------
+    name : str
+        The algorithm's name (``--algorithm NAME``).
+    title : str
+        One line for listings.
+    paper : str
+        Paper and section it comes from.
+    families : sequence of str, optional
+        The families it is defined on (None: any graph).
+    minimal, adaptive : bool
+        Every route has BFS length; ``route_ports`` may return several candidates.
+    vcs_required : int
+        Virtual channels needed for deadlock freedom.
+    support : str, optional
+        The adaptive algorithm whose candidates a randomised one draws from.
+    demo : bool
+        Kept only to demonstrate a failure (never a default).
+    default_for : sequence of str
+        Families whose default it is.
+    per_packet : bool
+        The port depends on the source or the packet.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the compiler unchanged.
     """
 
     def deco(fn: Compiler) -> Compiler:
@@ -116,7 +144,22 @@ NO_TABLE.flags.writeable = False
 
 
 def tree_iparams(topo: Topology, policy: int, seed: int) -> np.ndarray:
-    """iparams of the digit rules: k, n, policy, seed, k^(n-1), N and the powers of k."""
+    """iparams of the digit rules: k, n, policy, seed, k^(n-1), N and the powers of k.
+
+    Parameters
+    ----------
+    topo : Topology
+        A digit-labelled tree (``k``, ``n`` in ``topo.params``).
+    policy : int
+        The rule's policy code.
+    seed : int
+        The routing seed.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The integer parameters of :func:`fattree.routing.kernel.route_ports`.
+    """
     k, n = int(topo.params["k"]), int(topo.params["n"])
     ip = np.zeros(IP_POW + n + 1, np.int64)
     ip[IP_K], ip[IP_N], ip[IP_POLICY], ip[IP_SEED] = k, n, policy, seed
@@ -128,6 +171,18 @@ def tree_iparams(topo: Topology, policy: int, seed: int) -> np.ndarray:
 
 def algorithms_for(family: str, *, include_demo: bool = False) -> list[str]:
     """Names of the algorithms defined on a family (family-specific ones first).
+
+    Parameters
+    ----------
+    family : str
+        A family name (``topo.family``).
+    include_demo : bool
+        Also list the algorithms kept only to demonstrate a failure.
+
+    Returns
+    -------
+    list of str
+        Algorithm names.
 
     Examples
     --------
@@ -150,6 +205,16 @@ def default_algorithm(family: str) -> str:
     MiKANT; the papers' Algorithm 1 is ``alg1``, named explicitly by reproductions), else
     ``shortest``.
 
+    Parameters
+    ----------
+    family : str
+        A family name.
+
+    Returns
+    -------
+    str
+        The name of the algorithm used when none is given.
+
     Examples
     --------
     >>> from fattree.routing import default_algorithm
@@ -163,7 +228,27 @@ def default_algorithm(family: str) -> str:
 
 
 def get_algorithm(name: str, family: str | None = None) -> Algorithm:
-    """The registered algorithm ``name``, checked against ``family`` if given."""
+    """The registered algorithm ``name``, checked against ``family`` if given.
+
+    Parameters
+    ----------
+    name : str
+        A registered algorithm name.
+    family : str, optional
+        The family it must be defined on.
+
+    Returns
+    -------
+    Algorithm
+        The registry entry.
+
+    Raises
+    ------
+    UnknownNameError
+        If ``name`` is not registered (the message lists the valid names).
+    ParameterError
+        If ``name`` is not a string, or the algorithm is not defined on ``family``.
+    """
     if not isinstance(name, str):
         raise ParameterError(f"algorithm={name!r} is invalid: expected a name such as 'alg1'")
     if name not in ALGORITHMS:
@@ -226,3 +311,8 @@ def compile_routing(topo: Topology, algorithm: str | None = None, seed: int = 0)
                            vcs_required=props["vcs_required"], family=topo.family,
                            support=alg.support,
                            per_packet=alg.per_packet)
+
+
+__all__ = ["Compiler", "Algorithm", "ALGORITHMS", "register_algorithm", "CompiledRouting",
+           "NO_TABLE", "tree_iparams", "algorithms_for", "default_algorithm", "get_algorithm",
+           "compile_routing"]

@@ -68,3 +68,6 @@ def next_vc(code, iparams, sw, in_port, in_vc, out_port, n_vcs):
     if code == CODE_CUBE and iparams[2] == 1:  # torus: dateline
         return _torus_vc(iparams, sw, in_port, in_vc, out_port, n_vcs)
     return -1
+
+
+__all__ = ["route_ports", "next_vc"]

@@ -149,3 +149,6 @@ def route(topo: Topology, cr: CompiledRouting | str | None, src, dst, *, pkt_key
         path.append(topo.node_label(d))
     hops = len(ports) + (1 if s < N else 0)
     return RouteResult(path, sws, ports, hops, ok, STATUS[status], s, d, cr.algorithm)
+
+
+__all__ = ["DELIVERED", "NO_ROUTE", "HOP_LIMIT", "BAD_PORT", "STATUS", "RouteResult", "route"]

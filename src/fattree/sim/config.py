@@ -242,3 +242,40 @@ def _choice(cfg, name, valid):
     if v not in valid:
         raise UnknownNameError(
             f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}")
+
+
+def merge_config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
+    """``config`` with the keyword parameters ``kw`` applied (a new :class:`SimConfig`).
+
+    Parameters
+    ----------
+    config : SimConfig or None
+        The base configuration (None: the defaults).
+    kw : dict
+        Field names and values that override it.
+
+    Returns
+    -------
+    SimConfig
+        The merged, validated configuration.
+
+    Raises
+    ------
+    ParameterError
+        If ``config`` is not a SimConfig, a name is not a field, or a value is invalid.
+
+    Examples
+    --------
+    >>> merge_config(None, {"load": 0.3}).load
+    0.3
+    """
+    if config is not None and not isinstance(config, SimConfig):
+        raise ParameterError(f"config={config!r} is invalid: expected a SimConfig")
+    try:
+        return replace(config, **kw) if config is not None else SimConfig(**kw)
+    except TypeError as exc:
+        valid = ", ".join(SimConfig.__dataclass_fields__)
+        raise ParameterError(f"{exc}; valid parameters: {valid}") from None
+
+
+__all__ = ["ARBITRATIONS", "TERMINATIONS", "SimConfig", "merge_config"]

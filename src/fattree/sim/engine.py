@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from ..version import __version__
 from ..errors import ParameterError, SimulationError
 from ..routing import compile_routing
 from ..topology import Topology, build
 from ..traffic import make_process, make_traffic
 from . import kernel
-from .config import SimConfig
+from .config import SimConfig, merge_config as _config
 from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, deadlock_cycle, stuck_cycle
 from .memory import check_memory
@@ -41,16 +41,6 @@ def _topology(topology) -> Topology:
     if isinstance(topology, str):
         return build(topology)
     raise ParameterError(f"topology={topology!r} is invalid: expected a Topology or a spec string")
-
-
-def _config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
-    if config is not None and not isinstance(config, SimConfig):
-        raise ParameterError(f"config={config!r} is invalid: expected a SimConfig")
-    try:
-        return replace(config, **kw) if config is not None else SimConfig(**kw)
-    except TypeError as exc:
-        valid = ", ".join(SimConfig.__dataclass_fields__)
-        raise ParameterError(f"{exc}; valid parameters: {valid}") from None
 
 
 def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[int, int], None]
@@ -435,7 +425,18 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
 
 
 def results_frame(results: Sequence[SimResult]):
-    """A DataFrame with one row per result (config flattened as ``config.*``)."""
+    """A DataFrame with one row per result (config flattened as ``config.*``).
+
+    Parameters
+    ----------
+    results : sequence of SimResult
+        The runs, e.g. of :func:`simulate_loads`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per result: its metrics and ``config.<name>`` columns.
+    """
     import pandas as pd
 
     rows = []
@@ -448,3 +449,6 @@ def results_frame(results: Sequence[SimResult]):
         d.update({f"config.{k}": v for k, v in conf.items()})
         rows.append(d)
     return pd.DataFrame(rows)
+
+
+__all__ = ["simulate", "simulate_loads", "results_frame"]

@@ -59,10 +59,9 @@ class MemoryEstimate:
 
 
 def _config(config, params: dict[str, Any]):
-    from .config import SimConfig
-    from .engine import _config as merge
+    from .config import SimConfig, merge_config
 
-    return merge(config if isinstance(config, SimConfig) else None, params or {})
+    return merge_config(config if isinstance(config, SimConfig) else None, params or {})
 
 
 def estimate_memory(topology, config=None, *, available: int | None = None,

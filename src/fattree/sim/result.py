@@ -105,6 +105,18 @@ def _plain(v):
 def percentile(hist: np.ndarray, q: float) -> float:
     """Nearest-rank percentile of a histogram of integer values (NaN if empty).
 
+    Parameters
+    ----------
+    hist : numpy.ndarray
+        ``hist[v]``: how many times value ``v`` occurred.
+    q : float
+        The fraction, in (0, 1] (0.99: the 99th percentile).
+
+    Returns
+    -------
+    float
+        The smallest value with at least a fraction ``q`` of the counts at or below it.
+
     Examples
     --------
     >>> percentile(np.array([0, 2, 0, 1]), 0.5), percentile(np.array([0, 2, 0, 1]), 0.99)
@@ -115,3 +127,6 @@ def percentile(hist: np.ndarray, q: float) -> float:
         return math.nan
     rank = max(1, math.ceil(q * n))
     return float(np.searchsorted(np.cumsum(hist), rank))
+
+
+__all__ = ["SimResult", "percentile"]

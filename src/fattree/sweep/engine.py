@@ -77,7 +77,7 @@ def point_row(study: str, point: Point, outcome: dict) -> tuple[dict, list[str],
         name = key if key not in row else f"result_{key}"
         row[name] = v
         metric_cols.append(name)
-    from .. import __version__
+    from ..version import __version__
 
     row.update({"fattree_version": __version__, "started_at": outcome["started_at"],
                 "finished_at": outcome["finished_at"], "elapsed_s": outcome["elapsed_s"],
@@ -184,7 +184,7 @@ def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures
         todo = [p for p in points if p.config_hash not in done
                 and TASKS.get(p.kind).available() is None]
         skipped = sum(p.config_hash in done for p in points)
-        from .. import __version__
+        from ..version import __version__
 
         if skipped and previous != __version__:
             import warnings

@@ -52,7 +52,7 @@ _META_KEY = b"fattree"
 
 
 def _version() -> str:
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

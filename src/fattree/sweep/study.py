@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import FattreeError, InputFileError, ParameterError, closest
 from .tasks import OMIT, REQUIRED, TASKS, Task
-from .tomlpos import KeyLines
+from ..tomlpos import KeyLines
 
 #: keys of a point's configuration that are not task parameters
 IDENTITY_KEYS = ("kind", "replicate", "study_seed")
@@ -333,7 +333,7 @@ class _Parser:
                     raise self.fail(f"experiment {e.name!r} ({where}): {exc}") from None
 
     def check_report(self, report: dict) -> None:
-        from ..report.plots import PLOTS
+        from .plotkinds import PLOTS
 
         for key in ("reproduce", "plots"):
             for v in report.get(key, []):

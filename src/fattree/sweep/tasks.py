@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
+from ..params import TYPE_NAMES, Invalid, Parameter
 from ..registry import Registry
 
 #: default of a parameter that is left out of the configuration unless the study sets it
@@ -33,11 +34,11 @@ OMIT = object()
 #: default of a parameter the study must set.
 REQUIRED = object()
 
-_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+_TYPE_NAMES = TYPE_NAMES
 
 
 @dataclass(frozen=True)
-class TaskParam:
+class TaskParam(Parameter):
     """One parameter of an experiment kind.
 
     ``check(value) -> value`` validates one value (after the type test) and returns its
@@ -56,6 +57,14 @@ class TaskParam:
     multi: bool = False
     crn: bool = False
 
+    #: values from a study file carry their type (TOML): no string parsing
+    strict = True
+
+    @property
+    def kind(self) -> type:
+        """The type (:class:`fattree.params.Parameter`'s name for ``type``)."""
+        return self.type
+
     def describe(self) -> str:
         d = "" if self.default in (REQUIRED, OMIT) else f" (default {self.default!r})"
         t = _TYPE_NAMES[self.type] + (" list" if self.multi else "")
@@ -63,15 +72,14 @@ class TaskParam:
 
     def convert_scalar(self, value: Any) -> Any:
         """Check the type of one value and canonicalise it; raise ``ParameterError``."""
-        ok = (isinstance(value, self.type) and not (self.type is int and isinstance(value, bool)))
-        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
-        if self.type is float and ok and not math.isfinite(value):
-            ok = False
-        if ok and self.type is int and not -2**63 <= value < 2**63:
-            raise ParameterError(f"{self.name}={value!r} is invalid: beyond a 64-bit integer")
-        if not ok:
+        try:
+            value = self.parse(value)
+        except Invalid:
+            raise ParameterError(f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}") from None
+        if self.type is float and not math.isfinite(value):
             raise ParameterError(f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}")
+        if self.type is int and not -2**63 <= value < 2**63:
+            raise ParameterError(f"{self.name}={value!r} is invalid: beyond a 64-bit integer")
         return self.check(value) if self.check is not None else value
 
     def convert(self, value: Any) -> Any:

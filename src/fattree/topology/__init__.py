@@ -2,7 +2,7 @@
 
 from . import families  # noqa: F401  (fills the registry)
 from .core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from .family import FAMILIES, Family, Param, build, parse_spec, register_family, resolve
+from .family import FAMILIES, Facets, Family, Param, build, parse_spec, register_family, resolve
 
-__all__ = ["Topology", "FAMILIES", "Family", "Param", "build", "parse_spec", "register_family",
+__all__ = ["Topology", "FAMILIES", "Facets", "Family", "Param", "build", "parse_spec", "register_family",
            "resolve", "PORT_NONE", "PORT_DOWN", "PORT_UP", "PORT_CUBE", "PORT_NODE"]

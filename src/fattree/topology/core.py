@@ -361,3 +361,6 @@ def _lookup_row(table: np.ndarray, digits: list[int], keys) -> int:
     if pos < len(sorted_keys) and sorted_keys[pos] == key:
         return int(order[pos])
     return -1
+
+
+__all__ = ["PORT_NONE", "PORT_DOWN", "PORT_UP", "PORT_CUBE", "PORT_NODE", "Topology"]

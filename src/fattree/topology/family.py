@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError, ResourceError, closest
+from ..params import Invalid, Parameter
 from ..registry import Registry, split_spec
 from .core import Topology
 
@@ -17,8 +18,9 @@ FAMILIES: Registry["Family"] = Registry("family")
 
 
 @dataclass(frozen=True)
-class Param:
-    """One parameter of a family: integer by default, with an allowed range."""
+class Param(Parameter):
+    """One parameter of a family: integer by default, with an allowed range (conversion and
+    range check by :class:`fattree.params.Parameter`)."""
 
     name: str
     help: str
@@ -28,30 +30,75 @@ class Param:
     kind: type = int
 
     def describe(self) -> str:
-        rng = ""
-        if self.kind is int:
-            lo = "" if self.minimum is None else f"{self.minimum}"
-            hi = "" if self.maximum is None else f"{self.maximum}"
-            rng = f" [{lo}..{hi}]" if (lo or hi) else ""
+        """``"k [2..64]: arity (default 4)"``: name, range, help and default."""
+        rng = self.range_text() if self.kind is int else ""
         d = "" if self.default is None else f" (default {self.default})"
         return f"{self.name}{rng}: {self.help}{d}"
 
     def convert(self, family: str, raw: Any) -> Any:
-        if self.kind is int:
-            try:
-                if isinstance(raw, bool):
-                    raise ValueError
-                if isinstance(raw, float) and not raw.is_integer():
-                    raise ValueError
-                value = int(raw)
-            except (TypeError, ValueError):
+        """The value of this parameter of ``family`` from ``raw`` (a spec string or a value).
+
+        Parameters
+        ----------
+        family : str
+            The family's name, for messages.
+        raw : object
+            The value given.
+
+        Returns
+        -------
+        object
+            The converted, range-checked value.
+
+        Raises
+        ------
+        ParameterError
+            If it is not an integer (for integer parameters) or is out of range.
+        """
+        if self.kind is not int:
+            return self.parse(raw)
+        try:
+            return self.parse_checked(raw)
+        except Invalid as exc:
+            if exc.reason == "type":
                 raise ParameterError(f"{family}: {self.name}={raw!r} is not an integer") from None
-            if self.minimum is not None and value < self.minimum:
-                raise ParameterError(f"{family}: {self.name}={value} is too small; {self.describe()}")
-            if self.maximum is not None and value > self.maximum:
-                raise ParameterError(f"{family}: {self.name}={value} is too large; {self.describe()}")
-            return value
-        return self.kind(raw)
+            size = "small" if exc.reason == "low" else "large"
+            raise ParameterError(
+                f"{family}: {self.name}={exc.value} is too {size}; {self.describe()}") from None
+
+
+@dataclass(frozen=True)
+class Facets:
+    """What a family declares beyond its builder, each facet explicitly (``None`` / ``()`` /
+    ``"none"`` where it has none), so that a new family cannot silently lack one; the
+    declarations are checked against the registries that implement them by
+    ``tests/arch/test_conformance.py``.
+
+    Attributes
+    ----------
+    routing : str
+        Its default routing algorithm (:func:`fattree.routing.default_algorithm`).
+    forms : str or None
+        Its entry of the closed forms (:data:`fattree.analysis.closed_forms.FORMS`).
+    fault_tolerance : str
+        ``"rules"``: its own entry of :data:`fattree.faults.rules.FAMILY_RULES`;
+        ``"generic"``: the generic fault-tolerant kernel over its default routing;
+        ``"none"``.
+    advisor : tuple of str
+        Its design-advisor shapes (:data:`fattree.analysis.advisor.SHAPES`).
+    drawing : str
+        ``"layered"`` (:func:`fattree.report.draw.layout`, rows by ``switch_layer``) or
+        ``"none"``.
+    example : str or None
+        A small spec the conformance tests build (None: it needs an input file).
+    """
+
+    routing: str
+    forms: str | None
+    fault_tolerance: str
+    advisor: tuple[str, ...]
+    drawing: str
+    example: str | None
 
 
 @dataclass(frozen=True)
@@ -73,6 +120,7 @@ class Family:
     check: Callable[[dict], None] | None = None
     node_classes: Callable[[Topology], tuple[np.ndarray, np.ndarray]] | None = None
     doc: str = ""
+    facets: Facets | None = None
 
     def validate(self, raw: dict[str, Any]) -> dict[str, Any]:
         known = {p.name: p for p in self.params}
@@ -95,13 +143,39 @@ class Family:
 
 
 def register_family(name: str, *, title: str, paper: str, params: list[Param],
-                    size=None, check=None, node_classes=None):
-    """Decorator registering a builder ``f(**params) -> Topology`` as a family."""
+                    facets: Facets, size=None, check=None, node_classes=None):
+    """Decorator registering a builder ``f(**params) -> Topology`` as a family.
+
+    Parameters
+    ----------
+    name : str
+        The family's name in specs.
+    title : str
+        One line for listings.
+    paper : str
+        Paper and section that define it.
+    params : list of Param
+        Its parameters, in spec order.
+    size : callable, optional
+        ``size(params) -> (nodes, switches, ports)`` without building.
+    check : callable, optional
+        ``check(params)`` raises ParameterError for invalid combinations.
+    facets : Facets
+        Its default routing, closed forms, fault tolerance, advisor shapes and drawing.
+    node_classes : callable, optional
+        ``node_classes(topo) -> (representatives, weights)`` of automorphism classes.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the builder unchanged.
+    """
 
     def deco(builder):
         FAMILIES.add(name, Family(name=name, title=title, paper=paper, params=tuple(params),
                                   builder=builder, size=size, check=check,
-                                  node_classes=node_classes, doc=(builder.__doc__ or "").strip()))
+                                  node_classes=node_classes, doc=(builder.__doc__ or "").strip(),
+                                  facets=facets))
         return builder
 
     return deco
@@ -109,6 +183,21 @@ def register_family(name: str, *, title: str, paper: str, params: list[Param],
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"family:a=1,b=2"`` into the family name and raw parameter strings.
+
+    Parameters
+    ----------
+    spec : str
+        A topology spec.
+
+    Returns
+    -------
+    tuple of (str, dict of str to str)
+        The family name and the raw (unconverted) parameters.
+
+    Raises
+    ------
+    ParameterError
+        If the spec is not ``NAME`` or ``NAME:key=value,...``.
 
     Examples
     --------
@@ -138,11 +227,43 @@ BYTES_PER_NODE = 96
 
 
 def estimate_bytes(nodes: int, switches: int, ports: int) -> int:
+    """The memory a topology of this size takes once built (an estimate, in bytes).
+
+    Parameters
+    ----------
+    nodes, switches, ports : int
+        The family's size (:attr:`Family.size`): compute nodes, switches, ports per switch.
+
+    Returns
+    -------
+    int
+        Bytes of the topology's arrays and derived tables.
+    """
     return BYTES_PER_PORT * switches * ports + BYTES_PER_NODE * nodes
 
 
 def resolve(spec_or_name: str, params: dict[str, Any] | None = None) -> tuple[Family, dict[str, Any]]:
-    """Find the family and validate its parameters (nothing is built)."""
+    """Find the family and validate its parameters (nothing is built).
+
+    Parameters
+    ----------
+    spec_or_name : str
+        A spec (``params`` None) or a family name.
+    params : dict, optional
+        The family's parameters, when a name is given.
+
+    Returns
+    -------
+    tuple of (Family, dict)
+        The family and its converted, checked parameters.
+
+    Raises
+    ------
+    UnknownNameError
+        If the family is not registered.
+    ParameterError
+        If a parameter is unknown, missing or out of range.
+    """
     if params is None:
         name, raw = parse_spec(spec_or_name)
     else:
@@ -156,6 +277,27 @@ def build(spec: str, /, **params: Any) -> Topology:
 
     Parameters are validated and the memory need is estimated before anything is
     allocated.
+
+    Parameters
+    ----------
+    spec : str
+        ``"family:key=value,..."``, or the family name when ``params`` are given.
+    **params
+        The family's parameters (override nothing: either a spec or a name and keywords).
+
+    Returns
+    -------
+    Topology
+        The network.
+
+    Raises
+    ------
+    UnknownNameError
+        If the family is not registered.
+    ParameterError
+        If a parameter is unknown, missing or out of range.
+    ResourceError
+        If the estimated memory exceeds what the machine has.
 
     Examples
     --------
@@ -184,3 +326,7 @@ def build(spec: str, /, **params: Any) -> Topology:
                 f"{need / 2**30:.1f} GiB ({nodes:,} nodes, {switches:,} switches); "
                 f"only {have / 2**30:.1f} GiB is available")
     return fam.builder(**values)
+
+
+__all__ = ["FAMILIES", "Param", "Facets", "Family", "register_family", "parse_spec", "available_memory",
+           "BYTES_PER_PORT", "BYTES_PER_NODE", "estimate_bytes", "resolve", "build"]

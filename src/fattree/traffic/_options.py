@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ParameterError, closest
+from ..params import Invalid, Parameter
 from ..registry import split_spec as _split
 
 
 @dataclass(frozen=True)
-class Opt:
-    """One option of a pattern or process, with its type, default and range."""
+class Opt(Parameter):
+    """One option of a pattern or process, with its type, default and range (conversion and
+    range check by :class:`fattree.params.Parameter`)."""
 
     name: str
     help: str
@@ -21,40 +23,45 @@ class Opt:
     maximum: float | None = None
 
     def describe(self) -> str:
-        lo = "" if self.minimum is None else f"{self.minimum}"
-        hi = "" if self.maximum is None else f"{self.maximum}"
-        rng = f" [{lo}..{hi}]" if (lo or hi) else ""
-        return f"{self.name}{rng}: {self.help} (default {self.default})"
+        """``"node [0..]: the hot node (default 0)"``: name, range, help and default."""
+        return f"{self.name}{self.range_text()}: {self.help} (default {self.default})"
 
     def convert(self, owner: str, raw: Any) -> Any:
-        if self.kind is bool:
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in ("1", "true", "yes", "on"):
-                return True
-            if text in ("0", "false", "no", "off"):
-                return False
-            raise ParameterError(f"{owner}: {self.name}={raw!r} is invalid: expected true or false")
-        if self.kind is str:
-            return str(raw)
+        """The option's value from ``raw`` (a spec string or a value).
+
+        Parameters
+        ----------
+        owner : str
+            The pattern or process, for messages.
+        raw : object
+            The value given.
+
+        Returns
+        -------
+        object
+            The converted, range-checked value.
+
+        Raises
+        ------
+        ParameterError
+            If it does not convert to the option's kind or is out of range.
+        """
         try:
-            if isinstance(raw, bool):
-                raise ValueError
-            value = self.kind(raw)
-            if self.kind is int and isinstance(raw, float) and not raw.is_integer():
-                raise ValueError
-            if self.kind is float and value != value or value in (float("inf"), float("-inf")):
-                raise ValueError  # NaN and infinities are never a valid option
-        except (TypeError, ValueError):
+            value = self.parse(raw)
+        except Invalid:
+            if self.kind is bool:
+                raise ParameterError(
+                    f"{owner}: {self.name}={raw!r} is invalid: expected true or false") from None
             raise ParameterError(
                 f"{owner}: {self.name}={raw!r} is invalid: expected {self.kind.__name__}; "
                 f"{self.describe()}") from None
-        if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum):
+        if self.kind in (bool, str):
+            return value
+        try:
+            return self.check_range(value)
+        except Invalid:
             raise ParameterError(
-                f"{owner}: {self.name}={value!r} is out of range; {self.describe()}")
-        return value
+                f"{owner}: {self.name}={value!r} is out of range; {self.describe()}") from None
 
 
 def split_spec(spec: str, what: str) -> tuple[str, dict[str, str]]:

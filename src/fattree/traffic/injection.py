@@ -45,6 +45,26 @@ INJECTIONS: Registry[Injection] = Registry("injection process")
 
 
 def register_injection(name: str, *, title: str, paper: str = "", options=(), internal=False):
+    """Decorator registering ``prepare(...)`` as an injection process.
+
+    Parameters
+    ----------
+    name : str
+        The process's name (``--injection NAME``).
+    title : str
+        One line for listings.
+    paper : str
+        Paper and section it comes from.
+    options : sequence of Opt
+        Its options (``NAME:key=value``).
+    internal : bool
+        Chosen by the library (e.g. ``trace``), left out of help lists.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``prepare`` unchanged.
+    """
     def deco(fn):
         INJECTIONS.add(name, Injection(name=name, title=title, paper=paper,
                                        options=tuple(options), prepare=fn, internal=internal))
@@ -85,6 +105,31 @@ def make_process(spec: str | None, traffic: Traffic, load: float | None, packet_
     ``spec`` None picks ``bernoulli`` (``trace`` for a trace pattern, whose file
     gives the creation times; ``load`` is then ignored).
 
+    Parameters
+    ----------
+    spec : str or None
+        ``"NAME"`` or ``"NAME:key=value,..."`` (:data:`INJECTIONS`).
+    traffic : Traffic
+        The bound pattern (:func:`fattree.traffic.make_traffic`).
+    load : float or None
+        Offered load, flits per node per cycle, in (0, 1].
+    packet_flits : int
+        Flits per packet.
+    seed : int
+        Seed of every random decision of the process.
+
+    Returns
+    -------
+    Process
+        What the kernel's :func:`create_cycle` needs.
+
+    Raises
+    ------
+    UnknownNameError
+        If the process is not registered.
+    ParameterError
+        If an option or the load is invalid.
+
     Examples
     --------
     >>> from fattree.traffic import make_traffic
@@ -114,6 +159,18 @@ def make_process(spec: str | None, traffic: Traffic, load: float | None, packet_
 
 
 def check_load(load) -> None:
+    """Check an offered load.
+
+    Parameters
+    ----------
+    load : float
+        Flits per node per cycle.
+
+    Raises
+    ------
+    ParameterError
+        If ``load`` is not a finite number in (0, 1].
+    """
     if isinstance(load, bool) or not isinstance(load, (int, float, np.floating, np.integer)) \
             or not math.isfinite(float(load)) or not 0.0 < float(load) <= 1.0:
         raise ParameterError(
@@ -239,3 +296,7 @@ def _trace(traffic, load, flits, seed, o):
     offered = m * flits / (int(traffic.active.sum()) * span)
     return Process("trace", o, I_TRACE, _ip(0), table, np.zeros(1, np.int64), offered,
                    per_node, per_cycle)
+
+
+__all__ = ["I_BERNOULLI", "I_EXACT", "I_BURSTY", "I_TRACE", "Injection", "INJECTIONS",
+           "register_injection", "Process", "make_process", "check_load", "create_cycle"]

@@ -50,7 +50,26 @@ PATTERNS: Registry[Pattern] = Registry("traffic pattern")
 
 
 def register_pattern(*names: str, title: str, paper: str = "", options=(), timed=False):
-    """Decorator registering ``prepare(n, opts, seed) -> (code, iparams, fparams, table)``."""
+    """Decorator registering ``prepare(n, opts, seed) -> (code, iparams, fparams, table)``.
+
+    Parameters
+    ----------
+    *names : str
+        The pattern's name, then its aliases.
+    title : str
+        One line for listings.
+    paper : str
+        Paper and section it comes from.
+    options : sequence of Opt
+        Its options (``NAME:key=value``).
+    timed : bool
+        A trace: creation times come with the pattern.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``prepare`` unchanged.
+    """
 
     def deco(fn):
         pat = Pattern(name=names[0], title=title, paper=paper, options=tuple(options),
@@ -284,3 +303,7 @@ def _trace(n, o, seed):
     cycle, src, dst, lines = read_trace(o["file"])
     table = trace_tables(o["file"], cycle, src, dst, lines, n)
     return T_TRACE, None, None, table, (cycle, src, dst)
+
+
+__all__ = ["T_UNIFORM", "T_TABLE", "T_HOTSPOT", "T_TRACE", "Pattern", "PATTERNS",
+           "register_pattern", "Traffic", "dest", "make_traffic"]

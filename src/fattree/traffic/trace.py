@@ -20,6 +20,16 @@ _SPLIT = re.compile(r"[,\s]+")
 def read_trace(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Parse a trace file into ``(cycle, src, dst, line_numbers)`` int64 arrays.
 
+    Parameters
+    ----------
+    path : str or Path
+        The trace file: one ``cycle src dst`` line per packet.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``cycle``, ``src``, ``dst`` and the file's line numbers.
+
     Raises
     ------
     InputFileError
@@ -80,6 +90,25 @@ def trace_tables(path, cycle, src, dst, lines, n: int) -> np.ndarray:
 
     The table is ``offsets (n+1)`` followed by the destinations grouped by source,
     each group in creation order (cycle, then file order).
+
+    Parameters
+    ----------
+    path : str or Path
+        The trace file (for messages).
+    cycle, src, dst, lines : numpy.ndarray
+        As :func:`read_trace` returns them.
+    n : int
+        Compute nodes of the network.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The table.
+
+    Raises
+    ------
+    InputFileError
+        If a node id is ``>= n`` (the message names the line).
     """
     bad = np.nonzero((src >= n) | (dst >= n))[0]
     if len(bad):
@@ -92,3 +121,6 @@ def trace_tables(path, cycle, src, dst, lines, n: int) -> np.ndarray:
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(counts, out=offsets[1:])
     return np.concatenate([offsets, dst[order]])
+
+
+__all__ = ["read_trace", "trace_tables"]

@@ -16,103 +16,20 @@ paper module lists in ``ANALYTIC_CLAIMS``.
 
 from __future__ import annotations
 
-import math
 import shutil
 import traceback
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import FattreeError, ParameterError
-from ...registry import Registry
+from ...errors import FattreeError
+# the paper modules register their entries on import (order: the order of `all`)
+from . import p000, p001, p002, p003, p004  # noqa: F401
+from . import families  # noqa: F401,E402  (issue 11: not a paper's figure; after the papers)
+from .base import (REPRODUCTIONS, Context, Outcome, Reproduction, Result, _adopt_analytic_figures,
+                   _markdown_table, _slug, reproduction)
+from .p000 import graph_properties  # public since the single module
 
-
-@dataclass
-class Outcome:
-    """What a reproduction found: a verdict, in words, and its figures and tables.
-
-    ``agree`` is True/False, or None when the claim cannot be judged from our result.
-    ``figures`` holds matplotlib Figures or paths of PNG files already drawn.
-    """
-
-    agree: bool | None
-    finding: str
-    figures: list = field(default_factory=list)
-    captions: list = field(default_factory=list)
-    tables: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Reproduction:
-    """A registered table or figure of a paper."""
-
-    name: str
-    title: str
-    paper: str
-    claim: str
-    make: Callable[["Context"], Outcome]
-    requires: tuple[str, ...] = ()
-    slow: bool = False
-
-    def available(self) -> str | None:
-        from ...sweep.tasks import missing
-
-        why = missing(self.requires)
-        return f"needs {why}" if why else None
-
-
-@dataclass
-class Context:
-    """Where and how reproductions run (simulations go through the sweep engine)."""
-
-    out: Path
-    workers: int = 2
-    scheduler: str | None = None
-    progress: Callable | None = None
-    quick: bool = False
-    #: shipped study whose experiments the simulation and fault entries run
-    study: str = ""
-
-    def __post_init__(self) -> None:
-        self.out = Path(self.out)
-        if not self.study:
-            self.study = "flagship-quick" if self.quick else "flagship"
-
-
-@dataclass
-class Result:
-    """A reproduction run: the entry's text plus its outcome and status."""
-
-    name: str
-    title: str
-    paper: str
-    claim: str
-    status: str  # agree | disagree | no verdict | unavailable | error
-    finding: str
-    figures: list = field(default_factory=list)
-    captions: list = field(default_factory=list)
-    tables: dict = field(default_factory=dict)
-    files: list = field(default_factory=list)
-
-
-REPRODUCTIONS: Registry[Reproduction] = Registry("reproduction")
-
-
-def reproduction(name: str, *, title: str, paper: str, claim: str, requires=(), slow=False):
-    """Decorator registering ``make(ctx) -> Outcome`` as a reproduction.
-
-    Examples
-    --------
-    >>> "000-table1" in REPRODUCTIONS
-    True
-    """
-
-    def deco(make):
-        REPRODUCTIONS.add(name, Reproduction(name, title, paper, claim, make,
-                                             tuple(requires), slow))
-        return make
-
-    return deco
+__all__ = ["REPRODUCTIONS", "Context", "Outcome", "Reproduction", "Result", "reproduction", "run",
+           "write", "reproduce", "graph_properties"]
 
 
 def run(name: str, ctx: Context) -> Result:
@@ -199,58 +116,5 @@ def reproduce(names: str | list[str], out, *, workers: int = 2, scheduler: str |
     (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     return results
 
-
-def _slug(s: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in s).strip("-").lower() or "table"
-
-
-def _markdown_table(df) -> str:
-    cols = [str(c) for c in df.columns]
-    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for rec in df.itertuples(index=False):
-        rows.append("| " + " | ".join(_fmt(v) for v in rec) + " |")
-    return "\n".join(rows)
-
-
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        return "" if math.isnan(v) else f"{v:.6g}"
-    return str(v)
-
-
-def _figure(size=(6.4, 4.2)):
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=size, layout="constrained")
-    return fig, fig.subplots()
-
-
-def _adopt_analytic_figures(claims: dict) -> None:
-    try:
-        from ..figures_analytics import ANALYTIC_FIGURES
-    except ModuleNotFoundError as exc:  # the analytics concern is not part of this build
-        if not (exc.name or "").startswith("fattree"):
-            raise
-        return
-    for key, fig in ANALYTIC_FIGURES.items():
-        if key in REPRODUCTIONS:
-            continue
-        paper, claim, judge = claims.get(
-            key, (fig.paper, "(the paper's claim about this figure is not transcribed yet)",
-                  lambda: (None, "")))
-
-        def make(ctx, fig=fig, judge=judge):
-            path = fig.draw(ctx.out / fig.key / f"{fig.key}.png")
-            agree, finding = judge()
-            return Outcome(agree, f"{finding} Figure notes: {fig.caption}".strip(), [path],
-                           [fig.title])
-
-        REPRODUCTIONS.add(key, Reproduction(key, fig.title, paper, claim, make))
-
-
-# the paper modules register their entries on import (order: the order of `all`)
-from . import p000, p001, p002, p003, p004  # noqa: E402
-from . import families  # noqa: E402,F401  (issue 11: not a paper's figure)
-from .p000 import graph_properties  # noqa: E402,F401  (public since the single module)
 
 _adopt_analytic_figures({**p000.ANALYTIC_CLAIMS, **p001.ANALYTIC_CLAIMS, **p004.ANALYTIC_CLAIMS})

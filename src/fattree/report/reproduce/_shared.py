@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...errors import ParameterError  # noqa: F401
-from . import Context, Outcome, reproduction  # noqa: F401
+from .base import Context, Outcome, reproduction  # noqa: F401
 # ============================================================================ 001/004 Table 1, 003
 _GRAPH_KEYS = {"nodes": lambda p: p["nodes"], "switches": lambda p: p["switches"],
                "links": lambda p: p["links"], "radix": lambda p: p["radix"]["max"],
@@ -83,7 +83,7 @@ def _sim_curves(runs, loads, *, workers: int = 1, **params):
 
 
 def _curve_figure(df, metric: str = "avg_latency", ylabel: str = "average packet latency (cycles)"):
-    from . import _figure
+    from .base import _figure
 
     from ..plots import LINESTYLES, MARKERS
 

@@ -10,7 +10,7 @@ the surviving routes beside it (:func:`~fattree.report.fault_comparison.saturati
 
 from __future__ import annotations
 
-from . import Context, Outcome, reproduction
+from .base import Context, Outcome, reproduction
 
 # 1,024 nodes each (the full study); 128 / 64 / 128 in the quick one
 FULL = ("mikant:k=8,n=3", "kant:k=4,n=5", "clos:k=8,n=3")

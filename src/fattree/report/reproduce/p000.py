@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...errors import ParameterError  # noqa: F401
-from . import Context, Outcome, reproduction  # noqa: F401
+from .base import Context, Outcome, reproduction  # noqa: F401
 # ============================================================================ 000 Table I
 _TABLE1 = {  # the printed formulas of 000 Table I (the paper's claims)
     "kant": {"nodes": lambda k, n: k**n, "switches": lambda k, n: n * k ** (n - 1),

@@ -6,7 +6,7 @@ printed ones and the rows that differ are flagged with the reason (errata).
 
 from __future__ import annotations
 
-from . import Context, Outcome, Reproduction, REPRODUCTIONS
+from .base import REPRODUCTIONS, Context, Outcome, Reproduction
 
 
 def _make(key: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...errors import ParameterError  # noqa: F401
-from . import Context, Outcome, reproduction  # noqa: F401
+from .base import Context, Outcome, reproduction  # noqa: F401
 def _minft_rows(sizes):
     import numpy as np
     import pandas as pd
@@ -98,7 +98,7 @@ def _wide(df, metric):
 
 
 def _by_size_figure(df, metric, ylabel):
-    from . import _figure
+    from .base import _figure
 
     fig, ax = _figure()
     for (fam, load), g in df.groupby(["family", "offered_load"]):

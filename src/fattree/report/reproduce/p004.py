@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...errors import ParameterError  # noqa: F401
-from . import Context, Outcome, reproduction  # noqa: F401
+from .base import Context, Outcome, reproduction  # noqa: F401
 from ._shared import (_buffer_study, _curve_figure, _graph_vs_paper, _judge_buffers, _savings,
                       _table_outcome)
 @reproduction("004-table1", title="Topological characteristics of KANT, MiKANT, KANTC, MiKANTC "

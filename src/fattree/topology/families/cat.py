@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 
 
 def hybrid_size(k: int, n: int, mirrored: bool, per_cube: int) -> tuple[int, int, int]:
@@ -278,7 +278,9 @@ _PARAMS = [Param("k", "cube dimension and tree arity (switch radix 2k)", minimum
 @register_family(
     "cat", title="k-cube k-ary n-tree CAT(k,n)", paper="001 §2.1 / Table 1",
     params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], False, 1),
-    node_classes=hybrid_node_classes)
+    node_classes=hybrid_node_classes,
+    facets=Facets(routing="cube-tree", forms="cat", fault_tolerance="generic", advisor=("cat",),
+                  drawing="layered", example="cat:k=2,n=2"))
 def cat(k: int, n: int) -> Topology:
     """CAT(k, n): a k-ary n-tree whose leaf switches are the transit corners of k-cubes.
 
@@ -303,7 +305,9 @@ def cat(k: int, n: int) -> Topology:
 @register_family(
     "micat", title="mirrored k-cube k-ary n-tree MiCAT(k,n)", paper="001 §2.2 / Table 1",
     params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], True, 1),
-    node_classes=hybrid_node_classes)
+    node_classes=hybrid_node_classes,
+    facets=Facets(routing="cube-tree", forms="micat", fault_tolerance="generic", advisor=("micat",),
+                  drawing="layered", example="micat:k=2,n=2"))
 def micat(k: int, n: int) -> Topology:
     """MiCAT(k, n): MiKANT(k, n) whose stage-0 switches are the transit corners of k-cubes.
 

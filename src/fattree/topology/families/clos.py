@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class, digit, digits_msd, set_digit
 from .kant import tree_ports
 
@@ -28,7 +28,9 @@ def _size(p):
     "clos", title="bidirectional Clos k-ary n-tree (2n-1 stages)", paper="000 Fig. 2 / Table I",
     params=[Param("k", "arity (switch radix 2k)", minimum=2, maximum=64),
             Param("n", "tree levels (2n-1 stages)", minimum=2, maximum=24)],
-    size=_size, node_classes=all_nodes_one_class)
+    size=_size, node_classes=all_nodes_one_class,
+    facets=Facets(routing="dmodk", forms="clos", fault_tolerance="rules", advisor=("clos",),
+                  drawing="layered", example="clos:k=2,n=2"))
 def clos(k: int, n: int) -> Topology:
     """Bidirectional Clos k-ary n-tree: 2k^n nodes, (2n-1)k^(n-1) switches, 2n k^n links.
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ...errors import ParameterError
 from ..core import PORT_CUBE, PORT_NODE, Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class, digit, digits_msd, set_digit
 
 _MAX_VERTICES = 2**31 - 1  # port_peer is int32
@@ -79,7 +79,9 @@ def _hc_check(q):
     "hypercube", title="binary hypercube (d-cube), p nodes per switch", paper="000 §V RCP / 001 / 004",
     params=[Param("d", "dimension (cube ports per switch)", minimum=1, maximum=30),
             Param("p", "compute nodes per switch", default=1, minimum=1, maximum=64)],
-    size=_hc_size, check=_hc_check, node_classes=all_nodes_one_class)
+    size=_hc_size, check=_hc_check, node_classes=all_nodes_one_class,
+    facets=Facets(routing="ecube", forms="hypercube", fault_tolerance="generic", advisor=("hypercube",),
+                  drawing="layered", example="hypercube:d=3,p=1"))
 def hypercube(d: int, p: int = 1) -> Topology:
     """Binary d-cube with p nodes per switch: 2^d switches of radix d+p, d 2^(d-1) cube links.
 
@@ -142,7 +144,9 @@ def _torus_check(q):
     params=[Param("k", "routers per ring (radix of each dimension)", minimum=2, maximum=4096),
             Param("n", "dimensions", minimum=1, maximum=30),
             Param("p", "compute nodes per router", default=1, minimum=1, maximum=64)],
-    size=_torus_size, check=_torus_check, node_classes=all_nodes_one_class)
+    size=_torus_size, check=_torus_check, node_classes=all_nodes_one_class,
+    facets=Facets(routing="dor", forms="torus", fault_tolerance="generic", advisor=("torus",),
+                  drawing="layered", example="torus:k=3,n=2,p=1"))
 def torus(k: int, n: int, p: int = 1) -> Topology:
     """k-ary n-cube torus: k^n routers in rings of k along each of n dimensions.
 

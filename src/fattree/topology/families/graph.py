@@ -24,7 +24,7 @@ from scipy.sparse import csgraph
 from ...errors import InputFileError, ParameterError
 from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
 from ..export import PORT_KIND_NAMES
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 
 FORMATS = ("auto", "edgelist", "graphml", "anynet")
 MAX_PORT = 2**15 - 1  # ports are stored as int16
@@ -79,7 +79,9 @@ def _check(p: dict) -> None:
             Param("format", "auto, edgelist, graphml or anynet", default="auto", kind=str),
             Param("node_prefix", "labels starting with this are compute nodes (no 'kind' given)",
                   default="n", kind=str)],
-    check=_check, node_classes=None)
+    check=_check, node_classes=None,
+    facets=Facets(routing="shortest", forms=None, fault_tolerance="rules", advisor=(),
+                  drawing="layered", example=None))
 def graph(file: str, format: str = "auto", node_prefix: str = "n") -> Topology:
     """Import a network (switches, compute nodes, links and ports) from a file.
 

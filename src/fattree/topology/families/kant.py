@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class, digit, digits_msd, set_digit
 
 
@@ -64,7 +64,9 @@ def tree_ports(k: int, n: int, stages: int, L: np.ndarray, D: np.ndarray, base: 
     "kant", title="classical k-ary n-tree", paper="000 Fig. 1 / Table I",
     params=[Param("k", "arity (switch radix 2k, roots k)", minimum=2, maximum=64),
             Param("n", "stages", minimum=1, maximum=24)],
-    size=_size, node_classes=all_nodes_one_class)
+    size=_size, node_classes=all_nodes_one_class,
+    facets=Facets(routing="dmodk", forms="kant", fault_tolerance="rules", advisor=("kant",),
+                  drawing="layered", example="kant:k=2,n=2"))
 def kant(k: int, n: int) -> Topology:
     """Classical k-ary n-tree: k^n nodes, n k^(n-1) switches, n k^n links.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from .cat import build_hybrid, hybrid_node_classes, hybrid_size
 
 
@@ -50,7 +50,9 @@ _PARAMS = [Param("k", "cube dimension and tree arity (switch radix 2k)", minimum
 @register_family(
     "kantc", title="k-ary n-tree k-cube KANTC(k,n)", paper="004 §2.1 / Table 1",
     params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], False, p["k"]),
-    node_classes=hybrid_node_classes)
+    node_classes=hybrid_node_classes,
+    facets=Facets(routing="cube-tree", forms="kantc", fault_tolerance="generic", advisor=("kantc",),
+                  drawing="layered", example="kantc:k=2,n=2"))
 def kantc(k: int, n: int) -> Topology:
     """KANTC(k, n): levels 1..n-1 of a k-ary n-tree above k^(n-2) k-cubes.
 
@@ -76,7 +78,9 @@ def kantc(k: int, n: int) -> Topology:
 @register_family(
     "mikantc", title="mirrored k-ary n-tree k-cube MiKANTC(k,n)", paper="004 §2.2 / Table 1",
     params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], True, p["k"]),
-    node_classes=hybrid_node_classes)
+    node_classes=hybrid_node_classes,
+    facets=Facets(routing="cube-tree", forms="mikantc", fault_tolerance="rules", advisor=("mikantc",),
+                  drawing="layered", example="mikantc:k=2,n=2"))
 def mikantc(k: int, n: int) -> Topology:
     """MiKANTC(k, n): MiKANT(k, n) whose stage-0 switches are the intermediates of k-cubes.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import PORT_NODE, PORT_DOWN, PORT_UP, Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class, digit, digits_msd, set_digit
 
 
@@ -24,7 +24,9 @@ def _size(p):
     "mikant", title="Mirrored k-ary n-tree MiKANT(k,n)", paper="000 §II",
     params=[Param("k", "arity (switch radix 2k)", minimum=2, maximum=64),
             Param("n", "tree levels (2n-2 switch stages)", minimum=2, maximum=24)],
-    size=_size, node_classes=all_nodes_one_class)
+    size=_size, node_classes=all_nodes_one_class,
+    facets=Facets(routing="balanced", forms="mikant", fault_tolerance="rules", advisor=("mikant",),
+                  drawing="layered", example="mikant:k=2,n=2"))
 def mikant(k: int, n: int) -> Topology:
     """MiKANT(k, n): 2k^n nodes, 2(n-1)k^(n-1) switches of radix 2k, (2n-1)k^n links.
 

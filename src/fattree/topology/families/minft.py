@@ -29,7 +29,7 @@ import numpy as np
 
 from ...errors import ParameterError
 from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class
 from .cubes import bits_msd
 
@@ -115,7 +115,9 @@ def _size(rows_less: int):
 
 @register_family(
     "minft", title="MIN (butterfly) fat tree, 2 clients per leaf router", paper="003 §3",
-    params=[_CLIENTS], size=_size(0), check=_check("minft"), node_classes=all_nodes_one_class)
+    params=[_CLIENTS], size=_size(0), check=_check("minft"), node_classes=all_nodes_one_class,
+    facets=Facets(routing="summit", forms="minft", fault_tolerance="generic", advisor=("minft",),
+                  drawing="layered", example="minft:clients=8"))
 def minft(clients: int) -> Topology:
     """Bouhraoua's MIN fat tree: N = 2^n clients, n rows of N/2 routers (n 2^(n-1) in all).
 
@@ -144,7 +146,9 @@ def minft(clients: int) -> Topology:
 @register_family(
     "rsminft", title="reduced-switch scalable MIN fat tree with lateral links", paper="003 §4",
     params=[_CLIENTS], size=_size(1), check=_check("rsminft"),
-    node_classes=all_nodes_one_class)
+    node_classes=all_nodes_one_class,
+    facets=Facets(routing="lateral", forms="rsminft", fault_tolerance="generic", advisor=("rsminft",),
+                  drawing="layered", example="rsminft:clients=8"))
 def rsminft(clients: int) -> Topology:
     """003's reduced-switch MIN fat tree: the top row removed, one lateral link per router.
 

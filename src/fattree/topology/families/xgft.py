@@ -28,7 +28,7 @@ import numpy as np
 
 from ...errors import ParameterError
 from ..core import PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from ..family import Param, register_family
+from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class
 
 #: Most levels, largest entry and most vertices accepted (int32 vertex ids, int16 ports).
@@ -174,7 +174,9 @@ def _join(digits, radices):
     params=[Param("m", "children per switch per level, dot-separated (m_1 = nodes per leaf)",
                   kind=_m_param),
             Param("w", "parents per vertex per level, dot-separated (w_1 = 1)", kind=_w_param)],
-    size=_size, check=_check, node_classes=all_nodes_one_class)
+    size=_size, check=_check, node_classes=all_nodes_one_class,
+    facets=Facets(routing="dmodk", forms="xgft", fault_tolerance="generic", advisor=("xgft-2:1", "xgft-4:1"),
+                  drawing="layered", example="xgft:m=2.2,w=1.2"))
 def xgft(m: str, w: str) -> Topology:
     """Extended generalized fat tree XGFT(h; m_1..m_h; w_1..w_h).
 

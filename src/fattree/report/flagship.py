@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import SweepSummary, run_study
-from .study import builtin_study
+from ..sweep.engine import SweepSummary, run_study
+from ..sweep.study import builtin_study
 
 
 @dataclass
@@ -26,8 +26,8 @@ class ShippedRun:
 
 def _verdict(name: str, results) -> list:
     """Findings in words of studies that register one (``sweep.verdicts.VERDICTS``)."""
-    from .store import ResultStore
-    from .verdicts import VERDICTS
+    from ..sweep.store import ResultStore
+    from ..sweep.verdicts import VERDICTS
 
     if name not in VERDICTS:
         return []
@@ -42,8 +42,8 @@ def run_shipped(name: str, out, *, workers: int = 2, scheduler: str | None = Non
     ----------
     Issue 7 (the flagship); 000 §V.B, 001 §5.
     """
-    from ..report import reproduce as R
-    from ..report.html import write_report
+    from . import reproduce as R
+    from .html import write_report
 
     stage = on_stage or (lambda _msg: None)
     study = builtin_study(name)
