@@ -269,11 +269,10 @@ def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, star
     """Route one packet; returns (status, hops, switches recorded). Allocates its scratch
     and calls :func:`ft_walk_into` (the simulator calls that with its own scratch)."""
     ip = alg1_iparams(k, n)
-    ports = np.empty(2 * k, np.int64)
-    seq = np.empty(5, np.int64)
-    la = np.zeros((8, max(2 * k, 5)), np.int64)
+    w = max(2 * k, 5)
+    scr = np.empty((10, w), np.int64)  # one allocation: ports, plan, lookahead search
     return ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start,
-                        t, out_sw, out_port, ip, ports, seq, la, trace)
+                        t, out_sw, out_port, ip, scr[0, :2 * k], scr[1, :5], scr[2:10], trace)
 
 
 @njit(cache=True)
