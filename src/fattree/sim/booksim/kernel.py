@@ -174,12 +174,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     lat = t - pk[pid, PK_CT]
                     cnt[K_PLAT_SUM] += lat
                     cnt[K_PLAT_N] += 1
-                    if lat > cnt[K_PLAT_MAX]:
-                        cnt[K_PLAT_MAX] = lat
+                    cnt[K_PLAT_MAX] = max(cnt[K_PLAT_MAX], lat)
                     nl = t - pk[pid, PK_IT]
                     cnt[K_NLAT_SUM] += nl
-                    if nl > cnt[K_NLAT_MAX]:
-                        cnt[K_NLAT_MAX] = nl
+                    cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
                     cnt[K_HOPS_SUM] += pk[pid, PK_HOPS]
                     hist[min(lat, HIST - 1)] += 1
                 if pk[pid, PK_REC]:

@@ -122,7 +122,6 @@ def _alloc(topo, cfg, net, traffic, load):
                          1 << 62).astype(np.int64)
     else:
         nnext = np.zeros(N, np.int64)
-        logq = math.log(1.0 - p) if p < 1 else None
         for n in range(N):  # the first success of each source's trials 0, 1, ...
             nnext[n] = K.gap_py(rng, p) - 1
     ncred = np.full((N, V), B, np.int64)
