@@ -170,12 +170,12 @@ def test_unknown_model_lists_the_models():
 
 
 @pytest.mark.parametrize("kw, named", [
-    (dict(model="booksim", arbitration="roundrobin"), "arbitration='roundrobin'"),
-    (dict(model="booksim", router_delay=2, termination="window"), "router_delay=2"),
-    (dict(model="booksim", algorithm="alg1"), "algorithm='alg1'"),
-    (dict(speculative=False), "speculative=False"),
-    (dict(routing_delay=1), "routing_delay=1"),
-    (dict(sim_type="throughput"), "sim_type='throughput'"),
+    ({"model": "booksim", "arbitration": "roundrobin"}, "arbitration='roundrobin'"),
+    ({"model": "booksim", "router_delay": 2, "termination": "window"}, "router_delay=2"),
+    ({"model": "booksim", "algorithm": "alg1"}, "algorithm='alg1'"),
+    ({"speculative": False}, "speculative=False"),
+    ({"routing_delay": 1}, "routing_delay=1"),
+    ({"sim_type": "throughput"}, "sim_type='throughput'"),
 ])
 def test_options_that_contradict_the_model(kw, named):
     with pytest.raises(ParameterError, match=named.replace("(", r"\(")) as e:
@@ -192,7 +192,7 @@ def test_bad_sim_type_and_speculative():
 
 def test_cli_model_booksim(tmp_path):
     run = lambda *a: subprocess.run([sys.executable, "-m", "fattree", "simulate", *a],
-                                    capture_output=True, text=True)
+                                    capture_output=True, text=True, check=False)
     out = run("kant:k=2,n=2", "--model", "booksim", "--load", "0.05", "--no-speculative")
     assert out.returncode == 0, out.stderr
     assert "model: booksim" in out.stdout and "non-speculative" in out.stdout
@@ -204,3 +204,24 @@ def test_cli_model_booksim(tmp_path):
     f.write_text("router 0 node 0 node 1\nrouter x node 2\n")
     bad = run(f"graph:file={f}", "--model", "booksim", "--load", "0.1")
     assert bad.returncode == 2 and "line 2" in bad.stderr
+
+
+@pytest.mark.parametrize("rd, spec, cd, flits, vcs, buffer", [
+    (2, True, 2, 3, 3, 16), (0, False, 1, 1, 3, 1), (1, True, 0, 5, 2, 8)])
+def test_pipeline_formula_with_odd_parameters(rd, spec, cd, flits, vcs, buffer, tmp_path):
+    """Zero load: (routing_delay + (1 if speculative else 2) + 2) per router + 2 + (F - 1),
+    also with VC counts and packet lengths that are not powers of two (the kernel pads)."""
+    trace = tmp_path / "t.txt"
+    trace.write_text("10 0 7\n")  # 5 routers apart in kant(2,3)
+    r = simulate("kant:k=2,n=3", model="booksim", traffic=f"trace:file={trace}", load=None,
+                 routing_delay=rd, speculative=spec, credit_delay=cd, packet_flits=flits,
+                 vcs=vcs, buffer=buffer)
+    assert r.avg_hops - 1 == 5
+    assert r.avg_latency == (rd + (1 if spec else 2) + 2) * 5 + 2 + flits - 1
+
+
+def test_other_families_route_with_the_anynet_min_table():
+    r = simulate("torus:k=4,n=2", model="booksim", load=0.05, vcs=3, packet_flits=3, buffer=3,
+                 seed=2)
+    assert r.algorithm == "min" and r.conservation and not r.saturated
+    assert r.accepted_flits == pytest.approx(0.05, rel=0.1)

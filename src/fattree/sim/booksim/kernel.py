@@ -61,7 +61,7 @@ Net = namedtuple("Net", "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bs
                         "next_hop dtab tr_cycle tr_dst tr_start tr_end")
 Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
-Ev = namedtuple("Ev", "f_ivc f_code f_n c_ovc c_n nc nc_n d_node d_code d_n")
+Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
 Pk = namedtuple("Pk", "pk free")
 St = namedtuple("St", "cnt hist rng")
 
@@ -109,7 +109,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     MV = V - 1
     MF = (1 << LF) - 1
     RV = R * V
-    CAP = ev.f_ivc.shape[0] // W
+    CAP = ev.f_ev.shape[0] // W
     cnt = st.cnt
     rng = st.rng
     x = rng[0]
@@ -118,7 +118,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     # every array in a local: tuple fields read in the hot loop cost reference counting
     bq, iv, ov, pp, alist, inlist = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
-    f_ivc, f_code, f_n, c_ovc, c_n, ev_nc, nc_n, d_node, d_code, d_n = ev
+    f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
     pk, pk_free = pk
     node_sw, node_pt = net.node_sw, net.node_pt
     bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
@@ -174,12 +174,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     lat = t - pk[pid, PK_CT]
                     cnt[K_PLAT_SUM] += lat
                     cnt[K_PLAT_N] += 1
-                    if lat > cnt[K_PLAT_MAX]:
-                        cnt[K_PLAT_MAX] = lat
+                    cnt[K_PLAT_MAX] = max(cnt[K_PLAT_MAX], lat)
                     nl = t - pk[pid, PK_IT]
                     cnt[K_NLAT_SUM] += nl
-                    if nl > cnt[K_NLAT_MAX]:
-                        cnt[K_NLAT_MAX] = nl
+                    cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
                     cnt[K_HOPS_SUM] += pk[pid, PK_HOPS]
                     hist[min(lat, HIST - 1)] += 1
                 if pk[pid, PK_REC]:
@@ -188,8 +186,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 cnt[K_NFREE] += 1
         d_n[slot] = 0
         for i in range(f_n[slot]):  # flits into router input buffers
-            g = f_ivc[slot * CAP + i]
-            code = f_code[slot * CAP + i]
+            g = f_ev[slot * CAP + i, 0]
+            code = f_ev[slot * CAP + i, 1]
             n0 = iv[g, I_BL]
             h = iv[g, I_BH] + n0
             bq[g * B + (h - B if h >= B else h)] = code
@@ -306,8 +304,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             cnt[K_INJ_F] += 1
             s2 = (t + 2) & (W - 1)
             k = f_n[s2]
-            f_ivc[s2 * CAP + k] = (node_sw[n] * R + node_pt[n]) * V + vc
-            f_code[s2 * CAP + k] = (pid << LF) | idx
+            f_ev[s2 * CAP + k, 0] = (node_sw[n] * R + node_pt[n]) * V + vc
+            f_ev[s2 * CAP + k, 1] = (pid << LF) | idx
             f_n[s2] = k + 1
             if idx == F - 1:
                 nuse[n * V + vc] = 0
@@ -499,13 +497,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
                     k = f_n[s3]
-                    f_ivc[s3 * CAP + k] = (ds * R + pp[port, P_PPORT]) * V + (ovc & MV)
-                    f_code[s3 * CAP + k] = code
+                    f_ev[s3 * CAP + k, 0] = (ds * R + pp[port, P_PPORT]) * V + (ovc & MV)
+                    f_ev[s3 * CAP + k, 1] = code
                     f_n[s3] = k + 1
                 else:  # read by the node in t + 3; its credit reaches us in t + 5
                     s3 = (t + 3) & (W - 1)
                     k = d_n[s3]
-                    d_node[s3 * N + k] = pp[port, P_PNODE]
                     d_code[s3 * N + k] = code
                     d_n[s3] = k + 1
                     s5 = (t + 5 + CD) & (W - 1)

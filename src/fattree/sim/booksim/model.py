@@ -122,7 +122,6 @@ def _alloc(topo, cfg, net, traffic, load):
                          1 << 62).astype(np.int64)
     else:
         nnext = np.zeros(N, np.int64)
-        logq = math.log(1.0 - p) if p < 1 else None
         for n in range(N):  # the first success of each source's trials 0, 1, ...
             nnext[n] = K.gap_py(rng, p) - 1
     ncred = np.full((N, V), B, np.int64)
@@ -131,10 +130,9 @@ def _alloc(topo, cfg, net, traffic, load):
               np.full(N, -1, np.int64), np.zeros(N * V, np.int8), ncred.ravel(),
               nnext, np.zeros(N, np.int8), tr_start.copy())
     CAP = NP + N
-    ev = K.Ev(np.zeros(W * CAP, np.int64), np.zeros(W * CAP, np.int64), np.zeros(W, np.int64),
-              np.zeros(W * CAP, np.int64), np.zeros(W, np.int64), np.zeros(W * N, np.int64),
-              np.zeros(W, np.int64), np.zeros(W * N, np.int64), np.zeros(W * N, np.int64),
-              np.zeros(W, np.int64))
+    ev = K.Ev(np.zeros((W * CAP, 2), np.int64), np.zeros(W, np.int64), np.zeros(W * CAP, np.int64),
+              np.zeros(W, np.int64), np.zeros(W * N, np.int64), np.zeros(W, np.int64),
+              np.zeros(W * N, np.int64), np.zeros(W, np.int64))
     pool = 4 * N + 64
     pk = _pool(pool)
     cnt = np.zeros(K.N_COUNTERS, np.int64)

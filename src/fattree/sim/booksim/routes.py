@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ...registry import Registry
-from ...topology.core import PORT_NODE, PORT_UP
+from ...topology.core import PORT_UP
 
 R_NCA = 0  # kernel selector: down-port ranges of BookSim2 ids + random up port
 R_TABLE = 1  # kernel selector: next-hop table per (router, destination router)
