@@ -593,3 +593,31 @@ def test_output_without_terminal_is_not_cut(files):
 def test_paths_in_fuzz_table_exist(files):
     for key in ("dir", "bin", "empty", "junk", "study", "store", "damaged"):
         assert Path(files[key]).exists()
+
+
+@pytest.mark.slow
+def test_generated_fuzz_pass(files, tmp_path):
+    """The generated cases of benchmarks/fuzz_cli.py (every numeric option with values
+    outside its range, broken specs of every family, malformed price files), in this
+    process: no traceback, no silent success, nothing slower than the time bound. Every
+    third case keeps the suite's time reasonable; ``benchmarks/fuzz_cli.py`` runs them all."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_cli.py"
+    spec = importlib.util.spec_from_file_location("fuzz_cli", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for i, text in enumerate(mod.PRICES):
+        (Path(files["tmp"]) / f"price{i}.toml").write_text(text)
+    from fattree.topology import FAMILIES
+
+    cases = mod.generated([f for f in FAMILIES if f not in ("graph", "xgft")])
+    assert len(cases) > 1000
+    bad = []
+    for command, expected, pattern in cases[::3]:
+        argv = [a.format(**files) if "{" in a else a for a in shlex.split(command)]
+        rc, out, err, sec = run_cli(argv)
+        why = judge(rc, out, err, sec, expected, pattern, bound=60.0)
+        if why is not None:
+            bad.append(f"{why}: fattree {command}: {err.strip()[-200:]}")
+    assert not bad, "\n".join(bad[:20])

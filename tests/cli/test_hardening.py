@@ -265,7 +265,7 @@ def test_properties_is_a_documented_dataclass():
 def test_progress_final_line_without_a_terminal(argv, final):
     import re
 
-    rc, out, err, _ = run(argv)
+    rc, _, err, _ = run(argv)
     lines = [x for x in err.splitlines() if x.strip() and not x.startswith("warning: ")]
     assert rc == 0 and len(lines) == 1 and re.match(final, lines[0]), err
     assert "\x1b" not in err and "\r" not in err  # no terminal control codes in a log
