@@ -204,7 +204,6 @@ def ft_walk_generic(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, ds
     ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``.
     """
     port_peer = rt[7]
-    link_index = rt[8]
     N = rt[9]
     R = port_peer.shape[1]
     scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
