@@ -187,7 +187,7 @@ def measure_case(binary: str, case: Case, workdir: Path) -> tuple[list[dict], li
         got = [parse_booksim(run_booksim(binary, booksim_text(case, workdir, load, s, "latency"), workdir,
                                          f"{case.name}-{point}-{s}")[0]) for s in seeds]
         ok = [g for g in got if g["status"] == "ok" and g["plat"] is not None]
-        mean = (lambda key: sum(g[key] for g in ok) / len(ok)) if ok else (lambda key: None)
+        mean = (lambda key: sum(g[key] for g in ok) / len(ok)) if ok else (lambda key: None)  # noqa: B023  (called in this iteration)
         sd = None
         if len(ok) > 1:
             m = mean("plat")
@@ -392,7 +392,8 @@ def compare(args) -> int:
         n_pass += verdict == "pass"
         n_fail += verdict == "FAIL"
         n_na += verdict == "n/a"
-        fmt = lambda x: "-" if x is None else f"{x:9.4f}"
+        def fmt(x):
+            return "-" if x is None else f"{x:9.4f}"
         print(f"{case:40s} {figure:14s} {fmt(theirs)} {fmt(ours)} {diff:>8s}  {verdict}", flush=True)
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -32,7 +32,8 @@ def run(spec: str, trials: int) -> None:
     n_alg = len({r["algorithm"] for r in st.rows})
     routes = trials * 21 * n_alg
     print(f"{spec:18s} {trials:>7,d} trials x 21 rates x {n_alg} algorithms (oracle included): "
-          f"{wall:6.1f} s wall, {cpu:6.1f} s CPU  ({routes / wall / 1e6:.2f} M routes/s, {numba.get_num_threads()} threads; "
+          f"{wall:6.1f} s wall, {cpu:6.1f} s CPU  ({routes / wall / 1e6:.2f} M routes/s, "
+          f"{numba.get_num_threads()} threads; "
           f"first call incl. compile/cache load {warm:.1f} s; load average "
           f"{os.getloadavg()[0]:.1f})")
     best = {}

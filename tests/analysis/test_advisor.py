@@ -89,7 +89,8 @@ def test_every_row_reaches_the_target_with_the_smallest_k(nodes, max_radix):
 def test_radix_budget_and_impossible_budget():
     d = design(10**6, max_radix=16)
     assert max(r.radix for r in d.rows) <= 16
-    with pytest.raises(ParameterError, match=r"nothing fits.*smallest radix that fits is 4 \((clos|mikant|kant|cat|micat|kantc|mikantc):k=2"):
+    with pytest.raises(ParameterError, match=r"nothing fits.*smallest radix that fits is 4 "
+                                             r"\((clos|mikant|kant|cat|micat|kantc|mikantc):k=2"):
         design(10**6, max_radix=3)
     # the hypercube alone needs radix d + p = 20 + 1 for a million nodes
     with pytest.raises(ParameterError, match="smallest radix that fits is 21 \\(hypercube:d=20,p=1\\)"):

@@ -56,6 +56,7 @@ def test_exact_bisection_matches_corrected_closed_forms(family, k, n, want):
     assert (b.width, b.exact) == (want, True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family,k,n", [("mikant", 4, 4), ("mikant", 2, 6), ("mikant", 6, 3),
                                         ("kant", 4, 4), ("clos", 4, 3), ("clos", 2, 5)])
 def test_explicit_cut_attains_closed_form_on_larger_even_k(family, k, n):
@@ -107,6 +108,7 @@ def test_odd_node_count_puts_the_floor_on_side_a():
     assert b.width == cut_size(t, b.side)
 
 
+@pytest.mark.slow
 def test_ilp_time_limit_gives_a_labelled_bound():
     t = fattree.build("clos:k=4,n=3")  # HiGHS needs ~15 s to prove 64 here
     b = bisection(t, time_limit=0.3)

@@ -158,7 +158,8 @@ def test_004_structure_counts_in_text():
 
 def test_004_cost_savings_k_n_8():
     vals = [saving(cost.switch_cost_ratio("kantc", 8, 8)), saving(cost.link_cost_ratio("kantc", 8, 8)),
-            saving(cost.switch_cost_ratio("kantc", 8, 8, "mikant")), saving(cost.link_cost_ratio("kantc", 8, 8, "mikant")),
+            saving(cost.switch_cost_ratio("kantc", 8, 8, "mikant")),
+            saving(cost.link_cost_ratio("kantc", 8, 8, "mikant")),
             saving(cost.switch_cost_ratio("mikantc", 8, 8)), saving(cost.link_cost_ratio("mikantc", 8, 8)),
             saving(cost.switch_cost_ratio("mikantc", 8, 8, "mikant")),
             saving(cost.link_cost_ratio("mikantc", 8, 8, "mikant"))]

@@ -60,6 +60,7 @@ def test_route_json_keys(capsys, ffile):
     assert d["events"][1]["algorithm"] == "GNS" and d["events"][1]["hop"] == 2
 
 
+@pytest.mark.slow
 def test_route_local_vs_lookahead(capsys, ffile):
     # 001's X-Turns precondition: the crossings of W and of both its neighbours are faulty
     f = ffile("<1,2,0,0,0>", "<1,2,0,1,0>", "<1,2,0,2,0>")

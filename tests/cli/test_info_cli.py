@@ -40,6 +40,7 @@ def test_info_json_has_the_documented_keys_and_values(capsys):
     assert isinstance(d["wall_seconds"], float)
 
 
+@pytest.mark.slow
 def test_info_json_formulas_agree_for_the_tree_families(capsys):
     pytest.importorskip("fattree.analysis.closed_forms")
     for spec in ("kant:k=4,n=2", "clos:k=2,n=3", "mikant:k=4,n=2"):

@@ -32,7 +32,7 @@ def _vectors(kind):
     return [v for v in json.loads(VECTORS.read_text())["vectors"] if v["kind"] == kind]
 
 
-def _topo(spec, _cache={}):
+def _topo(spec, _cache={}):  # noqa: B006  (a memo on purpose)
     if spec not in _cache:
         _cache[spec] = fattree.build(spec)
     return _cache[spec]

@@ -334,9 +334,9 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
                         cands = [tree_nb(g, level, T, True, a) for a in range(k) if a != Tt[n - 2]]
                         down = [x for x in range(k) if x != wl] + [wl]
                         cross = pref(Tt[n - 2], w2)
-                        plan = [lambda g_, l_, T_: [tree_nb(g_, l_, T_, False, x) for x in down],
+                        plan = [lambda g_, l_, T_: [tree_nb(g_, l_, T_, False, x) for x in down],  # noqa: B023  (called in this iteration)
                                 up_step(n - 3, wl),
-                                lambda g_, l_, T_: [tree_nb(g_, l_, T_, True, x) for x in cross],
+                                lambda g_, l_, T_: [tree_nb(g_, l_, T_, True, x) for x in cross],  # noqa: B023  (called in this iteration)
                                 a1_step]  # x2..x5
                 elif not up and flags & GDL and level == 1:
                     xs = sorted((x for x in range(k) if x != dig),

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import networkx as nx
-import numpy as np
 import pytest
 
 import fattree

@@ -32,6 +32,7 @@ def test_simulation_entries_run_tiny_and_write(tmp_path, name):
     assert "10 packets per source" in r.finding  # the scale is stated, not hidden
 
 
+@pytest.mark.slow
 def test_003_hops_rsminft_shorter(tmp_path):
     (r,) = reproduce("003-table1b", tmp_path, quick=True)
     df = r.tables["average hops"]

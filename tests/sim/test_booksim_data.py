@@ -130,7 +130,8 @@ def booksim_fattree(k: int, n: int) -> nx.Graph:
     """BookSim2's built-in ``fattree`` (src/networks/fattree.cpp channel arithmetic) as a graph."""
     npos = k ** (n - 1)
     cpd, cpl = k * npos, 2 * k * npos
-    router = lambda level, pos: ("r", level * npos + pos)  # level 0 = roots
+    def router(level, pos):  # level 0 = roots
+        return ("r", level * npos + pos)
     g = nx.Graph()
     for pos in range(npos):
         for i in range(k):
@@ -166,7 +167,8 @@ def test_booksim_fattree_is_kant_with_rotated_node_numbers(k, n):
     t = fattree.build(f"kant:k={k},n={n}")
     nodes = t.n_nodes
     ours = nx.Graph()
-    name = lambda v: ("n", int(v)) if v < nodes else ("s", int(v))
+    def name(v):
+        return ("n", int(v)) if v < nodes else ("s", int(v))
     ours.add_edges_from((name(a), name(b)) for a, b in t.links)
     kn1 = k ** (n - 1)
     for v in ours:

@@ -365,6 +365,7 @@ def test_cli_lists_families(capsys):
         assert name in out
 
 
+@pytest.mark.slow
 def test_min_labels_beyond_int16():
     # 65,536 clients: addresses and columns exceed int16, bit labels do not
     t = fattree.build("rsminft:clients=65536")

@@ -421,7 +421,8 @@ def test_anynet_round_trip_keeps_ids_and_takes_booksim_ports(spec, tmp_path):
     assert u.meta["format"] == "anynet"
     # node I is compute node I, router R switch R: the same links, id for id
     assert np.array_equal(u.node_switch, t.node_switch)
-    same = lambda topo: {tuple(sorted(map(int, e))) for e in topo.links}
+    def same(topo):
+        return {tuple(sorted(map(int, e))) for e in topo.links}
     assert same(u) == same(t)
     # ports are BookSim2's, not the papers'
     for s, order in _booksim_ports(t).items():

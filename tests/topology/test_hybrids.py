@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from math import comb, factorial
 
 import networkx as nx
@@ -25,7 +25,7 @@ HYBRIDS = ["cat", "micat", "kantc", "mikantc"]
 SIZES = [(k, n) for k in (2, 3, 4) for n in (2, 3, 4)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def topo(family, k, n):
     return fattree.build(f"{family}:k={k},n={n}")
 

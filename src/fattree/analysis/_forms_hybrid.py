@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from math import factorial
 
 from .formset import ParamSpec, avg_distinct, register_forms
@@ -20,7 +20,7 @@ def _c(one, k):
             - 2 - 2 * w + 2 * one / (k - 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _q(k):
     """Q = sum_{i=1..k} k!/(k-i)!: k-cube shortest paths summed over the distance classes."""
     return sum(factorial(k) // factorial(k - i) for i in range(1, k + 1))

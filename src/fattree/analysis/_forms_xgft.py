@@ -12,6 +12,7 @@ from math import prod
 
 from ..topology.families.xgft import parse_levels, shape, stage_radix, stage_sizes
 from .formset import PARAM_MAX, ParamSpec, avg_distinct, register_forms
+import functools
 
 _REF = "Öhring 1995 §2 (derived)"
 
@@ -45,13 +46,12 @@ def subtree_cut(m, w) -> int:
     ----------
     Derived here; checked against the exact ILP of ``fattree info`` (tests/topology/test_xgft.py).
     """
-    from functools import lru_cache
 
     h = len(m)
     P = [prod(m[:i]) for i in range(h + 1)]
     W = [prod(w[:i]) for i in range(h + 1)]
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def g(i, x):  # cover x nodes with subtrees of levels 0..i
         if x == 0:
             return 0

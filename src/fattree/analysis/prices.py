@@ -140,7 +140,8 @@ def load_prices(path: str | Path | None = None) -> Prices:
         try:
             text = p.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputFileError(f"prices={str(p)!r}: cannot read: {exc.strerror if hasattr(exc, 'strerror') and exc.strerror else exc}") from None
+            why = exc.strerror if hasattr(exc, "strerror") and exc.strerror else exc
+            raise InputFileError(f"prices={str(p)!r}: cannot read: {why}") from None
         values.update(_parse(text, str(p)))
         source = f"{p} (over the defaults)"
     return Prices(**values, source=source)

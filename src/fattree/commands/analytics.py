@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -94,15 +94,15 @@ def _cell(r, col: str) -> str:
 
 def design(
     nodes: int = typer.Option(..., "--nodes", help="required number of compute nodes (2 .. 10^12)"),
-    radix: Optional[int] = typer.Option(None, "--radix",
+    radix: int | None = typer.Option(None, "--radix",
                                         help="switch radix available: designs whose radix exceeds it are "
                                              "dropped, and every switch is priced as this product"),
-    levels: Optional[int] = typer.Option(None, "--levels", help="only designs with this many levels n"),
-    objective: Optional[str] = typer.Option(None, "--objective",
+    levels: int | None = typer.Option(None, "--levels", help="only designs with this many levels n"),
+    objective: str | None = typer.Option(None, "--objective",
                                             help="cost | latency | throughput | rcp (overrides --rank-by)"),
-    prices: Optional[Path] = typer.Option(None, "--prices", help="price file (TOML) for the cost objective"),
-    max_radix: Optional[int] = typer.Option(None, "--max-radix", help="largest switch radix allowed"),
-    families: Optional[str] = typer.Option(
+    prices: Path | None = typer.Option(None, "--prices", help="price file (TOML) for the cost objective"),
+    max_radix: int | None = typer.Option(None, "--max-radix", help="largest switch radix allowed"),
+    families: str | None = typer.Option(
         None, "--families",
         help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
@@ -111,7 +111,7 @@ def design(
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     top: int = typer.Option(15, "--top", help="rows to show (0: all)"),
     exact: bool = typer.Option(False, "--exact", help="only designs with exactly --nodes nodes"),
-    max_n: Optional[int] = typer.Option(None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"),
+    max_n: int | None = typer.Option(None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"),
 ) -> None:
     """Every feasible (family, k, n) reaching --nodes, ranked by RCP or an objective (closed forms and
     the price model; graphs are built only to cut the bisection of families without a closed form)."""
@@ -168,7 +168,8 @@ def design(
     if metrics:
         console.print(escape(
             f"$/node: the price model (fattree cost; {pr.source}; bill from the closed forms: node links "
-            f"in-rack copper, switch links optical{f', every switch priced as a {radix}-port product' if radix else ''}); "
+            f"in-rack copper, switch links optical"
+            f"{f', every switch priced as a {radix}-port product' if radix else ''}); "
             f"bisection: exact closed form, or '<=' an upper bound (explicit cut of the graph, or N/2); "
             f"bound: uniform-traffic throughput bound from those cuts (flits/node/cycle, any routing); "
             f"avg dist: hops, node links included (zero-load latency in hops)."))
@@ -229,9 +230,9 @@ _CMP_REFS = {"rcp": "000 eq. 7 against the hypercube of the design's own size",
 def compare(
     specs: list[str] = typer.Argument(..., help="designs, e.g. mikant:k=8,n=6 hypercube:d=19,p=1"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline of RCP"),
-    nodes: Optional[int] = typer.Option(None, "--nodes",
+    nodes: int | None = typer.Option(None, "--nodes",
                                         help="also RCP against the hypercube of this many nodes (design's RCP@N)"),
-    prices: Optional[Path] = typer.Option(None, "--prices", help="price file (TOML) over the defaults"),
+    prices: Path | None = typer.Option(None, "--prices", help="price file (TOML) over the defaults"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
     """Side-by-side closed-form properties and the price model (a graph is built only to cut the
@@ -310,9 +311,9 @@ def compare(
 # ------------------------------------------------------------------ cost
 def cost(
     spec: str = typer.Argument(..., help="design, e.g. kant:k=16,n=3 or xgft:m=16.16.16,w=1.8.8"),
-    prices: Optional[Path] = typer.Option(None, "--prices",
+    prices: Path | None = typer.Option(None, "--prices",
                                           help="price file (TOML) over the defaults in fattree/data/prices.toml"),
-    algorithm: Optional[str] = typer.Option(None, "--algorithm", "-a",
+    algorithm: str | None = typer.Option(None, "--algorithm", "-a",
                                             help="routing whose uniform channel-load bound prices throughput "
                                                  "(default: the family's)"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
@@ -385,7 +386,7 @@ def model_kncube(
     constraint: str = typer.Option("bisection", "--constraint", help="bisection (Dally) or nodesize (Agarwal)"),
     wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
     message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
-    node_size: Optional[float] = typer.Option(None, "--node-size",
+    node_size: float | None = typer.Option(None, "--node-size",
                                               help="node size in wires (default: the binary cube's 2 log2 N)"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
@@ -447,7 +448,7 @@ def model_fattree(
 
 @model_app.command("table")
 def model_table(
-    name: Optional[str] = typer.Argument(None, help="002 table to regenerate (omit to list them)"),
+    name: str | None = typer.Argument(None, help="002 table to regenerate (omit to list them)"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
     """Regenerate one of 002's tables beside the printed values; 'flag' marks disagreements."""
@@ -497,7 +498,7 @@ def plot_rcp(
     n_min: int = typer.Option(2, "--n-min", help="smallest n"),
     n_max: int = typer.Option(8, "--n-max", help="largest n"),
     p: int = typer.Option(1, "--p", help="nodes per hypercube router"),
-    mark: Optional[str] = typer.Option(None, "--mark", help="designs to annotate, e.g. 8:6,4:9 (k:n)"),
+    mark: str | None = typer.Option(None, "--mark", help="designs to annotate, e.g. 8:6,4:9 (k:n)"),
 ) -> None:
     """RCP against the hypercube versus system size, one curve per n (000 Fig. 7, 001 Figs. 3-4, 004 Figs. 7-8)."""
     from ..analysis.cost import check_p

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -17,7 +16,7 @@ def export(
     spec: str = typer.Argument(..., help="topology, e.g. kantc:k=3,n=3 or graph:file=net.graphml"),
     fmt: str = typer.Option("edgelist", "--format", "-f",
                             help=listing(EXPORTERS)),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write (default: stdout)"),
+    output: Path | None = typer.Option(None, "--output", "-o", help="file to write (default: stdout)"),
 ) -> None:
     """Write the topology with its labels and ports in a format other tools read."""
     from ..topology import build, resolve
@@ -51,7 +50,7 @@ def draw(
     spec: str = typer.Argument(..., help="topology, e.g. mikant:k=3,n=3"),
     output: Path = typer.Option(..., "--output", "-o", help="drawing to write: .svg, .png or .pdf"),
     ports: bool = typer.Option(False, "--ports", help="write the port number at each switch end"),
-    labels: Optional[bool] = typer.Option(None, "--labels/--no-labels",
+    labels: bool | None = typer.Option(None, "--labels/--no-labels",
                                           help="vertex labels (default: when they fit)"),
     max_vertices: int = typer.Option(2000, "--max-vertices", help="refuse larger topologies"),
 ) -> None:

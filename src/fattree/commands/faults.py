@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.table import Table
@@ -13,7 +12,7 @@ from ._common import ProgressLine, check_output, check_range, check_seed, consol
 
 
 def faults(
-    spec: Optional[str] = typer.Argument(None, help="topology, e.g. mikant:k=3,n=3"),
+    spec: str | None = typer.Argument(None, help="topology, e.g. mikant:k=3,n=3"),
     algorithms: str = typer.Option("all", "--algorithms", "--algorithm", "-a",
                                    help="comma-separated names, or 'all' (see --list)"),
     rates: str = typer.Option("0:1:0.05", "--rates", help="START:STOP:STEP or a,b,c (fractions)"),
@@ -25,8 +24,8 @@ def faults(
                               help="links that may fail: all (node links included) or switch-only "
                                    "(--fault-pool as in study files)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
-    csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="plot like 001 Figs. 8-9"),
+    csv: Path | None = typer.Option(None, "--csv", help="write the rows as CSV"),
+    output: Path | None = typer.Option(None, "-o", "--output", help="plot like 001 Figs. 8-9"),
     tie_break: str = typer.Option("dimension", "--tie-break",
                                   help="MiKANTC cube routing: dimension (order) or random (004 §3)"),
     list_: bool = typer.Option(False, "--list", help="list the algorithms and what they assume"),

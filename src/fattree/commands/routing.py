@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.table import Table
@@ -69,8 +68,8 @@ def route(
     as_json: bool = _JSON,
     seed: int = _SEED,
     packet: int = typer.Option(0, "--packet", help="packet key (random routing draws from it)"),
-    faults: Optional[Path] = _FAULTS,
-    model: Optional[str] = _MODEL,
+    faults: Path | None = _FAULTS,
+    model: str | None = _MODEL,
     explain: bool = typer.Option(False, "--explain", help="explain every hop with the "
                                  "fault-tolerant algorithm (implied by --faults)"),
 ) -> None:
@@ -183,7 +182,7 @@ def check_cmd(
     as_json: bool = _JSON,
     seed: int = _SEED,
     no_paths: bool = typer.Option(False, "--no-paths", help="skip counting the routes per pair"),
-    sample: Optional[int] = typer.Option(None, "--sample", help="walk about N seeded pairs "
+    sample: int | None = typer.Option(None, "--sample", help="walk about N seeded pairs "
                                          "(sqrt(N) destinations x sqrt(N) sources), not all"),
     max_seconds: float = _MAX_S,
 ) -> None:
@@ -277,8 +276,8 @@ def deadlock_cmd(
     vcs: int = typer.Option(1, "--vcs", help="virtual channels per link"),
     as_json: bool = _JSON,
     seed: int = _SEED,
-    faults: Optional[Path] = _FAULTS,
-    model: Optional[str] = _MODEL,
+    faults: Path | None = _FAULTS,
+    model: str | None = _MODEL,
     vc_rule: str = typer.Option("auto", "--vc-rule", help="fault-tolerant algorithms: none "
                                 "(all on VC 0), escape (a class per turn, deadlock-free), detour "
                                 "(VC 1 from the first detour hop: not deadlock-free); auto: none "

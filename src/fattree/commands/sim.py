@@ -108,7 +108,7 @@ def _signature():
 
 def simulate_cmd(**kw) -> None:
     """Cycle-accurate wormhole simulation: latency, throughput, conflicts versus load."""
-    from ..sim import SimConfig, results_frame, simulate
+    from ..sim import SimConfig, results_frame
     from ..sim.engine import load_bound
     from ..sim.memory import check_memory
     from ..topology import build

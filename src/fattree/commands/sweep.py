@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.table import Table
@@ -67,7 +66,7 @@ def _summary_line(summary, out) -> str:
 def sweep(
     study: Path = typer.Argument(..., help="study file (TOML; see docs/sweeps.md)"),
     out: Path = typer.Option(..., "-o", "--out", help="results folder (created or resumed)"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+    scheduler: str | None = typer.Option(None, "--scheduler",
                                             help="existing Dask scheduler, e.g. tcp://head:8786"),
     workers: int = typer.Option(2, "--workers", help="local worker processes (0: in-process)"),
     connect_timeout: float = typer.Option(5.0, "--connect-timeout",
@@ -94,9 +93,9 @@ def sweep(
 
 def results(
     folder: Path = typer.Argument(..., help="results folder"),
-    where: Optional[str] = typer.Option(None, "--where", help="filter, e.g. \"family='mikant'\""),
-    csv: Optional[Path] = typer.Option(None, "--csv", help="write the rows as CSV"),
-    columns: Optional[str] = typer.Option(None, "--columns", help="comma-separated columns"),
+    where: str | None = typer.Option(None, "--where", help="filter, e.g. \"family='mikant'\""),
+    csv: Path | None = typer.Option(None, "--csv", help="write the rows as CSV"),
+    columns: str | None = typer.Option(None, "--columns", help="comma-separated columns"),
     limit: int = typer.Option(40, "--limit", help="rows printed (the CSV has all; 0: all)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
 ) -> None:
@@ -164,8 +163,8 @@ def results(
 def report(
     folder: Path = typer.Argument(..., help="results folder"),
     output: Path = typer.Option(..., "-o", "--output", help="HTML file to write"),
-    title: Optional[str] = typer.Option(None, "--title"),
-    logy: Optional[bool] = typer.Option(None, "--logy/--linear-y",
+    title: str | None = typer.Option(None, "--title"),
+    logy: bool | None = typer.Option(None, "--logy/--linear-y",
                                         help="latency axis scale (default: both)"),
 ) -> None:
     """Write one self-contained HTML report (configurations, tables, figures)."""
@@ -192,10 +191,10 @@ def _status_table(results) -> Table:
 
 
 def reproduce(
-    name: Optional[str] = typer.Argument(None, help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
+    name: str | None = typer.Argument(None, help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
     out: Path = typer.Option(Path("reproduce"), "-o", "--out", help="output folder"),
     workers: int = typer.Option(2, "--workers", help="local worker processes for simulations"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     quick: bool = typer.Option(False, "--quick", help="small instances (smoke test)"),
     list_: bool = typer.Option(False, "--list", help="list the registered reproductions"),
     as_json: bool = typer.Option(False, "--json", help="print the list or the verdicts as JSON"),
@@ -254,7 +253,7 @@ def study(
     name: str = typer.Argument("flagship", help="a shipped study (see --list)"),
     out: Path = typer.Option(Path("out"), "-o", "--out", help="output folder"),
     workers: int = typer.Option(2, "--workers", help="local worker processes"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bars"),
     as_json: bool = typer.Option(False, "--json", help="print the list or the outcome as JSON"),
@@ -306,8 +305,8 @@ def _plot_command(plot_name: str):
         folder: Path = typer.Argument(..., help="results folder"),
         output: Path = typer.Option(..., "-o", "--output", help="figure file (.png/.svg/.pdf)"),
         logy: bool = typer.Option(False, "--logy", help="logarithmic y axis"),
-        where: Optional[str] = typer.Option(None, "--where", help="filter the rows first"),
-        series: Optional[str] = typer.Option(None, "--series",
+        where: str | None = typer.Option(None, "--where", help="filter the rows first"),
+        series: str | None = typer.Option(None, "--series",
                                              help="columns that make one line each"),
     ) -> None:
         from ..report.plots import draw, save

@@ -217,7 +217,7 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
         here = topo.switch_label(a)
 
         def add(event, text, algorithm=None, **extra):
-            ev.append({"hop": i + 1, "switch": here, "event": event, "algorithm": algorithm,
+            ev.append({"hop": i + 1, "switch": here, "event": event, "algorithm": algorithm,  # noqa: B023  (called in this iteration)
                        "text": text, **extra})
 
         if fault >= 0:

@@ -215,7 +215,6 @@ def ft_walk_generic_into(rt, rule, lookahead, budget, ttl, stamp, cur, src, star
     """:func:`ft_walk_generic` on caller's scratch (``4 (R + 1) + 4`` int64 entries, R the
     ports per switch): allocation-free, for the simulator's cycle loop."""
     port_peer = rt[7]
-    link_index = rt[8]
     N = rt[9]
     R = port_peer.shape[1]
     cand = scratch[0:R + 1]

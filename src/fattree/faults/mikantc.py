@@ -413,7 +413,7 @@ def _study_kernel(topo: Topology, walks: list[tuple[FTAlgorithm, str]], pool_lo:
     """Validate a MiKANTC study and return ``run(rate_idx, faults, succ, length, olen, ttl)``."""
     tb = cube_tables(topo)
     rnd = check_tie_break(tie_break)
-    for a, m in walks:
+    for _a, m in walks:
         if m != "local":
             raise ParameterError(f"model={m!r} is not defined for mikantc: only 'local' "
                                  f"(004 Algorithm 1 decides at each switch)")

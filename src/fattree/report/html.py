@@ -15,7 +15,7 @@ import base64
 import html
 import io
 import platform
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from ..errors import ParameterError
@@ -187,7 +187,7 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
     studies = studies or {}
     errors = errors or []
     body = [f"<h1>{_esc(title)}</h1>",
-            f'<p class="meta">generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} by '
+            f'<p class="meta">generated {datetime.now(UTC):%Y-%m-%d %H:%M UTC} by '
             f"{_esc(_versions())}</p>"]
     if "fattree_version" in df.columns and len(df):
         writers = sorted(map(str, df["fattree_version"].dropna().unique()))

@@ -75,7 +75,6 @@ def _low_bit(x):
 def _tree_step(ip, G, L, D, gt, DT, out):
     """Algorithm 1 on tree positions (000; the tree part of 001 §2 and 004 §3.1-3.2)."""
     k = ip[H_K]
-    n = ip[H_N]
     pw = ip[ip[H_POW] + L]
     if G == gt and D // pw == DT // pw:
         out[0] = (DT // ip[ip[H_POW] + L - 1]) % k

@@ -196,7 +196,7 @@ class SimConfig:
         """Faults are simulated (a rate or a fault file was given, even 0 faults)."""
         return self.fault_rate is not None or self.faults is not None
 
-    def with_load(self, load: float) -> "SimConfig":
+    def with_load(self, load: float) -> SimConfig:
         return replace(self, load=load)
 
     def to_dict(self) -> dict[str, Any]:

@@ -383,7 +383,6 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     ----------
     000 Figs. 9-12 (latency, conflicts, received ratio and rate versus load).
     """
-    import pandas as pd
 
     cfg = _config(config, params)
     loads = [float(x) for x in loads]

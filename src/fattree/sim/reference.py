@@ -188,7 +188,7 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     status = "cap"
     t = 0
     while t < cap_cycles:
-        for due, f in [x for x in pending if x[0] == t]:
+        for _due, f in [x for x in pending if x[0] == t]:
             give_credit(f)
         pending = [x for x in pending if x[0] != t]
         # creation

@@ -39,7 +39,7 @@ import re
 import uuid
 import warnings
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,7 @@ class ResultStore:
                     f"results folder {str(self.path)!r} exists and is not a fattree results "
                     "folder (no manifest.json); give a new or empty folder")
             self.path.mkdir(parents=True, exist_ok=True)
-            now = datetime.now(timezone.utc).isoformat()
+            now = datetime.now(UTC).isoformat()
             self.manifest = {"format": _FORMAT_NAME, "format_version": list(FORMAT_VERSION),
                              "created_by": _version(), "written_by": _version(),
                              "created": now, "studies": {}, "files": {}}
@@ -171,7 +171,7 @@ class ResultStore:
 
     def record_study(self, name: str, source: str, source_hash: str, report: dict) -> None:
         """Remember a study run into this folder (its text, for reports and reruns)."""
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         entry = self.manifest["studies"].get(name, {"first_run": now})
         entry.update({"source": source, "source_hash": source_hash, "last_run": now,
                       "report": report})
@@ -291,7 +291,7 @@ class ResultStore:
             bad.append((self._key(f), why))
             if quarantine:
                 self.quarantine_dir.mkdir(exist_ok=True)
-                stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
                 os.replace(f, self.quarantine_dir / f"{f.stem}.{stamp}{f.suffix}")
         if quarantine and (bad or adopted):
             self._record_files(adopted, [self.path / k for k, _ in bad])
@@ -336,7 +336,6 @@ class ResultStore:
         roles. ``where`` is a :func:`query` expression.
         """
         import pandas as pd
-        import pyarrow as pa
         import pyarrow.parquet as pq
 
         tables, config_cols, metric_cols, damaged = [], [], [], []
@@ -402,7 +401,7 @@ class ResultStore:
         meta = {"config_columns": config_cols, "metric_columns": metric_cols,
                 "format_version": list(FORMAT_VERSION)}
         table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
         target = self.data / f"compact-{stamp}-{uuid.uuid4().hex[:6]}.parquet"
         atomic_write(target, lambda fh: pq.write_table(table, fh))
         self._record_files([target], old + parts)

@@ -96,7 +96,7 @@ class Study:
                         out.append(p)
         return out
 
-    def select(self, names: list[str]) -> "Study":
+    def select(self, names: list[str]) -> Study:
         """The same study restricted to some experiments (by name)."""
         known = [e.name for e in self.experiments]
         for n in names:

@@ -19,7 +19,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 import numpy as np
@@ -235,12 +235,12 @@ def execute(kind: str, config: dict, seed: int) -> dict:
     (4, 4)
     """
     t = TASKS.get(kind)
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     t0 = time.perf_counter()
     metrics = flatten_metrics(t.run(dict(config), int(seed)))
     elapsed = time.perf_counter() - t0
     return {"metrics": metrics, "started_at": started,
-            "finished_at": datetime.now(timezone.utc), "elapsed_s": elapsed,
+            "finished_at": datetime.now(UTC), "elapsed_s": elapsed,
             "host": socket.gethostname(), "pid": os.getpid()}
 
 

@@ -82,7 +82,7 @@ class Topology:
     def create(cls, family: str, params: dict[str, Any], *, node_digits, switch_digits,
                switch_level, port_peer, port_peer_port, port_kind, node_switch=None,
                node_port=None, node_names=None, switch_names=None, meta=None,
-               switch_layer=None) -> "Topology":
+               switch_layer=None) -> Topology:
         """Freeze arrays and derive the node attachment from the port tables if not given."""
         port_peer = np.asarray(port_peer)
         n_nodes = len(node_digits) if node_names is None else len(node_names)

@@ -322,7 +322,8 @@ def _xml(s: str) -> str:
 
 
 @exporter("graphml", suffix=".graphml",
-          help="GraphML: vertex attributes kind (node/switch), level, layer; edge attributes port_a, port_b, kind_a, kind_b")
+          help="GraphML: vertex attributes kind (node/switch), level, layer; edge attributes "
+               "port_a, port_b, kind_a, kind_b")
 def write_graphml(topo: Topology) -> Iterator[bytes]:
     """GraphML as networkx and yEd read it; ``port_a`` and ``kind_a`` belong to the edge's source.
 
@@ -361,7 +362,8 @@ def write_graphml(topo: Topology) -> Iterator[bytes]:
                      '"><data key="kind">node</data></node>\n', np.arange(n)[:, None])
     sw = np.stack([n + np.arange(topo.n_switches), topo.switch_level.astype(np.int64),
                    topo.switch_layer.astype(np.int64)], axis=1)
-    yield from _rows(table, lens, [('    <node id="', True), ('"><data key="kind">switch</data><data key="level">', False),
+    yield from _rows(table, lens, [('    <node id="', True),
+                                   ('"><data key="kind">switch</data><data key="level">', False),
                                    ('</data><data key="layer">', False)], "</data></node>\n", sw)
     links, ports = topo.links, topo.link_ports
     ka, kb = (v + port_kinds_at(topo, links[:, j], ports[:, j]) for j in (0, 1))
@@ -567,7 +569,7 @@ def booksim_config(network_file: str | None = None, *, spec: str | None = None,
     if traffic.split(":")[0] not in _TRAFFIC_NAMES or ":" in traffic and traffic != "uniform:include_self=true":
         raise ParameterError(f"traffic={traffic!r} has no BookSim2 equivalent here; allowed: "
                              f"{', '.join(_TRAFFIC_NAMES)}")
-    lines = [f"// BookSim2 (github booksim/booksim2, commit 28f4329) configuration written by fattree"]
+    lines = ["// BookSim2 (github booksim/booksim2, commit 28f4329) configuration written by fattree"]
     if spec:
         lines.append(f"// network: {spec}")
     if network_file is not None:

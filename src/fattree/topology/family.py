@@ -14,7 +14,7 @@ from ..params import Invalid, Parameter
 from ..registry import Registry, split_spec
 from .core import Topology
 
-FAMILIES: Registry["Family"] = Registry("family")
+FAMILIES: Registry[Family] = Registry("family")
 
 
 @dataclass(frozen=True)

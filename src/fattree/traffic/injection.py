@@ -37,7 +37,7 @@ class Injection:
     title: str
     paper: str
     options: tuple[Opt, ...]
-    prepare: Callable[..., "Process"]
+    prepare: Callable[..., Process]
     internal: bool = False
 
 

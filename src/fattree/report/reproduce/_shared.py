@@ -13,7 +13,7 @@ _GRAPH_KEYS = {"nodes": lambda p: p["nodes"], "switches": lambda p: p["switches"
                "path_diversity": lambda p: p["path_diversity"]}
 
 
-def _graph_vs_paper(instances, keys) -> tuple[list[tuple], "object"]:
+def _graph_vs_paper(instances, keys) -> tuple[list[tuple], object]:
     """Properties of built graphs beside the paper's printed closed forms.
 
     ``printed`` comes from :mod:`fattree.analysis.closed_forms` (the printed formula's value

@@ -38,7 +38,7 @@ class Reproduction:
     title: str
     paper: str
     claim: str
-    make: Callable[["Context"], Outcome]
+    make: Callable[[Context], Outcome]
     requires: tuple[str, ...] = ()
     slow: bool = False
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 from ...errors import ParameterError  # noqa: F401
 from .base import Context, Outcome, reproduction  # noqa: F401
@@ -238,7 +237,8 @@ def _f7(ctx: Context) -> Outcome:
     return Outcome(ok, (f"Our layered drawing of mikant:k=3,n=3 shows {drawn['nodes']} nodes, "
                         f"{drawn['switches']} switches and {drawn['links']} links, as the graph "
                         f"has and the closed forms give: {ok}; the switches lie in {rows} rows "
-                        "(the two groups' levels, mirrored), nodes below and above. Drawn by fattree.report.draw, the code behind "
+                        "(the two groups' levels, mirrored), nodes below and above. Drawn by "
+                        "fattree.report.draw, the code behind "
                         "`fattree draw`; the paper's figure itself is not in the extracted text, "
                         "so only the network is compared, not its look."),
                    [path], ["MiKANT(3,3): switches by level, nodes circles (fattree draw)"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 from ...errors import ParameterError  # noqa: F401
 from .base import Context, Outcome, reproduction  # noqa: F401
@@ -200,7 +199,8 @@ def _static(ctx: Context) -> Outcome:
                f"(largest difference {rel.max():.1%}; in our routing both take the same paths, "
                "docs/routing.md, so the curves coincide). rsminft higher than both at every size "
                f"and load: {bool(higher.all())}"
-               + (f"; not at {', '.join(f'N={n} λ={x:g}' for n, x in low)} (the smallest network, where its one-link-shorter paths "
+               + (f"; not at {', '.join(f'N={n} λ={x:g}' for n, x in low)} (the smallest "
+                  "network, where its one-link-shorter paths "
                   "keep it below the MIN fat-tree)" if low else "")
                + (f"; from 16 clients on it is {ratio.min():.1f}x to {ratio.max():.1f}x the MIN "
                   "fat-tree's latency (the lateral links funnel the converging traffic)"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 from ...errors import ParameterError  # noqa: F401
 from .base import Context, Outcome, reproduction  # noqa: F401

@@ -169,7 +169,7 @@ def _read_anynet(path: Path, text: str) -> _Parsed:
             continue
 
         def bad(msg: str):
-            raise InputFileError(f"{path}: line {lineno}: {msg}: {line.strip()!r}")
+            raise InputFileError(f"{path}: line {lineno}: {msg}: {line.strip()!r}")  # noqa: B023  (called in this iteration)
 
         def ident(tok: str) -> int:
             if not tok.isdigit():
