@@ -191,8 +191,9 @@ def test_bad_sim_type_and_speculative():
 
 
 def test_cli_model_booksim(tmp_path):
-    run = lambda *a: subprocess.run([sys.executable, "-m", "fattree", "simulate", *a],
-                                    capture_output=True, text=True, check=False)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "fattree", "simulate", *a],
+                              capture_output=True, text=True, check=False)
     out = run("kant:k=2,n=2", "--model", "booksim", "--load", "0.05", "--no-speculative")
     assert out.returncode == 0, out.stderr
     assert "model: booksim" in out.stdout and "non-speculative" in out.stdout

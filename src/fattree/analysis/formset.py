@@ -18,7 +18,8 @@ from ..errors import ParameterError
 from ..params import Invalid, Parameter
 from ..registry import Registry
 
-__all__ = ["PARAM_MAX", "NODES_MAX", "KEYS", "Formula", "ParamSpec", "FormSet", "FORMS", "register_forms", "avg_distinct"]
+__all__ = ["PARAM_MAX", "NODES_MAX", "KEYS", "Formula", "ParamSpec", "FormSet", "FORMS",
+           "register_forms", "avg_distinct"]
 
 Number = Fraction | int | float
 

@@ -7,7 +7,6 @@ user file overrides any subset of keys. A malformed file raises
 
 from __future__ import annotations
 
-import math
 import tomllib
 from dataclasses import dataclass
 from importlib import resources

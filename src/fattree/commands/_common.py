@@ -289,7 +289,7 @@ class ProgressLine:
         self._bar = self._task = None
         self._t0 = 0.0
 
-    def __enter__(self) -> "ProgressLine":
+    def __enter__(self) -> ProgressLine:
         import time
 
         self._t0 = time.perf_counter()

@@ -106,7 +106,7 @@ def design(
         None, "--families",
         help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
-    rank_by: Optional[str] = typer.Option(None, "--rank-by", help="column to rank by (ascending; default rcp)"),
+    rank_by: str | None = typer.Option(None, "--rank-by", help="column to rank by (ascending; default rcp)"),
     pareto: bool = typer.Option(False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     top: int = typer.Option(15, "--top", help="rows to show (0: all)"),

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..faults.algorithms import MODELS
-from ._common import ProgressLine, check_output, check_range, check_seed, console, err_console, print_json
+from ._common import ProgressLine, check_output, check_range, check_seed, console, print_json
 
 
 def faults(

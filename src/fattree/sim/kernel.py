@@ -378,7 +378,6 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
     cnt = stats.cnt
     R = cfg[C_R]
     V = cfg[C_V]
-    N = cfg[C_N]
     seed = cfg[C_SEED]
     rcode = cfg[C_RCODE]
     adaptive = cfg[C_ADAPT] != 0

@@ -74,9 +74,8 @@ BOOKSIM_OWN = ("speculative", "routing_delay", "sim_type")
 @register_model("papers", title="the papers' wormhole model (000 §V.B; docs/simulator.md)",
                 own=())
 def _papers():
-    from .engine import run_papers
-
-    return run_papers
+    # resolved by name at run time: engine imports config, which imports this module
+    return _resolve("fattree.sim.engine:run_papers")
 
 
 @register_model(
@@ -90,9 +89,15 @@ def _papers():
         "fault_rate": (None,), "faults": (None,), "fault_model": ("local",)},
     routing_bound=False, termination=lambda cfg: _booksim_termination(cfg))
 def _booksim():
-    from .booksim.model import run_booksim
+    return _resolve("fattree.sim.booksim.model:run_booksim")
 
-    return run_booksim
+
+def _resolve(target: str) -> Callable:
+    """``"package.module:name"`` imported on first use (keeps the module graph acyclic)."""
+    import importlib
+
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def _booksim_termination(cfg) -> str:
@@ -118,7 +123,8 @@ def check_model(cfg) -> None:
         bad += [f"{name}={getattr(cfg, name)!r}" for name in MODELS.get(other).own
                 if name not in model.own and getattr(cfg, name) is not None]
     if bad:
-        raise ParameterError(f"model={cfg.model!r} contradicts {', '.join(bad)}: "
-                             f"{'the papers model has no such option' if cfg.model == 'papers' else 'BookSim2 fixes it'}"
+        why = ("the papers model has no such option" if cfg.model == "papers"
+               else "BookSim2 fixes it")
+        raise ParameterError(f"model={cfg.model!r} contradicts {', '.join(bad)}: {why}"
                              f"; drop {'it' if len(bad) == 1 else 'them'} or choose another --model "
                              f"({', '.join(MODELS.names())})")

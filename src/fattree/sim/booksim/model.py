@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ... import __version__
+from ...version import __version__
 from ...errors import ParameterError
 from ...topology.export import BOOKSIM_FIXED
 from ...traffic import make_traffic
