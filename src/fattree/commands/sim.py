@@ -277,9 +277,11 @@ def _print(topo, cfg, results, bound, output, ft=None) -> None:
             lat = f"[yellow]sat.[/yellow] {r.avg_latency:.0f}"
         else:
             lat = f"{r.avg_latency:.2f}"
+        confl = r.port_conflicts_per_cycle  # NaN where the model does not count them
         row = [f"{r.offered_load:.3f}", lat, f"{r.p99_latency:.0f}",
                f"{r.avg_network_latency:.1f}", f"{r.avg_hops:.2f}", f"{r.accepted_flits:.4f}",
-               f"{r.received_ratio:.3f}", f"{r.port_conflicts_per_cycle:.1f}", f"{r.cycles:,}"]
+               f"{r.received_ratio:.3f}", "-" if confl != confl else f"{confl:.1f}",
+               f"{r.cycles:,}"]
         if cfg.faulted:
             row += [f"{r.unroutable:,}", f"{r.livelock:,}"]
         table.add_row(*row)
