@@ -37,8 +37,9 @@ def main() -> None:
     for k in range(a.k[0], a.k[1] + 1):
         topo = fattree.build(f"mikant:k={k},n={a.n}")
         b = {alg: channel_load(topo, alg, "uniform").bound for alg in ALGS}
-        acyclic = "-" if a.no_deadlock else ("yes" if deadlock(topo, "balanced", vcs=1).acyclic
-                                            else "NO")
+        acyclic = (
+            "-" if a.no_deadlock else ("yes" if deadlock(topo, "balanced", vcs=1).acyclic else "NO")
+        )
         limit = 1 / (0.5 + (k - 1) / k)
         row = [str(k), f"{topo.n_nodes:,}"] + [f"{b[x]:.3f}" for x in ALGS]
         row += [f"{b['balanced'] / b['minimal-all']:.4f}", f"{limit:.3f}", acyclic]

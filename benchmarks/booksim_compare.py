@@ -47,9 +47,29 @@ LOAD_FRACTIONS = (0.25, 0.5, 0.75)  # of BookSim2's saturation throughput
 SEEDS_SMALL = (1,)  # three seeds differed by < 0.1 cycle (0.02-0.08 sd) on kant(4,3)
 SEEDS_LARGE = (1,)
 
-MATRIX_COLUMNS = ["case", "network", "booksim_topology", "routing_function", "traffic", "buffer",
-                  "vcs", "packet_flits", "speculative", "routing_delay", "point", "load", "seeds",
-                  "plat", "plat_sd", "nlat", "flat", "accepted", "hops", "status", "cycles"]
+MATRIX_COLUMNS = [
+    "case",
+    "network",
+    "booksim_topology",
+    "routing_function",
+    "traffic",
+    "buffer",
+    "vcs",
+    "packet_flits",
+    "speculative",
+    "routing_delay",
+    "point",
+    "load",
+    "seeds",
+    "plat",
+    "plat_sd",
+    "nlat",
+    "flat",
+    "accepted",
+    "hops",
+    "status",
+    "cycles",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,12 +84,16 @@ class Case:
 
     @property
     def name(self) -> str:
-        return (f"{self.network}-{self.traffic}-b{self.buffer}-v{self.vcs}-p{self.packet_flits}-"
-                f"{'s' if self.speculative else 'ns'}-rd{self.routing_delay}")
+        return (
+            f"{self.network}-{self.traffic}-b{self.buffer}-v{self.vcs}-p{self.packet_flits}-"
+            f"{'s' if self.speculative else 'ns'}-rd{self.routing_delay}"
+        )
 
     @property
     def k_n(self) -> tuple[int, int]:
-        return {"kant43": (4, 3), "kant45": (4, 5), "kant83": (8, 3), "mikant43": (4, 3)}[self.network]
+        return {"kant43": (4, 3), "kant45": (4, 5), "kant83": (8, 3), "mikant43": (4, 3)}[
+            self.network
+        ]
 
     @property
     def spec(self) -> str:
@@ -97,17 +121,31 @@ def matrix() -> list[Case]:
                 v, p = pairs[(2 * ti + bi + 3 * (1 - s)) % 6]
                 cases.append(Case("kant43", t, b, v, p, s))
     cases += [Case("kant43", "uniform", 2, 1, 1, s, routing_delay=1) for s in (1, 0)]
-    cases += [Case("mikant43", "uniform", 2, 1, 1, 1), Case("mikant43", "bitcomp", 5, 2, 4, 0),
-              Case("mikant43", "uniform", 8, 2, 8, 1), Case("mikant43", "bitcomp", 2, 1, 1, 0)]
+    cases += [
+        Case("mikant43", "uniform", 2, 1, 1, 1),
+        Case("mikant43", "bitcomp", 5, 2, 4, 0),
+        Case("mikant43", "uniform", 8, 2, 8, 1),
+        Case("mikant43", "bitcomp", 2, 1, 1, 0),
+    ]
     return cases
 
 
 # ---------------------------------------------------------------------- BookSim2 side
-def booksim_text(case: Case, workdir: Path, load: float, seed: int, sim_type: str, extra: str = "") -> str:
+def booksim_text(
+    case: Case, workdir: Path, load: float, seed: int, sim_type: str, extra: str = ""
+) -> str:
     from fattree.topology.export import booksim_config
 
-    settings = dict(traffic=case.traffic, buffer=case.buffer, vcs=case.vcs, packet_flits=case.packet_flits,
-                    speculative=bool(case.speculative), routing_delay=case.routing_delay, load=load, seed=seed)
+    settings = dict(
+        traffic=case.traffic,
+        buffer=case.buffer,
+        vcs=case.vcs,
+        packet_flits=case.packet_flits,
+        speculative=bool(case.speculative),
+        routing_delay=case.routing_delay,
+        load=load,
+        seed=seed,
+    )
     if case.network == "mikant43":
         text = booksim_config("mikant43.anynet", spec="mikant:k=4,n=3", **settings)
     else:
@@ -129,9 +167,14 @@ def parse_booksim(out: str) -> dict:
     res["cycles"] = int(m.group(1)) if m else None
     overall = out.split("====== Overall Traffic Statistics ======")
     tail = overall[1] if len(overall) > 1 else ""
-    for key, label in (("plat", "Packet latency average"), ("nlat", "Network latency average"),
-                       ("flat", "Flit latency average"), ("accepted", "Accepted flit rate average"),
-                       ("injected", "Injected flit rate average"), ("hops", "Hops average")):
+    for key, label in (
+        ("plat", "Packet latency average"),
+        ("nlat", "Network latency average"),
+        ("flat", "Flit latency average"),
+        ("accepted", "Accepted flit rate average"),
+        ("injected", "Injected flit rate average"),
+        ("hops", "Hops average"),
+    ):
         m = re.search(label + r" = " + _NUM, tail)
         res[key] = float(m.group(1)) if m else None
     return res
@@ -141,8 +184,13 @@ def run_booksim(binary: str, text: str, workdir: Path, tag: str) -> tuple[str, f
     cfg = workdir / f"{tag}.cfg"
     cfg.write_text(text)
     t0 = time.perf_counter()
-    proc = subprocess.run(["nice", "-n", "10", binary, str(cfg)], cwd=workdir, capture_output=True,
-                          text=True, timeout=1800)
+    proc = subprocess.run(
+        ["nice", "-n", "10", binary, str(cfg)],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if proc.returncode not in (0, 255) and "Simulation unstable" not in proc.stdout:
         raise RuntimeError(f"BookSim2 failed on {tag}: {proc.stderr[-500:]}")
     return proc.stdout, time.perf_counter() - t0
@@ -151,10 +199,17 @@ def run_booksim(binary: str, text: str, workdir: Path, tag: str) -> tuple[str, f
 def zero_load_trace(binary: str, case: Case, workdir: Path) -> dict[int, int]:
     """Latency by routers on the path at (almost) zero load, from BookSim2's packet watch."""
     load = 0.002 if case.network == "kant43" else 0.0005
-    text = booksim_text(case, workdir, load, 1, "latency",
-                        "watch_packets = {" + ",".join(map(str, range(60))) + "};\nwatch_out = -;\n")
-    text = text.replace("traffic = transpose;", "traffic = uniform;").replace("traffic = bitcomp;",
-                                                                            "traffic = uniform;")
+    text = booksim_text(
+        case,
+        workdir,
+        load,
+        1,
+        "latency",
+        "watch_packets = {" + ",".join(map(str, range(60))) + "};\nwatch_out = -;\n",
+    )
+    text = text.replace("traffic = transpose;", "traffic = uniform;").replace(
+        "traffic = bitcomp;", "traffic = uniform;"
+    )
     out, _ = run_booksim(binary, text, workdir, case.name + "-zl")
     hops: dict[int, int] = {}
     best: dict[int, int] = {}
@@ -172,72 +227,155 @@ def zero_load_trace(binary: str, case: Case, workdir: Path) -> dict[int, int]:
 def measure_case(binary: str, case: Case, workdir: Path) -> tuple[list[dict], list[dict]]:
     rows = []
     seeds = SEEDS_SMALL if case.network == "kant43" else SEEDS_LARGE
-    base = dict(case=case.name, network=case.network,
-                booksim_topology="anynet" if case.network == "mikant43" else "fattree",
-                routing_function="min" if case.network == "mikant43" else "nca", traffic=case.traffic,
-                buffer=case.buffer, vcs=case.vcs, packet_flits=case.packet_flits,
-                speculative=case.speculative, routing_delay=case.routing_delay)
-    sat = parse_booksim(run_booksim(binary, booksim_text(case, workdir, 1.0, 1, "throughput"), workdir,
-                                    case.name + "-sat")[0])
-    rows.append({**base, "point": "saturation", "load": 1.0, "seeds": "1", "plat": None, "plat_sd": None,
-                 "nlat": None, "flat": None, "accepted": sat["accepted"], "hops": sat["hops"],
-                 "status": sat["status"], "cycles": sat["cycles"]})
+    base = dict(
+        case=case.name,
+        network=case.network,
+        booksim_topology="anynet" if case.network == "mikant43" else "fattree",
+        routing_function="min" if case.network == "mikant43" else "nca",
+        traffic=case.traffic,
+        buffer=case.buffer,
+        vcs=case.vcs,
+        packet_flits=case.packet_flits,
+        speculative=case.speculative,
+        routing_delay=case.routing_delay,
+    )
+    sat = parse_booksim(
+        run_booksim(
+            binary, booksim_text(case, workdir, 1.0, 1, "throughput"), workdir, case.name + "-sat"
+        )[0]
+    )
+    rows.append(
+        {
+            **base,
+            "point": "saturation",
+            "load": 1.0,
+            "seeds": "1",
+            "plat": None,
+            "plat_sd": None,
+            "nlat": None,
+            "flat": None,
+            "accepted": sat["accepted"],
+            "hops": sat["hops"],
+            "status": sat["status"],
+            "cycles": sat["cycles"],
+        }
+    )
     for frac, point in zip(LOAD_FRACTIONS, ("low", "mid", "high")):
         load = round(frac * sat["accepted"], 4)
-        got = [parse_booksim(run_booksim(binary, booksim_text(case, workdir, load, s, "latency"), workdir,
-                                         f"{case.name}-{point}-{s}")[0]) for s in seeds]
+        got = [
+            parse_booksim(
+                run_booksim(
+                    binary,
+                    booksim_text(case, workdir, load, s, "latency"),
+                    workdir,
+                    f"{case.name}-{point}-{s}",
+                )[0]
+            )
+            for s in seeds
+        ]
         ok = [g for g in got if g["status"] == "ok" and g["plat"] is not None]
         mean = (lambda key: sum(g[key] for g in ok) / len(ok)) if ok else (lambda key: None)  # noqa: B023  (called in this iteration)
         sd = None
         if len(ok) > 1:
             m = mean("plat")
             sd = (sum((g["plat"] - m) ** 2 for g in ok) / (len(ok) - 1)) ** 0.5
-        rows.append({**base, "point": point, "load": load, "seeds": " ".join(map(str, seeds)),
-                     "plat": mean("plat"), "plat_sd": sd, "nlat": mean("nlat"), "flat": mean("flat"),
-                     "accepted": mean("accepted"), "hops": mean("hops"),
-                     "status": "ok" if len(ok) == len(got) else f"unstable {len(got) - len(ok)}/{len(got)}",
-                     "cycles": max((g["cycles"] or 0) for g in got)})
+        rows.append(
+            {
+                **base,
+                "point": point,
+                "load": load,
+                "seeds": " ".join(map(str, seeds)),
+                "plat": mean("plat"),
+                "plat_sd": sd,
+                "nlat": mean("nlat"),
+                "flat": mean("flat"),
+                "accepted": mean("accepted"),
+                "hops": mean("hops"),
+                "status": "ok"
+                if len(ok) == len(got)
+                else f"unstable {len(got) - len(ok)}/{len(got)}",
+                "cycles": max((g["cycles"] or 0) for g in got),
+            }
+        )
     zl = []
     if case.traffic == "uniform":
-        zl = [{"case": case.name, "routers": h, "plat": p} for h, p in zero_load_trace(binary, case, workdir).items()]
+        zl = [
+            {"case": case.name, "routers": h, "plat": p}
+            for h, p in zero_load_trace(binary, case, workdir).items()
+        ]
     return rows, zl
 
 
 def speed_runs(binary: str, workdir: Path, sat45: float | None) -> list[dict]:
     """Simulated cycles per CPU second of BookSim2 (single core) on issue 12's three cases."""
-    jobs = [("kant45-uniform-0.1", Case("kant45", "uniform", 2, 1, 1, 1), 0.1, "latency"),
-            ("kant45-uniform-saturated", Case("kant45", "uniform", 2, 1, 1, 1), 1.0, "throughput"),
-            ("kant83-uniform-saturated", Case("kant83", "uniform", 2, 1, 1, 1), 1.0, "throughput")]
+    jobs = [
+        ("kant45-uniform-0.1", Case("kant45", "uniform", 2, 1, 1, 1), 0.1, "latency"),
+        ("kant45-uniform-saturated", Case("kant45", "uniform", 2, 1, 1, 1), 1.0, "throughput"),
+        ("kant83-uniform-saturated", Case("kant83", "uniform", 2, 1, 1, 1), 1.0, "throughput"),
+    ]
     rows = []
     for tag, case, load, sim_type in jobs:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out, wall = run_booksim(binary, booksim_text(case, workdir, load, 1, sim_type), workdir, "speed-" + tag)
+        out, wall = run_booksim(
+            binary, booksim_text(case, workdir, load, 1, sim_type), workdir, "speed-" + tag
+        )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         user = after.ru_utime - before.ru_utime
         res = parse_booksim(out)
-        rows.append({"case": tag, "network": case.network, "traffic": case.traffic, "buffer": case.buffer,
-                     "vcs": case.vcs, "packet_flits": case.packet_flits, "speculative": case.speculative,
-                     "routing_delay": case.routing_delay, "load": load, "sim_type": sim_type,
-                     "cycles": res["cycles"], "user_s": round(user, 2), "wall_s": round(wall, 2),
-                     "cycles_per_s": round(res["cycles"] / user, 1) if res["cycles"] and user else None,
-                     "accepted": res["accepted"]})
+        rows.append(
+            {
+                "case": tag,
+                "network": case.network,
+                "traffic": case.traffic,
+                "buffer": case.buffer,
+                "vcs": case.vcs,
+                "packet_flits": case.packet_flits,
+                "speculative": case.speculative,
+                "routing_delay": case.routing_delay,
+                "load": load,
+                "sim_type": sim_type,
+                "cycles": res["cycles"],
+                "user_s": round(user, 2),
+                "wall_s": round(wall, 2),
+                "cycles_per_s": round(res["cycles"] / user, 1) if res["cycles"] and user else None,
+                "accepted": res["accepted"],
+            }
+        )
         _write_csv(workdir.parent / "speed-progress.csv", rows, list(rows[0]))
-        print(f"speed {tag}: {rows[-1]['cycles']} cycles in {user:.1f} s CPU = {rows[-1]['cycles_per_s']} cycles/s",
-              flush=True)
+        print(
+            f"speed {tag}: {rows[-1]['cycles']} cycles in {user:.1f} s CPU = {rows[-1]['cycles_per_s']} cycles/s",
+            flush=True,
+        )
     return rows
 
 
 def extra_seed_runs(binary: str, workdir: Path, rows: list[dict], seeds, jobs: int) -> list[dict]:
     """BookSim2's latency at the mid and high points with further seeds: near the knee
     one run is one draw of a wide distribution (docs/booksim.md, "Agreement")."""
+
     def one(job):
         r, s = job
-        case = Case(r["network"], r["traffic"], int(r["buffer"]), int(r["vcs"]),
-                    int(r["packet_flits"]), int(r["speculative"]), int(r["routing_delay"]))
+        case = Case(
+            r["network"],
+            r["traffic"],
+            int(r["buffer"]),
+            int(r["vcs"]),
+            int(r["packet_flits"]),
+            int(r["speculative"]),
+            int(r["routing_delay"]),
+        )
         text = booksim_text(case, workdir, float(r["load"]), s, "latency")
         res = parse_booksim(run_booksim(binary, text, workdir, f"{case.name}-{r['point']}-{s}")[0])
-        return dict(case=r["case"], point=r["point"], load=r["load"], seed=s, plat=res["plat"],
-                    accepted=res["accepted"], status=res["status"], cycles=res["cycles"])
+        return dict(
+            case=r["case"],
+            point=r["point"],
+            load=r["load"],
+            seed=s,
+            plat=res["plat"],
+            accepted=res["accepted"],
+            status=res["status"],
+            cycles=res["cycles"],
+        )
 
     todo = [(r, s) for r in rows if r["point"] in ("mid", "high") for s in seeds]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -249,8 +387,16 @@ def _write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
         w = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("" if r.get(k) is None else (round(r[k], 4) if isinstance(r[k], float) else r[k]))
-                        for k in columns})
+            w.writerow(
+                {
+                    k: (
+                        ""
+                        if r.get(k) is None
+                        else (round(r[k], 4) if isinstance(r[k], float) else r[k])
+                    )
+                    for k in columns
+                }
+            )
 
 
 def rerun(args) -> int:
@@ -270,31 +416,52 @@ def rerun(args) -> int:
     if not args.speed_only:
         t0 = time.time()
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            for i, (r, z) in enumerate(pool.map(lambda c: measure_case(args.booksim, c, work), cases)):
+            for i, (r, z) in enumerate(
+                pool.map(lambda c: measure_case(args.booksim, c, work), cases)
+            ):
                 rows += r
                 zl += z
                 _write_csv(out / "matrix.csv", rows, MATRIX_COLUMNS)  # so that progress survives
                 _write_csv(out / "zero_load.csv", zl, ["case", "routers", "plat"])
-                print(f"[{i + 1}/{len(cases)}] {r[0]['case']}: saturation {r[0]['accepted']}, "
-                      f"{time.time() - t0:.0f} s", flush=True)
+                print(
+                    f"[{i + 1}/{len(cases)}] {r[0]['case']}: saturation {r[0]['accepted']}, "
+                    f"{time.time() - t0:.0f} s",
+                    flush=True,
+                )
         _write_csv(out / "matrix.csv", rows, MATRIX_COLUMNS)
         _write_csv(out / "zero_load.csv", zl, ["case", "routers", "plat"])
     if args.extra_seeds > 1:  # seeds 2..N of every mid and high row (seeds.csv)
-        more = extra_seed_runs(args.booksim, work, rows or read_csv(DATA / "matrix.csv"),
-                               range(2, args.extra_seeds + 1), args.jobs)
+        more = extra_seed_runs(
+            args.booksim,
+            work,
+            rows or read_csv(DATA / "matrix.csv"),
+            range(2, args.extra_seeds + 1),
+            args.jobs,
+        )
         _write_csv(out / "seeds.csv", more, list(more[0]))
     speed = []
     if not args.no_speed:
-        sat45 = next((r["accepted"] for r in rows if r["case"].startswith("kant45-uniform-b2-v1-p1-s-")
-                      and r["point"] == "saturation"), args.sat45)
+        sat45 = next(
+            (
+                r["accepted"]
+                for r in rows
+                if r["case"].startswith("kant45-uniform-b2-v1-p1-s-") and r["point"] == "saturation"
+            ),
+            args.sat45,
+        )
         speed = speed_runs(args.booksim, work, sat45)
         _write_csv(out / "speed.csv", speed, list(speed[0]))
-    meta = {"booksim2_commit": args.commit, "booksim2_source": "github booksim/booksim2 (public source)",
-            "fixed_keys": BOOKSIM_FIXED, "load_fractions_of_saturation": LOAD_FRACTIONS,
-            "seeds_kant43": SEEDS_SMALL, "seeds_other": SEEDS_LARGE,
-            "saturation": "sim_type = throughput at injection_rate = 1.0 flit/node/cycle: accepted flit rate",
-            "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "machine": "shared 2-core machine, BookSim2 run with nice -n 10; timings are upper bounds"}
+    meta = {
+        "booksim2_commit": args.commit,
+        "booksim2_source": "github booksim/booksim2 (public source)",
+        "fixed_keys": BOOKSIM_FIXED,
+        "load_fractions_of_saturation": LOAD_FRACTIONS,
+        "seeds_kant43": SEEDS_SMALL,
+        "seeds_other": SEEDS_LARGE,
+        "saturation": "sim_type = throughput at injection_rate = 1.0 flit/node/cycle: accepted flit rate",
+        "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": "shared 2-core machine, BookSim2 run with nice -n 10; timings are upper bounds",
+    }
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {out}")
     return 0
@@ -310,19 +477,29 @@ def _num(x):
     return None if x in ("", None) else float(x)
 
 
-def our_config(row: dict, load: float, seed: int = 1, traffic: str | None = None,
-               sim_type: str | None = None):
+def our_config(
+    row: dict, load: float, seed: int = 1, traffic: str | None = None, sim_type: str | None = None
+):
     """``SimConfig`` of our ``--model booksim`` for one stored row (docs/booksim.md, "Mapping")."""
     from fattree.sim.config import SimConfig
 
     fields = {f.name for f in dataclasses.fields(SimConfig)}
     missing = {"model", "speculative"} - fields
     if missing:
-        raise SystemExit(f"error: fattree.sim.config.SimConfig has no {', '.join(sorted(missing))}: "
-                         f"this build has no --model booksim (issue 12)")
-    kw = dict(model="booksim", speculative=bool(int(row["speculative"])), load=load,
-              traffic=traffic or row["traffic"], packet_flits=int(row["packet_flits"]),
-              buffer=int(row["buffer"]), vcs=int(row["vcs"]), seed=seed)
+        raise SystemExit(
+            f"error: fattree.sim.config.SimConfig has no {', '.join(sorted(missing))}: "
+            f"this build has no --model booksim (issue 12)"
+        )
+    kw = dict(
+        model="booksim",
+        speculative=bool(int(row["speculative"])),
+        load=load,
+        traffic=traffic or row["traffic"],
+        packet_flits=int(row["packet_flits"]),
+        buffer=int(row["buffer"]),
+        vcs=int(row["vcs"]),
+        seed=seed,
+    )
     if sim_type is not None and "sim_type" in fields:
         kw["sim_type"] = sim_type
     rd = int(row["routing_delay"])
@@ -358,7 +535,9 @@ def _csr(topo):
 
     a, b = topo.links[:, 0], topo.links[:, 1]
     v = topo.n_vertices
-    return sp.csr_matrix((np.ones(2 * len(a)), (np.concatenate([a, b]), np.concatenate([b, a]))), shape=(v, v))
+    return sp.csr_matrix(
+        (np.ones(2 * len(a)), (np.concatenate([a, b]), np.concatenate([b, a]))), shape=(v, v)
+    )
 
 
 def compare(args) -> int:
@@ -392,9 +571,13 @@ def compare(args) -> int:
         n_pass += verdict == "pass"
         n_fail += verdict == "FAIL"
         n_na += verdict == "n/a"
+
         def fmt(x):
             return "-" if x is None else f"{x:9.4f}"
-        print(f"{case:40s} {figure:14s} {fmt(theirs)} {fmt(ours)} {diff:>8s}  {verdict}", flush=True)
+
+        print(
+            f"{case:40s} {figure:14s} {fmt(theirs)} {fmt(ours)} {diff:>8s}  {verdict}", flush=True
+        )
 
     with tempfile.TemporaryDirectory() as tmp:
         for name in cases:
@@ -408,12 +591,16 @@ def compare(args) -> int:
                     if cfg is None:
                         report(name, "saturation", _num(r["accepted"]), None, None, "")
                         continue
-                    got = [simulate(topo, dataclasses.replace(cfg, seed=s)).accepted_flits
-                           for s in our_seeds]
+                    got = [
+                        simulate(topo, dataclasses.replace(cfg, seed=s)).accepted_flits
+                        for s in our_seeds
+                    ]
                     ours = sum(got) / len(got)
                     theirs = _num(r["accepted"])
                     rel = (ours - theirs) / theirs
-                    report(name, "saturation", theirs, ours, abs(rel) <= TOL_SAT, f"{100 * rel:+.1f}%")
+                    report(
+                        name, "saturation", theirs, ours, abs(rel) <= TOL_SAT, f"{100 * rel:+.1f}%"
+                    )
                     continue
                 if r["status"] != "ok" or _num(r["plat"]) is None:
                     report(name, f"lat@{r['point']}", None, None, None, "")
@@ -423,7 +610,9 @@ def compare(args) -> int:
                 if cfg is None:
                     report(name, f"lat@{r['point']}", _num(r["plat"]), None, None, "")
                     continue
-                got = [simulate(topo, dataclasses.replace(cfg, seed=s)).avg_latency for s in our_seeds]
+                got = [
+                    simulate(topo, dataclasses.replace(cfg, seed=s)).avg_latency for s in our_seeds
+                ]
                 ours = sum(got) / len(got)
                 theirs = _num(r["plat"])
                 more = extra.get((name, r["point"]), []) if args.booksim_seeds else []
@@ -431,8 +620,14 @@ def compare(args) -> int:
                     theirs = (theirs + sum(more)) / (1 + len(more))
                 rel = (ours - theirs) / theirs
                 below = load < 0.8 * float(sat_row["accepted"])
-                report(name, f"lat@{r['point']}", theirs, ours, abs(rel) <= TOL_LAT if below else None,
-                       f"{100 * rel:+.1f}%")
+                report(
+                    name,
+                    f"lat@{r['point']}",
+                    theirs,
+                    ours,
+                    abs(rel) <= TOL_LAT if below else None,
+                    f"{100 * rel:+.1f}%",
+                )
             for z in (z for z in zl if z["case"] == name):
                 pair = _zero_load_pairs(topo, int(z["routers"]))
                 cfg = our_config(crow[0], 0.01)
@@ -440,10 +635,18 @@ def compare(args) -> int:
                     continue
                 trace = Path(tmp) / f"{name}-{z['routers']}.txt"
                 trace.write_text(f"10 {pair[0]} {pair[1]}\n")
-                res = simulate(topo, dataclasses.replace(cfg, traffic=f"trace:file={trace}", load=None))
+                res = simulate(
+                    topo, dataclasses.replace(cfg, traffic=f"trace:file={trace}", load=None)
+                )
                 theirs = float(z["plat"])
-                report(name, f"zero@{z['routers']}r", theirs, res.avg_latency,
-                       abs(res.avg_latency - theirs) <= TOL_ZERO, f"{res.avg_latency - theirs:+.2f}")
+                report(
+                    name,
+                    f"zero@{z['routers']}r",
+                    theirs,
+                    res.avg_latency,
+                    abs(res.avg_latency - theirs) <= TOL_ZERO,
+                    f"{res.avg_latency - theirs:+.2f}",
+                )
     print(f"{n_pass} passed, {n_fail} failed, {n_na} not comparable")
     for kind in ("saturation", "lat", "zero"):
         top = sorted((w for w in worst if w[1] == kind), reverse=True)[:3]
@@ -451,29 +654,54 @@ def compare(args) -> int:
             print(f"worst {kind}: " + "; ".join(f"{c} {f} {d}" for _, _, c, f, d in top))
     speed = DATA / "speed.csv"
     if speed.exists():
-        print("\nBookSim2 speed (single core, stored): " + "; ".join(
-            f"{r['case']} {float(r['cycles_per_s']):.0f} cycles/s" for r in read_csv(speed)))
+        print(
+            "\nBookSim2 speed (single core, stored): "
+            + "; ".join(
+                f"{r['case']} {float(r['cycles_per_s']):.0f} cycles/s" for r in read_csv(speed)
+            )
+        )
     return 1 if n_fail else 0
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--booksim", help="BookSim2 binary: rerun the matrix instead of reading the stored figures")
-    ap.add_argument("--out", help="with --booksim: folder for the figures (default: a new temporary folder)")
-    ap.add_argument("--commit", default=COMMIT, help="with --booksim: the BookSim2 commit it was built from")
+    ap.add_argument(
+        "--booksim", help="BookSim2 binary: rerun the matrix instead of reading the stored figures"
+    )
+    ap.add_argument(
+        "--out", help="with --booksim: folder for the figures (default: a new temporary folder)"
+    )
+    ap.add_argument(
+        "--commit", default=COMMIT, help="with --booksim: the BookSim2 commit it was built from"
+    )
     ap.add_argument("--only", help="networks to run, e.g. kant43,mikant43")
     ap.add_argument("--limit", type=int, default=0, help="first N cases only")
-    ap.add_argument("--seeds", type=int, default=1,
-                    help="our runs per figure (seeds 1..N, averaged); BookSim2's rows are one seed")
-    ap.add_argument("--booksim-seeds", action="store_true",
-                    help="compare latency rows with the mean of BookSim2's stored seeds "
-                         "(tests/data/booksim2/seeds.csv: seeds 1-4 of every mid and high row)")
+    ap.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        help="our runs per figure (seeds 1..N, averaged); BookSim2's rows are one seed",
+    )
+    ap.add_argument(
+        "--booksim-seeds",
+        action="store_true",
+        help="compare latency rows with the mean of BookSim2's stored seeds "
+        "(tests/data/booksim2/seeds.csv: seeds 1-4 of every mid and high row)",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="with --booksim: BookSim2 runs at once")
-    ap.add_argument("--speed-only", action="store_true", help="with --booksim: only the timing runs")
+    ap.add_argument(
+        "--speed-only", action="store_true", help="with --booksim: only the timing runs"
+    )
     ap.add_argument("--no-speed", action="store_true", help="with --booksim: skip the timing runs")
-    ap.add_argument("--sat45", type=float, default=None, help="kant(4,5) saturation for --speed-only")
-    ap.add_argument("--extra-seeds", type=int, default=0,
-                    help="with --booksim: also seeds 2..N of every mid and high row (seeds.csv)")
+    ap.add_argument(
+        "--sat45", type=float, default=None, help="kant(4,5) saturation for --speed-only"
+    )
+    ap.add_argument(
+        "--extra-seeds",
+        type=int,
+        default=0,
+        help="with --booksim: also seeds 2..N of every mid and high row (seeds.csv)",
+    )
     args = ap.parse_args(argv)
     if args.booksim:
         if not os.access(args.booksim, os.X_OK):

@@ -21,9 +21,11 @@ def main() -> None:
         for n in counts:
             rows += len(design(n, families=families).rows)
         wall = time.perf_counter() - start
-        print(f"design, {label}: {len(counts)} node counts in {wall:.3f} s "
-              f"({1e3 * wall / len(counts):.2f} ms each, {rows / len(counts):.0f} designs each)"
-              f" -> {'OK' if wall < 2.0 else 'SLOWER THAN'} 2 s target")
+        print(
+            f"design, {label}: {len(counts)} node counts in {wall:.3f} s "
+            f"({1e3 * wall / len(counts):.2f} ms each, {rows / len(counts):.0f} designs each)"
+            f" -> {'OK' if wall < 2.0 else 'SLOWER THAN'} 2 s target"
+        )
     start = time.perf_counter()
     for n in counts:
         design(n, max_radix=16)

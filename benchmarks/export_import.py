@@ -27,9 +27,13 @@ def main() -> None:
     t0 = time.perf_counter()
     topo = fattree.build(spec)
     topo.links, topo.link_ports  # noqa: B018  (derived tables, shared by every format)
-    print(f"{spec}: {topo.n_nodes:,} nodes, {topo.n_switches:,} switches, {topo.n_links:,} links; "
-          f"build + links {time.perf_counter() - t0:.2f} s")
-    export(fattree.build("kant:k=2,n=2"), "edgelist", Path(tempfile.gettempdir()) / "warm.txt")  # numba cache
+    print(
+        f"{spec}: {topo.n_nodes:,} nodes, {topo.n_switches:,} switches, {topo.n_links:,} links; "
+        f"build + links {time.perf_counter() - t0:.2f} s"
+    )
+    export(
+        fattree.build("kant:k=2,n=2"), "edgelist", Path(tempfile.gettempdir()) / "warm.txt"
+    )  # numba cache
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
         for fmt in EXPORTERS:
@@ -38,15 +42,23 @@ def main() -> None:
             dt = time.perf_counter() - t0
             size = sum(p.stat().st_size for p in paths)
             files[fmt] = paths[0]
-            print(f"  export {fmt:9s} {dt:6.2f} s  {size / 2**20:7.1f} MiB  peak RSS {peak_mib():,} MiB")
+            print(
+                f"  export {fmt:9s} {dt:6.2f} s  {size / 2**20:7.1f} MiB  peak RSS {peak_mib():,} MiB"
+            )
         for fmt in ("edgelist", "graphml"):
             if fmt == "graphml" and "--no-graphml-import" in sys.argv:
                 continue
             t0 = time.perf_counter()
             back = fattree.build(f"graph:file={files[fmt]}")
             dt = time.perf_counter() - t0
-            same = (back.n_nodes, back.n_switches, back.n_links) == (topo.n_nodes, topo.n_switches, topo.n_links)
-            print(f"  import {fmt:9s} {dt:6.2f} s  counts equal: {same}  peak RSS {peak_mib():,} MiB")
+            same = (back.n_nodes, back.n_switches, back.n_links) == (
+                topo.n_nodes,
+                topo.n_switches,
+                topo.n_links,
+            )
+            print(
+                f"  import {fmt:9s} {dt:6.2f} s  counts equal: {same}  peak RSS {peak_mib():,} MiB"
+            )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,10 @@ def study(spec: str, sets: int) -> None:
     ft_deadlock(t, "gns", vcs=2)  # compile / load the cache
     t0 = time.perf_counter()
     print(f"{spec}: {sets} fault sets at 5-20 % (local model)")
-    print(f"  {'algorithm':22s} {'cyclic 1VC':>10s} {'naive esc.':>10s} {'refused@2VC':>12s} "
-          f"{'classes used':>12s} {'bound':>6s}")
+    print(
+        f"  {'algorithm':22s} {'cyclic 1VC':>10s} {'naive esc.':>10s} {'refused@2VC':>12s} "
+        f"{'classes used':>12s} {'bound':>6s}"
+    )
     for a in algs:
         cyc1 = naive = used = 0
         refused = delivered = 0
@@ -41,9 +43,11 @@ def study(spec: str, sets: int) -> None:
             refused += r2.refused
             delivered += r2.delivered
         b = classes_bound(a, n)
-        print(f"  {a:22s} {cyc1:>6d}/{sets:<3d} {naive:>6d}/{sets:<3d} "
-              f"{100 * refused / max(delivered, 1):>11.2f}% {used if used < 9 else '>8':>12} "
-              f"{'-' if b is None else b:>6}")
+        print(
+            f"  {a:22s} {cyc1:>6d}/{sets:<3d} {naive:>6d}/{sets:<3d} "
+            f"{100 * refused / max(delivered, 1):>11.2f}% {used if used < 9 else '>8':>12} "
+            f"{'-' if b is None else b:>6}"
+        )
     print(f"  ({time.perf_counter() - t0:.1f} s)")
 
 
@@ -53,10 +57,12 @@ def timing(spec: str) -> None:
     for vcs in (1, 2):
         t0 = time.perf_counter()
         r = ft_deadlock(t, "gns+tt+xt+gdl", bad, vcs=vcs)
-        print(f"{spec}: gns+tt+xt+gdl, {r.faulty_links} faulty links, {vcs} VC(s): "
-              f"{'acyclic' if r.acyclic else f'cycle of {len(r.cycle)}'}, {r.pairs:,} pairs, "
-              f"{r.dependencies:,} dependencies, refused {r.refused:,}, "
-              f"{time.perf_counter() - t0:.2f} s")
+        print(
+            f"{spec}: gns+tt+xt+gdl, {r.faulty_links} faulty links, {vcs} VC(s): "
+            f"{'acyclic' if r.acyclic else f'cycle of {len(r.cycle)}'}, {r.pairs:,} pairs, "
+            f"{r.dependencies:,} dependencies, refused {r.refused:,}, "
+            f"{time.perf_counter() - t0:.2f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -31,11 +31,13 @@ def run(spec: str, trials: int) -> None:
     cpu = time.process_time() - c0
     n_alg = len({r["algorithm"] for r in st.rows})
     routes = trials * 21 * n_alg
-    print(f"{spec:18s} {trials:>7,d} trials x 21 rates x {n_alg} algorithms (oracle included): "
-          f"{wall:6.1f} s wall, {cpu:6.1f} s CPU  ({routes / wall / 1e6:.2f} M routes/s, "
-          f"{numba.get_num_threads()} threads; "
-          f"first call incl. compile/cache load {warm:.1f} s; load average "
-          f"{os.getloadavg()[0]:.1f})")
+    print(
+        f"{spec:18s} {trials:>7,d} trials x 21 rates x {n_alg} algorithms (oracle included): "
+        f"{wall:6.1f} s wall, {cpu:6.1f} s CPU  ({routes / wall / 1e6:.2f} M routes/s, "
+        f"{numba.get_num_threads()} threads; "
+        f"first call incl. compile/cache load {warm:.1f} s; load average "
+        f"{os.getloadavg()[0]:.1f})"
+    )
     best = {}
     for r in st.rows:
         if r["rate"] in (0.1, 0.3):
@@ -50,8 +52,12 @@ if __name__ == "__main__":
     only = None
     if "--only" in sys.argv:
         only = sys.argv[sys.argv.index("--only") + 1].split(",")
-    cases = [("mikant:k=3,n=3", 10_000, 100_000), ("kant:k=8,n=3", 10_000, 100_000),
-             ("clos:k=8,n=3", 10_000, 100_000), ("mikant:k=8,n=4", 2_000, 100_000)]
+    cases = [
+        ("mikant:k=3,n=3", 10_000, 100_000),
+        ("kant:k=8,n=3", 10_000, 100_000),
+        ("clos:k=8,n=3", 10_000, 100_000),
+        ("mikant:k=8,n=4", 2_000, 100_000),
+    ]
     for spec, q, full in cases:
         if only is None or spec.split(":")[0] in only:
             run(spec, q if quick else full)

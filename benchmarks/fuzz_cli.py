@@ -49,8 +49,13 @@ NUMERIC = [
     ("simulate kant:k=2,n=2 --load 0.1 --workers {v}", True, 1, None, False),
     ("simulate kant:k=2,n=2 --load {v}", False, 0, 1, True),
     ("simulate mikant:k=2,n=2 --load 0.1 --fault-rate {v}", False, 0, 1, False),
-    ("simulate mikant:k=2,n=2 --load 0.1 --fault-rate 0.1 --fault-seed {v}", True, 0,
-     2**63 - 1, False),
+    (
+        "simulate mikant:k=2,n=2 --load 0.1 --fault-rate 0.1 --fault-seed {v}",
+        True,
+        0,
+        2**63 - 1,
+        False,
+    ),
     ("info mikant:k=3,n=3 --samples {v}", True, 1, None, False),
     ("info mikant:k=3,n=3 --exact-limit {v}", True, 0, None, False),
     ("info mikant:k=3,n=3 --seed {v}", True, 0, 2**63 - 1, False),
@@ -89,8 +94,13 @@ NUMERIC = [
     ("compare kant:k=4,n=3 --nodes {v}", True, 2, 10**12, False),
     ("results {store} --limit {v}", True, 0, 10**9, False),
     ("sweep {study} -o {tmp}/sw --workers {v}", True, 0, MAX_WORKERS, False),
-    ("sweep {study} -o {tmp}/sw --scheduler tcp://127.0.0.1:1 --connect-timeout {v}", False, 0,
-     None, True),
+    (
+        "sweep {study} -o {tmp}/sw --scheduler tcp://127.0.0.1:1 --connect-timeout {v}",
+        False,
+        0,
+        None,
+        True,
+    ),
     ("study equal-cost-quick -o {tmp}/st --workers {v}", True, 0, MAX_WORKERS, False),
     ("reproduce 000-table1 -o {tmp}/rp --workers {v}", True, 0, MAX_WORKERS, False),
     ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 --workers {v}", True, 1, MAX_WORKERS, False),
@@ -103,33 +113,77 @@ NUMERIC = [
 ]
 
 #: broken XGFT specs (its parameters are dot-separated lists, one entry per level)
-XGFT_SPECS = ["xgft", "xgft:", "xgft:m=4.4,w=1.2.2", "xgft:m=4.0.4,w=1.2.2", "xgft:m=4.4,w=0.2",
-              "xgft:m=4.4,w=2.2", "xgft:m=nan.4,w=1.2", "xgft:m=inf,w=1", "xgft:m=-4.4,w=1.2",
-              "xgft:m=4.4,w=1.18446744073709551616", "xgft:m=4.4,m=4.4,w=1.2", "xgft:m=,w=",
-              "xgft:m=4..4,w=1.2", "xgft:m=4.4,w=1.2,k=3", "xgft:m=4 4,w=1 2",
-              "xgft:m=" + ".".join(["2"] * 64) + ",w=" + ".".join(["1"] * 64)]
+XGFT_SPECS = [
+    "xgft",
+    "xgft:",
+    "xgft:m=4.4,w=1.2.2",
+    "xgft:m=4.0.4,w=1.2.2",
+    "xgft:m=4.4,w=0.2",
+    "xgft:m=4.4,w=2.2",
+    "xgft:m=nan.4,w=1.2",
+    "xgft:m=inf,w=1",
+    "xgft:m=-4.4,w=1.2",
+    "xgft:m=4.4,w=1.18446744073709551616",
+    "xgft:m=4.4,m=4.4,w=1.2",
+    "xgft:m=,w=",
+    "xgft:m=4..4,w=1.2",
+    "xgft:m=4.4,w=1.2,k=3",
+    "xgft:m=4 4,w=1 2",
+    "xgft:m=" + ".".join(["2"] * 64) + ",w=" + ".".join(["1"] * 64),
+]
 #: XGFTs the closed forms analyse but that are too large to build or simulate: the
 #: commands that accept them (cost prices by the closed forms within the family's ranges)
-XGFT_UNBUILDABLE = {"xgft:m=" + ".".join(["2"] * 17) + ",w=" + ".".join(["1"] * 17): ("compare",),
-                    "xgft:m=1024.1024.1024,w=1.1024.1024": ("compare", "cost")}
+XGFT_UNBUILDABLE = {
+    "xgft:m=" + ".".join(["2"] * 17) + ",w=" + ".".join(["1"] * 17): ("compare",),
+    "xgft:m=1024.1024.1024,w=1.1024.1024": ("compare", "cost"),
+}
 
 #: malformed price files (TOML bodies), each tried with cost, compare and design
-PRICES = ['[switch]\nbase = "x"\n', "[switch]\nbogus = 3\n", "[swtch]\nbase = 3\n",
-          "[switch]\nbase = -3\n", "[switch]\nbase = nan\n", "[switch]\nbase = inf\n",
-          "[switch\nbase = 1\n", "[switch]\ncatalogue = []\n", "[switch]\ncatalogue = [0, -8]\n",
-          '[switch]\ncatalogue = [8, "a"]\n', "[switch]\ncatalogue = [1e400]\n",
-          "[layout]\nnodes_per_rack = 0\n", "[layout]\nnodes_per_rack = 2.5\n",
-          "[layout]\nnodes_per_rack = true\n", "[layout]\nracks_per_row = -1\n",
-          "[layout]\nnodes_per_rack = 99999999999999999999\n", "switch = 3\n",
-          "[power]\ntransceiver = inf\n", "[switch]\nbase = 1\nbase = 2\n",
-          "[cable]\ncopper = []\n", "[transceiver]\nprice = {a = 1}\n", "\x00\x01\x02"]
-PRICE_COMMANDS = ["cost kant:k=4,n=3 --prices {p}", "compare kant:k=4,n=3 --prices {p}",
-                  "design --nodes 64 --prices {p}"]
+PRICES = [
+    '[switch]\nbase = "x"\n',
+    "[switch]\nbogus = 3\n",
+    "[swtch]\nbase = 3\n",
+    "[switch]\nbase = -3\n",
+    "[switch]\nbase = nan\n",
+    "[switch]\nbase = inf\n",
+    "[switch\nbase = 1\n",
+    "[switch]\ncatalogue = []\n",
+    "[switch]\ncatalogue = [0, -8]\n",
+    '[switch]\ncatalogue = [8, "a"]\n',
+    "[switch]\ncatalogue = [1e400]\n",
+    "[layout]\nnodes_per_rack = 0\n",
+    "[layout]\nnodes_per_rack = 2.5\n",
+    "[layout]\nnodes_per_rack = true\n",
+    "[layout]\nracks_per_row = -1\n",
+    "[layout]\nnodes_per_rack = 99999999999999999999\n",
+    "switch = 3\n",
+    "[power]\ntransceiver = inf\n",
+    "[switch]\nbase = 1\nbase = 2\n",
+    "[cable]\ncopper = []\n",
+    "[transceiver]\nprice = {a = 1}\n",
+    "\x00\x01\x02",
+]
+PRICE_COMMANDS = [
+    "cost kant:k=4,n=3 --prices {p}",
+    "compare kant:k=4,n=3 --prices {p}",
+    "design --nodes 64 --prices {p}",
+]
 
 #: broken specs tried on every family with the commands that take a spec
-SPEC_VALUES = ["{f}", "{f}:", "{f}:k=0,n=0", "{f}:k=nan,n=3", "{f}:k=inf,n=3",
-               "{f}:k=-1,n=3", "{f}:k=18446744073709551616,n=3", "{f}:k=2,k=3,n=2",
-               "{f}:k=2,n=2,bogus=1", "{f}:k=2.5,n=2", "{f}:k=,n=", "{f}:=,="]
+SPEC_VALUES = [
+    "{f}",
+    "{f}:",
+    "{f}:k=0,n=0",
+    "{f}:k=nan,n=3",
+    "{f}:k=inf,n=3",
+    "{f}:k=-1,n=3",
+    "{f}:k=18446744073709551616,n=3",
+    "{f}:k=2,k=3,n=2",
+    "{f}:k=2,n=2,bogus=1",
+    "{f}:k=2.5,n=2",
+    "{f}:k=,n=",
+    "{f}:=,=",
+]
 SPEC_COMMANDS = ["info {s}", "compare {s}", "simulate {s} --load 0.1", "cost {s}"]
 
 
@@ -191,14 +245,22 @@ def load_table():
 
 def run_case(case, files, timeout: float):
     command, expected, pattern = case
-    argv = [a.replace("{tmp}", files["tmp"]).format(**files) if "{" in a else a
-            for a in shlex.split(command)]
+    argv = [
+        a.replace("{tmp}", files["tmp"]).format(**files) if "{" in a else a
+        for a in shlex.split(command)
+    ]
     env = dict(os.environ, COLUMNS="")
     env.pop("COLUMNS")
     t0 = time.perf_counter()
     try:
-        r = subprocess.run([sys.executable, "-m", "fattree", *argv], capture_output=True,
-                           text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+        r = subprocess.run(
+            [sys.executable, "-m", "fattree", *argv],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         return command, "hang", timeout, ""
     sec = time.perf_counter() - t0
@@ -233,11 +295,18 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--only-generated", action="store_true")
-    ap.add_argument("--every", type=int, default=1,
-                    help="run every Nth case only (a deterministic subset, for slow machines)")
-    ap.add_argument("--in-process", action="store_true",
-                    help="run the cases in this process (fast; a hang is then a case slower "
-                         "than --timeout, not killed)")
+    ap.add_argument(
+        "--every",
+        type=int,
+        default=1,
+        help="run every Nth case only (a deterministic subset, for slow machines)",
+    )
+    ap.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the cases in this process (fast; a hang is then a case slower "
+        "than --timeout, not killed)",
+    )
     args = ap.parse_args()
     table = load_table()
     from fattree.topology import FAMILIES
@@ -247,7 +316,7 @@ def main() -> int:
     n_table = 0 if args.only_generated else len(table.CASES)
     if args.every > 1:
         n_table = len(range(0, n_table, args.every))
-        cases = cases[::args.every]
+        cases = cases[:: args.every]
     with tempfile.TemporaryDirectory() as d:
         files = table.make_files(Path(d))
         for i, text in enumerate(PRICES):
@@ -267,13 +336,17 @@ def main() -> int:
         print(f"{verdict:14s} {sec:6.1f} s  fattree {command}\n{'':23s}{detail.strip()[:300]}")
     slowest = max(results, key=lambda r: r[2])
     mode = "in this process" if args.in_process else f"as subprocesses, {args.jobs} jobs"
-    print(f"tried {len(results)} ({n_table} from the test table, {len(results) - n_table} "
-          f"generated{f', every {args.every}th case' if args.every > 1 else ''}) in {wall:.0f} s "
-          f"{mode}")
-    print(f"one-line errors {counts.get('one-line error', 0)}, successes as expected "
-          f"{counts.get('ok', 0)}, tracebacks {counts.get('traceback', 0)}, silent wrong "
-          f"{counts.get('silent', 0)}, hangs {counts.get('hang', 0)}, other "
-          f"{len(bad) - counts.get('traceback', 0) - counts.get('silent', 0) - counts.get('hang', 0)}")
+    print(
+        f"tried {len(results)} ({n_table} from the test table, {len(results) - n_table} "
+        f"generated{f', every {args.every}th case' if args.every > 1 else ''}) in {wall:.0f} s "
+        f"{mode}"
+    )
+    print(
+        f"one-line errors {counts.get('one-line error', 0)}, successes as expected "
+        f"{counts.get('ok', 0)}, tracebacks {counts.get('traceback', 0)}, silent wrong "
+        f"{counts.get('silent', 0)}, hangs {counts.get('hang', 0)}, other "
+        f"{len(bad) - counts.get('traceback', 0) - counts.get('silent', 0) - counts.get('hang', 0)}"
+    )
     print(f"slowest case {slowest[2]:.1f} s: fattree {slowest[0]}")
     return 1 if bad else 0
 

@@ -63,12 +63,28 @@ def main_() -> None:
     study.write_text('[study]\nkind = "topology"\n[parameters]\ntopology = "kant:k=2,n=2"\n')
     fattree = str(Path(sys.executable).with_name("fattree"))
     t0 = time.perf_counter()
-    r = subprocess.run([fattree, "sweep", str(study), "-o", str(root / "r"), "--scheduler",
-                        f"tcp://127.0.0.1:{port}", "--connect-timeout", "2"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            fattree,
+            "sweep",
+            str(study),
+            "-o",
+            str(root / "r"),
+            "--scheduler",
+            f"tcp://127.0.0.1:{port}",
+            "--connect-timeout",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and "unreachable" in r.stderr
-    _report("unreachable scheduler, --connect-timeout 2, process start included",
-            time.perf_counter() - t0, 20.0)
+    _report(
+        "unreachable scheduler, --connect-timeout 2, process start included",
+        time.perf_counter() - t0,
+        20.0,
+    )
 
 
 if __name__ == "__main__":

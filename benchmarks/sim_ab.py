@@ -30,8 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_old_kernel(rev: str, tmp: str):
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:src/fattree/sim/kernel.py"],
-                         capture_output=True, text=True, check=True).stdout
+    src = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{rev}:src/fattree/sim/kernel.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     path = Path(tmp) / "kernel_rev.py"
     path.write_text(src)
     spec = importlib.util.spec_from_file_location("fattree.sim.kernel_rev", path)
@@ -74,26 +78,36 @@ def main() -> None:
         def one(which, load, cycles):
             engine.kernel = kernels[which]
             c0 = time.process_time()
-            r = simulate("kant:k=4,n=5", load=load, termination="window", warmup=1000,
-                         measure=cycles - 1000, seed=1)
+            r = simulate(
+                "kant:k=4,n=5",
+                load=load,
+                termination="window",
+                warmup=1000,
+                measure=cycles - 1000,
+                seed=1,
+            )
             return time.process_time() - c0, (r.cycles, r.flit_hops, r.avg_latency)
 
         for w in kernels:  # compile or load both
             one(w, 0.1, 1200)
-        print(f"old: sim/kernel.py of {a.rev}; new: the working tree; best CPU of {a.rounds} "
-              f"alternating runs each")
+        print(
+            f"old: sim/kernel.py of {a.rev}; new: the working tree; best CPU of {a.rounds} "
+            f"alternating runs each"
+        )
         for load, cycles in ((0.1, 8000), (0.2, 6000)):
             best = {"old": float("inf"), "new": float("inf")}
             res = {}
             for i in range(a.rounds):
-                for w in (("old", "new") if i % 2 == 0 else ("new", "old")):
+                for w in ("old", "new") if i % 2 == 0 else ("new", "old"):
                     cpu, res[w] = one(w, load, cycles)
                     best[w] = min(best[w], cpu)
             same = "identical results" if res["old"] == res["new"] else f"RESULTS DIFFER {res}"
             n = res["new"][0]
-            print(f"  kant:k=4,n=5 lambda={load}: {n:,} cycles; old {n / best['old']:,.0f} "
-                  f"cycles/s, new {n / best['new']:,.0f} cycles/s; new speed / old = "
-                  f"{best['old'] / best['new']:.3f} ({same})")
+            print(
+                f"  kant:k=4,n=5 lambda={load}: {n:,} cycles; old {n / best['old']:,.0f} "
+                f"cycles/s, new {n / best['new']:,.0f} cycles/s; new speed / old = "
+                f"{best['old'] / best['new']:.3f} ({same})"
+            )
         engine.kernel = kernel
 
 

@@ -47,8 +47,10 @@ def curve(spec: str = "kant:k=16,n=3", rate: float = 0.02) -> None:
     loads = [round(0.05 * i, 2) for i in range(1, 21)]
     print(f"1. {spec}: 20 loads 0.05 .. 1.00, 200 packets per source, 2 workers")
     simulate_loads(spec, [0.05], packets_per_source=5, fault_rate=rate, bound=False)  # compile
-    for label, kw in (("fault-free", {}), (f"{rate:.0%} faults",
-                                           dict(fault_rate=rate, fault_seed=1))):
+    for label, kw in (
+        ("fault-free", {}),
+        (f"{rate:.0%} faults", dict(fault_rate=rate, fault_seed=1)),
+    ):
         t0 = time.perf_counter()
         df = simulate_loads(spec, loads, workers=2, **kw)
         wall = time.perf_counter() - t0
@@ -57,37 +59,50 @@ def curve(spec: str = "kant:k=16,n=3", rate: float = 0.02) -> None:
         acc = df["accepted_flits"].max()
         extra = ""
         if kw:
-            extra = (f"; {int(df['faulty_links'].iloc[0])} failed links, "
-                     f"{int(df['unroutable'].sum()):,} packets unroutable")
-        print(f"   {label}: {wall:.1f} s wall (target < 120 s); saturates from {first}, "
-              f"max accepted {acc:.3f} flits/node/cycle, bound "
-              f"{df['channel_load_bound'].iloc[0]:.3f}{extra}")
+            extra = (
+                f"; {int(df['faulty_links'].iloc[0])} failed links, "
+                f"{int(df['unroutable'].sum()):,} packets unroutable"
+            )
+        print(
+            f"   {label}: {wall:.1f} s wall (target < 120 s); saturates from {first}, "
+            f"max accepted {acc:.3f} flits/node/cycle, bound "
+            f"{df['channel_load_bound'].iloc[0]:.3f}{extra}"
+        )
 
 
 def big(spec: str) -> None:
     print(f"2. {spec}: load 0.3, 1,000 cycles (subprocesses)")
     out = {}
-    for label, rate, vcs in (("fault-free, 1 VC", -1.0, 1), ("1 % faults, 1 VC", 0.01, 1),
-                             ("fault-free, 2 VCs", -1.0, 2), ("1 % faults, 2 VCs", 0.01, 2)):
+    for label, rate, vcs in (
+        ("fault-free, 1 VC", -1.0, 1),
+        ("1 % faults, 1 VC", 0.01, 1),
+        ("fault-free, 2 VCs", -1.0, 2),
+        ("1 % faults, 2 VCs", 0.01, 2),
+    ):
         t0 = time.perf_counter()
-        p = subprocess.run([sys.executable, "-c", BIG, spec, str(rate), str(vcs)],
-                           capture_output=True, text=True)
+        p = subprocess.run(
+            [sys.executable, "-c", BIG, spec, str(rate), str(vcs)], capture_output=True, text=True
+        )
         wall = time.perf_counter() - t0
         if p.returncode != 0:
             print(f"   {label}: failed: {p.stderr.strip().splitlines()[-1]}")
             continue
         cyc, kern, fh, build, _total, rss, acc, _comp, unr, nf, dead = p.stdout.split()
         out[label] = (float(rss), float(kern), int(fh))
-        print(f"   {label}: {cyc} cycles, kernel {kern} s ({int(fh) / float(kern) / 1e6:.2f} M "
-              f"flit-hops/s), build {build} s, process {wall:.0f} s (target < 900 s); peak RSS "
-              f"{float(rss):.2f} GiB; accepted {acc}; {int(nf):,} failed links, "
-              f"{int(unr):,} packets unroutable{'; DEADLOCK' if dead == '1' else ''}",
-              flush=True)
+        print(
+            f"   {label}: {cyc} cycles, kernel {kern} s ({int(fh) / float(kern) / 1e6:.2f} M "
+            f"flit-hops/s), build {build} s, process {wall:.0f} s (target < 900 s); peak RSS "
+            f"{float(rss):.2f} GiB; accepted {acc}; {int(nf):,} failed links, "
+            f"{int(unr):,} packets unroutable{'; DEADLOCK' if dead == '1' else ''}",
+            flush=True,
+        )
     for v in ("1 VC", "2 VCs"):
         a, b = out.get(f"fault-free, {v}"), out.get(f"1 % faults, {v}")
         if a and b:
-            print(f"   {v}: memory with faults / fault-free {b[0] / a[0]:.2f}x (target < 1.5x); "
-                  f"flit-hops/s with faults / fault-free {b[2] / b[1] / (a[2] / a[1]):.2f}")
+            print(
+                f"   {v}: memory with faults / fault-free {b[0] / a[0]:.2f}x (target < 1.5x); "
+                f"flit-hops/s with faults / fault-free {b[2] / b[1] / (a[2] / a[1]):.2f}"
+            )
 
 
 def main() -> None:

@@ -71,36 +71,45 @@ def speed(spec: str, load: float, cycles: int = 6000, repeats: int = 3):
     best = None
     for _ in range(repeats):
         c0 = time.process_time()
-        r = simulate(spec, load=load, termination="window", warmup=1000, measure=cycles - 1000,
-                     seed=1)
+        r = simulate(
+            spec, load=load, termination="window", warmup=1000, measure=cycles - 1000, seed=1
+        )
         cpu = time.process_time() - c0
         if best is None or cpu < best[1]:
             best = (r, cpu)
     r, cpu = best
     cps = r.cycles / cpu
     fhs = r.flit_hops / cpu
-    print(f"  {spec} lambda={load}: {r.cycles:,} cycles in {cpu:.2f} s CPU = "
-          f"{cps:,.0f} cycles/s, {fhs / 1e6:.2f} M flit-hops/s "
-          f"({r.flit_hops / r.cycles:,.0f} flit-hops/cycle; accepted {r.accepted_flits:.3f}"
-          f"{', saturated' if r.saturated else ''}; kernel wall {r.wall_seconds:.2f} s; "
-          f"best of {repeats})")
+    print(
+        f"  {spec} lambda={load}: {r.cycles:,} cycles in {cpu:.2f} s CPU = "
+        f"{cps:,.0f} cycles/s, {fhs / 1e6:.2f} M flit-hops/s "
+        f"({r.flit_hops / r.cycles:,.0f} flit-hops/cycle; accepted {r.accepted_flits:.3f}"
+        f"{', saturated' if r.saturated else ''}; kernel wall {r.wall_seconds:.2f} s; "
+        f"best of {repeats})"
+    )
     return r, cps, fhs
 
 
 def part1() -> None:
     print("1. single-thread speed (uniform, alg1, 1 VC, 1-flit packets, 2-flit FIFOs)")
     _, cps, fhs = speed("kant:k=4,n=5", 0.1)
-    print(f"     vs BookSim2 ({BOOKSIM_CYCLES_S:.0f} cycles/s, {BOOKSIM_FLIT_HOPS_S / 1e6:.2f} M "
-          f"flit-hops/s): {cps / BOOKSIM_CYCLES_S:,.0f}x cycles/s, "
-          f"{fhs / BOOKSIM_FLIT_HOPS_S:,.0f}x flit-hops/s (target >= 20,000 cycles/s)")
+    print(
+        f"     vs BookSim2 ({BOOKSIM_CYCLES_S:.0f} cycles/s, {BOOKSIM_FLIT_HOPS_S / 1e6:.2f} M "
+        f"flit-hops/s): {cps / BOOKSIM_CYCLES_S:,.0f}x cycles/s, "
+        f"{fhs / BOOKSIM_FLIT_HOPS_S:,.0f}x flit-hops/s (target >= 20,000 cycles/s)"
+    )
     _, _, fhs2 = speed("kant:k=4,n=5", 0.2)
-    print(f"     near saturation: {fhs2 / BOOKSIM_FLIT_HOPS_S:,.0f}x BookSim2's flit-hops/s "
-          f"(target >= 100x)")
+    print(
+        f"     near saturation: {fhs2 / BOOKSIM_FLIT_HOPS_S:,.0f}x BookSim2's flit-hops/s "
+        f"(target >= 100x)"
+    )
     _, _, fhs3 = speed("kant:k=4,n=5", 0.5)
     print(f"     deep in saturation: {fhs3 / BOOKSIM_FLIT_HOPS_S:,.0f}x BookSim2's flit-hops/s")
     _, cps4, _ = speed("kant:k=8,n=3", 0.3, cycles=4000)
-    print(f"     vs BookSim2 on kant:k=8,n=3 at 0.3 ({BOOKSIM_K8N3_CYCLES_S:.0f} cycles/s): "
-          f"{cps4 / BOOKSIM_K8N3_CYCLES_S:,.0f}x")
+    print(
+        f"     vs BookSim2 on kant:k=8,n=3 at 0.3 ({BOOKSIM_K8N3_CYCLES_S:.0f} cycles/s): "
+        f"{cps4 / BOOKSIM_K8N3_CYCLES_S:,.0f}x"
+    )
 
 
 def part2() -> None:
@@ -112,9 +121,11 @@ def part2() -> None:
         print("  failed:", out.stderr.strip().splitlines()[-1])
         return
     cyc, kern, fh, build, total, rss, acc, comp = out.stdout.split()
-    print(f"  {cyc} cycles: kernel {kern} s, build {build} s, process {wall:.0f} s in all "
-          f"(target < 600 s); peak RSS {rss} GiB (target < 8); {int(fh) / 1e6:,.0f} M "
-          f"flit-hops ({int(fh) / float(kern) / 1e6:.2f} M/s); accepted {acc} flits/node/cycle")
+    print(
+        f"  {cyc} cycles: kernel {kern} s, build {build} s, process {wall:.0f} s in all "
+        f"(target < 600 s); peak RSS {rss} GiB (target < 8); {int(fh) / 1e6:,.0f} M "
+        f"flit-hops ({int(fh) / float(kern) / 1e6:.2f} M/s); accepted {acc} flits/node/cycle"
+    )
 
 
 def _fig_point(args):
@@ -128,24 +139,34 @@ def _fig_point(args):
 def part3() -> None:
     from concurrent.futures import ProcessPoolExecutor
 
-    print("3. 000 Figs. 9-12: {mikant,clos}:k=4,n=5 x {uniform,bitcomp} x 20 loads, "
-          "P = 200, 2 processes")
+    print(
+        "3. 000 Figs. 9-12: {mikant,clos}:k=4,n=5 x {uniform,bitcomp} x 20 loads, "
+        "P = 200, 2 processes"
+    )
     loads = [round(0.05 * i, 2) for i in range(1, 21)]
-    points = [(s, t, x) for s in ("mikant:k=4,n=5", "clos:k=4,n=5")
-              for t in ("uniform", "bitcomp") for x in loads]
+    points = [
+        (s, t, x)
+        for s in ("mikant:k=4,n=5", "clos:k=4,n=5")
+        for t in ("uniform", "bitcomp")
+        for x in loads
+    ]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2) as pool:
         rows = list(pool.map(_fig_point, points))
     wall = time.perf_counter() - t0
     busy = sum(r[5] for r in rows)
-    print(f"  {len(rows)} simulations in {wall:.1f} s wall (target < 300 s); "
-          f"{busy:.1f} s of kernel time")
+    print(
+        f"  {len(rows)} simulations in {wall:.1f} s wall (target < 300 s); "
+        f"{busy:.1f} s of kernel time"
+    )
     for spec in ("mikant:k=4,n=5", "clos:k=4,n=5"):
         for traffic in ("uniform", "bitcomp"):
             lat = [r for r in rows if r[0] == spec and r[1] == traffic]
             sat = next((r[2] for r in lat if r[4]), None)
-            print(f"    {spec:15s} {traffic:8s} latency at 0.05: {lat[0][3]:.2f}, at 0.20: "
-                  f"{lat[3][3]:.2f}; saturated from {sat}")
+            print(
+                f"    {spec:15s} {traffic:8s} latency at 0.05: {lat[0][3]:.2f}, at 0.20: "
+                f"{lat[3][3]:.2f}; saturated from {sat}"
+            )
 
 
 def part4() -> None:
@@ -156,8 +177,9 @@ def part4() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
         t0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", COMPILE], capture_output=True, text=True,
-                             env=env)
+        out = subprocess.run(
+            [sys.executable, "-c", COMPILE], capture_output=True, text=True, env=env
+        )
         wall = time.perf_counter() - t0
     imp, comp = out.stdout.split()
     print(f"  empty cache: kernel compile {comp} s (process {wall:.0f} s, paid once per machine)")
@@ -186,24 +208,31 @@ def _cpu_run(spec, repeats, **kw):
 
 
 def part5(repeats: int = 3) -> None:
-    print("5. --model booksim beside the default model (buffer 2, 1 VC, 1-flit packets; CPU "
-          f"time, best of {repeats})")
+    print(
+        "5. --model booksim beside the default model (buffer 2, 1 VC, 1-flit packets; CPU "
+        f"time, best of {repeats})"
+    )
     stored = _booksim_stored()
-    cases = [("kant:k=4,n=5", 0.1, "latency", "kant45-uniform-0.1"),
-             ("kant:k=4,n=5", 0.15, "latency", "kant45-uniform-0.1"),
-             ("kant:k=8,n=3", 1.0, "throughput", "kant83-uniform-saturated")]
+    cases = [
+        ("kant:k=4,n=5", 0.1, "latency", "kant45-uniform-0.1"),
+        ("kant:k=4,n=5", 0.15, "latency", "kant45-uniform-0.1"),
+        ("kant:k=8,n=3", 1.0, "throughput", "kant83-uniform-saturated"),
+    ]
     for spec, load, sim_type, key in cases:
         r, cpu = _cpu_run(spec, repeats, model="booksim", load=load, sim_type=sim_type)
         cps = r.cycles / cpu
-        d, dcpu = _cpu_run(spec, repeats, load=load, termination="window", warmup=1000,
-                           measure=5000)
+        d, dcpu = _cpu_run(
+            spec, repeats, load=load, termination="window", warmup=1000, measure=5000
+        )
         dcps = d.cycles / dcpu
         bs = stored.get(key)
         vs = f"; {cps / bs:,.0f}x BookSim2's {bs:,.0f} cycles/s ({key})" if bs else ""
-        print(f"  {spec} load {load} ({sim_type}): booksim model {r.cycles:,} cycles, "
-              f"{cps:,.0f} cycles/s, {r.flit_hops / cpu / 1e6:.2f} M flit-hops/s, accepted "
-              f"{r.accepted_flits:.3f}{vs}; default model {dcps:,.0f} cycles/s, "
-              f"{d.flit_hops / dcpu / 1e6:.2f} M flit-hops/s, accepted {d.accepted_flits:.3f}")
+        print(
+            f"  {spec} load {load} ({sim_type}): booksim model {r.cycles:,} cycles, "
+            f"{cps:,.0f} cycles/s, {r.flit_hops / cpu / 1e6:.2f} M flit-hops/s, accepted "
+            f"{r.accepted_flits:.3f}{vs}; default model {dcps:,.0f} cycles/s, "
+            f"{d.flit_hops / dcpu / 1e6:.2f} M flit-hops/s, accepted {d.accepted_flits:.3f}"
+        )
 
 
 def main() -> None:

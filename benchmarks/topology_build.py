@@ -47,8 +47,9 @@ print(json.dumps(out))
 
 
 def measure(spec: str, what: str = "build") -> dict:
-    proc = subprocess.run([sys.executable, "-c", CHILD, spec, what], capture_output=True,
-                          text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, spec, what], capture_output=True, text=True, check=True
+    )
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -56,7 +57,9 @@ def cli_info(spec: str) -> tuple[float, dict]:
     script = Path(sys.executable).with_name("fattree")
     exe = [str(script)] if script.exists() else [sys.executable, "-m", "fattree.cli"]
     t0 = time.perf_counter()
-    proc = subprocess.run(exe + ["info", spec, "--json"], capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        exe + ["info", spec, "--json"], capture_output=True, text=True, check=True
+    )
     return time.perf_counter() - t0, json.loads(proc.stdout)
 
 
@@ -67,17 +70,23 @@ def main(argv: list[str]) -> None:
     print("build (fresh process each; peak RSS from getrusage)")
     for spec in specs:
         r = measure(spec)
-        print(f"  {spec:18s} {r['nodes']:>9,} nodes {r['switches']:>9,} switches "
-              f"{r['links']:>10,} links | build {r['build_s']:6.2f} s, peak RSS "
-              f"{r['rss_after_build_mb']:7.0f} MB | + links/CSR {r['links_csr_s']:5.2f} s, "
-              f"peak {r['peak_rss_mb']:7.0f} MB (interpreter+imports {r['rss_after_import_mb']:.0f} MB)")
+        print(
+            f"  {spec:18s} {r['nodes']:>9,} nodes {r['switches']:>9,} switches "
+            f"{r['links']:>10,} links | build {r['build_s']:6.2f} s, peak RSS "
+            f"{r['rss_after_build_mb']:7.0f} MB | + links/CSR {r['links_csr_s']:5.2f} s, "
+            f"peak {r['peak_rss_mb']:7.0f} MB (interpreter+imports {r['rss_after_import_mb']:.0f} MB)"
+        )
     r = measure("mikant:k=8,n=6", "info")
-    print(f"properties mikant:k=8,n=6: build {r['build_s']:.2f} s + tables {r['links_csr_s']:.2f} s + "
-          f"properties {r['properties_s']:.2f} s, peak RSS {r['peak_rss_mb']:.0f} MB, exact {r['exact']}, "
-          f"diameter {r['diameter']}, avg distance {r['avg_distance']}, bisection <= {r['bisection_width']}")
+    print(
+        f"properties mikant:k=8,n=6: build {r['build_s']:.2f} s + tables {r['links_csr_s']:.2f} s + "
+        f"properties {r['properties_s']:.2f} s, peak RSS {r['peak_rss_mb']:.0f} MB, exact {r['exact']}, "
+        f"diameter {r['diameter']}, avg distance {r['avg_distance']}, bisection <= {r['bisection_width']}"
+    )
     wall, d = cli_info("mikant:k=8,n=6")
-    print(f"`fattree info mikant:k=8,n=6 --json`: {wall:.2f} s wall for the whole command "
-          f"(reported wall_seconds {d['wall_seconds']:.2f} s), disagreements {d['disagreements']}")
+    print(
+        f"`fattree info mikant:k=8,n=6 --json`: {wall:.2f} s wall for the whole command "
+        f"(reported wall_seconds {d['wall_seconds']:.2f} s), disagreements {d['disagreements']}"
+    )
 
 
 if __name__ == "__main__":

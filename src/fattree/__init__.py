@@ -1,9 +1,20 @@
 """fattree: design, analyse and simulate fat-tree-family interconnection networks."""
 
-from .api import (Properties, fault_study, properties, read_results, simulate, simulate_loads)
+from .api import Properties, fault_study, properties, read_results, simulate, simulate_loads
 from .errors import FattreeError, ParameterError
 from .topology import Topology, build
 from .version import __version__
 
-__all__ = ["__version__", "FattreeError", "ParameterError", "Topology", "build", "simulate",
-           "simulate_loads", "fault_study", "properties", "Properties", "read_results"]
+__all__ = [
+    "__version__",
+    "FattreeError",
+    "ParameterError",
+    "Topology",
+    "build",
+    "simulate",
+    "simulate_loads",
+    "fault_study",
+    "properties",
+    "Properties",
+    "read_results",
+]

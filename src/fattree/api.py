@@ -24,8 +24,10 @@ def _topology(topology, param: str = "topology"):
         return topology
     if isinstance(topology, str):
         return build(topology)
-    raise ParameterError(f"{param}={topology!r} is invalid: expected a Topology or a spec string "
-                         "such as 'mikant:k=4,n=5'")
+    raise ParameterError(
+        f"{param}={topology!r} is invalid: expected a Topology or a spec string "
+        "such as 'mikant:k=4,n=5'"
+    )
 
 
 def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ()) -> None:
@@ -36,12 +38,18 @@ def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ())
     from .errors import closest
 
     sig = inspect.signature(func)
-    valid = [n for n, p in sig.parameters.items()
-             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n not in ("progress", "topo", *own)]
+    valid = [
+        n
+        for n, p in sig.parameters.items()
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        and n not in ("progress", "topo", *own)
+    ]
     for name in options:
         if name not in valid:
-            raise ParameterError(f"{name}={options[name]!r} is invalid: {what} takes no option "
-                                 f"{name!r}{closest(name, valid)}; valid: {', '.join(valid)}")
+            raise ParameterError(
+                f"{name}={options[name]!r} is invalid: {what} takes no option "
+                f"{name!r}{closest(name, valid)}; valid: {', '.join(valid)}"
+            )
 
 
 def simulate(topology, config=None, **params: Any):
@@ -130,15 +138,18 @@ def simulate_loads(topology, loads, config=None, **params: Any):
     if not isinstance(topology, (str, Topology)):
         _topology(topology)
     if isinstance(loads, (str, bytes)) or not hasattr(loads, "__iter__"):
-        raise ParameterError(f"loads={loads!r} is invalid: expected a sequence of offered loads "
-                             "in (0, 1]")
+        raise ParameterError(
+            f"loads={loads!r} is invalid: expected a sequence of offered loads in (0, 1]"
+        )
     loads = list(loads)
     if not loads or len(loads) > 10_000:
         raise ParameterError(f"loads has {len(loads)} values: expected 1 to 10,000 loads")
     for x in loads:
         if isinstance(x, bool) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
-            raise ParameterError(f"loads: load={x!r} is invalid: the offered load is a number "
-                                 "in (0, 1] (flits per node per cycle)")
+            raise ParameterError(
+                f"loads: load={x!r} is invalid: the offered load is a number "
+                "in (0, 1] (flits per node per cycle)"
+            )
     loads = [float(x) for x in loads]
     return store_columns(run(topology, loads, config, **params))
 
@@ -164,8 +175,13 @@ def store_columns(df):
     >>> list(store_columns(pd.DataFrame({"util_0": [0.5], "config.vcs": [2]})).columns)
     ['link_utilisation_0', 'vcs']
     """
-    df = df.rename(columns={c: "link_utilisation_" + c[5:] for c in df.columns
-                            if isinstance(c, str) and c.startswith("util_")})
+    df = df.rename(
+        columns={
+            c: "link_utilisation_" + c[5:]
+            for c in df.columns
+            if isinstance(c, str) and c.startswith("util_")
+        }
+    )
     conf = [c for c in df.columns if isinstance(c, str) and c.startswith("config.")]
     for c in conf:
         if c[7:] not in df.columns:
@@ -173,8 +189,14 @@ def store_columns(df):
     return df.drop(columns=conf)
 
 
-def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int = 10_000,
-                seed: int = 0, **options: Any):
+def fault_study(
+    topology,
+    algorithms="all",
+    rates=(0.0, 0.05, 0.1),
+    trials: int = 10_000,
+    seed: int = 0,
+    **options: Any,
+):
     """Monte Carlo success ratio and path length of fault-tolerant routing against the
     link fault rate (see :func:`fattree.faults.montecarlo.evaluate`); ``rates`` may be a
     sequence, one number or a ``"START:STOP:STEP"`` string. ``options``: ``models``,
@@ -230,29 +252,39 @@ def fault_study(topology, algorithms="all", rates=(0.0, 0.05, 0.1), trials: int 
             except (ValueError, ZeroDivisionError):
                 count = float("nan")
             if not count <= 10_000:
-                raise ParameterError(f"rates={rates!r} is invalid: expected START:STOP:STEP with "
-                                     "finite numbers, STEP > 0 and at most 10,000 rates")
+                raise ParameterError(
+                    f"rates={rates!r} is invalid: expected START:STOP:STEP with "
+                    "finite numbers, STEP > 0 and at most 10,000 rates"
+                )
         rates = parse_rates(rates)
     elif isinstance(rates, (int, float)) and not isinstance(rates, bool):
         rates = [rates]
     elif isinstance(rates, bytes) or not hasattr(rates, "__iter__"):
-        raise ParameterError(f"rates={rates!r} is invalid: expected a sequence of link fault rates "
-                             "in [0, 1], or a 'START:STOP:STEP' string")
+        raise ParameterError(
+            f"rates={rates!r} is invalid: expected a sequence of link fault rates "
+            "in [0, 1], or a 'START:STOP:STEP' string"
+        )
     rates = list(rates)
     for x in rates:
         if isinstance(x, bool) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
             raise ParameterError(f"rates: rate={x!r} is invalid: a fraction of links in [0, 1]")
     if not isinstance(algorithms, str) and not (
-            isinstance(algorithms, (list, tuple)) and algorithms
-            and all(isinstance(a, str) for a in algorithms)):
-        raise ParameterError(f"algorithms={algorithms!r} is invalid: expected 'all', a "
-                             "comma-separated string or a list of algorithm names, e.g. "
-                             "'sp,gns,oracle'")
+        isinstance(algorithms, (list, tuple))
+        and algorithms
+        and all(isinstance(a, str) for a in algorithms)
+    ):
+        raise ParameterError(
+            f"algorithms={algorithms!r} is invalid: expected 'all', a "
+            "comma-separated string or a list of algorithm names, e.g. "
+            "'sp,gns,oracle'"
+        )
     if "fault_pool" in options:  # the study files' name for switch_only
         pool = options.pop("fault_pool")
         if pool not in ("all", "switch-only") or "switch_only" in options:
-            raise ParameterError(f"fault_pool={pool!r} is invalid: 'all' or 'switch-only' (or "
-                                 "switch_only=True/False, not both)")
+            raise ParameterError(
+                f"fault_pool={pool!r} is invalid: 'all' or 'switch-only' (or "
+                "switch_only=True/False, not both)"
+            )
         options["switch_only"] = pool == "switch-only"
     _check_options(evaluate, options, "fault_study", ("algorithms", "rates", "trials", "seed"))
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -377,13 +409,23 @@ def read_results(folder, where: str | None = None):
 
     if not isinstance(folder, (str, bytes)) and not hasattr(folder, "__fspath__"):
         raise ParameterError(f"folder={folder!r} is invalid: expected a path to a results folder")
-    if not str(folder if not isinstance(folder, bytes) else folder.decode(errors="replace")).strip():
+    if not str(
+        folder if not isinstance(folder, bytes) else folder.decode(errors="replace")
+    ).strip():
         raise ParameterError(f"folder={folder!r} is invalid: expected a path to a results folder")
     if where is not None and not isinstance(where, str):
-        raise ParameterError(f"where={where!r} is invalid: expected a filter string such as "
-                             "\"family='mikant'\"")
+        raise ParameterError(
+            f"where={where!r} is invalid: expected a filter string such as \"family='mikant'\""
+        )
     return ResultStore(folder).read(where)
 
 
-__all__ = ["simulate", "simulate_loads", "store_columns", "fault_study", "Properties",
-           "properties", "read_results"]
+__all__ = [
+    "simulate",
+    "simulate_loads",
+    "store_columns",
+    "fault_study",
+    "Properties",
+    "properties",
+    "read_results",
+]

@@ -52,8 +52,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                           help="print the version and exit"),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="print the version and exit"
+    ),
 ) -> None:
     """Design, analyse and simulate fat-tree-family interconnection networks."""
 
@@ -61,8 +62,9 @@ def _root(
 _register_all()
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None,
-                  _default=warnings.showwarning):
+def _show_warning(
+    message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning
+):
     """fattree's own warnings as one line on stderr; others as Python prints them."""
     if issubclass(category, FattreeWarning):
         print(f"warning: {message}", file=sys.stderr)
@@ -75,7 +77,11 @@ def _usage_line(exc) -> str:
     ctx = getattr(exc, "ctx", None)
     where = f"'{ctx.command_path} --help'" if ctx is not None else "'fattree --help'"
     msg = " ".join(exc.format_message().split())
-    if ctx is not None and msg.startswith("No such command") and hasattr(ctx.command, "list_commands"):
+    if (
+        ctx is not None
+        and msg.startswith("No such command")
+        and hasattr(ctx.command, "list_commands")
+    ):
         msg = msg.rstrip(".") + "; valid: " + ", ".join(ctx.command.list_commands(ctx))
     return f"error: {msg} (see {where})"
 
@@ -108,15 +114,21 @@ def _empty_option_value(argv: list[str]) -> None:
         if i >= len(argv) or argv[i] not in cmd.commands:
             return
         cmd, i = cmd.commands[argv[i]], i + 1
-    takes_value = {o: p for p in cmd.params if not getattr(p, "is_flag", True) for o in
-                   (*p.opts, *p.secondary_opts)}
+    takes_value = {
+        o: p
+        for p in cmd.params
+        if not getattr(p, "is_flag", True)
+        for o in (*p.opts, *p.secondary_opts)
+    }
     for j in range(i, len(argv)):
         if argv[j] == "" and argv[j - 1] in takes_value and (j < 2 or argv[j - 2] != "--"):
             opt = takes_value[argv[j - 1]]
             longs = [o for o in (*opt.opts, *opt.secondary_opts) if o.startswith("--")]
             name = longs[0][2:].replace("-", "_") if longs else opt.name
-            raise ParameterError(f"{name}='' is invalid: an empty value; give {argv[j - 1]} a "
-                                 "value or leave the option out")
+            raise ParameterError(
+                f"{name}='' is invalid: an empty value; give {argv[j - 1]} a "
+                "value or leave the option out"
+            )
 
 
 def _main(argv: list[str] | None) -> int:
@@ -131,16 +143,21 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: out of memory ({exc})", file=sys.stderr)
         return _exit(2)
     except OSError as exc:  # unreadable input, unwritable output: still one line
-        print(f"error: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""),
-              file=sys.stderr)
+        print(
+            f"error: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""),
+            file=sys.stderr,
+        )
         return _exit(2)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return _exit(130)
     except Exception as exc:  # click usage errors and the like (typer vendors click)
         name = type(exc).__name__
-        if name == "NoArgsIsHelpError" or (hasattr(exc, "format_message") and hasattr(
-                exc, "exit_code") and not exc.format_message().strip()):
+        if name == "NoArgsIsHelpError" or (
+            hasattr(exc, "format_message")
+            and hasattr(exc, "exit_code")
+            and not exc.format_message().strip()
+        ):
             exc.show()  # a group called without a command: its help
             return _exit(exc.exit_code)
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # UsageError & co
@@ -153,8 +170,11 @@ def _main(argv: list[str] | None) -> int:
         if os.environ.get("FATTREE_DEBUG"):
             raise
         # a bug, not bad input: still one line (FATTREE_DEBUG=1 shows the traceback)
-        print(f"error: internal error, please report it: {type(exc).__name__}: "
-              f"{_one_line(exc)[:300]} (FATTREE_DEBUG=1 for the traceback)", file=sys.stderr)
+        print(
+            f"error: internal error, please report it: {type(exc).__name__}: "
+            f"{_one_line(exc)[:300]} (FATTREE_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
         return _exit(INTERNAL_ERROR)
     return _exit(rc if isinstance(rc, int) and not isinstance(rc, bool) else 0)
 

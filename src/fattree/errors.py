@@ -92,6 +92,16 @@ def param_error(param: str, value, allowed: str) -> ParameterError:
     return ParameterError(f"{param}={value!r} is invalid: {allowed}")
 
 
-__all__ = ["FattreeError", "ParameterError", "UnknownNameError", "InputFileError", "ResourceError",
-           "SimulationError", "FattreeWarning", "DamagedDataWarning", "StaleResultsWarning",
-           "closest", "param_error"]
+__all__ = [
+    "FattreeError",
+    "ParameterError",
+    "UnknownNameError",
+    "InputFileError",
+    "ResourceError",
+    "SimulationError",
+    "FattreeWarning",
+    "DamagedDataWarning",
+    "StaleResultsWarning",
+    "closest",
+    "param_error",
+]

@@ -89,9 +89,12 @@ def split_spec(spec: str, what: str, expected: str, example: str) -> tuple[str, 
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise ParameterError(
-                    f"{what}={spec!r} is invalid: {part!r} is not key=value (e.g. '{example}')")
+                    f"{what}={spec!r} is invalid: {part!r} is not key=value (e.g. '{example}')"
+                )
             if key.strip() in raw:
-                raise ParameterError(f"{what}={spec!r} is invalid: {key.strip()!r} is given "
-                                     f"twice; each parameter once (e.g. '{example}')")
+                raise ParameterError(
+                    f"{what}={spec!r} is invalid: {key.strip()!r} is given "
+                    f"twice; each parameter once (e.g. '{example}')"
+                )
             raw[key.strip()] = value.strip()
     return name.strip().lower(), raw

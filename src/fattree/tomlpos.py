@@ -45,8 +45,14 @@ class KeyLines:
                     counts[current] = occ
                 else:
                     # a sub-table of an array element belongs to that (latest) element
-                    occ = next((counts[current[:i]] for i in range(len(current), 0, -1)
-                                if current[:i] in counts), 0)
+                    occ = next(
+                        (
+                            counts[current[:i]]
+                            for i in range(len(current), 0, -1)
+                            if current[:i] in counts
+                        ),
+                        0,
+                    )
                 self._tables.setdefault((current, occ), no)
                 continue
             k = _KEY.match(raw)

@@ -53,7 +53,8 @@ def test_rows_match_closed_forms():
     for r in d.rows:
         f = closed_forms(r.family, r.params)
         assert (r.nodes, r.switches, r.links, r.radix, r.diameter) == tuple(
-            f[k].value for k in ("nodes", "switches", "links", "radix", "diameter"))
+            f[k].value for k in ("nodes", "switches", "links", "radix", "diameter")
+        )
         if "avg_distance" in f:
             assert r.avg_distance == pytest.approx(float(f["avg_distance"].value))
         else:
@@ -89,11 +90,16 @@ def test_every_row_reaches_the_target_with_the_smallest_k(nodes, max_radix):
 def test_radix_budget_and_impossible_budget():
     d = design(10**6, max_radix=16)
     assert max(r.radix for r in d.rows) <= 16
-    with pytest.raises(ParameterError, match=r"nothing fits.*smallest radix that fits is 4 "
-                                             r"\((clos|mikant|kant|cat|micat|kantc|mikantc):k=2"):
+    with pytest.raises(
+        ParameterError,
+        match=r"nothing fits.*smallest radix that fits is 4 "
+        r"\((clos|mikant|kant|cat|micat|kantc|mikantc):k=2",
+    ):
         design(10**6, max_radix=3)
     # the hypercube alone needs radix d + p = 20 + 1 for a million nodes
-    with pytest.raises(ParameterError, match="smallest radix that fits is 21 \\(hypercube:d=20,p=1\\)"):
+    with pytest.raises(
+        ParameterError, match="smallest radix that fits is 21 \\(hypercube:d=20,p=1\\)"
+    ):
         design(10**6, max_radix=20, families="hypercube")
     # a ring (torus, n = 1) fits radix 3
     assert design(10**6, max_radix=3, families="torus").best.spec == "torus:k=1000000,n=1,p=1"
@@ -104,7 +110,7 @@ def test_rank_by_any_column(col):
     d = design(20000, rank_by=col)
     keys = [getattr(r, col) for r in d.rows if getattr(r, col) is not None]
     assert keys == sorted(keys)
-    assert all(getattr(r, col) is not None for r in d.rows[:len(keys)])
+    assert all(getattr(r, col) is not None for r in d.rows[: len(keys)])
 
 
 def test_pareto_front():
@@ -124,14 +130,28 @@ def test_pareto_front():
         if r.pareto:
             assert not dominated
         else:  # dominated, or a twin of a front row (same cost and distance)
-            assert dominated or any(o.pareto and (o.cost_per_node, o.avg_distance) == me for o in d.rows)
+            assert dominated or any(
+                o.pareto and (o.cost_per_node, o.avg_distance) == me for o in d.rows
+            )
 
 
 def test_outputs():
     d = design(4096, families="mikant,hypercube")
     rows = d.to_dicts()
-    assert {"family", "k", "n", "nodes", "switches", "links", "radix", "diameter", "avg_distance",
-            "rcp", "cost_per_node", "spec"} <= set(rows[0])
+    assert {
+        "family",
+        "k",
+        "n",
+        "nodes",
+        "switches",
+        "links",
+        "radix",
+        "diameter",
+        "avg_distance",
+        "rcp",
+        "cost_per_node",
+        "spec",
+    } <= set(rows[0])
     frame = d.to_frame()
     assert len(frame) == len(d.rows) and list(frame["spec"]) == [r.spec for r in d.rows]
     hc = next(r for r in d.rows if r.family == "hypercube")
@@ -143,31 +163,45 @@ def test_p_changes_the_baseline_and_the_cube_designs():
     assert d.best.spec == "hypercube:d=10,p=4" and d.best.rcp == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"nodes": 1}, "nodes=1 is invalid"),
-    ({"nodes": 10**12 + 1}, "between 2 and"),
-    ({"nodes": True}, "nodes=True"),
-    ({"nodes": 2.5}, "nodes=2.5"),
-    ({"nodes": 100, "max_radix": 0}, "max_radix=0"),
-    ({"nodes": 100, "p": 0}, "p=0"),
-    ({"nodes": 100, "p": 60}, "p=60"),
-    ({"nodes": 100, "rank_by": "colour"}, "rank_by='colour'"),
-    ({"nodes": 100, "families": []}, "families"),
-    ({"nodes": 100, "max_n": 0}, "max_n=0"),
-    ({"nodes": 1000, "families": "mikant", "exact": True}, "exactly 1,000 nodes"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"nodes": 1}, "nodes=1 is invalid"),
+        ({"nodes": 10**12 + 1}, "between 2 and"),
+        ({"nodes": True}, "nodes=True"),
+        ({"nodes": 2.5}, "nodes=2.5"),
+        ({"nodes": 100, "max_radix": 0}, "max_radix=0"),
+        ({"nodes": 100, "p": 0}, "p=0"),
+        ({"nodes": 100, "p": 60}, "p=60"),
+        ({"nodes": 100, "rank_by": "colour"}, "rank_by='colour'"),
+        ({"nodes": 100, "families": []}, "families"),
+        ({"nodes": 100, "max_n": 0}, "max_n=0"),
+        ({"nodes": 1000, "families": "mikant", "exact": True}, "exactly 1,000 nodes"),
+    ],
+)
 def test_bad_input(kwargs, match):
     with pytest.raises(ParameterError, match=match):
         design(**kwargs)
 
 
 def test_unknown_family():
-    with pytest.raises(UnknownNameError, match="unknown design family 'mikamt'.*did you mean 'mikant'"):
+    with pytest.raises(
+        UnknownNameError, match="unknown design family 'mikamt'.*did you mean 'mikant'"
+    ):
         design(1000, families="kant,mikamt")
 
 
 def test_default_families_are_the_papers():
-    assert set(DEFAULT_FAMILIES) == {"kant", "clos", "mikant", "cat", "micat", "kantc", "mikantc", "hypercube"}
+    assert set(DEFAULT_FAMILIES) == {
+        "kant",
+        "clos",
+        "mikant",
+        "cat",
+        "micat",
+        "kantc",
+        "mikantc",
+        "hypercube",
+    }
     assert {r.family for r in design(10**5).rows} == set(DEFAULT_FAMILIES)
 
 

@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 
 import fattree
-from fattree.analysis.bisection import (bisection, candidate_splits, cut_size, explicit_cut,
-                                        min_cut_for_split)
+from fattree.analysis.bisection import (
+    bisection,
+    candidate_splits,
+    cut_size,
+    explicit_cut,
+    min_cut_for_split,
+)
 from fattree.errors import ParameterError
 
 
@@ -29,10 +34,24 @@ def brute_force_bisection(topo) -> int:
     cut += np.abs(x.astype(np.int64) @ count - n // 2)
     return int(cut.min())
 
+
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["kant:k=2,n=2", "kant:k=3,n=2", "kant:k=4,n=2", "kant:k=2,n=3",
-                                  "mikant:k=2,n=2", "mikant:k=3,n=2", "mikant:k=4,n=2",
-                                  "mikant:k=2,n=3", "clos:k=2,n=2", "clos:k=3,n=2", "clos:k=4,n=2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kant:k=2,n=2",
+        "kant:k=3,n=2",
+        "kant:k=4,n=2",
+        "kant:k=2,n=3",
+        "mikant:k=2,n=2",
+        "mikant:k=3,n=2",
+        "mikant:k=4,n=2",
+        "mikant:k=2,n=3",
+        "clos:k=2,n=2",
+        "clos:k=3,n=2",
+        "clos:k=4,n=2",
+    ],
+)
 def test_ilp_is_exact_against_brute_force(spec):
     t = fattree.build(spec)
     b = bisection(t)
@@ -45,10 +64,22 @@ def test_ilp_is_exact_against_brute_force(spec):
 # Closed forms as corrected in the errata (even k): MiKANT k^n/2 (000 Theorem 7), k-ary
 # n-tree k^n/2 (000 Table I), Clos k^n (printed k^n/2 is wrong: full bisection N/2).
 @pytest.mark.slow
-@pytest.mark.parametrize("family,k,n,want", [
-    ("mikant", 2, 3, 4), ("mikant", 2, 4, 8), ("mikant", 4, 2, 8), ("mikant", 4, 3, 32),
-    ("kant", 2, 3, 4), ("kant", 2, 4, 8), ("kant", 4, 2, 8), ("kant", 4, 3, 32),
-    ("clos", 2, 2, 4), ("clos", 2, 3, 8), ("clos", 4, 2, 16)])
+@pytest.mark.parametrize(
+    "family,k,n,want",
+    [
+        ("mikant", 2, 3, 4),
+        ("mikant", 2, 4, 8),
+        ("mikant", 4, 2, 8),
+        ("mikant", 4, 3, 32),
+        ("kant", 2, 3, 4),
+        ("kant", 2, 4, 8),
+        ("kant", 4, 2, 8),
+        ("kant", 4, 3, 32),
+        ("clos", 2, 2, 4),
+        ("clos", 2, 3, 8),
+        ("clos", 4, 2, 16),
+    ],
+)
 def test_exact_bisection_matches_corrected_closed_forms(family, k, n, want):
     assert want == (k**n if family == "clos" else k**n // 2)
     # a generous solver time limit: exactness must not depend on the machine's load
@@ -57,8 +88,17 @@ def test_exact_bisection_matches_corrected_closed_forms(family, k, n, want):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("family,k,n", [("mikant", 4, 4), ("mikant", 2, 6), ("mikant", 6, 3),
-                                        ("kant", 4, 4), ("clos", 4, 3), ("clos", 2, 5)])
+@pytest.mark.parametrize(
+    "family,k,n",
+    [
+        ("mikant", 4, 4),
+        ("mikant", 2, 6),
+        ("mikant", 6, 3),
+        ("kant", 4, 4),
+        ("clos", 4, 3),
+        ("clos", 2, 5),
+    ],
+)
 def test_explicit_cut_attains_closed_form_on_larger_even_k(family, k, n):
     t = fattree.build(f"{family}:k={k},n={n}")
     b = explicit_cut(t)
@@ -75,7 +115,7 @@ def test_mikant_top_digit_cut_is_theorem_7s():
     assert np.array_equal(mask, t.node_digits[:, 2] < 2)
     width, side = min_cut_for_split(t, mask)
     assert width == 4**3 // 2
-    assert np.array_equal(side[t.n_nodes:], t.switch_digits[:, 2] < 2)
+    assert np.array_equal(side[t.n_nodes :], t.switch_digits[:, 2] < 2)
 
 
 def test_candidate_splits_are_balanced_and_distinct():
@@ -95,8 +135,10 @@ def test_min_cut_is_optimal_for_its_node_split():
         mask = np.zeros(n, bool)
         mask[rng.choice(n, n // 2, replace=False)] = True
         width, _ = min_cut_for_split(t, mask)
-        best = min(cut_size(t, np.concatenate([mask, np.array(bits)]))
-                   for bits in itertools.product((False, True), repeat=S))
+        best = min(
+            cut_size(t, np.concatenate([mask, np.array(bits)]))
+            for bits in itertools.product((False, True), repeat=S)
+        )
         assert width == best
 
 
@@ -121,8 +163,10 @@ def test_large_instances_skip_the_ilp():
     assert (b.width, b.exact) == (32, False) and b.method.startswith("explicit balanced cut")
 
 
-@pytest.mark.parametrize("kwargs,match", [({"ilp_max_switches": -1}, "ilp_max_switches"),
-                                          ({"time_limit": 0}, "time_limit")])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [({"ilp_max_switches": -1}, "ilp_max_switches"), ({"time_limit": 0}, "time_limit")],
+)
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ParameterError, match=match):
         bisection(fattree.build("kant:k=2,n=2"), **kwargs)

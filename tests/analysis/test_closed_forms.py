@@ -40,11 +40,16 @@ def brute(topo) -> dict:
     same_switch = topo.node_switch[:, None] == topo.node_switch[None, :]
     paths = float(np.where(same_switch, 0.0, sigma[:, :n]).sum())
     total = float(dn.sum())
-    return {"nodes": n, "switches": topo.n_switches, "links": topo.n_links,
-            "radix": int(topo.radix.max()), "diameter": int(dn.max()),
-            "avg_distance": Fraction(int(total), n * n),
-            "avg_distance_distinct": Fraction(int(total), n * (n - 1)),
-            "path_diversity": Fraction(int(paths), n**3)}
+    return {
+        "nodes": n,
+        "switches": topo.n_switches,
+        "links": topo.n_links,
+        "radix": int(topo.radix.max()),
+        "diameter": int(dn.max()),
+        "avg_distance": Fraction(int(total), n * n),
+        "avg_distance_distinct": Fraction(int(total), n * (n - 1)),
+        "path_diversity": Fraction(int(paths), n**3),
+    }
 
 
 def _needs(family):
@@ -53,8 +58,16 @@ def _needs(family):
 
 
 KN = list(itertools.product((2, 3, 4), (2, 3, 4)))
-TREE_KEYS = ("nodes", "switches", "links", "radix", "diameter", "avg_distance",
-             "avg_distance_distinct", "path_diversity")
+TREE_KEYS = (
+    "nodes",
+    "switches",
+    "links",
+    "radix",
+    "diameter",
+    "avg_distance",
+    "avg_distance_distinct",
+    "path_diversity",
+)
 
 
 @pytest.mark.parametrize("family", ["kant", "clos", "mikant"])
@@ -70,8 +83,10 @@ def test_tree_families_match_graph(family, k, n):
 def test_kant_single_switch():
     got = brute(fattree.build("kant", k=3, n=1))
     forms = closed_forms("kant", {"k": 3, "n": 1})
-    assert all(forms[key].value == got[key] for key in ("nodes", "switches", "links", "radix",
-                                                         "diameter", "avg_distance"))
+    assert all(
+        forms[key].value == got[key]
+        for key in ("nodes", "switches", "links", "radix", "diameter", "avg_distance")
+    )
 
 
 # Hybrid instances kept small enough for all-pairs BFS (MiCAT(4,3) has 1,920 nodes).
@@ -112,12 +127,22 @@ def test_hypercube_matches_graph(d, p):
         assert forms[key].value == got[key], (d, p, key, forms[key].value, got[key])
 
 
-@pytest.mark.parametrize("k,n,p", [(2, 3, 1), (3, 1, 1), (3, 2, 2), (4, 2, 1), (5, 2, 1), (4, 3, 1), (6, 2, 2)])
+@pytest.mark.parametrize(
+    "k,n,p", [(2, 3, 1), (3, 1, 1), (3, 2, 2), (4, 2, 1), (5, 2, 1), (4, 3, 1), (6, 2, 2)]
+)
 def test_torus_matches_graph(k, n, p):
     _needs("torus")
     got = brute(fattree.build("torus", k=k, n=n, p=p))
     forms = closed_forms("torus", {"k": k, "n": n, "p": p})
-    for key in ("nodes", "switches", "links", "radix", "diameter", "avg_distance", "avg_distance_distinct"):
+    for key in (
+        "nodes",
+        "switches",
+        "links",
+        "radix",
+        "diameter",
+        "avg_distance",
+        "avg_distance_distinct",
+    ):
         assert forms[key].value == got[key], (k, n, p, key, forms[key].value, got[key])
 
 
@@ -150,11 +175,18 @@ def test_formula_objects_carry_references_and_errata():
 def test_known_values_and_conventions():
     # 000 Theorem 6 at MiKANT(3,3); the s != t mean is the all-pairs one times N/(N-1)
     f = closed_forms("mikant", {"k": 3, "n": 3})
-    assert f["avg_distance"].value == Fraction(6) - Fraction(1, 2) + Fraction(1, 54) - Fraction(1, 2)
+    assert f["avg_distance"].value == Fraction(6) - Fraction(1, 2) + Fraction(1, 54) - Fraction(
+        1, 2
+    )
     assert f["avg_distance_distinct"].value == f["avg_distance"].value * 54 / 53
     # errata constants C_2 = -1/9, C_3 = -155/147, C_4 = -739/450
     from fattree.analysis._forms_hybrid import _c
-    assert [_c(Fraction(1), k) for k in (2, 3, 4)] == [Fraction(-1, 9), Fraction(-155, 147), Fraction(-739, 450)]
+
+    assert [_c(Fraction(1), k) for k in (2, 3, 4)] == [
+        Fraction(-1, 9),
+        Fraction(-155, 147),
+        Fraction(-739, 450),
+    ]
     # odd k: the KANTC diameter differs from the printed 2n + k; even k agrees
     assert closed_forms("kantc", {"k": 5, "n": 3})["diameter"].printed == 11
     assert closed_forms("kantc", {"k": 5, "n": 3})["diameter"].value == 10
@@ -172,15 +204,18 @@ def test_numeric_agrees_with_exact():
             assert float(fast[key]) == pytest.approx(float(f.value), rel=1e-12), (fam, key)
 
 
-@pytest.mark.parametrize("family,params,match", [
-    ("mikant", {"k": 1, "n": 3}, "k=1"),
-    ("mikant", {"k": 3}, "missing parameter 'n'"),
-    ("mikant", {"k": 3, "n": 3, "q": 1}, "unknown parameter 'q'"),
-    ("mikant", {"k": "x", "n": 3}, "k='x'"),
-    ("mikant", {"k": 2.5, "n": 3}, "k=2.5"),
-    ("rsminft", {"clients": 12}, "power of two"),
-    ("minft", {"clients": 6}, "power of two"),
-])
+@pytest.mark.parametrize(
+    "family,params,match",
+    [
+        ("mikant", {"k": 1, "n": 3}, "k=1"),
+        ("mikant", {"k": 3}, "missing parameter 'n'"),
+        ("mikant", {"k": 3, "n": 3, "q": 1}, "unknown parameter 'q'"),
+        ("mikant", {"k": "x", "n": 3}, "k='x'"),
+        ("mikant", {"k": 2.5, "n": 3}, "k=2.5"),
+        ("rsminft", {"clients": 12}, "power of two"),
+        ("minft", {"clients": 6}, "power of two"),
+    ],
+)
 def test_bad_parameters(family, params, match):
     with pytest.raises(ParameterError, match=match):
         closed_forms(family, params)

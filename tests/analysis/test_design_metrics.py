@@ -29,16 +29,23 @@ def test_tapered_xgft_rows_and_their_shape():
 
 @pytest.mark.slow
 def test_objectives_order_the_rows():
-    for obj, col, desc in (("cost", "cost", False), ("latency", "avg_distance", False),
-                           ("throughput", "throughput_bound", True), ("rcp", "rcp", False)):
+    for obj, col, desc in (
+        ("cost", "cost", False),
+        ("latency", "avg_distance", False),
+        ("throughput", "throughput_bound", True),
+        ("rcp", "rcp", False),
+    ):
         d = design(4096, max_radix=32, families=FAMS, objective=obj)
         vals = [getattr(r, col) for r in d.rows if getattr(r, col) is not None]
         assert vals == sorted(vals, reverse=desc), obj
 
 
 def test_radix_nobody_reaches_names_the_smallest():
-    with pytest.raises(ParameterError, match=r"nothing fits.*3 levels; the smallest radix that fits is 10 "
-                                             r"\(micat:k=5,n=3\)"):
+    with pytest.raises(
+        ParameterError,
+        match=r"nothing fits.*3 levels; the smallest radix that fits is 10 "
+        r"\(micat:k=5,n=3\)",
+    ):
         design(4096, max_radix=8, levels=3, families=FAMS)
 
 
@@ -52,11 +59,11 @@ def test_cut_bound_of_a_tapered_tree_is_dmodk_bound():
 
 
 def test_bisection_for_every_family_exact_or_labelled_bound():
-    w, label = bisection_estimate("mikant:k=3,n=3")   # odd k: no closed form
+    w, label = bisection_estimate("mikant:k=3,n=3")  # odd k: no closed form
     assert label.startswith("upper bound (graph") and w > 0
     w, label = bisection_estimate("mikant:k=4,n=3")
     assert label.startswith("exact (closed form") and w == 4**3 // 2  # 000 Theorem 7
-    w, label = bisection_estimate("cat:k=4,n=7")      # 245,760 nodes: trivial N/2
+    w, label = bisection_estimate("cat:k=4,n=7")  # 245,760 nodes: trivial N/2
     assert label.startswith("upper bound (trivial") and w == 15 * 4**7 // 2
 
 
@@ -75,23 +82,40 @@ def run(capsys, *argv):
 
 @pytest.mark.slow
 def test_cli_design_radix_levels_objective(capsys):
-    code, out, err = run(capsys, "design", "--nodes", "4096", "--radix", "32", "--levels", "3",
-                         "--objective", "cost", "--json", "--top", "0")
+    code, out, err = run(
+        capsys,
+        "design",
+        "--nodes",
+        "4096",
+        "--radix",
+        "32",
+        "--levels",
+        "3",
+        "--objective",
+        "cost",
+        "--json",
+        "--top",
+        "0",
+    )
     assert code == 0, err
     rows = json.loads(out)
     assert rows[0]["spec"] == "xgft:m=16.16.16,w=1.4.16"
     assert all(x["bisection"] is not None for x in rows)
     code, out, err = run(capsys, "design", "--nodes", "4096", "--radix", "8", "--levels", "3")
-    assert code == 2 and "smallest radix that fits is 10" in err and len(err.strip().splitlines()) == 1
+    assert (
+        code == 2 and "smallest radix that fits is 10" in err and len(err.strip().splitlines()) == 1
+    )
     code, out, err = run(capsys, "design", "--nodes", "4096", "--objective", "speed")
     assert code == 2 and "objective='speed'" in err
 
 
 def test_cli_compare_labels_the_two_rcps_and_shows_bisection(capsys):
-    code, out, err = run(capsys, "compare", "mikant:k=13,n=3", "kant:k=16,n=3", "--nodes", "4096", "--json")
+    code, out, err = run(
+        capsys, "compare", "mikant:k=13,n=3", "kant:k=16,n=3", "--nodes", "4096", "--json"
+    )
     assert code == 0, err
     d = {e["spec"]: e for e in json.loads(out)}
     m = d["mikant:k=13,n=3"]
-    assert round(m["rcp"], 4) == 0.8444 and round(m["rcp_at_n"], 4) == 0.8571   # issue 13's pair
+    assert round(m["rcp"], 4) == 0.8444 and round(m["rcp_at_n"], 4) == 0.8571  # issue 13's pair
     assert m["bisection_width"] > 0 and m["bisection_note"].startswith("upper bound")
     assert d["kant:k=16,n=3"]["cost"] == pytest.approx(cost("kant:k=16,n=3", use_graph=False).total)

@@ -19,8 +19,18 @@ def flags(name: str) -> dict:
     return {(int(row["k"]), int(row["n"])): row["flag"] for _, row in t.iterrows() if row["flag"]}
 
 
-@pytest.mark.parametrize("name", ["cube-bisection-4096", "cube-nodesize-4096", "cube-tnet-256", "cube-tnet-16384",
-                                  "fattree-tnet-256", "fattree-tnet-16384", "hypertree-4096"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cube-bisection-4096",
+        "cube-nodesize-4096",
+        "cube-tnet-256",
+        "cube-tnet-16384",
+        "fattree-tnet-256",
+        "fattree-tnet-16384",
+        "hypertree-4096",
+    ],
+)
 def test_tables_reproduced_to_printed_precision(name):
     t = kncube.TABLES_002.get(name)()
     assert (t["flag"] == "").all(), t[t["flag"] != ""]
@@ -54,7 +64,9 @@ def test_fattree_hop_table_is_eq3_at_integer_arity():
     both = t.dropna(subset=["D_printed"])
     assert all(agrees(d, p) for d, p in zip(both["D_integer_k"], both["D_printed"]))
     # the printed formula, read literally, matches nothing
-    assert not any(agrees(d, p) for d, p in zip(both["D_printed_formula"][1:], both["D_printed"][1:]))
+    assert not any(
+        agrees(d, p) for d, p in zip(both["D_printed_formula"][1:], both["D_printed"][1:])
+    )
 
 
 def test_fattree_hops_equal_000_eq_3():
@@ -66,10 +78,15 @@ def test_fattree_hops_equal_000_eq_3():
 def test_dally_contention_reconstruction():
     t = kncube.TABLES_002.get("dally-contention-4096")().set_index("k")
     # the binary 12-cube row is reproduced to printed precision
-    assert all(agrees(t.loc[2, c], t.loc[2, c + "_printed"]) for c in ("latency_0.1", "latency_0.2", "latency_0.3"))
+    assert all(
+        agrees(t.loc[2, c], t.loc[2, c + "_printed"])
+        for c in ("latency_0.1", "latency_0.2", "latency_0.3")
+    )
     # every row within 5% at light load, saturation within 0.05 of Dally's
     for k in t.index:
-        assert t.loc[k, "latency_0.1"] == pytest.approx(float(t.loc[k, "latency_0.1_printed"]), rel=0.05)
+        assert t.loc[k, "latency_0.1"] == pytest.approx(
+            float(t.loc[k, "latency_0.1_printed"]), rel=0.05
+        )
         assert abs(t.loc[k, "max_throughput"] - float(t.loc[k, "max_throughput_printed"])) < 0.05
     assert "reconstruction" in t.attrs["notes"][0]
     # zero load is the base latency n k_d + L/W; beyond saturation the latency is infinite
@@ -99,7 +116,9 @@ def test_wire_models():
     assert kncube.channel_time(16, 3, "constant") == 1
     assert kncube.channel_time(16, 4, "linear") == 16
     assert kncube.channel_time(16, 4, "log") == pytest.approx(1 + math.log(16))
-    assert kncube.channel_time(4096, 1, "log") == kncube.channel_time(4096, 1, "linear") == 1  # floor at n = 1
+    assert (
+        kncube.channel_time(4096, 1, "log") == kncube.channel_time(4096, 1, "linear") == 1
+    )  # floor at n = 1
     assert kncube.tnet_kncube(16, 2, 150, 8, "constant") == 15 + 150 / 8
 
 
@@ -123,17 +142,20 @@ def test_volume_universal_growth():
         assert kncube.volume_universal_bisection(k, n - 1, leaf) == pytest.approx(4096)
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: kncube.channel_time(4, 2, "quadratic"), "wire='quadratic'"),
-    (lambda: kncube.channel_width(4, 2, "area"), "constraint='area'"),
-    (lambda: kncube.kncube_table(3), "nodes=3"),
-    (lambda: kncube.avg_hops(1, 2), "k=1"),
-    (lambda: kncube.avg_hops(4, 0), "n=0"),
-    (lambda: kncube.dally_latency(4, 6, 1.2), "load=1.2"),
-    (lambda: kncube.fattree_tnet_table(256, width_rule="pins"), "width_rule='pins'"),
-    (lambda: kncube.fattree_tnet(4, 2, 150, 0), "width=0"),
-    (lambda: kncube.volume_universal_bisection(4, -1), "level=-1"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: kncube.channel_time(4, 2, "quadratic"), "wire='quadratic'"),
+        (lambda: kncube.channel_width(4, 2, "area"), "constraint='area'"),
+        (lambda: kncube.kncube_table(3), "nodes=3"),
+        (lambda: kncube.avg_hops(1, 2), "k=1"),
+        (lambda: kncube.avg_hops(4, 0), "n=0"),
+        (lambda: kncube.dally_latency(4, 6, 1.2), "load=1.2"),
+        (lambda: kncube.fattree_tnet_table(256, width_rule="pins"), "width_rule='pins'"),
+        (lambda: kncube.fattree_tnet(4, 2, 150, 0), "width=0"),
+        (lambda: kncube.volume_universal_bisection(4, -1), "level=-1"),
+    ],
+)
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()

@@ -17,7 +17,9 @@ from fattree.analysis.closed_forms import closed_forms, numeric
 
 def shown(x, decimals: int) -> str:
     """``x`` as the papers print it: rounded half up to ``decimals`` places."""
-    return str(Decimal(f"{float(x):.12g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
+    return str(
+        Decimal(f"{float(x):.12g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    )
 
 
 def saving(ratio) -> float:
@@ -82,11 +84,18 @@ def test_000_abstract_average_distance_claim_is_flagged():
     # "reduces the average distance by about 0.5": exactly 1/2 against the Clos ...
     for k in (2, 3, 4, 8):
         for n in (2, 3, 6):
-            assert v("clos", k=k, n=n)["avg_distance"] - v("mikant", k=k, n=n)["avg_distance"] == Fraction(1, 2)
+            assert v("clos", k=k, n=n)["avg_distance"] - v("mikant", k=k, n=n)[
+                "avg_distance"
+            ] == Fraction(1, 2)
     # ... but against the classical k-ary n-tree (errata, n = 4): 0.44 longer at k = 2,
     # equal at k = 3, 0.17 shorter at k = 4
-    diff = {k: v("kant", k=k, n=4)["avg_distance"] - v("mikant", k=k, n=4)["avg_distance"] for k in (2, 3, 4)}
-    assert shown(diff[2], 2) == "-0.44" and shown(diff[3], 2) == "0.01" and shown(diff[4], 2) == "0.17"
+    diff = {
+        k: v("kant", k=k, n=4)["avg_distance"] - v("mikant", k=k, n=4)["avg_distance"]
+        for k in (2, 3, 4)
+    }
+    assert (
+        shown(diff[2], 2) == "-0.44" and shown(diff[3], 2) == "0.01" and shown(diff[4], 2) == "0.17"
+    )
 
 
 def test_000_table_i_clos_bisection_is_flagged():
@@ -96,16 +105,32 @@ def test_000_table_i_clos_bisection_is_flagged():
 
 # ------------------------------------------------------------------ 001 (CAT, MiCAT)
 def test_001_structure_counts_in_text():
-    assert v("cat", k=3, n=3)["nodes"] == 189                      # 9 x 7 x 3
+    assert v("cat", k=3, n=3)["nodes"] == 189  # 9 x 7 x 3
     assert (v("cat", k=3, n=4)["nodes"], v("micat", k=3, n=4)["nodes"]) == (567, 1134)
 
 
 def test_001_cost_savings_k_n_8():
     # "CAT saves 87.11% switches and 80.88% links ... MiCAT 87.16% and 80.91%"
-    cat_s, cat_l = saving(cost.switch_cost_ratio("cat", 8, 8)), saving(cost.link_cost_ratio("cat", 8, 8))
-    mic_s, mic_l = saving(cost.switch_cost_ratio("micat", 8, 8)), saving(cost.link_cost_ratio("micat", 8, 8))
-    assert [shown(x, 2) for x in (cat_s, cat_l, mic_s, mic_l)] == ["87.11", "80.88", "87.16", "80.91"]
-    assert [shown(x, 3) for x in (cat_s, cat_l, mic_s, mic_l)] == ["87.108", "80.882", "87.157", "80.907"]
+    cat_s, cat_l = (
+        saving(cost.switch_cost_ratio("cat", 8, 8)),
+        saving(cost.link_cost_ratio("cat", 8, 8)),
+    )
+    mic_s, mic_l = (
+        saving(cost.switch_cost_ratio("micat", 8, 8)),
+        saving(cost.link_cost_ratio("micat", 8, 8)),
+    )
+    assert [shown(x, 2) for x in (cat_s, cat_l, mic_s, mic_l)] == [
+        "87.11",
+        "80.88",
+        "87.16",
+        "80.91",
+    ]
+    assert [shown(x, 3) for x in (cat_s, cat_l, mic_s, mic_l)] == [
+        "87.108",
+        "80.882",
+        "87.157",
+        "80.907",
+    ]
     # abstract: "save up to 87% switches and 80% links"
     assert shown(cat_s, 0) == "87" and shown(cat_l, 0) == "81" and int(cat_l) == 80
 
@@ -121,22 +146,30 @@ def test_001_micat_rcp_example_is_flagged():
     # printed: "a 491,520-node system with MiCAT(4, 7), the RCP is 0.4676"
     assert v("micat", k=4, n=7)["nodes"] == 491520
     micat, cat = cost.rcp("micat", {"k": 4, "n": 7}), cost.rcp("cat", {"k": 4, "n": 7})
-    assert shown(micat, 4) == "0.4229" != "0.4676"           # the paper's value is wrong for MiCAT ...
-    assert shown(cat, 4) == "0.4676" and v("cat", k=4, n=7)["nodes"] == 245760   # ... it is CAT(4,7)
+    assert shown(micat, 4) == "0.4229" != "0.4676"  # the paper's value is wrong for MiCAT ...
+    assert shown(cat, 4) == "0.4676" and v("cat", k=4, n=7)["nodes"] == 245760  # ... it is CAT(4,7)
 
 
 def test_001_path_diversity_crossover_is_flagged():
     """001 Fig. 5: 'CAT/MiCAT better than k-ary n-tree/MiKANT when k >= 5' (n = 8)."""
+
     def pd(fam, k, printed=False):
         f = closed_forms(fam, {"k": k, "n": 8})["path_diversity"]
         return f.printed if printed and f.printed is not None else f.value
 
     def first_k(printed):
-        return min(k for k in range(2, 12) if all(
-            pd(a, j, printed) > pd(b, j) for j in range(k, 12) for a, b in (("cat", "kant"), ("micat", "mikant"))))
+        return min(
+            k
+            for k in range(2, 12)
+            if all(
+                pd(a, j, printed) > pd(b, j)
+                for j in range(k, 12)
+                for a, b in (("cat", "kant"), ("micat", "mikant"))
+            )
+        )
 
-    assert first_k(printed=True) == 5      # the printed formulas give the paper's claim
-    assert first_k(printed=False) == 4     # the correct ones: already at k = 4 (errata)
+    assert first_k(printed=True) == 5  # the printed formulas give the paper's claim
+    assert first_k(printed=False) == 4  # the correct ones: already at k = 4 (errata)
     # the printed CAT/MiCAT formulas are off by roughly 3x
     ratio = float(pd("cat", 8) / pd("cat", 8, printed=True))
     assert 2 < ratio < 4
@@ -144,8 +177,8 @@ def test_001_path_diversity_crossover_is_flagged():
 
 def test_001_kcube_path_diversity_is_flagged():
     f = closed_forms("hypercube", {"d": 4, "p": 1})["path_diversity"]
-    assert f.value == Fraction(4 + 12 + 24 + 24, 4**4)        # sum k!/(k-i)! / 4^k
-    assert f.printed == Fraction(24 + 12 + 4 + 1, 4**4)       # sum k!/i! / 4^k as printed
+    assert f.value == Fraction(4 + 12 + 24 + 24, 4**4)  # sum k!/(k-i)! / 4^k
+    assert f.printed == Fraction(24 + 12 + 4 + 1, 4**4)  # sum k!/i! / 4^k as printed
 
 
 # ------------------------------------------------------------------ 004 (KANTC, MiKANTC)
@@ -157,20 +190,38 @@ def test_004_structure_counts_in_text():
 
 
 def test_004_cost_savings_k_n_8():
-    vals = [saving(cost.switch_cost_ratio("kantc", 8, 8)), saving(cost.link_cost_ratio("kantc", 8, 8)),
-            saving(cost.switch_cost_ratio("kantc", 8, 8, "mikant")),
-            saving(cost.link_cost_ratio("kantc", 8, 8, "mikant")),
-            saving(cost.switch_cost_ratio("mikantc", 8, 8)), saving(cost.link_cost_ratio("mikantc", 8, 8)),
-            saving(cost.switch_cost_ratio("mikantc", 8, 8, "mikant")),
-            saving(cost.link_cost_ratio("mikantc", 8, 8, "mikant"))]
-    assert [shown(x, 2) for x in vals] == ["84.27", "78.23", "82.03", "76.77", "84.68", "78.43", "82.49", "76.99"]
-    assert shown(vals[5], 0) == "78"      # the unreadable "78.%" is 78.43%
+    vals = [
+        saving(cost.switch_cost_ratio("kantc", 8, 8)),
+        saving(cost.link_cost_ratio("kantc", 8, 8)),
+        saving(cost.switch_cost_ratio("kantc", 8, 8, "mikant")),
+        saving(cost.link_cost_ratio("kantc", 8, 8, "mikant")),
+        saving(cost.switch_cost_ratio("mikantc", 8, 8)),
+        saving(cost.link_cost_ratio("mikantc", 8, 8)),
+        saving(cost.switch_cost_ratio("mikantc", 8, 8, "mikant")),
+        saving(cost.link_cost_ratio("mikantc", 8, 8, "mikant")),
+    ]
+    assert [shown(x, 2) for x in vals] == [
+        "84.27",
+        "78.23",
+        "82.03",
+        "76.77",
+        "84.68",
+        "78.43",
+        "82.49",
+        "76.99",
+    ]
+    assert shown(vals[5], 0) == "78"  # the unreadable "78.%" is 78.43%
 
 
 def test_004_reductions_start_at_k_n_4():
     def reduced(k):
-        return all(r(f, k, k, b) < 1 for f in ("kantc", "mikantc") for b in ("kant", "mikant")
-                   for r in (cost.switch_cost_ratio, cost.link_cost_ratio))
+        return all(
+            r(f, k, k, b) < 1
+            for f in ("kantc", "mikantc")
+            for b in ("kant", "mikant")
+            for r in (cost.switch_cost_ratio, cost.link_cost_ratio)
+        )
+
     assert not reduced(3) and all(reduced(k) for k in range(4, 9))
 
 
@@ -221,8 +272,20 @@ def test_figure_inputs_are_consistent_with_exact_forms():
 def test_analytic_figures_registry_renders(tmp_path):
     from fattree.report.figures_analytics import ANALYTIC_FIGURES
 
-    expected = {"000-fig5", "000-fig6", "000-fig7", "001-fig2", "001-fig3", "001-fig4", "001-fig5",
-                "004-fig5", "004-fig6", "004-fig7", "004-fig8", "004-fig9"}
+    expected = {
+        "000-fig5",
+        "000-fig6",
+        "000-fig7",
+        "001-fig2",
+        "001-fig3",
+        "001-fig4",
+        "001-fig5",
+        "004-fig5",
+        "004-fig6",
+        "004-fig7",
+        "004-fig8",
+        "004-fig9",
+    }
     assert set(ANALYTIC_FIGURES.names()) == expected
     for key, fig in ANALYTIC_FIGURES.items():
         assert fig.caption and fig.paper == key[:3]

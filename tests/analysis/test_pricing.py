@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import fattree
-from fattree.analysis.pricing import (bill_from_forms, bill_from_graph, cost, load_prices, price)
+from fattree.analysis.pricing import bill_from_forms, bill_from_graph, cost, load_prices, price
 from fattree.errors import InputFileError
 
 
@@ -22,8 +22,17 @@ def test_defaults_load_and_every_key_is_documented_as_an_assumption():
     assert text.count("Assumption") + text.count("ASSUMPTION") >= 6
 
 
-@pytest.mark.parametrize("spec", ["kant:k=16,n=3", "xgft:m=16.16.16,w=1.8.8", "xgft:m=16.16.16,w=1.4.4",
-                                  "mikant:k=8,n=4", "clos:k=8,n=4", "xgft:m=4.4.4,w=1.2.2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kant:k=16,n=3",
+        "xgft:m=16.16.16,w=1.8.8",
+        "xgft:m=16.16.16,w=1.4.4",
+        "mikant:k=8,n=4",
+        "clos:k=8,n=4",
+        "xgft:m=4.4.4,w=1.2.2",
+    ],
+)
 def test_graph_bill_equals_forms_bill_at_the_default_layout(spec):
     p = load_prices()
     t = fattree.build(spec)
@@ -61,13 +70,19 @@ def test_tapering_saves_money():
     assert half < full
 
 
-@pytest.mark.parametrize("text,needle", [
-    ("[switch]\nbase = -5\n", "line 2: switch.base = -5 is invalid"),
-    ("[layout]\nnodes_per_rack = 32\nracks_per_rows = 3\n", "line 3: unknown key layout.racks_per_rows"),
-    ("[switch]\ncatalogue = [8, 'x']\n", "line 2: switch.catalogue"),
-    ("[cable]\ncopper = \n", "invalid TOML"),
-    ("[layout]\nnodes_per_rack = 2.5\n", "line 2: layout.nodes_per_rack = 2.5"),
-])
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("[switch]\nbase = -5\n", "line 2: switch.base = -5 is invalid"),
+        (
+            "[layout]\nnodes_per_rack = 32\nracks_per_rows = 3\n",
+            "line 3: unknown key layout.racks_per_rows",
+        ),
+        ("[switch]\ncatalogue = [8, 'x']\n", "line 2: switch.catalogue"),
+        ("[cable]\ncopper = \n", "invalid TOML"),
+        ("[layout]\nnodes_per_rack = 2.5\n", "line 2: layout.nodes_per_rack = 2.5"),
+    ],
+)
 def test_malformed_price_file_names_key_and_line(tmp_path, text, needle):
     f = tmp_path / "p.toml"
     f.write_text(text)
@@ -82,7 +97,9 @@ def test_user_file_overrides_a_subset(tmp_path):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "fattree.cli", *args], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "fattree.cli", *args], capture_output=True, text=True
+    )
 
 
 @pytest.mark.slow
@@ -95,4 +112,8 @@ def test_cli_cost_json_and_bad_file(tmp_path):
     f.write_text("[power]\nswitch_port = 'five'\n")
     r = _cli("cost", "kant:k=4,n=3", "--prices", str(f))
     assert r.returncode == 2 and r.stderr.startswith("error: ")
-    assert len(r.stderr.strip().splitlines()) == 1 and "line 2" in r.stderr and "power.switch_port" in r.stderr
+    assert (
+        len(r.stderr.strip().splitlines()) == 1
+        and "line 2" in r.stderr
+        and "power.switch_port" in r.stderr
+    )

@@ -90,7 +90,11 @@ def test_mikant_vs_kant_average_distance_errata():
         c = properties(fattree.build(f"kant:k={k},n=4"), bisection=False)["avg_distance"]
         assert m - c == F(1, k - 1) - F(1, 2) - F(1, (k - 1) * k**4)
         diffs.append(m - c)
-    assert round(float(diffs[0]), 2) == 0.44 and abs(diffs[1]) < 0.01 and round(float(diffs[2]), 2) == -0.17
+    assert (
+        round(float(diffs[0]), 2) == 0.44
+        and abs(diffs[1]) < 0.01
+        and round(float(diffs[2]), 2) == -0.17
+    )
     # and exactly 1/2 shorter than the Clos of the same k, n
     for k in (2, 3, 4):
         m = properties(fattree.build(f"mikant:k={k},n=3"), bisection=False)["avg_distance"]
@@ -121,8 +125,15 @@ def py_bfs(topo, src):
     return dist, sigma
 
 
-SMALL = ["kant:k=2,n=3", "kant:k=3,n=2", "clos:k=2,n=3", "clos:k=3,n=2", "mikant:k=2,n=3",
-         "mikant:k=3,n=3", "mikant:k=4,n=2"]
+SMALL = [
+    "kant:k=2,n=3",
+    "kant:k=3,n=2",
+    "clos:k=2,n=3",
+    "clos:k=3,n=2",
+    "mikant:k=2,n=3",
+    "mikant:k=3,n=3",
+    "mikant:k=4,n=2",
+]
 
 
 @pytest.mark.parametrize("spec", SMALL)
@@ -136,7 +147,9 @@ def test_bfs_kernel_matches_python_reference(spec):
         assert np.array_equal(d, d2) and np.array_equal(s.astype(float), s2)
 
 
-@pytest.mark.parametrize("spec", ["kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2", "mikant:k=3,n=2"])
+@pytest.mark.parametrize(
+    "spec", ["kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2", "mikant:k=3,n=2"]
+)
 def test_all_pairs_against_networkx(spec):
     t = fattree.build(spec)
     g = t.to_networkx()
@@ -168,10 +181,25 @@ def test_all_pairs_against_networkx(spec):
 
 
 def _class_specs():
-    specs = ["kant:k=3,n=3", "clos:k=3,n=3", "mikant:k=3,n=3", "mikant:k=2,n=4",
-             "cat:k=2,n=2", "cat:k=3,n=2", "micat:k=2,n=3", "kantc:k=2,n=3", "kantc:k=3,n=2",
-             "mikantc:k=4,n=2", "mikantc:k=3,n=3", "hypercube:d=3,p=2", "torus:k=4,n=2",
-             "torus:k=3,n=3,p=2", "minft:clients=32", "rsminft:clients=32", "rsminft:clients=64"]
+    specs = [
+        "kant:k=3,n=3",
+        "clos:k=3,n=3",
+        "mikant:k=3,n=3",
+        "mikant:k=2,n=4",
+        "cat:k=2,n=2",
+        "cat:k=3,n=2",
+        "micat:k=2,n=3",
+        "kantc:k=2,n=3",
+        "kantc:k=3,n=2",
+        "mikantc:k=4,n=2",
+        "mikantc:k=3,n=3",
+        "hypercube:d=3,p=2",
+        "torus:k=4,n=2",
+        "torus:k=3,n=3,p=2",
+        "minft:clients=32",
+        "rsminft:clients=32",
+        "rsminft:clients=64",
+    ]
     return [pytest.param(s, id=s) for s in specs]
 
 
@@ -184,8 +212,14 @@ def test_class_representatives_equal_all_pairs(spec):
     sym = properties(t, bisection=False)
     full = properties(t, symmetry=False, bisection=False)
     assert sym["sources"] < full["sources"] == t.n_nodes
-    for key in ("diameter", "avg_distance", "avg_distance_excl_self", "distance_histogram",
-                "path_diversity", "mean_shortest_paths"):
+    for key in (
+        "diameter",
+        "avg_distance",
+        "avg_distance_excl_self",
+        "distance_histogram",
+        "path_diversity",
+        "mean_shortest_paths",
+    ):
         assert sym[key] == full[key], key
 
 
@@ -194,7 +228,9 @@ def test_sampling_above_exact_limit():
     t = fattree.build("mikant:k=3,n=3")  # 54 nodes
     exact = properties(t, symmetry=False, bisection=False)
     est = properties(t, symmetry=False, bisection=False, exact_limit=10, samples=12, seed=5)
-    assert not est["distances_exact"] and est["sources"] == 12 and "sampled" in est["distance_method"]
+    assert (
+        not est["distances_exact"] and est["sources"] == 12 and "sampled" in est["distance_method"]
+    )
     # every node of MiKANT sees the same sums, so any sample gives the exact means, zero width
     for key in ("avg_distance", "avg_distance_excl_self", "path_diversity", "mean_shortest_paths"):
         lo, hi = est["ci95"][key]
@@ -242,10 +278,16 @@ def test_int64_overflow_falls_back_to_float(monkeypatch):
 def _two_islands() -> Topology:
     # two switches with two nodes each and no link between them
     peer = np.array([[0, 1], [2, 3]])
-    return Topology.create("islands", {}, node_digits=np.arange(4)[:, None],
-                           switch_digits=np.arange(2)[:, None], switch_level=np.zeros(2),
-                           port_peer=peer, port_peer_port=np.zeros((2, 2)),
-                           port_kind=np.full((2, 2), 3))
+    return Topology.create(
+        "islands",
+        {},
+        node_digits=np.arange(4)[:, None],
+        switch_digits=np.arange(2)[:, None],
+        switch_level=np.zeros(2),
+        port_peer=peer,
+        port_peer_port=np.zeros((2, 2)),
+        port_kind=np.full((2, 2), 3),
+    )
 
 
 def test_disconnected_graph_is_refused():
@@ -253,8 +295,10 @@ def test_disconnected_graph_is_refused():
         properties(_two_islands())
 
 
-@pytest.mark.parametrize("kwargs,match", [({"exact_limit": -1}, "exact_limit"),
-                                          ({"samples": 0}, "samples"), ({"seed": "x"}, "seed")])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [({"exact_limit": -1}, "exact_limit"), ({"samples": 0}, "samples"), ({"seed": "x"}, "seed")],
+)
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ParameterError, match=match):
         properties(fattree.build("kant:k=2,n=2"), **kwargs)
@@ -274,9 +318,14 @@ def test_bad_bfs_arguments():
 def test_formula_checks_mark_agreement_errata_and_bounds():
     p = properties(fattree.build("clos:k=2,n=3"))
     assert p["bisection_exact"] and p["bisection_width"] == 8
-    rows = formula_checks(p, {"bisection_width": {"value": 8, "reference": "000 Table I",
-                                                  "printed": 4},
-                              "avg_distance": F(1), "nodes": 16})
+    rows = formula_checks(
+        p,
+        {
+            "bisection_width": {"value": 8, "reference": "000 Table I", "printed": 4},
+            "avg_distance": F(1),
+            "nodes": 16,
+        },
+    )
     by = {r["name"]: r for r in rows}
     assert by["bisection_width"]["agrees"] and by["bisection_width"]["errata"]
     assert by["avg_distance"]["mark"] == "✗" and by["nodes"]["mark"] == "✓"

@@ -101,8 +101,9 @@ def test_layers_contract():
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        rc = cli.lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True,
-                              no_logo=True)
+        rc = cli.lint_imports(
+            config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True
+        )
     finally:
         os.chdir(cwd)
     assert rc == 0, "import-linter contract broken (run `lint-imports` for the chains)"
@@ -149,10 +150,19 @@ def test_every_module_imports_in_a_fresh_interpreter():
     """Each module imported first, alone, in a new process: an import that works only
     after some other module was imported (an import-order-dependent cycle) fails here."""
     names = [m for m, _ in _modules() if not m.endswith("__main__")]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(SRC)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-    r = subprocess.run([sys.executable, "-c", _ISOLATED, *names], capture_output=True,
-                       text=True, env=env, timeout=600)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(SRC)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        ),
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", _ISOLATED, *names],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert r.returncode == 0 and r.stdout.split() == ["FAILED:"], r.stdout + r.stderr[-4000:]
 
 
@@ -164,7 +174,12 @@ def test_the_isolated_import_check_fails_on_a_broken_module(tmp_path):
     (pkg / "a.py").write_text("from .b import B\nA = 1\n")
     (pkg / "b.py").write_text("from .a import A\nB = 2\n")  # a cycle: neither imports first
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
-    r = subprocess.run([sys.executable, "-c", _ISOLATED, "brokenpkg.a", "brokenpkg.b"],
-                       capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", _ISOLATED, "brokenpkg.a", "brokenpkg.b"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert r.returncode == 1
     assert r.stdout.split() == ["FAILED:", "brokenpkg.a", "brokenpkg.b"]

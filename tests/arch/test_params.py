@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fattree.analysis.formset import FORMS, ParamSpec
+from fattree.analysis.closed_forms import FORMS  # the registration module fills it
+from fattree.analysis.formset import ParamSpec
 from fattree.errors import ParameterError
 from fattree.params import Invalid, Parameter
 from fattree.sweep.tasks import TaskParam
@@ -48,8 +49,10 @@ def test_each_kind_keeps_its_messages():
         FAMILIES.get("kant").validate({"k": "1", "n": "2"})
     with pytest.raises(ParameterError, match=r"^kant: k='x' is not an integer$"):
         FAMILIES.get("kant").validate({"k": "x", "n": "2"})
-    with pytest.raises(ParameterError,
-                       match=r"^mikant: k=1 is invalid: must be an integer from 2 to 1,000,000,000,000$"):
+    with pytest.raises(
+        ParameterError,
+        match=r"^mikant: k=1 is invalid: must be an integer from 2 to 1,000,000,000,000$",
+    ):
         FORMS.get("mikant").validate({"k": 1, "n": 3})
     with pytest.raises(ParameterError, match=r"^hotspot: fraction=2\.0 is out of range"):
         Opt("fraction", "share", 0.1, float, minimum=0.0, maximum=1.0).convert("hotspot", "2")

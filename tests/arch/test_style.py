@@ -16,8 +16,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 #: packages whose ``__init__`` re-exports the public API
-API_PACKAGES = ("fattree", "fattree.topology", "fattree.routing", "fattree.faults", "fattree.sim",
-                "fattree.traffic", "fattree.analysis", "fattree.sweep", "fattree.report")
+API_PACKAGES = (
+    "fattree",
+    "fattree.topology",
+    "fattree.routing",
+    "fattree.faults",
+    "fattree.sim",
+    "fattree.traffic",
+    "fattree.analysis",
+    "fattree.sweep",
+    "fattree.report",
+)
 
 
 def public_modules() -> list[str]:
@@ -49,8 +58,13 @@ def undocumented(module) -> list[str]:
 
 def test_public_modules_are_found():
     mods = public_modules()
-    assert {"fattree.api", "fattree.topology.family", "fattree.sim.engine",
-            "fattree.traffic.patterns", "fattree.routing.compiled"} <= set(mods)
+    assert {
+        "fattree.api",
+        "fattree.topology.family",
+        "fattree.sim.engine",
+        "fattree.traffic.patterns",
+        "fattree.routing.compiled",
+    } <= set(mods)
 
 
 @pytest.mark.parametrize("name", public_modules())
@@ -88,8 +102,28 @@ def test_ruff_clean():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:
         pytest.skip("ruff is not installed (pip install -e '.[test]')")
-    r = subprocess.run([ruff, "check", "--no-cache", "src", "tests", "benchmarks"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [ruff, "check", "--no-cache", "src", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
+
+
+def test_ruff_formatted():
+    """``ruff format --check src tests benchmarks``: the code is in the formatter's style."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+    r = subprocess.run(
+        [ruff, "format", "--check", "--no-cache", "src", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
 
 
@@ -97,6 +131,5 @@ def test_make_clean_clears_numba_caches():
     make = shutil.which("make")
     if make is None:
         pytest.skip("make is not installed")
-    r = subprocess.run([make, "-n", "clean"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run([make, "-n", "clean"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "*.nbi" in r.stdout and "*.nbc" in r.stdout

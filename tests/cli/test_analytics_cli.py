@@ -21,11 +21,32 @@ def run(capsys, *argv):
 
 
 def test_design_json_reproduces_000(capsys):
-    code, out, err = run(capsys, "design", "--nodes", "524288", "--families", "mikant", "--exact",
-                         "--max-n", "8", "--json")
+    code, out, err = run(
+        capsys,
+        "design",
+        "--nodes",
+        "524288",
+        "--families",
+        "mikant",
+        "--exact",
+        "--max-n",
+        "8",
+        "--json",
+    )
     assert code == 0, err
     rows = json.loads(out)
-    for key in ("family", "k", "n", "nodes", "switches", "links", "radix", "diameter", "avg_distance", "rcp"):
+    for key in (
+        "family",
+        "k",
+        "n",
+        "nodes",
+        "switches",
+        "links",
+        "radix",
+        "diameter",
+        "avg_distance",
+        "rcp",
+    ):
         assert key in rows[0]
     best = rows[0]
     assert (best["family"], best["k"], best["n"], best["nodes"]) == ("mikant", 8, 6, 524288)
@@ -33,29 +54,55 @@ def test_design_json_reproduces_000(capsys):
 
 
 def test_design_json_reproduces_004(capsys):
-    code, out, _ = run(capsys, "design", "--nodes", "5412096", "--families", "kantc,mikantc", "--max-n", "7",
-                       "--json", "--top", "3")
+    code, out, _ = run(
+        capsys,
+        "design",
+        "--nodes",
+        "5412096",
+        "--families",
+        "kantc,mikantc",
+        "--max-n",
+        "7",
+        "--json",
+        "--top",
+        "3",
+    )
     assert code == 0
     rows = json.loads(out)
-    assert len(rows) == 3 and rows[0]["spec"] == "mikantc:k=6,n=7" and round(rows[0]["rcp"], 3) == 0.421
+    assert (
+        len(rows) == 3
+        and rows[0]["spec"] == "mikantc:k=6,n=7"
+        and round(rows[0]["rcp"], 3) == 0.421
+    )
 
 
 @pytest.mark.slow
 def test_design_table_pareto_and_rank(capsys):
     code, out, _ = run(capsys, "design", "--nodes", "100000", "--max-radix", "16", "--pareto")
     assert code == 0 and "Pareto front" in out and "best by rcp" in out
-    code, out, _ = run(capsys, "design", "--nodes", "100000", "--rank-by", "avg_distance", "--json", "--top", "0")
+    code, out, _ = run(
+        capsys, "design", "--nodes", "100000", "--rank-by", "avg_distance", "--json", "--top", "0"
+    )
     rows = json.loads(out)
     dists = [r["avg_distance"] for r in rows if r["avg_distance"] is not None]
     assert dists == sorted(dists) and len(rows) > 20
 
 
 def test_compare_uses_closed_forms(capsys):
-    code, out, err = run(capsys, "compare", "mikant:k=8,n=6", "kant:k=10,n=6", "clos:k=8,n=6",
-                         "hypercube:d=19,p=1", "--json")
+    code, out, err = run(
+        capsys,
+        "compare",
+        "mikant:k=8,n=6",
+        "kant:k=10,n=6",
+        "clos:k=8,n=6",
+        "hypercube:d=19,p=1",
+        "--json",
+    )
     assert code == 0, err
     d = {e["spec"]: e for e in json.loads(out)}
-    assert d["mikant:k=8,n=6"]["nodes"] == 524288 and round(d["mikant:k=8,n=6"]["rcp"], 6) == 0.457143
+    assert (
+        d["mikant:k=8,n=6"]["nodes"] == 524288 and round(d["mikant:k=8,n=6"]["rcp"], 6) == 0.457143
+    )
     assert d["hypercube:d=19,p=1"]["rcp"] == pytest.approx(1.0)
     assert d["clos:k=8,n=6"]["printed"]["bisection_width"] == 8**6 // 2
     assert d["clos:k=8,n=6"]["bisection_width"] == 8**6
@@ -70,14 +117,36 @@ def test_compare_is_instant_for_huge_designs(capsys):
 
 @pytest.mark.slow
 def test_model_commands(capsys):
-    code, out, _ = run(capsys, "model", "kncube", "--nodes", "4096", "--constraint", "nodesize", "--json")
+    code, out, _ = run(
+        capsys, "model", "kncube", "--nodes", "4096", "--constraint", "nodesize", "--json"
+    )
     assert code == 0
     rows = {(r["k"], r["n"]): r for r in json.loads(out)}
     assert rows[(8, 4)]["W"] == 3 and rows[(8, 4)]["bisection"] == 3072
-    code, out, _ = run(capsys, "model", "kncube", "--nodes", "4096", "--constraint", "bisection", "--wire", "linear")
+    code, out, _ = run(
+        capsys,
+        "model",
+        "kncube",
+        "--nodes",
+        "4096",
+        "--constraint",
+        "bisection",
+        "--wire",
+        "linear",
+    )
     assert code == 0 and "reproduced" in out
-    code, out, _ = run(capsys, "model", "fattree", "--nodes", "16384", "--message-length", "150",
-                       "--node-size", "640", "--json")
+    code, out, _ = run(
+        capsys,
+        "model",
+        "fattree",
+        "--nodes",
+        "16384",
+        "--message-length",
+        "150",
+        "--node-size",
+        "640",
+        "--json",
+    )
     assert code == 0
     rows = {r["n"]: r for r in json.loads(out)}
     assert round(rows[5]["Tnet"], 2) == 13.26 and rows[7]["W"] == pytest.approx(80)
@@ -89,12 +158,24 @@ def test_model_commands(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", [
-    ["plot", "cost-ratios", "--families", "kantc,mikantc", "--baseline", "mikant"],
-    ["plot", "rcp", "--family", "mikant", "--n-max", "6", "--mark", "8:6"],
-    ["plot", "path-diversity", "--n", "8"],
-    ["plot", "kncube-latency", "--nodes", "16384", "--constraint", "bisection", "--wire", "log"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["plot", "cost-ratios", "--families", "kantc,mikantc", "--baseline", "mikant"],
+        ["plot", "rcp", "--family", "mikant", "--n-max", "6", "--mark", "8:6"],
+        ["plot", "path-diversity", "--n", "8"],
+        [
+            "plot",
+            "kncube-latency",
+            "--nodes",
+            "16384",
+            "--constraint",
+            "bisection",
+            "--wire",
+            "log",
+        ],
+    ],
+)
 def test_plots_write_files(capsys, tmp_path, argv):
     out_file = tmp_path / "f.png"
     code, out, err = run(capsys, *argv, "-o", str(out_file))
@@ -102,24 +183,30 @@ def test_plots_write_files(capsys, tmp_path, argv):
     assert out_file.stat().st_size > 1000 and "wrote" in out
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["design", "--nodes", "1"], "nodes=1 is invalid"),
-    (["design", "--nodes", "2000000000000"], "nodes=2,000,000,000,000 is invalid"),
-    (["design", "--nodes", "1000", "--families", "mikant,torrus"], "unknown design family 'torrus'"),
-    (["design", "--nodes", "1000000", "--max-radix", "3"], "nothing fits"),
-    (["design", "--nodes", "1000", "--rank-by", "price"], "rank_by='price'"),
-    (["compare", "mikant:k=1,n=3"], "k=1"),
-    (["compare", "foo:k=2"], "unknown closed-form family 'foo'"),
-    (["compare", "mikant:k=3,n=3", "--p", "0"], "p=0"),
-    (["model", "kncube", "--constraint", "area"], "constraint='area'"),
-    (["model", "kncube", "--wire", "cubic"], "wire='cubic'"),
-    (["model", "fattree", "--nodes", "3"], "nodes=3"),
-    (["model", "table", "nope"], "unknown 002 table 'nope'"),
-    (["plot", "rcp", "--family", "torus", "-o", "x.png"], "family='torus' is invalid"),
-    (["plot", "rcp", "--mark", "8-6", "-o", "x.png"], "mark='8-6'"),
-    (["plot", "cost-ratios", "-o", "x.jpg"], "output='x.jpg' is invalid"),
-    (["plot", "cost-ratios", "--baseline", "clos", "-o", "x.png"], "baseline='clos'"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["design", "--nodes", "1"], "nodes=1 is invalid"),
+        (["design", "--nodes", "2000000000000"], "nodes=2,000,000,000,000 is invalid"),
+        (
+            ["design", "--nodes", "1000", "--families", "mikant,torrus"],
+            "unknown design family 'torrus'",
+        ),
+        (["design", "--nodes", "1000000", "--max-radix", "3"], "nothing fits"),
+        (["design", "--nodes", "1000", "--rank-by", "price"], "rank_by='price'"),
+        (["compare", "mikant:k=1,n=3"], "k=1"),
+        (["compare", "foo:k=2"], "unknown closed-form family 'foo'"),
+        (["compare", "mikant:k=3,n=3", "--p", "0"], "p=0"),
+        (["model", "kncube", "--constraint", "area"], "constraint='area'"),
+        (["model", "kncube", "--wire", "cubic"], "wire='cubic'"),
+        (["model", "fattree", "--nodes", "3"], "nodes=3"),
+        (["model", "table", "nope"], "unknown 002 table 'nope'"),
+        (["plot", "rcp", "--family", "torus", "-o", "x.png"], "family='torus' is invalid"),
+        (["plot", "rcp", "--mark", "8-6", "-o", "x.png"], "mark='8-6'"),
+        (["plot", "cost-ratios", "-o", "x.jpg"], "output='x.jpg' is invalid"),
+        (["plot", "cost-ratios", "--baseline", "clos", "-o", "x.png"], "baseline='clos'"),
+    ],
+)
 def test_bad_input_one_line_exit_2(capsys, argv, match):
     code, out, err = run(capsys, *argv)
     assert code == 2
@@ -133,6 +220,9 @@ def test_subprocess_exit_code():
         pytest.skip("fattree script not installed in this environment")
     r = subprocess.run([str(FATTREE), "design", "--nodes", "0"], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.strip().startswith("error: nodes=0")
-    r = subprocess.run([str(FATTREE), "design", "--nodes", "4096", "--families", "hypercube", "--json"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [str(FATTREE), "design", "--nodes", "4096", "--families", "hypercube", "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and json.loads(r.stdout)[0]["spec"] == "hypercube:d=12,p=1"

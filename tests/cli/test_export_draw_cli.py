@@ -38,8 +38,11 @@ def one_line_error(code, err, *needles):
 # ---------------------------------------------------------------------- export
 @pytest.mark.slow
 def test_export_to_stdout_is_the_library_output():
-    res = subprocess.run([str(FATTREE), "export", "mikant:k=2,n=3", "--format", "edgelist"],
-                         capture_output=True, check=False)
+    res = subprocess.run(
+        [str(FATTREE), "export", "mikant:k=2,n=3", "--format", "edgelist"],
+        capture_output=True,
+        check=False,
+    )
     assert res.returncode == 0, res.stderr
     assert res.stdout == export_bytes(fattree.build("mikant:k=2,n=3"), "edgelist")
 
@@ -60,7 +63,9 @@ def test_export_json_in_process_stdout(capsys):
 
 def test_export_bad_input_is_one_line_exit_2(tmp_path, capsys):
     code, out, err = run(["export", "mikant:k=3,n=3", "--format", "xml"], capsys)
-    one_line_error(code, err, "unknown export format 'xml'", "booksim, dot, edgelist, graphml, json")
+    one_line_error(
+        code, err, "unknown export format 'xml'", "booksim, dot, edgelist, graphml, json"
+    )
     assert out == ""
     code, _, err = run(["export", "mikant:k=3,n=3", "-o", tmp_path / "no" / "x.txt"], capsys)
     one_line_error(code, err, "cannot be written", "does not exist")
@@ -131,12 +136,14 @@ def test_mikant_layout_like_000_fig3():
     assert np.all(np.abs(r[t.links[:, 0]] - r[t.links[:, 1]]) == 1)
 
 
-@pytest.mark.parametrize("spec,above", [("kant:k=3,n=3", 0), ("clos:k=2,n=3", 8), ("mikant:k=2,n=4", 16)])
+@pytest.mark.parametrize(
+    "spec,above", [("kant:k=3,n=3", 0), ("clos:k=2,n=3", 8), ("mikant:k=2,n=4", 16)]
+)
 def test_nodes_above_and_below(spec, above):
     t = fattree.build(spec)
     lay = layout(t)
-    assert int((lay.y[: t.n_nodes] > lay.y[t.n_nodes:].max()).sum()) == above
-    assert int((lay.y[: t.n_nodes] < lay.y[t.n_nodes:].min()).sum()) == t.n_nodes - above
+    assert int((lay.y[: t.n_nodes] > lay.y[t.n_nodes :].max()).sum()) == above
+    assert int((lay.y[: t.n_nodes] < lay.y[t.n_nodes :].min()).sum()) == t.n_nodes - above
 
 
 def test_cube_nodes_hang_next_to_their_switch():
@@ -182,5 +189,7 @@ def test_draw_bad_input(tmp_path, capsys):
     one_line_error(code, err, "unknown suffix", ".svg, .png, .pdf")
     code, _, err = run(["draw", "mikant:k=3,n=3", "-o", tmp_path / "none" / "x.svg"], capsys)
     one_line_error(code, err, "cannot be written")
-    code, _, err = run(["draw", "mikant:k=3,n=3", "-o", tmp_path / "x.svg", "--max-vertices", "50"], capsys)
+    code, _, err = run(
+        ["draw", "mikant:k=3,n=3", "-o", tmp_path / "x.svg", "--max-vertices", "50"], capsys
+    )
     one_line_error(code, err, "90 vertices")

@@ -24,14 +24,28 @@ def ffile(tmp_path):
         p = tmp_path / name
         p.write_text("\n".join(lines) + "\n")
         return p
+
     return make
 
 
-@pytest.mark.parametrize("spec", [KANT, "clos:k=2,n=3", "hypercube:d=4", "torus:k=4,n=2",
-                                  "kantc:k=3,n=2"])
+@pytest.mark.parametrize(
+    "spec", [KANT, "clos:k=2,n=3", "hypercube:d=4", "torus:k=4,n=2", "kantc:k=3,n=2"]
+)
 def test_faults_json_every_family(capsys, spec):
-    code, out, err = run(capsys, "faults", spec, "--algorithms", "all", "--rates", "0:0.2:0.1",
-                         "--trials", "300", "--seed", "7", "--json")
+    code, out, err = run(
+        capsys,
+        "faults",
+        spec,
+        "--algorithms",
+        "all",
+        "--rates",
+        "0:0.2:0.1",
+        "--trials",
+        "300",
+        "--seed",
+        "7",
+        "--json",
+    )
     assert code == 0, err
     rows = json.loads(out)
     algs = {r["algorithm"] for r in rows}
@@ -50,14 +64,18 @@ def test_list_says_knowledge_and_default(capsys):
 
 @pytest.mark.slow
 def test_route_explain_down_link_dead(capsys, ffile):
-    f = ffile("# the NCA's down link of n0.0.0 -> n3.3.3 and its first up link",
-              "s2.3.3 s1.3.3", "s0.0.0 s1.0.3")
+    f = ffile(
+        "# the NCA's down link of n0.0.0 -> n3.3.3 and its first up link",
+        "s2.3.3 s1.3.3",
+        "s0.0.0 s1.0.3",
+    )
     code, out, err = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "--explain")
     assert code == 0, err
     assert "detour (local)" in out and "is faulty" in out and "another minimal port" in out
     assert "path length: 6 hops" in out
-    code, out, _ = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "-a",
-                       "updown-table", "--json")
+    code, out, _ = run(
+        capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "-a", "updown-table", "--json"
+    )
     d = json.loads(out)
     assert d["success"] and d["model"] == "global" and d["path"][0] == "n0.0.0"
     assert all(r["rule"] == "table" for r in d["hop_rules"])
@@ -66,13 +84,18 @@ def test_route_explain_down_link_dead(capsys, ffile):
 @pytest.mark.slow
 def test_route_misroute_explained(capsys, ffile):
     # every up link of s0.0.0 but one dead, and that one's only way on dead too
-    f = ffile("s0.0.0 s1.0.0", "s0.0.0 s1.0.1", "s0.0.0 s1.0.2", "s1.0.3 s2.0.3",
-              "s1.0.3 s2.1.3", "s1.0.3 s2.2.3", "s1.0.3 s2.3.3")
-    code, out, _ = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "-a",
-                       "minimal")
+    f = ffile(
+        "s0.0.0 s1.0.0",
+        "s0.0.0 s1.0.1",
+        "s0.0.0 s1.0.2",
+        "s1.0.3 s2.0.3",
+        "s1.0.3 s2.1.3",
+        "s1.0.3 s2.2.3",
+        "s1.0.3 s2.3.3",
+    )
+    code, out, _ = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "-a", "minimal")
     assert code == 0 and "not delivered" in out
-    code, out, _ = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "-a",
-                       "detour")
+    code, out, _ = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f, "-a", "detour")
     assert code == 0 and "misroute 1 of" in out and "path length" in out
 
 
@@ -82,11 +105,13 @@ def test_deadlock_all_algorithms_under_faults(capsys, ffile):
     code, out, _ = run(capsys, "deadlock", KANT, "--faults", f, "--algorithm", "all")
     assert code == 1  # detour has a cycle on one VC
     lines = {ln.split()[0]: ln for ln in out.splitlines() if ln.startswith("  ")}
-    assert "acyclic" in lines["updown-table"] and "needs 1 up*/down* VC layer" in \
-        lines["updown-table"]
+    assert (
+        "acyclic" in lines["updown-table"] and "needs 1 up*/down* VC layer" in lines["updown-table"]
+    )
     assert "cycle" in lines["detour"]
-    code, out, _ = run(capsys, "deadlock", KANT, "--faults", f, "--algorithm", "detour",
-                       "--vcs", "8")
+    code, out, _ = run(
+        capsys, "deadlock", KANT, "--faults", f, "--algorithm", "detour", "--vcs", "8"
+    )
     assert code == 0 and "acyclic" in out
 
 
@@ -102,8 +127,9 @@ def test_bad_inputs(capsys, ffile):
 
 @pytest.mark.slow
 def test_simulate_fault_rate_alone_picks_the_default(capsys):
-    code, out, err = run(capsys, "simulate", KANT, "--fault-rate", "0.05", "--load", "0.1",
-                         "--json")
+    code, out, err = run(
+        capsys, "simulate", KANT, "--fault-rate", "0.05", "--load", "0.1", "--json"
+    )
     assert code == 0, err
     d = json.loads(out)
     d = d[0] if isinstance(d, list) else d

@@ -199,8 +199,11 @@ CASES: list[tuple[str, int, str]] = [
     ("simulate kant:k=2,n=2 --load 0.1 -t trace:file={bin}", 2, r"cannot be read|UTF-8"),
     ("simulate kant:k=2,n=2 --load 0.1 -t trace:file={missing}", 2, r"not exist|No such|cannot"),
     ("simulate kant:k=2,n=2 --load 0.1 -t trace:file={junk}", 2, r"line 1|expected"),
-    ("simulate kant:k=2,n=2 --load 0.1 -t trace:file={trace}", 2,
-     r"does not apply to traffic 'trace.*drop --load"),
+    (
+        "simulate kant:k=2,n=2 --load 0.1 -t trace:file={trace}",
+        2,
+        r"does not apply to traffic 'trace.*drop --load",
+    ),
     ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 -t trace:file={trace}", 2, r"does not apply"),
     ("simulate kant:k=2,n=2 --load 0.1 --fault-rate 0.1", 0, r"detour"),  # every family (issue 11)
     ("simulate mikant:k=2,n=2 --load 0.1 --fault-rate nan", 2, r"fault_rate=nan"),
@@ -239,7 +242,11 @@ CASES: list[tuple[str, int, str]] = [
     ("faults mikant:k=2,n=2 --trials 10 --rates 0.1 --seed -1", 2, r"seed=-1"),
     ("faults mikant:k=2,n=2 --trials 10 --rates 0.1 -o {tmp}/x.txt", 2, r"\.png"),
     ("faults mikant:k=2,n=2 --trials 10 --rates 0.1 -o {nodir}/x.png", 2, r"does not exist"),
-    ("faults mikant:k=2,n=2 --trials 10 --rates 0.1 --csv {nodir}/x.csv", 2, r"csv=.*does not exist"),
+    (
+        "faults mikant:k=2,n=2 --trials 10 --rates 0.1 --csv {nodir}/x.csv",
+        2,
+        r"csv=.*does not exist",
+    ),
     ("faults mikant:k=2,n=2 --trials 10 --rates 0.1 --csv {dir}", 2, r"csv=.*is a folder"),
     ("faults mikant:k=2,n=2 --trials 10 --rates 0.1 --json", 0, r'"success_ratio"'),
     # ---------------------------------------------------------------- analytics
@@ -311,10 +318,16 @@ CASES: list[tuple[str, int, str]] = [
     ("sweep {study} -o {nodir}/res", 2, r"out=.*does not exist"),
     ("sweep {study} -o {bin}", 2, r"out=.*is a file"),
     ("sweep {study} -o {tmp}/s8 --workers -1", 2, r"workers=-1"),
-    ("sweep {study} -o {tmp}/s9 --connect-timeout 0 --scheduler tcp://127.0.0.1:1", 2,
-     r"connect_timeout"),
-    ("sweep {study} -o {tmp}/s10 --scheduler tcp://127.0.0.1:1 --connect-timeout 0.5", 2,
-     r"scheduler='tcp://127.0.0.1:1' is unreachable"),
+    (
+        "sweep {study} -o {tmp}/s9 --connect-timeout 0 --scheduler tcp://127.0.0.1:1",
+        2,
+        r"connect_timeout",
+    ),
+    (
+        "sweep {study} -o {tmp}/s10 --scheduler tcp://127.0.0.1:1 --connect-timeout 0.5",
+        2,
+        r"scheduler='tcp://127.0.0.1:1' is unreachable",
+    ),
     ("sweep {study} -o {tmp}/s11 --scheduler ''", 2, r"scheduler=''"),
     ("results {missing}", 2, r"does not exist"),
     ("results {dir}", 2, r"not a fattree results folder"),
@@ -345,7 +358,11 @@ CASES: list[tuple[str, int, str]] = [
     ("cost ''", 2, r"topology='' is invalid"),
     ("cost kant:k=3,k=4,n=3", 2, r"'k' is given twice"),
     ("cost bogus:k=2", 2, r"unknown family 'bogus'.*valid: .*xgft"),
-    ("cost kant:k=4,n=3 -a bogus", 2, r"unknown routing algorithm 'bogus'; valid for kant: .*dmodk"),
+    (
+        "cost kant:k=4,n=3 -a bogus",
+        2,
+        r"unknown routing algorithm 'bogus'; valid for kant: .*dmodk",
+    ),
     ("cost kant:k=4,n=3 --bogus", 2, r"No such option"),
     ("cost kant:k=128,n=2", 2, r"k=128 is too large"),
     ("cost kant:k=4,n=3 --prices ''", 2, r"prices='' is invalid: an empty value"),
@@ -360,7 +377,11 @@ CASES: list[tuple[str, int, str]] = [
     ("cost kant:k=4,n=3 --prices {price_toml}", 2, r"invalid TOML.*line 1"),
     ("cost kant:k=4,n=3 --prices {price_cat}", 2, r"switch\.catalogue = \[\] is invalid"),
     ("cost kant:k=4,n=3 --prices {price_table}", 2, r"line 1: key 'switch' must be a table"),
-    ("cost kant:k=4,n=3 --prices {price_rack}", 2, r"line 2: layout\.nodes_per_rack = 0 is invalid"),
+    (
+        "cost kant:k=4,n=3 --prices {price_rack}",
+        2,
+        r"line 2: layout\.nodes_per_rack = 0 is invalid",
+    ),
     ("cost kant:k=4,n=3 --prices {price_dup}", 2, r"invalid TOML.*line 3"),
     ("compare kant:k=4,n=3 --prices {price_key}", 2, r"unknown key switch\.bogus"),
     ("design --nodes 64 --prices {price_str}", 2, r"switch\.base = 'x'"),
@@ -387,12 +408,23 @@ CASES: list[tuple[str, int, str]] = [
     ("routing check xgft:m=2.2,w=1.2", 0, r"OK"),
     ("routing list --family xgft", 0, r"dmodk"),
     # ---------------------------------------------------------------- design, compare (issue 13)
-    ("design --nodes 4096 --radix 3", 2,
-     r"radix=3 is invalid: nothing fits.*the smallest radix that fits is 4"),
-    ("design --nodes 4096 --radix 4 --levels 2", 2, r"and 2 levels; the smallest radix that fits is"),
+    (
+        "design --nodes 4096 --radix 3",
+        2,
+        r"radix=3 is invalid: nothing fits.*the smallest radix that fits is 4",
+    ),
+    (
+        "design --nodes 4096 --radix 4 --levels 2",
+        2,
+        r"and 2 levels; the smallest radix that fits is",
+    ),
     ("design --nodes 4096 --radix 0", 2, r"radix=0 is invalid"),
     ("design --nodes 4096 --radix -5", 2, r"radix=-5 is invalid"),
-    ("design --nodes 4096 --radix 99999999999999999999", 2, r"radix=99999999999999999999 is invalid"),
+    (
+        "design --nodes 4096 --radix 99999999999999999999",
+        2,
+        r"radix=99999999999999999999 is invalid",
+    ),
     ("design --nodes 4096 --levels 0", 2, r"levels=0 is invalid"),
     ("design --nodes 4096 --levels 64", 2, r"levels=64 is invalid"),
     ("design --nodes 4096 --objective bogus", 2, r"objective='bogus' is invalid: one of cost"),
@@ -414,18 +446,32 @@ CASES: list[tuple[str, int, str]] = [
     ("study equal-cost -o {bin}", 2, r"out=.*is a file"),
     ("study equal-cost -o {nodir}/x", 2, r"out=.*does not exist"),
     ("study equal-cost -o {tmp}/eq1 --scheduler ''", 2, r"scheduler=''"),
-    ("study equal-cost -o {tmp}/eq2 --workers 99999999999999999999", 2, r"workers=99999999999999999999"),
+    (
+        "study equal-cost -o {tmp}/eq2 --workers 99999999999999999999",
+        2,
+        r"workers=99999999999999999999",
+    ),
     ("study equal-cost-quick -o {tmp}/eq3 --workers -1", 2, r"workers=-1"),
     ("reproduce --list --json", 0, r'"000-table1"'),
     ("reproduce 000-table1 -o {tmp}/rp1 --workers -1", 2, r"workers=-1"),
     ("reproduce 000-table1 -o {tmp}/rp2 --scheduler ''", 2, r"scheduler=''"),
     ("sweep {study} -o {tmp}/s20 --workers 100000", 2, r"workers=100000"),
-    ("sweep {study} -o {tmp}/s21 --connect-timeout nan --scheduler tcp://127.0.0.1:1", 2,
-     r"connect_timeout=nan"),
-    ("sweep {study} -o {tmp}/s22 --connect-timeout inf --scheduler tcp://127.0.0.1:1", 2,
-     r"connect_timeout=inf"),
+    (
+        "sweep {study} -o {tmp}/s21 --connect-timeout nan --scheduler tcp://127.0.0.1:1",
+        2,
+        r"connect_timeout=nan",
+    ),
+    (
+        "sweep {study} -o {tmp}/s22 --connect-timeout inf --scheduler tcp://127.0.0.1:1",
+        2,
+        r"connect_timeout=inf",
+    ),
     ("sweep {study_cost_prices} -o {tmp}/s30", 2, r"line 2: switch\.base = 'x' is invalid"),
-    ("sweep {study_cost_alg} -o {tmp}/s31", 2, r"unknown routing algorithm 'bogus'; valid for kant"),
+    (
+        "sweep {study_cost_alg} -o {tmp}/s31",
+        2,
+        r"unknown routing algorithm 'bogus'; valid for kant",
+    ),
     ("sweep {study_cost_radix} -o {tmp}/s32", 2, r"switch_radix=-4 is invalid"),
     ("sweep {study_cost_huge} -o {tmp}/s33", 2, r"switch_radix=99999999999999999999 is invalid"),
     ("sweep {study_sim_alg} -o {tmp}/s34", 2, r"algorithm='alg1' is not defined for family 'xgft'"),
@@ -433,18 +479,28 @@ CASES: list[tuple[str, int, str]] = [
     ("sweep {study_seed_neg} -o {tmp}/s36", 2, r"study\.seed = -1 is invalid"),
     ("sweep {study_seed_huge} -o {tmp}/s37", 2, r"study\.seed = 18446744073709551616 is invalid"),
     ("sweep {study_faults_trials} -o {tmp}/s38", 2, r"trials=100000000000000 is invalid"),
-    ("faults mikant:k=2,n=2 --rates 0.1 --trials 100000000000", 2, r"trials=100000000000 is invalid"),
+    (
+        "faults mikant:k=2,n=2 --rates 0.1 --trials 100000000000",
+        2,
+        r"trials=100000000000 is invalid",
+    ),
     ("results {store} --limit -1", 2, r"limit=-1"),
     ("results {store} --limit 99999999999999999999", 2, r"limit="),
     ("results {store} --json", 0, r'"topology"'),
     # ---------------------------------------------------------------- options that do not apply
-    ("simulate mikant:k=2,n=2 --load 0.1 --fault-model lookahead", 2,
-     r"fault_model='lookahead' does not apply"),
+    (
+        "simulate mikant:k=2,n=2 --load 0.1 --fault-model lookahead",
+        2,
+        r"fault_model='lookahead' does not apply",
+    ),
     ("simulate mikant:k=2,n=2 --load 0.1 --fault-seed 3", 2, r"fault_seed=3 does not apply"),
     ("simulate kant:k=2,n=2 --load 0.1 --measure 100", 2, r"measure=100 does not apply"),
     ("simulate kant:k=2,n=2 --load 0.1 --warmup 10", 2, r"warmup=10 does not apply"),
-    ("simulate kant:k=2,n=2 --load 0.1 --termination window -P 5", 2,
-     r"packets_per_source=5 does not apply"),
+    (
+        "simulate kant:k=2,n=2 --load 0.1 --termination window -P 5",
+        2,
+        r"packets_per_source=5 does not apply",
+    ),
     ("simulate kant:k=2,n=2 --loads 0.1:0.2:0.1 --workers 1000", 2, r"workers=1000"),
     ("route kant:k=2,n=2 n0.0 n1.1 --fault-model lookahead", 2, r"model='lookahead'"),
     # ---------------------------------------------------------------- progress: true final line
@@ -481,52 +537,85 @@ def make_files(d: Path) -> dict[str, str]:
         (d / f"{name}.toml").write_text(text)
     (d / "bad_traffic.toml").write_text(
         '[study]\nkind = "simulate"\n[parameters]\ntopology = "kant:k=2,n=2"\nload = 0.1\n'
-        'traffic = ["uniform", "bogus"]\n')
+        'traffic = ["uniform", "bogus"]\n'
+    )
     (d / "bad_topology.toml").write_text(
-        '[study]\nkind = "topology"\n[parameters]\ntopology = ["kant:k=2,n=2", "mikan:k=2,n=2"]\n')
+        '[study]\nkind = "topology"\n[parameters]\ntopology = ["kant:k=2,n=2", "mikan:k=2,n=2"]\n'
+    )
     sim = '[study]\nkind = "simulate"\n[parameters]\n'
-    (d / "nan_range.toml").write_text(sim + 'topology = "kant:k=2,n=2"\n'
-                                      'load = {start = 0.1, stop = nan, step = 0.1}\n')
-    (d / "huge.toml").write_text(sim + 'topology = "kant:k=2,n=2"\n'
-                                 'load = {start = 0.000001, stop = 1.0, step = 0.000001}\n'
-                                 'buffer = {start = 1, stop = 32000, step = 1}\n')
-    (d / "big_net.toml").write_text(sim + 'topology = ["kant:k=2,n=2", "mikant:k=8,n=7"]\n'
-                                    'load = 0.1\n')
-    (d / "transpose.toml").write_text(sim + 'topology = "kant:k=2,n=3"\nload = 0.1\n'
-                                      'traffic = "transpose"\n')
+    (d / "nan_range.toml").write_text(
+        sim + 'topology = "kant:k=2,n=2"\nload = {start = 0.1, stop = nan, step = 0.1}\n'
+    )
+    (d / "huge.toml").write_text(
+        sim + 'topology = "kant:k=2,n=2"\n'
+        "load = {start = 0.000001, stop = 1.0, step = 0.000001}\n"
+        "buffer = {start = 1, stop = 32000, step = 1}\n"
+    )
+    (d / "big_net.toml").write_text(
+        sim + 'topology = ["kant:k=2,n=2", "mikant:k=8,n=7"]\nload = 0.1\n'
+    )
+    (d / "transpose.toml").write_text(
+        sim + 'topology = "kant:k=2,n=3"\nload = 0.1\ntraffic = "transpose"\n'
+    )
     cost = '[study]\nkind = "cost"\n[parameters]\ntopology = ["kant:k=2,n=2", "kant:k=2,n=3"]\n'
     (d / "cost_prices.toml").write_text(cost + f'prices = "{d / "price_str.toml"}"\n')
     (d / "cost_alg.toml").write_text(cost + 'algorithm = "bogus"\n')
-    (d / "cost_radix.toml").write_text(cost + 'switch_radix = -4\n')
-    (d / "cost_huge.toml").write_text(cost + 'switch_radix = 99999999999999999999\n')
+    (d / "cost_radix.toml").write_text(cost + "switch_radix = -4\n")
+    (d / "cost_huge.toml").write_text(cost + "switch_radix = 99999999999999999999\n")
     topo = '[study]\nkind = "topology"\n{}[parameters]\ntopology = "kant:k=2,n=2"\n'
     (d / "seed_neg.toml").write_text(topo.format("seed = -1\n"))
     (d / "seed_huge.toml").write_text(topo.format("seed = 18446744073709551616\n"))
     (d / "faults_trials.toml").write_text(
         '[study]\nkind = "faults"\n[parameters]\ntopology = "kant:k=2,n=2"\nalgorithm = "default"\n'
-        'rate = 0.1\ntrials = 100000000000000\n')
-    (d / "sim_alg.toml").write_text(sim + 'topology = "xgft:m=2.2,w=1.2"\nload = 0.1\n'
-                                    'algorithm = "alg1"\n')
+        "rate = 0.1\ntrials = 100000000000000\n"
+    )
+    (d / "sim_alg.toml").write_text(
+        sim + 'topology = "xgft:m=2.2,w=1.2"\nload = 0.1\nalgorithm = "alg1"\n'
+    )
     (d / "xgft_bad.toml").write_text(cost.replace('"kant:k=2,n=3"', '"xgft:m=4.4,w=1.2.2"'))
     store, damaged = d / "store", d / "damaged"
     for folder in (store, damaged):
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            assert main(["sweep", str(d / "study.toml"), "-o", str(folder), "--workers", "0",
-                         "-q"]) == 0
+            assert (
+                main(["sweep", str(d / "study.toml"), "-o", str(folder), "--workers", "0", "-q"])
+                == 0
+            )
     part = sorted((damaged / "parts").glob("*.parquet"))[0]
     part.write_bytes(part.read_bytes()[:40])  # truncated
-    return {"tmp": str(d), "dir": str(d / "dir"), "bin": str(d / "bin"),
-            "empty": str(d / "empty"), "junk": str(d / "junk"), "trace": str(d / "trace.txt"),
-            "missing": str(d / "no-such-file"), "nodir": str(d / "no-such-dir"),
-            "study": str(d / "study.toml"), "study_bad_traffic": str(d / "bad_traffic.toml"),
-            "study_bad_topology": str(d / "bad_topology.toml"), "store": str(store),
-            "damaged": str(damaged), "study_nan_range": str(d / "nan_range.toml"),
-            "study_huge": str(d / "huge.toml"), "study_big_net": str(d / "big_net.toml"),
-            "study_transpose": str(d / "transpose.toml"),
-            **{f"study_{n}": str(d / f"{n}.toml") for n in ("cost_prices", "cost_alg", "cost_radix",
-                                                           "cost_huge", "sim_alg", "xgft_bad",
-                                                           "seed_neg", "seed_huge", "faults_trials")},
-            **{name: str(d / f"{name}.toml") for name in PRICE_FILES}}
+    return {
+        "tmp": str(d),
+        "dir": str(d / "dir"),
+        "bin": str(d / "bin"),
+        "empty": str(d / "empty"),
+        "junk": str(d / "junk"),
+        "trace": str(d / "trace.txt"),
+        "missing": str(d / "no-such-file"),
+        "nodir": str(d / "no-such-dir"),
+        "study": str(d / "study.toml"),
+        "study_bad_traffic": str(d / "bad_traffic.toml"),
+        "study_bad_topology": str(d / "bad_topology.toml"),
+        "store": str(store),
+        "damaged": str(damaged),
+        "study_nan_range": str(d / "nan_range.toml"),
+        "study_huge": str(d / "huge.toml"),
+        "study_big_net": str(d / "big_net.toml"),
+        "study_transpose": str(d / "transpose.toml"),
+        **{
+            f"study_{n}": str(d / f"{n}.toml")
+            for n in (
+                "cost_prices",
+                "cost_alg",
+                "cost_radix",
+                "cost_huge",
+                "sim_alg",
+                "xgft_bad",
+                "seed_neg",
+                "seed_huge",
+                "faults_trials",
+            )
+        },
+        **{name: str(d / f"{name}.toml") for name in PRICE_FILES},
+    }
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str, float]:
@@ -541,8 +630,9 @@ def run_cli(argv: list[str]) -> tuple[int, str, str, float]:
     return rc, out.getvalue(), err.getvalue(), time.perf_counter() - t0
 
 
-def judge(rc, out: str, err: str, seconds: float, expected: int, pattern: str,
-          bound: float = TIME_BOUND) -> str | None:
+def judge(
+    rc, out: str, err: str, seconds: float, expected: int, pattern: str, bound: float = TIME_BOUND
+) -> str | None:
     """Why a case failed (None: it passed): traceback, hang, silent, multi-line, wrong code."""
     if "Traceback" in out or "Traceback" in err or rc == 3:
         return "traceback"

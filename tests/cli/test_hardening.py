@@ -53,12 +53,17 @@ EARLY = [
 def paths(tmp_path_factory):
     d = tmp_path_factory.mktemp("paths")
     study = d / "s.toml"
-    study.write_text('[study]\nkind = "topology"\n[parameters]\ntopology = "kant:k=2,n=2"\n'
-                     'distances = "none"\n')
+    study.write_text(
+        '[study]\nkind = "topology"\n[parameters]\ntopology = "kant:k=2,n=2"\ndistances = "none"\n'
+    )
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(["sweep", str(study), "-o", str(d / "store"), "--workers", "0", "-q"]) == 0
-    return {"nodir": str(d / "no-such-dir"), "store": str(d / "store"), "study": str(study),
-            "root": d}
+    return {
+        "nodir": str(d / "no-such-dir"),
+        "store": str(d / "store"),
+        "study": str(study),
+        "root": d,
+    }
 
 
 @pytest.mark.parametrize("argv", EARLY, ids=[" ".join(a[:2]) + " " + a[-2] for a in EARLY])
@@ -70,8 +75,9 @@ def test_output_path_checked_before_any_work(paths, argv):
 
 
 def test_folder_outputs_are_created_inside_an_existing_folder(paths, tmp_path):
-    rc, _, err, _ = run(["sweep", paths["study"], "-o", str(tmp_path / "new"), "--workers", "0",
-                         "-q"])
+    rc, _, err, _ = run(
+        ["sweep", paths["study"], "-o", str(tmp_path / "new"), "--workers", "0", "-q"]
+    )
     assert rc == 0 and (tmp_path / "new" / "manifest.json").exists(), err
 
 
@@ -90,8 +96,10 @@ def test_simulator_memory_guard_refuses_before_building():
     assert small.fits and small.total > 0
     # a bigger network or more VCs needs more
     assert estimate_memory("mikant:k=4,n=4", load=0.1).total > small.total
-    assert (estimate_memory("mikant:k=4,n=4", load=0.1, vcs=4).state
-            > estimate_memory("mikant:k=4,n=4", load=0.1).state)
+    assert (
+        estimate_memory("mikant:k=4,n=4", load=0.1, vcs=4).state
+        > estimate_memory("mikant:k=4,n=4", load=0.1).state
+    )
 
 
 def test_simulate_refuses_what_does_not_fit(monkeypatch):
@@ -111,10 +119,15 @@ def test_simulate_huge_network_refused_at_once():
 
 
 # ------------------------------------------------------------------ all-pairs work
-@pytest.mark.parametrize("argv", [["routing", "check", "mikant:k=8,n=7"],
-                                  ["routing", "load", "mikant:k=8,n=7"],
-                                  ["deadlock", "mikant:k=8,n=7"],
-                                  ["routing", "check", "mikant:k=4,n=5", "--max-seconds", "0.01"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["routing", "check", "mikant:k=8,n=7"],
+        ["routing", "load", "mikant:k=8,n=7"],
+        ["deadlock", "mikant:k=8,n=7"],
+        ["routing", "check", "mikant:k=4,n=5", "--max-seconds", "0.01"],
+    ],
+)
 def test_all_pairs_work_refused_with_the_estimate(argv):
     rc, _, err, sec = run(argv)
     line = one_line_error(rc, err)
@@ -140,11 +153,16 @@ def test_routing_check_sample_is_seeded_and_sized():
 def test_version_and_python_m():
     rc, out, _, _ = run(["--version"])
     assert rc == 0 and out.strip() == f"fattree {fattree.__version__}"
-    r = subprocess.run([sys.executable, "-m", "fattree", "--version"], capture_output=True,
-                       text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "fattree", "--version"], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0 and r.stdout.strip() == f"fattree {fattree.__version__}"
-    r = subprocess.run([sys.executable, "-m", "fattree", "info", "--bogus"], capture_output=True,
-                       text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "fattree", "info", "--bogus"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "No such option" in r.stderr
 
 
@@ -154,27 +172,62 @@ def test_shell_completion_is_offered():
 
 
 def test_usage_errors_are_one_line():
-    for argv in (["info"], ["simulate", "kant:k=2,n=2", "--load", "x"], ["nope"],
-                 ["routing", "check", "kant:k=2,n=2", "--bogus"]):
+    for argv in (
+        ["info"],
+        ["simulate", "kant:k=2,n=2", "--load", "x"],
+        ["nope"],
+        ["routing", "check", "kant:k=2,n=2", "--bogus"],
+    ):
         rc, _, err, _ = run(argv)
         assert "--help" in one_line_error(rc, err)
 
 
 @pytest.mark.slow
 def test_json_on_table_commands(paths):
-    for argv in (["families", "--json"], ["reproduce", "--list", "--json"],
-                 ["faults", "--list", "--json"], ["results", paths["store"], "--json"],
-                 ["routing", "list", "--json"], ["design", "--nodes", "100", "--json"]):
+    for argv in (
+        ["families", "--json"],
+        ["reproduce", "--list", "--json"],
+        ["faults", "--list", "--json"],
+        ["results", paths["store"], "--json"],
+        ["routing", "list", "--json"],
+        ["design", "--nodes", "100", "--json"],
+    ):
         rc, out, err, _ = run(argv)
         assert rc == 0, err
         assert isinstance(json.loads(out), list)
 
 
 def test_old_option_names_still_work():
-    new = run(["faults", "mikant:k=2,n=3", "--trials", "50", "--rates", "0.1", "--algorithm",
-               "gns", "--fault-model", "local", "--json"])
-    old = run(["faults", "mikant:k=2,n=3", "--trials", "50", "--rates", "0.1", "--algorithms",
-               "gns", "--models", "local", "--json"])
+    new = run(
+        [
+            "faults",
+            "mikant:k=2,n=3",
+            "--trials",
+            "50",
+            "--rates",
+            "0.1",
+            "--algorithm",
+            "gns",
+            "--fault-model",
+            "local",
+            "--json",
+        ]
+    )
+    old = run(
+        [
+            "faults",
+            "mikant:k=2,n=3",
+            "--trials",
+            "50",
+            "--rates",
+            "0.1",
+            "--algorithms",
+            "gns",
+            "--models",
+            "local",
+            "--json",
+        ]
+    )
     assert new[0] == old[0] == 0 and json.loads(new[1]) == json.loads(old[1])
 
 
@@ -202,30 +255,38 @@ def test_top_level_api_takes_a_spec_or_a_topology():
     assert [r["rate"] for r in st.rows] == [0.0, 0.1]
 
 
-@pytest.mark.parametrize("call", [
-    lambda: fattree.build(None), lambda: fattree.build(3), lambda: fattree.properties(None),
-    lambda: fattree.simulate(None, load=0.1), lambda: fattree.simulate_loads("kant:k=2,n=2", 0.1),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", "0:1:0"),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], seed=-1),
-    lambda: fattree.read_results(None), lambda: fattree.build("mikant:k=3,k=4,n=3"),
-    lambda: fattree.read_results(""), lambda: fattree.build(b"kant:k=2,n=2"),
-    lambda: fattree.properties("kant:k=2,n=2", bogus=1),
-    lambda: fattree.properties("kant:k=2,n=2", samples=-1),
-    lambda: fattree.simulate("kant:k=2,n=2", load=0.1, bogus=1),
-    lambda: fattree.simulate("kant:k=2,n=2", load=float("nan")),
-    lambda: fattree.simulate("xgft:m=2.2,w=1.2", load=0.1, seed=2**64),
-    lambda: fattree.simulate_loads("kant:k=2,n=2", ["a"]),
-    lambda: fattree.simulate_loads("kant:k=2,n=2", []),
-    lambda: fattree.simulate_loads("kant:k=2,n=2", [float("inf")]),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", None),
-    lambda: fattree.fault_study("mikant:k=2,n=3", None, [0.1]),
-    lambda: fattree.fault_study("mikant:k=2,n=3", 3, [0.1]),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], bogus=1),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", ["x"]),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [float("nan")]),
-    lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], trials=1.5),
-    lambda: fattree.properties("xgft:m=4.4,w=1.2.2"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: fattree.build(None),
+        lambda: fattree.build(3),
+        lambda: fattree.properties(None),
+        lambda: fattree.simulate(None, load=0.1),
+        lambda: fattree.simulate_loads("kant:k=2,n=2", 0.1),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", "0:1:0"),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], seed=-1),
+        lambda: fattree.read_results(None),
+        lambda: fattree.build("mikant:k=3,k=4,n=3"),
+        lambda: fattree.read_results(""),
+        lambda: fattree.build(b"kant:k=2,n=2"),
+        lambda: fattree.properties("kant:k=2,n=2", bogus=1),
+        lambda: fattree.properties("kant:k=2,n=2", samples=-1),
+        lambda: fattree.simulate("kant:k=2,n=2", load=0.1, bogus=1),
+        lambda: fattree.simulate("kant:k=2,n=2", load=float("nan")),
+        lambda: fattree.simulate("xgft:m=2.2,w=1.2", load=0.1, seed=2**64),
+        lambda: fattree.simulate_loads("kant:k=2,n=2", ["a"]),
+        lambda: fattree.simulate_loads("kant:k=2,n=2", []),
+        lambda: fattree.simulate_loads("kant:k=2,n=2", [float("inf")]),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", None),
+        lambda: fattree.fault_study("mikant:k=2,n=3", None, [0.1]),
+        lambda: fattree.fault_study("mikant:k=2,n=3", 3, [0.1]),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], bogus=1),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", ["x"]),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [float("nan")]),
+        lambda: fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], trials=1.5),
+        lambda: fattree.properties("xgft:m=4.4,w=1.2.2"),
+    ],
+)
 def test_top_level_api_bad_input_is_a_parameter_error(call):
     with pytest.raises(ParameterError):
         call()
@@ -240,8 +301,11 @@ def test_analysis_properties_accepts_a_spec():
 def test_fault_study_takes_one_rate_and_names_options():
     st = fattree.fault_study("mikant:k=2,n=3", "gns", 0.1, trials=20)
     assert [r["rate"] for r in st.rows] == [0.1]
-    with pytest.raises(ParameterError, match=r"bogus=1 is invalid: fault_study takes no option "
-                                             r"'bogus'; valid: models, switch_only, tie_break"):
+    with pytest.raises(
+        ParameterError,
+        match=r"bogus=1 is invalid: fault_study takes no option "
+        r"'bogus'; valid: models, switch_only, tie_break",
+    ):
         fattree.fault_study("mikant:k=2,n=3", "gns", [0.1], bogus=1)
 
 
@@ -254,14 +318,23 @@ def test_properties_is_a_documented_dataclass():
     assert p.nodes == 4 and p.disagreements == []
 
 
-@pytest.mark.parametrize("argv,final", [
-    (["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"],
-     r"^simulating kant:k=2,n=2: [\d,]+ cycles in \d+\.\d s$"),
-    (["simulate", "kant:k=2,n=2", "--loads", "0.1:0.3:0.1", "-P", "20"],
-     r"^simulating kant:k=2,n=2: 3/3 loads in \d+\.\d s$"),
-    (["faults", "mikant:k=2,n=2", "--trials", "20", "--rates", "0:0.1:0.05"],
-     r"^mikant:k=2,n=2: fault study: 3/3 rates × 20 trials in \d+\.\d s$"),
-])
+@pytest.mark.parametrize(
+    "argv,final",
+    [
+        (
+            ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"],
+            r"^simulating kant:k=2,n=2: [\d,]+ cycles in \d+\.\d s$",
+        ),
+        (
+            ["simulate", "kant:k=2,n=2", "--loads", "0.1:0.3:0.1", "-P", "20"],
+            r"^simulating kant:k=2,n=2: 3/3 loads in \d+\.\d s$",
+        ),
+        (
+            ["faults", "mikant:k=2,n=2", "--trials", "20", "--rates", "0:0.1:0.05"],
+            r"^mikant:k=2,n=2: fault study: 3/3 rates × 20 trials in \d+\.\d s$",
+        ),
+    ],
+)
 def test_progress_final_line_without_a_terminal(argv, final):
     import re
 
@@ -272,15 +345,18 @@ def test_progress_final_line_without_a_terminal(argv, final):
 
 
 def test_progress_is_quiet_with_json():
-    rc, out, err, _ = run(["faults", "mikant:k=2,n=2", "--trials", "20", "--rates", "0.1",
-                           "--json"])
+    rc, out, err, _ = run(
+        ["faults", "mikant:k=2,n=2", "--trials", "20", "--rates", "0.1", "--json"]
+    )
     assert rc == 0 and "fault study" not in err and json.loads(out)
 
 
 def test_empty_option_value_is_one_line_for_every_path_option(paths):
-    for argv, name in ((["cost", "kant:k=2,n=2", "--prices", ""], "prices"),
-                       (["results", paths["store"], "--csv", ""], "csv"),
-                       (["report", paths["store"], "-o", ""], "output"),
-                       (["sweep", paths["study"], "-o", ""], "out")):
+    for argv, name in (
+        (["cost", "kant:k=2,n=2", "--prices", ""], "prices"),
+        (["results", paths["store"], "--csv", ""], "csv"),
+        (["report", paths["store"], "-o", ""], "output"),
+        (["sweep", paths["study"], "-o", ""], "out"),
+    ):
         rc, _, err, _ = run(argv)
         assert f"{name}='' is invalid" in one_line_error(rc, err)

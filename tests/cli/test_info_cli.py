@@ -24,10 +24,29 @@ def test_info_json_has_the_documented_keys_and_values(capsys):
     code, out, err = run(capsys, "info", "mikant:k=2,n=3", "--json")
     assert code == 0, err
     d = json.loads(out)
-    for key in ("family", "params", "nodes", "switches", "links", "node_links", "switch_links",
-                "radix", "diameter", "avg_distance", "avg_distance_excl_self", "distance_histogram",
-                "path_diversity", "mean_shortest_paths", "bisection_width", "bisection_exact",
-                "bisection_method", "formulas", "distances_exact", "ci95", "wall_seconds"):
+    for key in (
+        "family",
+        "params",
+        "nodes",
+        "switches",
+        "links",
+        "node_links",
+        "switch_links",
+        "radix",
+        "diameter",
+        "avg_distance",
+        "avg_distance_excl_self",
+        "distance_histogram",
+        "path_diversity",
+        "mean_shortest_paths",
+        "bisection_width",
+        "bisection_exact",
+        "bisection_method",
+        "formulas",
+        "distances_exact",
+        "ci95",
+        "wall_seconds",
+    ):
         assert key in d, key
     assert d["family"] == "mikant" and d["params"] == {"k": 2, "n": 3}
     assert (d["nodes"], d["switches"], d["links"]) == (16, 16, 40)
@@ -75,8 +94,18 @@ def test_info_on_a_graph_without_closed_forms(tmp_path, capsys):
     assert d["formulas"] == {} and d["distances_exact"] is True
     assert d["exact"]["avg_distance"] == "2"  # 6 ordered pairs at distance 3 over 9
     # above --exact-limit: a seeded sample, labelled as an estimate with its interval
-    code, out, err = run(capsys, "info", f"graph:file={f}", "--exact-limit", "2", "--samples", "2",
-                         "--seed", "7", "--json")
+    code, out, err = run(
+        capsys,
+        "info",
+        f"graph:file={f}",
+        "--exact-limit",
+        "2",
+        "--samples",
+        "2",
+        "--seed",
+        "7",
+        "--json",
+    )
     assert code == 0, err
     d = json.loads(out)
     assert d["distances_exact"] is False and d["sources"] == 2 and "sampled" in d["distance_method"]
@@ -85,14 +114,17 @@ def test_info_on_a_graph_without_closed_forms(tmp_path, capsys):
     assert code == 0 and "95% CI" in out and "lower bound" in out
 
 
-@pytest.mark.parametrize("spec,needle", [
-    ("nosuch:k=2,n=2", "valid: "),
-    ("mikant:k=1,n=3", "k=1"),
-    ("mikant:k=3", "missing parameter 'n'"),
-    ("mikant:k=3,n=3,x=1", "unknown parameter 'x'"),
-    ("mikant:k=two,n=3", "not an integer"),
-    ("mikant:k=64,n=24", "needs about"),
-])
+@pytest.mark.parametrize(
+    "spec,needle",
+    [
+        ("nosuch:k=2,n=2", "valid: "),
+        ("mikant:k=1,n=3", "k=1"),
+        ("mikant:k=3", "missing parameter 'n'"),
+        ("mikant:k=3,n=3,x=1", "unknown parameter 'x'"),
+        ("mikant:k=two,n=3", "not an integer"),
+        ("mikant:k=64,n=24", "needs about"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(capsys, spec, needle):
     code, out, err = run(capsys, "info", spec)
     assert code == 2
@@ -109,10 +141,15 @@ def test_unknown_family_lists_the_families(capsys):
 @pytest.mark.slow
 @pytest.mark.skipif(not FATTREE.exists(), reason="console script not installed")
 def test_subprocess_as_typed():
-    ok = subprocess.run([str(FATTREE), "info", "kant:k=2,n=2", "--json"], capture_output=True,
-                        text=True, timeout=120)
+    ok = subprocess.run(
+        [str(FATTREE), "info", "kant:k=2,n=2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["links"] == 8
-    bad = subprocess.run([str(FATTREE), "info", "kant:k=1,n=2"], capture_output=True, text=True,
-                         timeout=120)
+    bad = subprocess.run(
+        [str(FATTREE), "info", "kant:k=1,n=2"], capture_output=True, text=True, timeout=120
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and bad.stderr.startswith("error:")

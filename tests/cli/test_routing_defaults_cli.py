@@ -16,8 +16,10 @@ def run(capsys, *args):
     return code, out.out, out.err
 
 
-@pytest.mark.parametrize("spec,alg", [("kant:k=4,n=2", "dmodk"), ("clos:k=2,n=3", "dmodk"),
-                                      ("mikant:k=2,n=3", "balanced")])
+@pytest.mark.parametrize(
+    "spec,alg",
+    [("kant:k=4,n=2", "dmodk"), ("clos:k=2,n=3", "dmodk"), ("mikant:k=2,n=3", "balanced")],
+)
 def test_simulate_default_is_balanced_and_silent(capsys, spec, alg):
     code, out, err = run(capsys, "simulate", spec, "--load", "0.1", "-P", "10", "--json")
     assert code == 0
@@ -26,8 +28,9 @@ def test_simulate_default_is_balanced_and_silent(capsys, spec, alg):
 
 
 def test_simulate_alg1_warns_once_naming_a_better_routing(capsys):
-    code, out, err = run(capsys, "simulate", "kant:k=4,n=3", "--algorithm", "alg1", "--load",
-                         "0.05", "-P", "5")
+    code, out, err = run(
+        capsys, "simulate", "kant:k=4,n=3", "--algorithm", "alg1", "--load", "0.05", "-P", "5"
+    )
     assert code == 0
     lines = [x for x in err.splitlines() if x.startswith("warning:")]
     assert len(lines) == 1
@@ -37,8 +40,9 @@ def test_simulate_alg1_warns_once_naming_a_better_routing(capsys):
 
 def test_simulate_close_routing_does_not_warn(capsys):
     # dmodk on MiKANT(4,3): 0.496 against balanced's 0.794, not "far below"
-    code, out, err = run(capsys, "simulate", "mikant:k=4,n=3", "--algorithm", "dmodk", "--load",
-                         "0.05", "-P", "5")
+    code, out, err = run(
+        capsys, "simulate", "mikant:k=4,n=3", "--algorithm", "dmodk", "--load", "0.05", "-P", "5"
+    )
     assert code == 0 and "warning" not in err
 
 
@@ -65,10 +69,11 @@ def test_reproduction_refuses_a_study_without_alg1(monkeypatch, tmp_path):
     from fattree.report.reproduce import Context
     from fattree.report.reproduce.p000 import _sim_frame
 
-    text = ('[study]\nname = "mine"\n[[experiment]]\nname = "latency"\nkind = "simulate"\n'
-            '[experiment.parameters]\ntopology = "mikant:k=2,n=3"\nload = 0.1\n')
+    text = (
+        '[study]\nname = "mine"\n[[experiment]]\nname = "latency"\nkind = "simulate"\n'
+        '[experiment.parameters]\ntopology = "mikant:k=2,n=3"\nload = 0.1\n'
+    )
     monkeypatch.setattr(S, "builtin_study", lambda name: S.parse_study(text))
-    ctx = Context(out=tmp_path, workers=0, scheduler=None, progress=None, study="mine",
-                  quick=True)
+    ctx = Context(out=tmp_path, workers=0, scheduler=None, progress=None, study="mine", quick=True)
     with pytest.raises(ParameterError, match='algorithm = "alg1"'):
         _sim_frame(ctx)

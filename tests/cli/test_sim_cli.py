@@ -17,8 +17,9 @@ def run(capsys, *args):
 
 
 def test_one_load_states_the_model(capsys):
-    code, out, _ = run(capsys, "simulate", "kant:k=4,n=2", "--traffic", "uniform", "--load", "0.2",
-                       "-P", "50")
+    code, out, _ = run(
+        capsys, "simulate", "kant:k=4,n=2", "--traffic", "uniform", "--load", "0.2", "-P", "50"
+    )
     assert code == 0
     assert "model: wormhole, 1 VC, 2-flit FIFOs" in out
     assert "'FIFO ready' flow control (000 §V.B)" in out
@@ -27,30 +28,79 @@ def test_one_load_states_the_model(capsys):
 
 
 def test_booksim_like_pipeline_is_stated(capsys):
-    code, out, _ = run(capsys, "simulate", "kant:k=4,n=2", "--load", "0.1", "--router-delay", "2",
-                       "--credit-delay", "1", "--buffer", "5", "--vcs", "2", "-P", "20")
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "kant:k=4,n=2",
+        "--load",
+        "0.1",
+        "--router-delay",
+        "2",
+        "--credit-delay",
+        "1",
+        "--buffer",
+        "5",
+        "--vcs",
+        "2",
+        "-P",
+        "20",
+    )
     assert code == 0
     assert "router delay 2, credit delay 1, credit round trip 5 cycles" in out
     assert "2 VCs" in out
 
 
 def test_json_one_object(capsys):
-    code, out, _ = run(capsys, "simulate", "mikant:k=2,n=3", "--traffic", "bitcomp", "--load", "0.3",
-                       "--json", "-P", "30", "--seed", "4")
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "mikant:k=2,n=3",
+        "--traffic",
+        "bitcomp",
+        "--load",
+        "0.3",
+        "--json",
+        "-P",
+        "30",
+        "--seed",
+        "4",
+    )
     assert code == 0
     d = json.loads(out)
     assert d["offered_load"] == 0.3 and d["config"]["seed"] == 4 and d["config"]["version"]
     assert d["traffic"] == "bitcomp" and d["deadlock"] is False
-    for key in ("cycles", "created", "delivered", "avg_latency", "avg_network_latency",
-                "p99_latency", "avg_hops", "accepted_throughput", "received_ratio",
-                "port_conflicts_per_cycle", "saturated", "wall_seconds", "compile_seconds"):
+    for key in (
+        "cycles",
+        "created",
+        "delivered",
+        "avg_latency",
+        "avg_network_latency",
+        "p99_latency",
+        "avg_hops",
+        "accepted_throughput",
+        "received_ratio",
+        "port_conflicts_per_cycle",
+        "saturated",
+        "wall_seconds",
+        "compile_seconds",
+    ):
         assert key in d
 
 
 def test_curve_to_csv_and_json_list(capsys, tmp_path):
     path = tmp_path / "curve.csv"
-    code, out, _ = run(capsys, "simulate", "kant:k=4,n=2", "--loads", "0.1:0.5:0.2", "-o", str(path),
-                       "--json", "-P", "30")
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "kant:k=4,n=2",
+        "--loads",
+        "0.1:0.5:0.2",
+        "-o",
+        str(path),
+        "--json",
+        "-P",
+        "30",
+    )
     assert code == 0
     objs = json.loads(out)
     assert [o["offered_load"] for o in objs] == [0.1, 0.3, 0.5]
@@ -62,25 +112,30 @@ def test_curve_to_csv_and_json_list(capsys, tmp_path):
 def test_trace_file_runs_without_load(capsys, tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("0 0 3\n2 1 2\n")
-    code, out, _ = run(capsys, "simulate", "kant:k=2,n=2", "--traffic", f"trace:file={path}", "--json")
+    code, out, _ = run(
+        capsys, "simulate", "kant:k=2,n=2", "--traffic", f"trace:file={path}", "--json"
+    )
     assert code == 0 and json.loads(out)["delivered"] == 2
 
 
-@pytest.mark.parametrize("args,match", [
-    (["--load", "0"], "load=0.0 is invalid"),
-    (["--load", "1.5"], "load=1.5 is invalid"),
-    (["--loads", "0.5:1.5:0.5"], r"load 1.5 is outside \(0, 1\]"),
-    (["--loads", "0.1-0.5"], "START:STOP:STEP"),
-    (["--load", "0.1", "--loads", "0.1:0.2:0.1"], "either --load or --loads"),
-    ([], "give --load L"),
-    (["--load", "0.1", "--buffer", "0"], "buffer=0 is invalid"),
-    (["--load", "0.1", "--buffer-level0", "-2"], "buffer_level0=-2"),
-    (["--load", "0.1", "--packet-flits", "0"], "packet_flits=0 is invalid"),
-    (["--load", "0.1", "--algorithm", "fastest"], "unknown routing algorithm 'fastest'.*alg1"),
-    (["--load", "0.1", "--traffic", "unifrom"], "unknown traffic pattern 'unifrom'.*uniform"),
-    (["--load", "0.1", "--arbitration", "lottery"], "valid: random, roundrobin"),
-    (["--load", "0.1", "--injection", "poisson"], "unknown injection process.*bernoulli"),
-])
+@pytest.mark.parametrize(
+    "args,match",
+    [
+        (["--load", "0"], "load=0.0 is invalid"),
+        (["--load", "1.5"], "load=1.5 is invalid"),
+        (["--loads", "0.5:1.5:0.5"], r"load 1.5 is outside \(0, 1\]"),
+        (["--loads", "0.1-0.5"], "START:STOP:STEP"),
+        (["--load", "0.1", "--loads", "0.1:0.2:0.1"], "either --load or --loads"),
+        ([], "give --load L"),
+        (["--load", "0.1", "--buffer", "0"], "buffer=0 is invalid"),
+        (["--load", "0.1", "--buffer-level0", "-2"], "buffer_level0=-2"),
+        (["--load", "0.1", "--packet-flits", "0"], "packet_flits=0 is invalid"),
+        (["--load", "0.1", "--algorithm", "fastest"], "unknown routing algorithm 'fastest'.*alg1"),
+        (["--load", "0.1", "--traffic", "unifrom"], "unknown traffic pattern 'unifrom'.*uniform"),
+        (["--load", "0.1", "--arbitration", "lottery"], "valid: random, roundrobin"),
+        (["--load", "0.1", "--injection", "poisson"], "unknown injection process.*bernoulli"),
+    ],
+)
 def test_bad_input_one_line_exit_2(capsys, args, match):
     import re
 
@@ -91,7 +146,9 @@ def test_bad_input_one_line_exit_2(capsys, args, match):
 
 
 def test_pattern_inapplicable_to_node_count(capsys):
-    code, _, err = run(capsys, "simulate", "mikant:k=3,n=3", "--traffic", "bitcomp", "--load", "0.1")
+    code, _, err = run(
+        capsys, "simulate", "mikant:k=3,n=3", "--traffic", "bitcomp", "--load", "0.1"
+    )
     assert code == 2 and "power-of-two number of nodes" in err and "54 nodes" in err
 
 
@@ -109,8 +166,9 @@ def test_installed_script(tmp_path):
     from pathlib import Path
 
     exe = Path(sys.executable).with_name("fattree")
-    p = subprocess.run([str(exe), "simulate", "kant:k=2,n=2", "--load", "2"], capture_output=True,
-                       text=True)
+    p = subprocess.run(
+        [str(exe), "simulate", "kant:k=2,n=2", "--load", "2"], capture_output=True, text=True
+    )
     assert p.returncode == 2 and p.stderr.startswith("error: load=2.0 is invalid")
 
 
@@ -130,8 +188,9 @@ def test_options_are_generated_from_simconfig_and_the_registries():
             assert params[f.name].default.help.startswith(f.metadata["help"])
     helps = params["traffic"].default.help
     assert all(name in helps for name, p in PATTERNS.items() if p.name == name)
-    assert all(name in params["injection"].default.help
-               for name, p in INJECTIONS.items() if not p.internal)
+    assert all(
+        name in params["injection"].default.help for name, p in INJECTIONS.items() if not p.internal
+    )
     assert params["buffer"].default.default == SimConfig().buffer
 
 

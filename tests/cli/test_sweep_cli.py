@@ -82,8 +82,11 @@ def test_newer_results_folder_refused(study, tmp_path, capsys):
     m["format_version"] = [7, 0]
     (out / "manifest.json").write_text(json.dumps(m))
     before = sorted(p.name for p in (out / "parts").iterdir())
-    for argv in (["sweep", str(study), "-o", str(out), "--workers", "0"],
-                 ["results", str(out)], ["report", str(out), "-o", str(tmp_path / "x.html")]):
+    for argv in (
+        ["sweep", str(study), "-o", str(out), "--workers", "0"],
+        ["results", str(out)],
+        ["report", str(out), "-o", str(tmp_path / "x.html")],
+    ):
         assert main(argv) == 2
         assert "upgrade fattree" in _one_line_error(capsys)
     assert sorted(p.name for p in (out / "parts").iterdir()) == before
@@ -96,9 +99,22 @@ def test_unreachable_scheduler_fails_in_seconds(study, tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     # how fast it fails: benchmarks/responsiveness.py
-    r = subprocess.run([FATTREE, "sweep", str(study), "-o", str(tmp_path / "r"),
-                        "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout", "2"],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            FATTREE,
+            "sweep",
+            str(study),
+            "-o",
+            str(tmp_path / "r"),
+            "--scheduler",
+            f"tcp://127.0.0.1:{port}",
+            "--connect-timeout",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2
     err = r.stderr.strip()
     assert err.startswith("error: scheduler=") and "unreachable" in err and "\n" not in err

@@ -13,16 +13,31 @@ import pytest
 import fattree
 from fattree.errors import ParameterError
 from fattree.faults import ft_route
-from fattree.faults.cdg import (algorithms_for_deadlock, classes_bound, ft_deadlock,
-                                ft_dependency_graph, ft_rank, ft_vc, route_vcs, walk_vcs)
+from fattree.faults.cdg import (
+    algorithms_for_deadlock,
+    classes_bound,
+    ft_deadlock,
+    ft_dependency_graph,
+    ft_rank,
+    ft_vc,
+    route_vcs,
+    walk_vcs,
+)
 from fattree.faults.explain import explain_route, resolve_route_algorithm
 from fattree.faults.links import mikant_link_id, random_faults
 from fattree.faults.montecarlo import draw_trial
 
 VECTORS = Path(__file__).resolve().parents[3] / "shared" / "notes" / "mikant-routing-vectors.json"
-NAMES = {"SP": "sp", "GNS": "gns", "GDL": "gdl", "TT": "tt", "GNS+XT": "gns+xt",
-         "ALL": "gns+tt+xt+gdl", "ALL+ROOT": "gns+tt+xt+gdl+root",
-         "ALL+UPALT": "gns+tt+xt+gdl+upalt"}
+NAMES = {
+    "SP": "sp",
+    "GNS": "gns",
+    "GDL": "gdl",
+    "TT": "tt",
+    "GNS+XT": "gns+xt",
+    "ALL": "gns+tt+xt+gdl",
+    "ALL+ROOT": "gns+tt+xt+gdl+root",
+    "ALL+UPALT": "gns+tt+xt+gdl+upalt",
+}
 ALL_ALGS = algorithms_for_deadlock("mikant", "all")
 
 
@@ -63,6 +78,7 @@ def _route_deps(t, sws, ports):
 
 # --------------------------------------------------------------- spec §6 vectors
 
+
 @pytest.mark.parametrize("vec", _vectors("cdg"), ids=lambda v: v["id"])
 def test_spec_cdg_vector(vec):
     t = _topo(f"mikant:k={vec['k']},n={vec['n']}")
@@ -83,8 +99,13 @@ def test_spec_cdg_vector(vec):
     assert named
     spec_deps = set()
     for rv in named:
-        fr = ft_route(t, NAMES[rv["algorithm"]], t.find(_lab("n", rv["src"])),
-                      t.find(_lab("n", rv["dst"])), bad)
+        fr = ft_route(
+            t,
+            NAMES[rv["algorithm"]],
+            t.find(_lab("n", rv["src"])),
+            t.find(_lab("n", rv["dst"])),
+            bad,
+        )
         assert fr.success
         spec_deps |= set(_route_deps(t, [p for p in fr.path if p.startswith("s")], fr.ports))
     ring = want + want[:1]
@@ -122,6 +143,7 @@ def test_alg1_fault_free_is_class_0_everywhere():
 
 # --------------------------------------------------------------- the escape rule
 
+
 def _py_rank(t, sw, port):
     """The rank from the switch label (spec §1.2 port table), independently of ft_rank."""
     k, n = t.params["k"], t.params["n"]
@@ -134,8 +156,9 @@ def _py_rank(t, sw, port):
     return n - 2 + 2 * straight + g
 
 
-@pytest.mark.parametrize("spec", ["mikant:k=3,n=3", "mikant:k=2,n=4", "mikant:k=4,n=3",
-                                  "mikant:k=3,n=2"])
+@pytest.mark.parametrize(
+    "spec", ["mikant:k=3,n=3", "mikant:k=2,n=4", "mikant:k=4,n=3", "mikant:k=3,n=2"]
+)
 def test_ft_vc_matches_a_python_reference(spec):
     t = _topo(spec)
     k, n = t.params["k"], t.params["n"]
@@ -146,8 +169,11 @@ def test_ft_vc_matches_a_python_reference(spec):
             assert ft_rank(k, n, sw, out) == _py_rank(t, sw, out)
             for ip in range(-1, 2 * k):
                 injected = ip < 0 or int(t.port_peer[sw, ip]) < N
-                r_in = None if injected else _py_rank(
-                    t, int(t.port_peer[sw, ip]) - N, int(t.port_peer_port[sw, ip]))
+                r_in = (
+                    None
+                    if injected
+                    else _py_rank(t, int(t.port_peer[sw, ip]) - N, int(t.port_peer_port[sw, ip]))
+                )
                 for vc in range(3):
                     want = 0 if injected else vc + (_py_rank(t, sw, out) <= r_in)
                     assert ft_vc(k, n, sw, ip, vc, out, 3) == (want if want < 3 else -1)
@@ -227,8 +253,14 @@ def test_observed_classes_never_exceed_the_bound():
 
 
 def test_classes_bound_values():
-    assert [classes_bound(a, 3) for a in ("sp", "gns", "gdl", "gns+gdl", "tt", "gns+xt")] == \
-        [1, 2, 2, 3, 3, 4]
+    assert [classes_bound(a, 3) for a in ("sp", "gns", "gdl", "gns+gdl", "tt", "gns+xt")] == [
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+    ]
     assert classes_bound("gdl", 4) == 3 and classes_bound("gns+tt+xt+gdl", 4) == 6
     assert classes_bound("escape", 3) is None and classes_bound("upalt", 3) == 2
 
@@ -280,8 +312,11 @@ def test_graph_equals_a_python_build_from_ft_route():
     """Slow reference: the dependencies of every delivered ft_route, pair by pair."""
     t = _topo("mikant:k=2,n=3")
     N = t.n_nodes
-    for seed, alg, model in ((1, "gns+tt+xt+gdl", "local"), (2, "gns+xt", "lookahead"),
-                             (3, "escape", "local")):
+    for seed, alg, model in (
+        (1, "gns+tt+xt+gdl", "local"),
+        (2, "gns+xt", "lookahead"),
+        (3, "escape", "local"),
+    ):
         bad = random_faults(t, 0.15, seed=seed)
         want = set()
         for s in range(N):
@@ -295,8 +330,7 @@ def test_graph_equals_a_python_build_from_ft_route():
         c, j = np.nonzero(g.adj)
         sw, p = np.divmod(c, t.max_ports)
         nxt = t.port_peer[sw, p] - N
-        got = {((int(a), int(b)), (int(x), int(y)))
-               for a, b, x, y in zip(sw, p, nxt, j)}
+        got = {((int(a), int(b)), (int(x), int(y))) for a, b, x, y in zip(sw, p, nxt, j)}
         assert got == want
 
 
@@ -332,14 +366,22 @@ def test_errors():
 
 # --------------------------------------------------------------- explanations
 
+
 def _explain_vec(vid):
     (v,) = [v for v in _vectors("route") if v["id"] == vid]
     t = _topo(f"mikant:k={v['k']},n={v['n']}")
     bad = _mask(t, v["faulty_links"])
     src = t.find(_lab("n", v["src"])) if "src" in v else None
     start = t.find(_lab("s", v["start_switch"])) - t.n_nodes if "start_switch" in v else None
-    e = explain_route(t, NAMES[v["algorithm"]], src, t.find(_lab("n", v["dst"])), bad,
-                      model=v.get("model", "local"), start_switch=start)
+    e = explain_route(
+        t,
+        NAMES[v["algorithm"]],
+        src,
+        t.find(_lab("n", v["dst"])),
+        bad,
+        model=v.get("model", "local"),
+        start_switch=start,
+    )
     assert e.success == v["expected"]["success"]
     assert e.switches == [_lab("s", s) for s in v["expected"]["switches"]]
     return e, [(ev["event"], ev["algorithm"]) for ev in e.events]

@@ -15,9 +15,17 @@ from fattree.errors import InputFileError, ParameterError
 
 VECTORS = Path(__file__).resolve().parents[3] / "shared" / "notes" / "mikant-routing-vectors.json"
 # The spec's combination names and ours (ALG1_000_LITERAL is a routing/ vector).
-NAMES = {"ALG1": "sp", "SP": "sp", "GNS": "gns", "GDL": "gdl", "TT": "tt", "GNS+XT": "gns+xt",
-         "ALL": "gns+tt+xt+gdl", "ALL+ROOT": "gns+tt+xt+gdl+root",
-         "ALL+UPALT": "gns+tt+xt+gdl+upalt"}
+NAMES = {
+    "ALG1": "sp",
+    "SP": "sp",
+    "GNS": "gns",
+    "GDL": "gdl",
+    "TT": "tt",
+    "GNS+XT": "gns+xt",
+    "ALL": "gns+tt+xt+gdl",
+    "ALL+ROOT": "gns+tt+xt+gdl+root",
+    "ALL+UPALT": "gns+tt+xt+gdl+upalt",
+}
 
 
 def _route_vectors():
@@ -38,8 +46,15 @@ def _run(vec):
         mask[mikant_link_id(t, lid)] = True
     src = t.find(_lab("n", vec["src"])) if "src" in vec else None
     start = t.find(_lab("s", vec["start_switch"])) - t.n_nodes if "start_switch" in vec else None
-    return t, ft_route(t, NAMES[vec["algorithm"]], src, t.find(_lab("n", vec["dst"])), mask,
-                       model=vec.get("model", "local"), start_switch=start)
+    return t, ft_route(
+        t,
+        NAMES[vec["algorithm"]],
+        src,
+        t.find(_lab("n", vec["dst"])),
+        mask,
+        model=vec.get("model", "local"),
+        start_switch=start,
+    )
 
 
 def test_there_are_many_vectors():
@@ -91,6 +106,12 @@ def test_papers_algorithms_never_loop():
     # spec §3.0: every route terminates; the TTL must never fire
     from fattree.faults.montecarlo import evaluate
 
-    st = evaluate(fattree.build("mikant:k=3,n=4"), "all", [0.05, 0.2, 0.5], 3000, seed=3,
-                  models=("local", "lookahead"))
+    st = evaluate(
+        fattree.build("mikant:k=3,n=4"),
+        "all",
+        [0.05, 0.2, 0.5],
+        3000,
+        seed=3,
+        models=("local", "lookahead"),
+    )
     assert all(r["ttl_fired"] == 0 for r in st.rows if r["algorithm"] != "escape")

@@ -124,8 +124,10 @@ def test_forwarding_table_is_switch_by_destination(spec, rule):
                 assert not mask[topo.link_index[sw, p]]
                 if rule == RULE_SHORTEST_T:
                     v = int(topo.port_peer[sw, p])
-                    assert nx.shortest_path_length(g, v, t) == \
-                        nx.shortest_path_length(g, topo.n_nodes + sw, t) - 1
+                    assert (
+                        nx.shortest_path_length(g, v, t)
+                        == nx.shortest_path_length(g, topo.n_nodes + sw, t) - 1
+                    )
 
 
 @pytest.mark.parametrize("spec", ["kant:k=3,n=3", "clos:k=2,n=3", "torus:k=4,n=2"])
@@ -181,8 +183,9 @@ def test_detour_goes_around_a_dead_down_link():
 
 
 def test_algorithm_not_for_family_lists_valid_ones():
-    with pytest.raises(ParameterError, match="valid: sp, minimal, detour, updown-table, "
-                                             "shortest-table, oracle"):
+    with pytest.raises(
+        ParameterError, match="valid: sp, minimal, detour, updown-table, shortest-table, oracle"
+    ):
         evaluate(fattree.build("torus:k=4,n=2"), "gns", [0.1], 10)
 
 
@@ -211,7 +214,7 @@ def test_simulator_routes_are_the_walks(alg):
             row = fr.ports[s * N + t]
             if st == OK and max(g.classes(sws, ports)) < 4:
                 assert fr.status[s * N + t] == FS_OK
-                assert list(row[:len(ports)]) == list(ports) and (row[len(ports):] == -1).all()
-                assert list(fr.vcs[s * N + t][:len(ports)]) == g.classes(sws, ports)
+                assert list(row[: len(ports)]) == list(ports) and (row[len(ports) :] == -1).all()
+                assert list(fr.vcs[s * N + t][: len(ports)]) == g.classes(sws, ports)
             else:
                 assert fr.status[s * N + t] != FS_OK

@@ -40,109 +40,271 @@ def _link(t, a, b):
 # 004 prints no route with numbers; each vector applies one sentence of 004 §3–4 to concrete
 # labels (derived by hand from the rule quoted in "source", docs/faults-mikantc.md).
 VECTORS = [
-    {"id": "004-sec3.1-same-switch", "k": 3, "n": 3, "algorithm": "sp",
-     "source": "004 §3.1: 'If the source and destination nodes are located within the same "
-               "switch of a cube, the packet will be transmitted directly from the source node "
-               "to the target node.'",
-     "src": "n0.0.0.0.0.1.0", "dst": "n0.0.0.0.0.1.2", "faulty": [],
-     "expected": {"success": True, "switches": ["s0.0.0.0.0.0.1"], "ports": [2],
-                  "path_length": 2}},
-    {"id": "004-Alg1-same-cube", "k": 3, "n": 3, "algorithm": "sp",
-     "source": "004 Algorithm 1, last branch: a packet in the same group and cube is sent to "
-               "D via the cube ('send network data to D via Link_P'); dimension order flips "
-               "bits 0, 1, 2 of corner 001 to reach 110 (derived)",
-     "src": "n0.0.0.0.0.1.0", "dst": "n0.0.1.1.1.0.0", "faulty": [],
-     "expected": {"success": True, "ports": [3, 1, 2, 0], "path_length": 5,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.0.0.1.0.1.0",
-                               "s0.0.0.1.1.1.0"]}},
-    {"id": "004-sec3.2-different-groups", "k": 3, "n": 3, "algorithm": "sp",
-     "source": "004 §3.2: 'if the present switch and the destination switch belong to "
-               "different groups, the network data will first be transferred to the n − 2 "
-               "layer of the G_D via the present switch. Then, it will be passed along from the "
-               "n − 2 layer of the G_D to the destination switch' (through the SIS, §3.1)",
-     "src": "n0.0.0.0.0.1.0", "dst": "n1.0.0.0.0.1.0", "faulty": [],
-     "expected": {"success": True, "ports": [3, 3, 3, 0, 0, 0], "path_length": 7,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0",
-                               "s1.1.0.0.0.0.0", "s1.0.0.0.0.0.0", "s1.0.0.0.0.0.1"]}},
-    {"id": "004-sec3.1-same-group-other-cube", "k": 3, "n": 3, "algorithm": "sp",
-     "source": "004 §3.2: 'In the case where the present switch and the destination switch "
-               "are part of the same group, the routing protocol of MiKANTC is equivalent to "
-               "that of KANTC' (SIS, up to a nearest common ancestor, down to the DIS); in "
-               "MiKANTC(3,3) the common ancestors are the other group's top stage",
-     "src": "n0.0.0.0.0.1.0", "dst": "n0.1.0.0.0.1.0", "faulty": [],
-     "expected": {"success": True, "path_length": 8,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0",
-                               "s1.1.1.0.0.0.0", "s0.1.1.0.0.0.0", "s0.0.1.0.0.0.0",
-                               "s0.0.1.0.0.0.1"]}},
-    {"id": "004-sec2.2-crossing-MiKANTC(3,4)", "k": 3, "n": 4, "algorithm": "sp",
-     "source": "004 §2.2: 'the switch P: <0,2,1,1,0,0,0,0> is connected to switches "
-               "<1,2,0,1,0,0,0,0>, <1,2,1,1,0,0,0,0>, and <1,2,2,1,0,0,0,0>'; §3.1: P sends "
-               "to N with 'P_LP being changed to D_LP' (T_2 := 2 for a destination with T_2 = 2)",
-     "start": "s0.2.1.1.0.0.0.0", "dst": "n1.2.1.0.0.0.1.0", "faulty": [],
-     "expected": {"success": True, "path_length": 5, "ports": [5, 1, 0, 0, 0],
-                  "switches": ["s0.2.1.1.0.0.0.0", "s1.2.2.1.0.0.0.0", "s1.1.2.1.0.0.0.0",
-                               "s1.0.2.1.0.0.0.0", "s1.0.2.1.0.0.0.1"]}},
+    {
+        "id": "004-sec3.1-same-switch",
+        "k": 3,
+        "n": 3,
+        "algorithm": "sp",
+        "source": "004 §3.1: 'If the source and destination nodes are located within the same "
+        "switch of a cube, the packet will be transmitted directly from the source node "
+        "to the target node.'",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n0.0.0.0.0.1.2",
+        "faulty": [],
+        "expected": {
+            "success": True,
+            "switches": ["s0.0.0.0.0.0.1"],
+            "ports": [2],
+            "path_length": 2,
+        },
+    },
+    {
+        "id": "004-Alg1-same-cube",
+        "k": 3,
+        "n": 3,
+        "algorithm": "sp",
+        "source": "004 Algorithm 1, last branch: a packet in the same group and cube is sent to "
+        "D via the cube ('send network data to D via Link_P'); dimension order flips "
+        "bits 0, 1, 2 of corner 001 to reach 110 (derived)",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n0.0.1.1.1.0.0",
+        "faulty": [],
+        "expected": {
+            "success": True,
+            "ports": [3, 1, 2, 0],
+            "path_length": 5,
+            "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.0.0.1.0.1.0", "s0.0.0.1.1.1.0"],
+        },
+    },
+    {
+        "id": "004-sec3.2-different-groups",
+        "k": 3,
+        "n": 3,
+        "algorithm": "sp",
+        "source": "004 §3.2: 'if the present switch and the destination switch belong to "
+        "different groups, the network data will first be transferred to the n − 2 "
+        "layer of the G_D via the present switch. Then, it will be passed along from the "
+        "n − 2 layer of the G_D to the destination switch' (through the SIS, §3.1)",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n1.0.0.0.0.1.0",
+        "faulty": [],
+        "expected": {
+            "success": True,
+            "ports": [3, 3, 3, 0, 0, 0],
+            "path_length": 7,
+            "switches": [
+                "s0.0.0.0.0.0.1",
+                "s0.0.0.0.0.0.0",
+                "s0.1.0.0.0.0.0",
+                "s1.1.0.0.0.0.0",
+                "s1.0.0.0.0.0.0",
+                "s1.0.0.0.0.0.1",
+            ],
+        },
+    },
+    {
+        "id": "004-sec3.1-same-group-other-cube",
+        "k": 3,
+        "n": 3,
+        "algorithm": "sp",
+        "source": "004 §3.2: 'In the case where the present switch and the destination switch "
+        "are part of the same group, the routing protocol of MiKANTC is equivalent to "
+        "that of KANTC' (SIS, up to a nearest common ancestor, down to the DIS); in "
+        "MiKANTC(3,3) the common ancestors are the other group's top stage",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n0.1.0.0.0.1.0",
+        "faulty": [],
+        "expected": {
+            "success": True,
+            "path_length": 8,
+            "switches": [
+                "s0.0.0.0.0.0.1",
+                "s0.0.0.0.0.0.0",
+                "s0.1.0.0.0.0.0",
+                "s1.1.1.0.0.0.0",
+                "s0.1.1.0.0.0.0",
+                "s0.0.1.0.0.0.0",
+                "s0.0.1.0.0.0.1",
+            ],
+        },
+    },
+    {
+        "id": "004-sec2.2-crossing-MiKANTC(3,4)",
+        "k": 3,
+        "n": 4,
+        "algorithm": "sp",
+        "source": "004 §2.2: 'the switch P: <0,2,1,1,0,0,0,0> is connected to switches "
+        "<1,2,0,1,0,0,0,0>, <1,2,1,1,0,0,0,0>, and <1,2,2,1,0,0,0,0>'; §3.1: P sends "
+        "to N with 'P_LP being changed to D_LP' (T_2 := 2 for a destination with T_2 = 2)",
+        "start": "s0.2.1.1.0.0.0.0",
+        "dst": "n1.2.1.0.0.0.1.0",
+        "faulty": [],
+        "expected": {
+            "success": True,
+            "path_length": 5,
+            "ports": [5, 1, 0, 0, 0],
+            "switches": [
+                "s0.2.1.1.0.0.0.0",
+                "s1.2.2.1.0.0.0.0",
+                "s1.1.2.1.0.0.0.0",
+                "s1.0.2.1.0.0.0.0",
+                "s1.0.2.1.0.0.0.1",
+            ],
+        },
+    },
     # --- Algorithm 1 under faults
-    {"id": "004-Alg1-hypercube-multipath", "k": 3, "n": 3, "algorithm": "cube",
-     "source": "004 Algorithm 1: 'if Link_P is faulty then use multipath of hypercube via "
-               "Link_T'; the next shortest-path dimension (1) replaces dimension 0",
-     "src": "n0.0.0.0.0.1.0", "dst": "n0.0.1.1.1.0.0",
-     "faulty": [["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0"]],
-     "expected": {"success": True, "path_length": 5,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.1.0.1.1", "s0.0.0.1.0.1.0",
-                               "s0.0.0.1.1.1.0"]}},
-    {"id": "004-Alg1-sp-fails-at-the-fault", "k": 3, "n": 3, "algorithm": "sp",
-     "source": "same faults, no fault handling: the first faulty link ends the route",
-     "src": "n0.0.0.0.0.1.0", "dst": "n0.0.1.1.1.0.0",
-     "faulty": [["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0"]],
-     "expected": {"success": False, "failure": "no applicable detour",
-                  "switches": ["s0.0.0.0.0.0.1"]}},
-    {"id": "004-Alg1-go-neighbor", "k": 3, "n": 3, "algorithm": "cube+gns+xt+gdl",
-     "source": "004 Algorithm 1: 'send network data to D+_LP via Link_P; if Link_P is faulty "
-               "then use Go-Neighbor to P_N via Link_T'; 001 §4.2.1's example carried over to "
-               "the tree digits (spec §3.1: down x ≠ W_0, straight up, cross)",
-     "src": "n0.0.0.0.0.1.0", "dst": "n1.0.0.0.0.1.0",
-     "faulty": [["s0.1.0.0.0.0.0", "s1.1.0.0.0.0.0"]],
-     "expected": {"success": True, "path_length": 9,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0",
-                               "s0.0.0.1.0.1.0", "s0.1.0.1.0.0.0", "s1.1.0.1.0.0.0",
-                               "s1.0.0.0.0.0.0", "s1.0.0.0.0.0.1"]}},
-    {"id": "004-Alg1-x-turns", "k": 3, "n": 3, "algorithm": "cube+gns+xt+gdl",
-     "source": "004 Algorithm 1: 'if Link_T is faulty then use X-Turns to N(D+_LP)'; every "
-               "down link of W is faulty, so Go-Neighbor cannot start (spec §4, local model); "
-               "the packet starts at W as in 001's examples",
-     "start": "s0.1.0.0.0.0.0", "dst": "n1.0.0.0.0.1.0",
-     "faulty": [["s0.1.0.0.0.0.0", "s1.1.0.0.0.0.0"], ["s0.1.0.0.0.0.0", "s0.0.0.0.0.0.0"],
-                ["s0.1.0.0.0.0.0", "s0.0.0.1.0.1.0"], ["s0.1.0.0.0.0.0", "s0.0.0.2.1.1.1"]],
-     "expected": {"success": True, "path_length": 8,
-                  "switches": ["s0.1.0.0.0.0.0", "s1.1.1.0.0.0.0", "s1.0.1.1.0.1.0",
-                               "s1.1.1.1.0.0.0", "s0.1.1.1.0.0.0", "s1.1.0.1.0.0.0",
-                               "s1.0.0.0.0.0.0", "s1.0.0.0.0.0.1"]}},
-    {"id": "004-Alg1-go-down", "k": 3, "n": 3, "algorithm": "cube+gns+xt+gdl",
-     "source": "004 Algorithm 1: 'send network data to D-_LP via Link_P; if Link_P is faulty "
-               "then use Go-Down to P_D'; P_D is an intermediate of the destination cube, where "
-               "the first test of Algorithm 1 ('in different group or cube') is false, so the "
-               "cube delivers; ties in cube distance (010, 111 both 2 from 001) go to the lower",
-     "src": "n0.0.0.0.0.1.0", "dst": "n1.0.0.0.0.1.0",
-     "faulty": [["s1.1.0.0.0.0.0", "s1.0.0.0.0.0.0"]],
-     "expected": {"success": True, "path_length": 8,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0",
-                               "s1.1.0.0.0.0.0", "s1.0.0.1.0.1.0", "s1.0.0.1.0.1.1",
-                               "s1.0.0.0.0.0.1"]}},
-    {"id": "004-Alg1-failed-routing-at-SIS", "k": 3, "n": 3, "algorithm": "cube+gns+xt+gdl",
-     "source": "004 Algorithm 1 covers a faulty up link only with Go-Neighbor / X-Turns, "
-               "defined at the crossing (spec §3.5): the SIS's faulty up link fails",
-     "src": "n0.0.0.0.0.1.0", "dst": "n1.0.0.0.0.1.0",
-     "faulty": [["s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0"]],
-     "expected": {"success": False, "failure": "no applicable detour",
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0"]}},
-    {"id": "extension-upalt-at-SIS", "k": 3, "n": 3, "algorithm": "cube+escape",
-     "source": "this project (UPALT): every up port of the SIS reaches an ancestor",
-     "src": "n0.0.0.0.0.1.0", "dst": "n1.0.0.0.0.1.0",
-     "faulty": [["s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0"]],
-     "expected": {"success": True, "path_length": 7,
-                  "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0", "s0.1.0.1.0.0.0",
-                               "s1.1.0.1.0.0.0", "s1.0.0.0.0.0.0", "s1.0.0.0.0.0.1"]}},
+    {
+        "id": "004-Alg1-hypercube-multipath",
+        "k": 3,
+        "n": 3,
+        "algorithm": "cube",
+        "source": "004 Algorithm 1: 'if Link_P is faulty then use multipath of hypercube via "
+        "Link_T'; the next shortest-path dimension (1) replaces dimension 0",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n0.0.1.1.1.0.0",
+        "faulty": [["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0"]],
+        "expected": {
+            "success": True,
+            "path_length": 5,
+            "switches": ["s0.0.0.0.0.0.1", "s0.0.0.1.0.1.1", "s0.0.0.1.0.1.0", "s0.0.0.1.1.1.0"],
+        },
+    },
+    {
+        "id": "004-Alg1-sp-fails-at-the-fault",
+        "k": 3,
+        "n": 3,
+        "algorithm": "sp",
+        "source": "same faults, no fault handling: the first faulty link ends the route",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n0.0.1.1.1.0.0",
+        "faulty": [["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0"]],
+        "expected": {
+            "success": False,
+            "failure": "no applicable detour",
+            "switches": ["s0.0.0.0.0.0.1"],
+        },
+    },
+    {
+        "id": "004-Alg1-go-neighbor",
+        "k": 3,
+        "n": 3,
+        "algorithm": "cube+gns+xt+gdl",
+        "source": "004 Algorithm 1: 'send network data to D+_LP via Link_P; if Link_P is faulty "
+        "then use Go-Neighbor to P_N via Link_T'; 001 §4.2.1's example carried over to "
+        "the tree digits (spec §3.1: down x ≠ W_0, straight up, cross)",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n1.0.0.0.0.1.0",
+        "faulty": [["s0.1.0.0.0.0.0", "s1.1.0.0.0.0.0"]],
+        "expected": {
+            "success": True,
+            "path_length": 9,
+            "switches": [
+                "s0.0.0.0.0.0.1",
+                "s0.0.0.0.0.0.0",
+                "s0.1.0.0.0.0.0",
+                "s0.0.0.1.0.1.0",
+                "s0.1.0.1.0.0.0",
+                "s1.1.0.1.0.0.0",
+                "s1.0.0.0.0.0.0",
+                "s1.0.0.0.0.0.1",
+            ],
+        },
+    },
+    {
+        "id": "004-Alg1-x-turns",
+        "k": 3,
+        "n": 3,
+        "algorithm": "cube+gns+xt+gdl",
+        "source": "004 Algorithm 1: 'if Link_T is faulty then use X-Turns to N(D+_LP)'; every "
+        "down link of W is faulty, so Go-Neighbor cannot start (spec §4, local model); "
+        "the packet starts at W as in 001's examples",
+        "start": "s0.1.0.0.0.0.0",
+        "dst": "n1.0.0.0.0.1.0",
+        "faulty": [
+            ["s0.1.0.0.0.0.0", "s1.1.0.0.0.0.0"],
+            ["s0.1.0.0.0.0.0", "s0.0.0.0.0.0.0"],
+            ["s0.1.0.0.0.0.0", "s0.0.0.1.0.1.0"],
+            ["s0.1.0.0.0.0.0", "s0.0.0.2.1.1.1"],
+        ],
+        "expected": {
+            "success": True,
+            "path_length": 8,
+            "switches": [
+                "s0.1.0.0.0.0.0",
+                "s1.1.1.0.0.0.0",
+                "s1.0.1.1.0.1.0",
+                "s1.1.1.1.0.0.0",
+                "s0.1.1.1.0.0.0",
+                "s1.1.0.1.0.0.0",
+                "s1.0.0.0.0.0.0",
+                "s1.0.0.0.0.0.1",
+            ],
+        },
+    },
+    {
+        "id": "004-Alg1-go-down",
+        "k": 3,
+        "n": 3,
+        "algorithm": "cube+gns+xt+gdl",
+        "source": "004 Algorithm 1: 'send network data to D-_LP via Link_P; if Link_P is faulty "
+        "then use Go-Down to P_D'; P_D is an intermediate of the destination cube, where "
+        "the first test of Algorithm 1 ('in different group or cube') is false, so the "
+        "cube delivers; ties in cube distance (010, 111 both 2 from 001) go to the lower",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n1.0.0.0.0.1.0",
+        "faulty": [["s1.1.0.0.0.0.0", "s1.0.0.0.0.0.0"]],
+        "expected": {
+            "success": True,
+            "path_length": 8,
+            "switches": [
+                "s0.0.0.0.0.0.1",
+                "s0.0.0.0.0.0.0",
+                "s0.1.0.0.0.0.0",
+                "s1.1.0.0.0.0.0",
+                "s1.0.0.1.0.1.0",
+                "s1.0.0.1.0.1.1",
+                "s1.0.0.0.0.0.1",
+            ],
+        },
+    },
+    {
+        "id": "004-Alg1-failed-routing-at-SIS",
+        "k": 3,
+        "n": 3,
+        "algorithm": "cube+gns+xt+gdl",
+        "source": "004 Algorithm 1 covers a faulty up link only with Go-Neighbor / X-Turns, "
+        "defined at the crossing (spec §3.5): the SIS's faulty up link fails",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n1.0.0.0.0.1.0",
+        "faulty": [["s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0"]],
+        "expected": {
+            "success": False,
+            "failure": "no applicable detour",
+            "switches": ["s0.0.0.0.0.0.1", "s0.0.0.0.0.0.0"],
+        },
+    },
+    {
+        "id": "extension-upalt-at-SIS",
+        "k": 3,
+        "n": 3,
+        "algorithm": "cube+escape",
+        "source": "this project (UPALT): every up port of the SIS reaches an ancestor",
+        "src": "n0.0.0.0.0.1.0",
+        "dst": "n1.0.0.0.0.1.0",
+        "faulty": [["s0.0.0.0.0.0.0", "s0.1.0.0.0.0.0"]],
+        "expected": {
+            "success": True,
+            "path_length": 7,
+            "switches": [
+                "s0.0.0.0.0.0.1",
+                "s0.0.0.0.0.0.0",
+                "s0.1.0.1.0.0.0",
+                "s1.1.0.1.0.0.0",
+                "s1.0.0.0.0.0.0",
+                "s1.0.0.0.0.0.1",
+            ],
+        },
+    },
 ]
 
 
@@ -181,8 +343,10 @@ def test_vectors_are_walkable_links():
 
 
 # ---------------------------------------------------------------- fault-free routing
-@pytest.mark.parametrize("spec", ["mikantc:k=2,n=2", "mikantc:k=3,n=2", "mikantc:k=3,n=3",
-                                  "mikantc:k=2,n=4", "mikantc:k=4,n=3"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mikantc:k=2,n=2", "mikantc:k=3,n=2", "mikantc:k=3,n=3", "mikantc:k=2,n=4", "mikantc:k=4,n=3"],
+)
 @pytest.mark.parametrize("tie_break", ["dimension", "random"])
 def test_sp_is_shortest_for_k_up_to_4(spec, tie_break):
     t = fattree.build(spec)
@@ -222,10 +386,12 @@ def test_random_tie_break_is_seeded(m33):
     assert np.array_equal(a, fault_free_lengths(m33, "dimension"))
     free = np.zeros(m33.n_links, bool)
     s, d = m33.find("n0.0.0.0.0.1.0"), m33.find("n0.0.1.1.1.0.0")  # corners 001 → 110
-    paths = {tuple(ft_route(m33, "sp", s, d, free, tie_break="random", seed=x).path)
-             for x in range(12)}
-    again = {tuple(ft_route(m33, "sp", s, d, free, tie_break="random", seed=x).path)
-             for x in range(12)}
+    paths = {
+        tuple(ft_route(m33, "sp", s, d, free, tie_break="random", seed=x).path) for x in range(12)
+    }
+    again = {
+        tuple(ft_route(m33, "sp", s, d, free, tie_break="random", seed=x).path) for x in range(12)
+    }
     assert paths == again and len(paths) > 1
     assert {len(p) for p in paths} == {6}
 
@@ -241,7 +407,7 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
     codes, near = [int(c) for c in tb.codes], [int(x) for x in tb.near]
     N = t.n_nodes
     nd = [int(x) for x in t.node_digits[dst]]
-    Gt, Tt, Ct, Pt = nd[0], nd[1:n][::-1], nd[n:n + k][::-1], nd[-1]  # Tt[i] = T_i
+    Gt, Tt, Ct, Pt = nd[0], nd[1:n][::-1], nd[n : n + k][::-1], nd[-1]  # Tt[i] = T_i
     ct = sum(b << i for i, b in enumerate(Ct))
 
     def lab(g, level, T, c):
@@ -250,7 +416,7 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
 
     def dec(s):
         d = [int(x) for x in t.switch_digits[s]]
-        return d[0], d[1], d[2:n + 1][::-1], sum(b << i for i, b in enumerate(d[n + 1:][::-1]))
+        return d[0], d[1], d[2 : n + 1][::-1], sum(b << i for i, b in enumerate(d[n + 1 :][::-1]))
 
     def port_to(s, label):
         v = t.find(label)
@@ -324,8 +490,10 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
                 wl = T[n - 3] if n >= 3 else 0
                 w2 = T[n - 2]
                 if up and level == n - 2 and g != Gt and n >= 3 and flags & (GNS | XT):
-                    gns = [tree_nb(g, level, T, False, x) for x in
-                           [x for x in range(k) if x != wl] + [wl]]
+                    gns = [
+                        tree_nb(g, level, T, False, x)
+                        for x in [x for x in range(k) if x != wl] + [wl]
+                    ]
                     ok = [x for x in gns if healthy(s, port_to(s, x))]
                     if flags & GNS and ok:
                         cands = ok[:1]
@@ -334,13 +502,17 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
                         cands = [tree_nb(g, level, T, True, a) for a in range(k) if a != Tt[n - 2]]
                         down = [x for x in range(k) if x != wl] + [wl]
                         cross = pref(Tt[n - 2], w2)
-                        plan = [lambda g_, l_, T_: [tree_nb(g_, l_, T_, False, x) for x in down],  # noqa: B023  (called in this iteration)
-                                up_step(n - 3, wl),
-                                lambda g_, l_, T_: [tree_nb(g_, l_, T_, True, x) for x in cross],  # noqa: B023  (called in this iteration)
-                                a1_step]  # x2..x5
+                        plan = [
+                            lambda g_, l_, T_: [tree_nb(g_, l_, T_, False, x) for x in down],  # noqa: B023  (called in this iteration)
+                            up_step(n - 3, wl),
+                            lambda g_, l_, T_: [tree_nb(g_, l_, T_, True, x) for x in cross],  # noqa: B023  (called in this iteration)
+                            a1_step,
+                        ]  # x2..x5
                 elif not up and flags & GDL and level == 1:
-                    xs = sorted((x for x in range(k) if x != dig),
-                                key=lambda x: (bin(codes[x] ^ ct).count("1"), x))
+                    xs = sorted(
+                        (x for x in range(k) if x != dig),
+                        key=lambda x: (bin(codes[x] ^ ct).count("1"), x),
+                    )
                     cands = [tree_nb(g, level, T, False, x) for x in xs]
                 elif not up and flags & GDL:
                     wl = T[level - 1]
@@ -358,11 +530,16 @@ def _ref_route(t, alg: str, src: int, dst: int, faulty: np.ndarray, start: int |
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec,rate,trials", [("mikantc:k=3,n=3", 0.12, 120),
-                                              ("mikantc:k=3,n=4", 0.08, 60),
-                                              ("mikantc:k=4,n=3", 0.1, 60),
-                                              ("mikantc:k=2,n=3", 0.15, 80),
-                                              ("mikantc:k=3,n=2", 0.15, 60)])
+@pytest.mark.parametrize(
+    "spec,rate,trials",
+    [
+        ("mikantc:k=3,n=3", 0.12, 120),
+        ("mikantc:k=3,n=4", 0.08, 60),
+        ("mikantc:k=4,n=3", 0.1, 60),
+        ("mikantc:k=2,n=3", 0.15, 80),
+        ("mikantc:k=3,n=2", 0.15, 60),
+    ],
+)
 def test_kernel_equals_reference(spec, rate, trials):
     t = fattree.build(spec)
     rescued = {alg: 0 for alg in PAPER}  # successes where sp fails: the rules were exercised
@@ -390,8 +567,11 @@ def test_kernel_equals_reference_from_any_switch(seed, start):
     for alg in PAPER:
         r = ft_route(t, alg, None, d, mask, start_switch=start)
         ok, hops, path = _ref_route(t, alg, None, d, mask, start=start)
-        assert (r.success, [p for p in r.path if p.startswith("s")], r.hops) == \
-            (ok, path, hops if ok else r.hops), alg
+        assert (r.success, [p for p in r.path if p.startswith("s")], r.hops) == (
+            ok,
+            path,
+            hops if ok else r.hops,
+        ), alg
 
 
 # ---------------------------------------------------------------- Monte Carlo
@@ -438,8 +618,14 @@ def test_fault_free_average_is_bfs(m33):
 def test_ordering_and_oracle_bound(m33):
     st_ = evaluate(m33, "all", [0.05, 0.1, 0.3], 6000, seed=9)
     by = {(r["algorithm"], r["rate"]): r for r in st_.rows}
-    assert {a for a, _ in by} == {"sp", "cube", "gns+xt+gdl", "cube+gns+xt+gdl", "cube+escape",
-                                  "oracle"}
+    assert {a for a, _ in by} == {
+        "sp",
+        "cube",
+        "gns+xt+gdl",
+        "cube+gns+xt+gdl",
+        "cube+escape",
+        "oracle",
+    }
     for rate in (0.05, 0.1, 0.3):
         ratio = {a: by[(a, rate)]["success_ratio"] for a, r_ in by if r_ == rate}
         for a, row in by.items():
@@ -456,14 +642,17 @@ def test_ordering_and_oracle_bound(m33):
 
 @pytest.mark.slow
 def test_same_seed_same_result_any_thread_count():
-    code = ("import json,fattree;from fattree.faults.montecarlo import evaluate;"
-            "st=evaluate(fattree.build('mikantc:k=3,n=3'),'all',[0.1,0.4],1500,seed=4,"
-            "tie_break='random');print(json.dumps(st.rows))")
+    code = (
+        "import json,fattree;from fattree.faults.montecarlo import evaluate;"
+        "st=evaluate(fattree.build('mikantc:k=3,n=3'),'all',[0.1,0.4],1500,seed=4,"
+        "tie_break='random');print(json.dumps(st.rows))"
+    )
     outs = []
     for threads in ("1", "2"):
         env = dict(os.environ, NUMBA_NUM_THREADS=threads)
-        res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True, check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
         outs.append(json.loads(res.stdout))
     assert outs[0] == outs[1]
     other = evaluate(fattree.build("mikantc:k=3,n=3"), "all", [0.1, 0.4], 1500, seed=4).rows
@@ -471,8 +660,9 @@ def test_same_seed_same_result_any_thread_count():
 
 
 def test_papers_algorithms_never_loop():
-    st_ = evaluate(fattree.build("mikantc:k=3,n=4"), "all", [0.05, 0.3], 2000, seed=3,
-                   switch_only=True)
+    st_ = evaluate(
+        fattree.build("mikantc:k=3,n=4"), "all", [0.05, 0.3], 2000, seed=3, switch_only=True
+    )
     assert all(r["ttl_fired"] == 0 for r in st_.rows)
 
 
@@ -486,11 +676,14 @@ def test_algorithms_of_the_family():
     assert "cube" not in [a.name for a in resolve_algorithms("all", "mikant")]
 
 
-@pytest.mark.parametrize("kwargs,fragment", [
-    (dict(models=("lookahead",)), "model='lookahead' is not defined for mikantc"),
-    (dict(tie_break="coin"), "tie_break='coin'"),
-    (dict(algorithms="tt"), "not defined for family 'mikantc'"),
-])
+@pytest.mark.parametrize(
+    "kwargs,fragment",
+    [
+        (dict(models=("lookahead",)), "model='lookahead' is not defined for mikantc"),
+        (dict(tie_break="coin"), "tie_break='coin'"),
+        (dict(algorithms="tt"), "not defined for family 'mikantc'"),
+    ],
+)
 def test_bad_study_input(m33, kwargs, fragment):
     args = dict(algorithms="sp", rates=[0.1], trials=10)
     args.update(kwargs)
@@ -512,25 +705,61 @@ def test_bad_route_input(m33):
 
 # ---------------------------------------------------------------- CLI
 def test_cli_as_typed(capsys):
-    assert cli_main(["faults", "mikantc:k=3,n=3", "--algorithms", "all", "--rates",
-                     "0:0.5:0.05", "--trials", "400", "--seed", "7", "--json"]) in (0, None)
+    assert cli_main(
+        [
+            "faults",
+            "mikantc:k=3,n=3",
+            "--algorithms",
+            "all",
+            "--rates",
+            "0:0.5:0.05",
+            "--trials",
+            "400",
+            "--seed",
+            "7",
+            "--json",
+        ]
+    ) in (0, None)
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 11 * 6
-    assert {r["algorithm"] for r in rows} == {"sp", "gns+xt+gdl", "cube", "cube+gns+xt+gdl",
-                                              "cube+escape", "oracle"}
+    assert {r["algorithm"] for r in rows} == {
+        "sp",
+        "gns+xt+gdl",
+        "cube",
+        "cube+gns+xt+gdl",
+        "cube+escape",
+        "oracle",
+    }
     first = [r for r in rows if r["rate"] == 0.0]
     assert all(r["success_ratio"] == 1.0 for r in first)
     assert rows[-1]["faulty_links"] == round(0.5 * 243)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args,fragment", [
-    (["--models", "lookahead"], "not defined for mikantc"),
-    (["--algorithms", "gdl"], "not defined for family 'mikantc'"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--models", "lookahead"], "not defined for mikantc"),
+        (["--algorithms", "gdl"], "not defined for family 'mikantc'"),
+    ],
+)
 def test_cli_bad_input_one_line_exit_2(args, fragment):
-    r = subprocess.run([sys.executable, "-m", "fattree.cli", "faults", "mikantc:k=3,n=3",
-                        "--trials", "10", "--rates", "0.1", *args], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fattree.cli",
+            "faults",
+            "mikantc:k=3,n=3",
+            "--trials",
+            "10",
+            "--rates",
+            "0.1",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2
     assert fragment in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr

@@ -87,21 +87,26 @@ def test_ordering_and_oracle_bound(m33):
         assert by[("sp", rate)]["success_ratio"] < by[("gns", rate)]["success_ratio"]
         assert by[("gns", rate)]["success_ratio"] < by[("gns+xt+gdl", rate)]["success_ratio"]
         # our local algorithm closes most of the gap the papers' best leaves open
-        papers = max(by[(a, rate)]["success_ratio"] for a in
-                     ("gns+xt+gdl", "gns+tt+xt+gdl", "tt+gdl", "gns+tt+gdl"))
+        papers = max(
+            by[(a, rate)]["success_ratio"]
+            for a in ("gns+xt+gdl", "gns+tt+xt+gdl", "tt+gdl", "gns+tt+gdl")
+        )
         assert by[("escape", rate)]["success_ratio"] > papers + 0.05
 
 
 @pytest.mark.slow
 def test_same_seed_same_result_any_thread_count(m33, tmp_path):
-    code = ("import json,fattree;from fattree.faults.montecarlo import evaluate;"
-            "st=evaluate(fattree.build('mikant:k=3,n=3'),'all',[0.1,0.4],1500,seed=4);"
-            "print(json.dumps(st.rows))")
+    code = (
+        "import json,fattree;from fattree.faults.montecarlo import evaluate;"
+        "st=evaluate(fattree.build('mikant:k=3,n=3'),'all',[0.1,0.4],1500,seed=4);"
+        "print(json.dumps(st.rows))"
+    )
     outs = []
     for threads in ("1", "2"):
         env = dict(os.environ, NUMBA_NUM_THREADS=threads)
-        res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                             check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
         outs.append(json.loads(res.stdout))
     assert outs[0] == outs[1]
     other = evaluate(m33, "all", [0.1, 0.4], 1500, seed=5).rows
@@ -114,16 +119,22 @@ def test_wilson_interval():
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
 
 
-@pytest.mark.parametrize("text,expected", [("0:1:0.25", [0, 0.25, 0.5, 0.75, 1.0]),
-                                           ("0,0.05", [0, 0.05])])
+@pytest.mark.parametrize(
+    "text,expected", [("0:1:0.25", [0, 0.25, 0.5, 0.75, 1.0]), ("0,0.05", [0, 0.05])]
+)
 def test_parse_rates(text, expected):
     assert parse_rates(text) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("kwargs,fragment", [
-    (dict(rates=[1.5]), "rate=1.5"), (dict(trials=0), "trials=0"),
-    (dict(algorithms="nope"), "unknown fault-tolerant"), (dict(models=("psychic",)), "model="),
-])
+@pytest.mark.parametrize(
+    "kwargs,fragment",
+    [
+        (dict(rates=[1.5]), "rate=1.5"),
+        (dict(trials=0), "trials=0"),
+        (dict(algorithms="nope"), "unknown fault-tolerant"),
+        (dict(models=("psychic",)), "model="),
+    ],
+)
 def test_bad_input(m33, kwargs, fragment):
     args = dict(algorithms="sp", rates=[0.1], trials=10)
     args.update(kwargs)

@@ -10,8 +10,9 @@ from fattree.sweep.study import builtin_study
 
 
 def test_saturation_degrades_and_stays_under_the_bound():
-    df = saturation_vs_faults(("kant:k=2,n=3", "mikant:k=2,n=3"), (0.0, 0.15), warmup=60,
-                              measure=240)
+    df = saturation_vs_faults(
+        ("kant:k=2,n=3", "mikant:k=2,n=3"), (0.0, 0.15), warmup=60, measure=240
+    )
     assert set(df["algorithm"]) == {"detour", "updown-table", "escape"}
     assert (df["accepted"] <= df["bound"] * 1.02).all() and not df["deadlock"].any()
     clean = df[df.rate == 0.0]

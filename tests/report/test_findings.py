@@ -19,28 +19,46 @@ def _sim_frame():
     rows = []
     for spec, alg, base in (("mikant:k=2,n=3", "alg1", 5.0), ("clos:k=2,n=3", "alg1", 6.0)):
         for load, sat in ((0.1, False), (0.5, False), (0.9, True)):
-            rows.append({"kind": "simulate", "topology": spec, "family": spec.split(":")[0],
-                         "algorithm": alg, "traffic": "uniform", "load": load,
-                         "avg_latency": base + 100 * load ** 4 * (50 if sat else 1),
-                         "accepted_flits": min(load, 0.4 if "mikant" in spec else 0.45),
-                         "saturated": sat, "config_hash": f"{spec}{load}"})
+            rows.append(
+                {
+                    "kind": "simulate",
+                    "topology": spec,
+                    "family": spec.split(":")[0],
+                    "algorithm": alg,
+                    "traffic": "uniform",
+                    "load": load,
+                    "avg_latency": base + 100 * load**4 * (50 if sat else 1),
+                    "accepted_flits": min(load, 0.4 if "mikant" in spec else 0.45),
+                    "saturated": sat,
+                    "config_hash": f"{spec}{load}",
+                }
+            )
     df = pd.DataFrame(rows)
     df.attrs["config_columns"] = ["kind", "topology", "family", "algorithm", "traffic", "load"]
     return df
 
 
-@pytest.mark.parametrize("spec,name", [("mikant:k=4,n=5", "MiKANT(4,5)"),
-                                       ("kant:k=4,n=3", "4-ary 3-tree"),
-                                       ("mikantc:k=3,n=3", "MiKANTC(3,3)"),
-                                       ("torus:k=4,n=2,p=1", "4-ary 2-cube"),
-                                       ("graph:file=x.graphml", "graph x.graphml")])
+@pytest.mark.parametrize(
+    "spec,name",
+    [
+        ("mikant:k=4,n=5", "MiKANT(4,5)"),
+        ("kant:k=4,n=3", "4-ary 3-tree"),
+        ("mikantc:k=3,n=3", "MiKANTC(3,3)"),
+        ("torus:k=4,n=2,p=1", "4-ary 2-cube"),
+        ("graph:file=x.graphml", "graph x.graphml"),
+    ],
+)
 def test_topology_names(spec, name):
     assert topology_name(spec) == name
 
 
 def test_numbers_have_sensible_digits():
-    assert [fmt_number(x) for x in (0.0627451, 2.0, 123456.7, 1e-5)] == \
-        ["0.06275", "2", "123,457", "1e-05"]
+    assert [fmt_number(x) for x in (0.0627451, 2.0, 123456.7, 1e-5)] == [
+        "0.06275",
+        "2",
+        "123,457",
+        "1e-05",
+    ]
 
 
 def test_design_table_and_sentences():
@@ -52,14 +70,23 @@ def test_design_table_and_sentences():
     f = findings(df)
     assert any(p.startswith("uniform: Clos(2,3) (alg1) accepts the most, 0.45") for p in f.points)
     # the routing bound beside the best known one (exact channel loads)
-    assert any("MiKANT(2,3) under uniform: alg1 bounds throughput at 0.536" in p
-               and "balanced would reach 0.938" in p for p in f.points)
+    assert any(
+        "MiKANT(2,3) under uniform: alg1 bounds throughput at 0.536" in p
+        and "balanced would reach 0.938" in p
+        for p in f.points
+    )
 
 
 def test_fault_table_sorted_by_success():
-    df = pd.DataFrame({"kind": "faults", "topology": "mikant:k=3,n=3",
-                       "algorithm": ["sp", "sp", "gns", "gns"], "rate": [0.0, 0.5] * 2,
-                       "success_ratio": [1.0, 0.1, 1.0, 0.3]})
+    df = pd.DataFrame(
+        {
+            "kind": "faults",
+            "topology": "mikant:k=3,n=3",
+            "algorithm": ["sp", "sp", "gns", "gns"],
+            "rate": [0.0, 0.5] * 2,
+            "success_ratio": [1.0, 0.1, 1.0, 0.3],
+        }
+    )
     t = fault_table(df)
     assert list(t["algorithm"]) == ["gns", "sp"]
     assert list(t["success at 50 % faults"]) == ["0.3", "0.1"]
@@ -90,7 +117,7 @@ def test_markers_styles_saturation_and_titles():
     assert all(ln.get_markerfacecolor() == "none" for ln in curves)  # overlaps stay visible
     assert "saturated, above the axis" in [ln.get_label() for ln in named]
     assert list(curves[0].get_xdata()) == [0.1, 0.5]  # the saturated point is marked apart
-    assert ax.get_ylim()[1] < 100 * 0.9 ** 4 * 50  # cut off on the linear axis
+    assert ax.get_ylim()[1] < 100 * 0.9**4 * 50  # cut off on the linear axis
     assert "MiKANT(2,3)" in ax.get_title() and "Clos(2,3)" in ax.get_title()
 
 
@@ -108,10 +135,17 @@ def test_fault_figure_names_the_topology_and_styles_differ(tmp_path, monkeypatch
 
     from fattree.report.fault_plots import plot_fault_study
 
-    frame = pd.DataFrame({"algorithm": ["sp"] * 2 + ["gns"] * 2, "model": "local",
-                          "rate": [0.0, 0.1] * 2, "success_ratio": [1.0, 0.5] * 2,
-                          "ci_low": [1.0, 0.4] * 2, "ci_high": [1.0, 0.6] * 2,
-                          "avg_path_length": [5.0, 5.2] * 2})
+    frame = pd.DataFrame(
+        {
+            "algorithm": ["sp"] * 2 + ["gns"] * 2,
+            "model": "local",
+            "rate": [0.0, 0.1] * 2,
+            "success_ratio": [1.0, 0.5] * 2,
+            "ci_low": [1.0, 0.4] * 2,
+            "ci_high": [1.0, 0.6] * 2,
+            "avg_path_length": [5.0, 5.2] * 2,
+        }
+    )
     seen = {}
     real_close = plt.close
 

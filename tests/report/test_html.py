@@ -83,7 +83,7 @@ def test_report_is_self_contained_and_lists_every_point(results, tmp_path):
     for h in df["config_hash"]:
         assert h[:12] in text
     assert "tiny report" in text and f"fattree {__version__}" in text
-    assert 'packets_per_source = 10' in text  # the study file itself
+    assert "packets_per_source = 10" in text  # the study file itself
     # the simulation supports latency (linear and log), throughput, conflicts, received...
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert any("latency, log scale" in c for c in captions)
@@ -98,11 +98,18 @@ def test_latency_plot_lines_log_axis_and_errors(results):
     fig = P.draw(df, "latency", logy=True)
     ax = fig.axes[0]
     assert ax.get_yscale() == "log"
-    labels = sorted(line.get_label() for line in ax.get_lines()
-                    if not line.get_label().startswith("_") and line.get_label() != "saturated")
+    labels = sorted(
+        line.get_label()
+        for line in ax.get_lines()
+        if not line.get_label().startswith("_") and line.get_label() != "saturated"
+    )
     # issue 13: human legends (the family's name and parameters, the routing used)
-    assert labels == ["2-ary 2-tree, bitcomp, dmodk", "2-ary 2-tree, uniform, dmodk",
-                      "MiKANT(2,2), bitcomp, balanced", "MiKANT(2,2), uniform, balanced"]
+    assert labels == [
+        "2-ary 2-tree, bitcomp, dmodk",
+        "2-ary 2-tree, uniform, dmodk",
+        "MiKANT(2,2), bitcomp, balanced",
+        "MiKANT(2,2), uniform, balanced",
+    ]
     line = ax.get_lines()[0]
     assert list(line.get_xdata()) == [0.2, 0.5]
     fig = P.draw(df, "throughput")
@@ -120,8 +127,13 @@ def test_latency_plot_lines_log_axis_and_errors(results):
 def test_replicates_are_averaged_with_error_bars():
     import pandas as pd
 
-    df = pd.DataFrame({"topology": ["a"] * 4, "load": [0.1, 0.1, 0.2, 0.2],
-                       "avg_latency": [10.0, 12.0, 20.0, 20.0]})
+    df = pd.DataFrame(
+        {
+            "topology": ["a"] * 4,
+            "load": [0.1, 0.1, 0.2, 0.2],
+            "avg_latency": [10.0, 12.0, 20.0, 20.0],
+        }
+    )
     fig = P.draw(df, "latency")
     line = fig.axes[0].get_lines()[0]
     assert list(line.get_ydata()) == [11.0, 20.0]
@@ -141,8 +153,15 @@ def test_reproduction_table1_matches_graph_except_clos_bisection(tmp_path):
 
 
 def test_reproduction_registry():
-    assert {"000-table1", "000-fig9", "000-fig10", "000-fig11", "000-fig12", "001-fig8",
-            "001-fig9"} <= set(REPRODUCTIONS)
+    assert {
+        "000-table1",
+        "000-fig9",
+        "000-fig10",
+        "000-fig11",
+        "000-fig12",
+        "001-fig8",
+        "001-fig9",
+    } <= set(REPRODUCTIONS)
     for name, r in REPRODUCTIONS.items():
         assert re.fullmatch(r"00[0-4]-(fig|table)\d+[a-z]?", name), name
         assert r.claim and r.paper[:3] == name[:3]
@@ -153,14 +172,25 @@ def test_reproduction_registry():
 def test_series_ignore_other_kinds_and_derived_columns(results):
     df = ResultStore(results).read()  # simulations and topology rows together
     fig = P.draw(df, "latency")
-    labels = {line.get_label() for line in fig.axes[0].get_lines()
-              if not line.get_label().startswith("_") and line.get_label() != "saturated"}
-    assert labels == {f"{t}, {p}, {a}" for t, a in (("2-ary 2-tree", "dmodk"),
-                                                     ("MiKANT(2,2)", "balanced"))
-                      for p in ("uniform", "bitcomp")}
+    labels = {
+        line.get_label()
+        for line in fig.axes[0].get_lines()
+        if not line.get_label().startswith("_") and line.get_label() != "saturated"
+    }
+    assert labels == {
+        f"{t}, {p}, {a}"
+        for t, a in (("2-ary 2-tree", "dmodk"), ("MiKANT(2,2)", "balanced"))
+        for p in ("uniform", "bitcomp")
+    }
     import pandas as pd
 
-    frame = pd.DataFrame({"topology": ["a", "a", "b", "b"], "k": [2, 2, 4, 4],
-                          "traffic": ["u", "v", "u", "v"], "load": [0.1] * 4})
+    frame = pd.DataFrame(
+        {
+            "topology": ["a", "a", "b", "b"],
+            "k": [2, 2, 4, 4],
+            "traffic": ["u", "v", "u", "v"],
+            "load": [0.1] * 4,
+        }
+    )
     frame.attrs["config_columns"] = ["topology", "traffic", "load", "k"]
     assert P.series_columns(frame, "load") == ["topology", "traffic"]

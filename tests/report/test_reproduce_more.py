@@ -34,8 +34,14 @@ def test_001_fig7_counts_from_the_graph(tmp_path):
 def test_004_fig4_shares_faults_and_judges_paper_algorithms(tmp_path):
     (r,) = reproduce("004-fig4", tmp_path, quick=True)
     df = r.tables["success ratio"]
-    assert set(df["algorithm"]) == {"sp", "cube", "gns+xt+gdl", "cube+gns+xt+gdl",
-                                    "cube+escape", "oracle"}
+    assert set(df["algorithm"]) == {
+        "sp",
+        "cube",
+        "gns+xt+gdl",
+        "cube+gns+xt+gdl",
+        "cube+escape",
+        "oracle",
+    }
     assert len(set(df["rate"])) == 21 and "300 trials" in r.finding
     piv = df.pivot_table(index="rate", columns="algorithm", values="success_ratio")
     assert (piv.loc[0.0] == 1.0).all()

@@ -61,8 +61,10 @@ def test_bad_k(bad):
         balanced_table(bad)
 
 
-@pytest.mark.parametrize("spec", ["mikant:k=2,n=2", "mikant:k=3,n=3", "mikant:k=4,n=3",
-                                  "mikant:k=5,n=2", "mikant:k=3,n=4"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mikant:k=2,n=2", "mikant:k=3,n=3", "mikant:k=4,n=3", "mikant:k=5,n=2", "mikant:k=3,n=4"],
+)
 def test_minimal_and_deadlock_free_with_one_vc(spec):
     t = fattree.build(spec)
     r = check(t, "balanced")
@@ -89,7 +91,7 @@ def test_crossing_root_follows_the_table():
     k, n = 4, 3
     t = fattree.build(f"mikant:k={k},n={n}")
     f = balanced_table(k)
-    kn = k ** n
+    kn = k**n
     seen = 0
     for src in range(0, t.n_nodes, 7):
         for dst in range(0, t.n_nodes, 5):
@@ -100,8 +102,9 @@ def test_crossing_root_follows_the_table():
             if y == tt:
                 continue
             r = route(t, "balanced", src, dst)
-            tops = [t.switch_label(int(sw)) for sw in r.switches
-                    if int(t.switch_level[sw]) == n - 2]
+            tops = [
+                t.switch_label(int(sw)) for sw in r.switches if int(t.switch_level[sw]) == n - 2
+            ]
             other = [lab for lab in tops if not lab.startswith(f"s{g}.")]
             assert len(other) == 1
             i = int(other[0].split(".")[2])  # label s<g>.<level>.<digit n-2>....

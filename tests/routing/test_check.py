@@ -19,8 +19,9 @@ TREE_ALGS = ("alg1", "dmodk", "smodk", "random", "adaptive")
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", ["kant", "clos", "mikant"])
-@pytest.mark.parametrize("k,n", [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3),
-                                 (4, 4)])
+@pytest.mark.parametrize(
+    "k,n", [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 4)]
+)
 def test_all_pairs_delivered_and_minimal(family, k, n):
     t = fattree.build(f"{family}:k={k},n={n}")
     for alg in TREE_ALGS + (("minimal-all", "dmodk-bal") if family == "mikant" else ()):
@@ -89,8 +90,18 @@ def _walk_ref(t, family, s, d, policy):
     raise AssertionError("reference loops")
 
 
-@pytest.mark.parametrize("spec", ["mikant:k=3,n=3", "mikant:k=2,n=4", "mikant:k=3,n=2",
-                                  "kant:k=3,n=3", "kant:k=2,n=4", "clos:k=3,n=3", "clos:k=2,n=2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mikant:k=3,n=3",
+        "mikant:k=2,n=4",
+        "mikant:k=3,n=2",
+        "kant:k=3,n=3",
+        "kant:k=2,n=4",
+        "clos:k=3,n=3",
+        "clos:k=2,n=2",
+    ],
+)
 @pytest.mark.parametrize("policy", ["alg1", "dmodk", "smodk"])
 def test_kernel_matches_pure_python_reference(spec, policy):
     t = fattree.build(spec)
@@ -112,8 +123,13 @@ def test_dmodk_spreads_a_leafs_nodes_over_k_spines():
 
 # ---------------------------------------------------------------- networkx cross-check
 @settings(max_examples=40, deadline=None)
-@given(fam=st.sampled_from(["kant", "clos", "mikant"]), k=st.integers(2, 4), n=st.integers(2, 4),
-       alg=st.sampled_from(TREE_ALGS), data=st.data())
+@given(
+    fam=st.sampled_from(["kant", "clos", "mikant"]),
+    k=st.integers(2, 4),
+    n=st.integers(2, 4),
+    alg=st.sampled_from(TREE_ALGS),
+    data=st.data(),
+)
 def test_random_pairs_follow_graph_shortest_paths(fam, k, n, alg, data):
     t = fattree.build(f"{fam}:k={k},n={n}")
     s = data.draw(st.integers(0, t.n_nodes - 1))
@@ -143,8 +159,10 @@ def test_random_varies_per_packet_and_is_reproducible():
     assert len(routes) == 16  # every (level-1, root) choice: k^(n-1) minimal paths
     assert route(t, cr, 0, 63, pkt_key=5).switches == route(t, cr, 0, 63, pkt_key=5).switches
     other = compile_routing(t, "random", seed=12)
-    assert any(route(t, cr, 0, 63, pkt_key=x).switches != route(t, other, 0, 63, pkt_key=x).switches
-               for x in range(20))
+    assert any(
+        route(t, cr, 0, 63, pkt_key=x).switches != route(t, other, 0, 63, pkt_key=x).switches
+        for x in range(20)
+    )
 
 
 # ---------------------------------------------------------------- path diversity

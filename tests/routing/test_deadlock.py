@@ -11,8 +11,10 @@ from fattree.routing import compile_routing, route
 from fattree.routing.deadlock import deadlock, dependency_graph
 
 
-@pytest.mark.parametrize("spec", ["mikant:k=3,n=3", "mikant:k=3,n=4", "mikant:k=2,n=3",
-                                  "mikant:k=4,n=3", "mikant:k=2,n=2"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mikant:k=3,n=3", "mikant:k=3,n=4", "mikant:k=2,n=3", "mikant:k=4,n=3", "mikant:k=2,n=2"],
+)
 def test_algorithm1_is_acyclic(spec):
     # 000's claim; mikant-routing-spec.md §6 (checked there for (3,3) and (3,4))
     t = fattree.build(spec)
@@ -68,8 +70,10 @@ def test_kernel_dependencies_equal_pure_python_ones():
         assert got == want, alg
 
 
-@pytest.mark.parametrize("alg,vcs", [("alg1", 1), ("adaptive", 1), ("minimal-all", 1),
-                                     ("minimal-all", 2), ("shortest", 1)])
+@pytest.mark.parametrize(
+    "alg,vcs",
+    [("alg1", 1), ("adaptive", 1), ("minimal-all", 1), ("minimal-all", 2), ("shortest", 1)],
+)
 def test_cycle_search_agrees_with_networkx(alg, vcs):
     t = fattree.build("mikant:k=3,n=3")
     g = dependency_graph(t, alg, vcs=vcs)
@@ -84,8 +88,10 @@ def test_cycle_search_agrees_with_networkx(alg, vcs):
 
 def _ring(tmp_path, m=5):
     f = tmp_path / "ring.txt"
-    f.write_text("\n".join([f"n{i} s{i}" for i in range(m)]
-                           + [f"s{i} s{(i + 1) % m}" for i in range(m)]) + "\n")
+    f.write_text(
+        "\n".join([f"n{i} s{i}" for i in range(m)] + [f"s{i} s{(i + 1) % m}" for i in range(m)])
+        + "\n"
+    )
     return fattree.build(f"graph:file={f}")
 
 

@@ -11,15 +11,27 @@ from fattree.routing.check import check
 from fattree.routing.deadlock import deadlock
 
 CASES = [
-    ("hypercube:d=4,p=2", "ecube"), ("hypercube:d=3", "ecube"),
-    ("torus:k=4,n=2", "dor"), ("torus:k=5,n=2,p=2", "dor"), ("torus:k=3,n=3", "dor"),
-    ("torus:k=2,n=3", "dor"), ("torus:k=6,n=2", "dor"),
-    ("cat:k=2,n=2", "cube-tree"), ("cat:k=3,n=3", "cube-tree"), ("micat:k=2,n=3", "cube-tree"),
-    ("micat:k=3,n=2", "cube-tree"), ("kantc:k=3,n=3", "cube-tree"), ("kantc:k=4,n=3", "cube-tree"),
-    ("kantc:k=5,n=2", "cube-tree"), ("mikantc:k=3,n=3", "cube-tree"),
-    ("mikantc:k=4,n=2", "cube-tree"), ("mikantc:k=5,n=2", "cube-tree"),
-    ("minft:clients=8", "summit"), ("minft:clients=32", "summit"),
-    ("minft:clients=32", "partial-group"), ("rsminft:clients=8", "lateral"),
+    ("hypercube:d=4,p=2", "ecube"),
+    ("hypercube:d=3", "ecube"),
+    ("torus:k=4,n=2", "dor"),
+    ("torus:k=5,n=2,p=2", "dor"),
+    ("torus:k=3,n=3", "dor"),
+    ("torus:k=2,n=3", "dor"),
+    ("torus:k=6,n=2", "dor"),
+    ("cat:k=2,n=2", "cube-tree"),
+    ("cat:k=3,n=3", "cube-tree"),
+    ("micat:k=2,n=3", "cube-tree"),
+    ("micat:k=3,n=2", "cube-tree"),
+    ("kantc:k=3,n=3", "cube-tree"),
+    ("kantc:k=4,n=3", "cube-tree"),
+    ("kantc:k=5,n=2", "cube-tree"),
+    ("mikantc:k=3,n=3", "cube-tree"),
+    ("mikantc:k=4,n=2", "cube-tree"),
+    ("mikantc:k=5,n=2", "cube-tree"),
+    ("minft:clients=8", "summit"),
+    ("minft:clients=32", "summit"),
+    ("minft:clients=32", "partial-group"),
+    ("rsminft:clients=8", "lateral"),
     ("rsminft:clients=64", "lateral"),
 ]
 
@@ -35,9 +47,15 @@ def test_delivered_minimal_and_deadlock_free(spec, alg):
     assert deadlock(t, cr, vcs=cr.vcs_required).acyclic
 
 
-@pytest.mark.parametrize("spec,alg", [("torus:k=4,n=2", "dor"), ("torus:k=5,n=2,p=2", "dor"),
-                                      ("kantc:k=5,n=2", "cube-tree"),
-                                      ("mikantc:k=5,n=2", "cube-tree")])
+@pytest.mark.parametrize(
+    "spec,alg",
+    [
+        ("torus:k=4,n=2", "dor"),
+        ("torus:k=5,n=2,p=2", "dor"),
+        ("kantc:k=5,n=2", "cube-tree"),
+        ("mikantc:k=5,n=2", "cube-tree"),
+    ],
+)
 def test_two_vcs_are_needed(spec, alg):
     t = fattree.build(spec)
     assert compile_routing(t, alg).vcs_required == 2
@@ -66,8 +84,9 @@ def test_torus_takes_the_shorter_way_in_dimension_order():
     assert r.ports == [0, 3, 3, 4]
 
 
-@pytest.mark.parametrize("spec", ["cat:k=3,n=3", "micat:k=2,n=3", "kantc:k=3,n=3",
-                                  "mikantc:k=3,n=3"])
+@pytest.mark.parametrize(
+    "spec", ["cat:k=3,n=3", "micat:k=2,n=3", "kantc:k=3,n=3", "mikantc:k=3,n=3"]
+)
 def test_cube_hops_keep_the_cube_tree_hops_keep_the_corner(spec):
     """001 §2.1: 'in the routing within a k-cube part the label D will not change;
     similarly the label C will not change when routing in the fat-tree part'. (KANTC's
@@ -87,8 +106,8 @@ def test_cube_hops_keep_the_cube_tree_hops_keep_the_corner(spec):
                 b = int(t.port_peer[a, p]) - t.n_nodes
                 da, db = t.switch_digits[a].tolist(), t.switch_digits[b].tolist()
                 if t.port_kind[a, p] == 2:  # a cube hop: same group, level 0, same cube
-                    assert da[:pre + 1] == db[:pre + 1] and da[pre] == 0
-                    assert da[pre + 1:pre + n - 1 + g] == db[pre + 1:pre + n - 1 + g]
+                    assert da[: pre + 1] == db[: pre + 1] and da[pre] == 0
+                    assert da[pre + 1 : pre + n - 1 + g] == db[pre + 1 : pre + n - 1 + g]
                 elif g:  # a tree hop of CAT/MiCAT: the corner stays all-zero
                     assert da[-k:] == db[-k:] == [0] * k
 
@@ -113,5 +132,5 @@ def test_min_paths():
     r = route(rs, "lateral", 0, 15)
     kinds = [int(rs.port_kind[s, p]) for s, p in zip(r.switches, r.ports)]
     first = kinds.index(2)  # the lateral hop (PORT_CUBE) ...
-    assert all(k in (0, 3) for k in kinds[first + 1:])  # ... then only down
+    assert all(k in (0, 3) for k in kinds[first + 1 :])  # ... then only down
     assert r.hops < route(t, "summit", 0, 15).hops

@@ -121,8 +121,12 @@ def test_bad_traffic():
     with pytest.raises(ParameterError, match="traffic pattern"):
         channel_load(t, "alg1", "nope")
     with pytest.raises(ParameterError, match="not minimal"):
-        channel_load(t, compile_routing(t, "alg1-literal-000").__class__(
-            **{**compile_routing(t, "adaptive").__dict__, "minimal": False}))
+        channel_load(
+            t,
+            compile_routing(t, "alg1-literal-000").__class__(
+                **{**compile_routing(t, "adaptive").__dict__, "minimal": False}
+            ),
+        )
 
 
 @pytest.mark.parametrize("k", range(2, 25))

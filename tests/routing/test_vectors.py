@@ -21,8 +21,11 @@ def _vectors(kind):
     if not VECTORS.exists():
         return []
     data = json.loads(VECTORS.read_text())
-    return [v for v in data["vectors"] if v["kind"] == kind and not v.get("faulty_links")
-            and v.get("topology") == "MiKANT"]
+    return [
+        v
+        for v in data["vectors"]
+        if v["kind"] == kind and not v.get("faulty_links") and v.get("topology") == "MiKANT"
+    ]
 
 
 def _lab(prefix, digits):
@@ -46,8 +49,9 @@ def test_vectors_present():
 def test_route_vector(vec):
     t = _topo(vec)
     src = _lab("n", vec["src"]) if "src" in vec else _lab("s", vec["start_switch"])
-    r = route(t, compile_routing(t, NAMES[vec["algorithm"]]), src, _lab("n", vec["dst"]),
-              hop_limit=40)
+    r = route(
+        t, compile_routing(t, NAMES[vec["algorithm"]]), src, _lab("n", vec["dst"]), hop_limit=40
+    )
     e = vec["expected"]
     assert r.delivered == e["success"]
     switches = [t.switch_label(s) for s in r.switches]
@@ -61,7 +65,7 @@ def test_route_vector(vec):
         # 000's literal rule: a loop, caught by the hop limit
         assert e["failure"] == "TTL" and r.status.startswith("hop limit")
         prefix = [_lab("s", s) for s in e["switches_prefix"]]
-        assert switches[:len(prefix)] == prefix
+        assert switches[: len(prefix)] == prefix
 
 
 def test_table_ii_ports_and_lengths_as_printed():
@@ -69,8 +73,10 @@ def test_table_ii_ports_and_lengths_as_printed():
     t = fattree.build("mikant:k=3,n=4")
     r = route(t, "alg1", "n0.2.0.0.0", "n1.2.2.2.2")
     assert r.ports == [5, 5, 5, 2, 2, 2] and r.hops == 2 * 4 - 1
-    lengths = [route(t, "alg1", "n0.2.0.0.0", d).hops
-               for d in ("n1.2.2.2.2", "n0.2.2.2.2", "n0.2.0.2.2", "n0.2.0.0.2")]
+    lengths = [
+        route(t, "alg1", "n0.2.0.0.0", d).hops
+        for d in ("n1.2.2.2.2", "n0.2.2.2.2", "n0.2.0.2.2", "n0.2.0.0.2")
+    ]
     assert lengths == [7, 8, 6, 4]
 
 
@@ -89,8 +95,11 @@ def test_cdg_vector(vec):
     assert rep.acyclic == (not vec["expected"]["cycle"])
 
 
-@pytest.mark.parametrize("vec", [v for v in _vectors("property") if v.get("check_distances", True)],
-                         ids=lambda v: v["id"])
+@pytest.mark.parametrize(
+    "vec",
+    [v for v in _vectors("property") if v.get("check_distances", True)],
+    ids=lambda v: v["id"],
+)
 def test_property_vector(vec):
     t = _topo(vec)
     e = vec["expected"]

@@ -46,23 +46,36 @@ def test_data_is_small_and_names_its_source():
 
 
 def test_every_factor_value_appears_and_kant43_covers_the_pairs():
-    factors = {"network": {"kant43", "mikant43"}, "buffer": {"2", "5", "8"},
-               "vcs": {"1", "2"}, "packet_flits": {"1", "4", "8"}, "speculative": {"0", "1"},
-               "traffic": {"uniform", "bitcomp", "transpose"},
-               "point": {"low", "mid", "high", "saturation"}, "routing_delay": {"0", "1"}}
+    factors = {
+        "network": {"kant43", "mikant43"},
+        "buffer": {"2", "5", "8"},
+        "vcs": {"1", "2"},
+        "packet_flits": {"1", "4", "8"},
+        "speculative": {"0", "1"},
+        "traffic": {"uniform", "bitcomp", "transpose"},
+        "point": {"low", "mid", "high", "saturation"},
+        "routing_delay": {"0", "1"},
+    }
     for name, values in factors.items():
         assert {r[name] for r in MATRIX} == values, name
     assert {r["network"] for r in SPEED} == {"kant45", "kant83"}
-    assert all(r["booksim_topology"] == ("anynet" if r["network"] == "mikant43" else "fattree") for r in MATRIX)
+    assert all(
+        r["booksim_topology"] == ("anynet" if r["network"] == "mikant43" else "fattree")
+        for r in MATRIX
+    )
     small = [r for r in MATRIX if r["network"] == "kant43" and r["routing_delay"] == "0"]
     # every (traffic, buffer, speculative) combination ...
-    assert {(r["traffic"], r["buffer"], r["speculative"]) for r in small} == set(itertools.product(
-        factors["traffic"], factors["buffer"], factors["speculative"]))
+    assert {(r["traffic"], r["buffer"], r["speculative"]) for r in small} == set(
+        itertools.product(factors["traffic"], factors["buffer"], factors["speculative"])
+    )
     # ... and every (VCs, packet flits) pair with every traffic and every buffer depth
     pairs = set(itertools.product(factors["vcs"], factors["packet_flits"]))
     for key in ("traffic", "buffer"):
         for value in factors[key]:
-            assert {(r["vcs"], r["packet_flits"]) for r in small if r[key] == value} == pairs, (key, value)
+            assert {(r["vcs"], r["packet_flits"]) for r in small if r[key] == value} == pairs, (
+                key,
+                value,
+            )
     assert ZERO and {z["case"] for z in ZERO} <= {r["case"] for r in MATRIX}
 
 
@@ -98,7 +111,9 @@ def test_zero_load_is_booksims_pipeline_formula():
         if r["packet_flits"] != "1":
             continue
         h = int(z["routers"])
-        assert int(z["plat"]) == _per_router(int(r["routing_delay"]), int(r["speculative"])) * h + 2, z
+        assert (
+            int(z["plat"]) == _per_router(int(r["routing_delay"]), int(r["speculative"])) * h + 2
+        ), z
         checked += 1
     assert checked >= 8
 
@@ -109,10 +124,14 @@ def test_zero_load_of_long_packets_with_deep_buffers_adds_one_cycle_per_flit():
     for z in ZERO:
         r = case_of[z["case"]]
         f = int(r["packet_flits"])
-        if f == 1 or int(r["buffer"]) < 5:  # 5 = the credit loop: a shallower buffer throttles the body
+        if (
+            f == 1 or int(r["buffer"]) < 5
+        ):  # 5 = the credit loop: a shallower buffer throttles the body
             continue
         h = int(z["routers"])
-        assert int(z["plat"]) == _per_router(int(r["routing_delay"]), int(r["speculative"])) * h + 2 + (f - 1), z
+        assert int(z["plat"]) == _per_router(
+            int(r["routing_delay"]), int(r["speculative"])
+        ) * h + 2 + (f - 1), z
         checked += 1
     assert checked >= 4
 
@@ -120,9 +139,15 @@ def test_zero_load_of_long_packets_with_deep_buffers_adds_one_cycle_per_flit():
 def test_speed_figures_for_sim_speed():
     cases = {r["case"]: r for r in SPEED}
     assert {"kant45-uniform-0.1", "kant83-uniform-saturated"} <= set(cases)
-    assert set(cases) <= {"kant45-uniform-0.1", "kant45-uniform-saturated", "kant83-uniform-saturated"}
+    assert set(cases) <= {
+        "kant45-uniform-0.1",
+        "kant45-uniform-saturated",
+        "kant83-uniform-saturated",
+    }
     for r in cases.values():
-        assert float(r["cycles_per_s"]) == pytest.approx(int(r["cycles"]) / float(r["user_s"]), rel=0.01)
+        assert float(r["cycles_per_s"]) == pytest.approx(
+            int(r["cycles"]) / float(r["user_s"]), rel=0.01
+        )
 
 
 # ---------------------------------------------------------------------- BookSim2's fattree numbering
@@ -130,8 +155,10 @@ def booksim_fattree(k: int, n: int) -> nx.Graph:
     """BookSim2's built-in ``fattree`` (src/networks/fattree.cpp channel arithmetic) as a graph."""
     npos = k ** (n - 1)
     cpd, cpl = k * npos, 2 * k * npos
+
     def router(level, pos):  # level 0 = roots
         return ("r", level * npos + pos)
+
     g = nx.Graph()
     for pos in range(npos):
         for i in range(k):
@@ -167,8 +194,10 @@ def test_booksim_fattree_is_kant_with_rotated_node_numbers(k, n):
     t = fattree.build(f"kant:k={k},n={n}")
     nodes = t.n_nodes
     ours = nx.Graph()
+
     def name(v):
         return ("n", int(v)) if v < nodes else ("s", int(v))
+
     ours.add_edges_from((name(a), name(b)) for a, b in t.links)
     kn1 = k ** (n - 1)
     for v in ours:
@@ -178,8 +207,10 @@ def test_booksim_fattree_is_kant_with_rotated_node_numbers(k, n):
         theirs.nodes[v]["lab"] = v if v[0] == "n" else "switch"
     # same size, and every node pair at the same distance under the map (VF2 on these graphs
     # can take minutes depending on hash order, so the check is by distances)
-    assert (ours.number_of_nodes(), ours.number_of_edges()) == (theirs.number_of_nodes(),
-                                                                theirs.number_of_edges())
+    assert (ours.number_of_nodes(), ours.number_of_edges()) == (
+        theirs.number_of_nodes(),
+        theirs.number_of_edges(),
+    )
     ids = {ours.nodes[v]["lab"]: v for v in ours if v[0] == "n"}
     d_ours = {v: nx.single_source_shortest_path_length(ours, v) for v in ids.values()}
     for b, v in ids.items():
@@ -195,13 +226,23 @@ def test_booksim_fattree_is_kant_with_rotated_node_numbers(k, n):
 def test_stored_mikant_file_is_our_export():
     from fattree.topology.export import export_bytes
 
-    assert (DATA / "mikant43.anynet").read_bytes() == export_bytes(fattree.build("mikant:k=4,n=3"), "booksim")
+    assert (DATA / "mikant43.anynet").read_bytes() == export_bytes(
+        fattree.build("mikant:k=4,n=3"), "booksim"
+    )
 
 
 def test_config_of_a_matrix_row():
     r = next(r for r in MATRIX if r["network"] == "kant43" and r["speculative"] == "0")
-    text = booksim_config(None, k=4, n=3, buffer=int(r["buffer"]), vcs=int(r["vcs"]),
-                          packet_flits=int(r["packet_flits"]), speculative=False, traffic=r["traffic"])
+    text = booksim_config(
+        None,
+        k=4,
+        n=3,
+        buffer=int(r["buffer"]),
+        vcs=int(r["vcs"]),
+        packet_flits=int(r["packet_flits"]),
+        speculative=False,
+        traffic=r["traffic"],
+    )
     assert "speculative = 0;" in text and "routing_function = nca;" in text
 
 
@@ -212,16 +253,21 @@ def _has_booksim_model() -> bool:
     return {"model", "speculative"} <= {f.name for f in dataclasses.fields(SimConfig)}
 
 
-needs_model = pytest.mark.skipif(not _has_booksim_model(), reason="SimConfig has no model='booksim' yet")
+needs_model = pytest.mark.skipif(
+    not _has_booksim_model(), reason="SimConfig has no model='booksim' yet"
+)
 
 
 @needs_model
-@pytest.mark.parametrize("case", ["kant43-uniform-b2-v1-p1-s-rd0", "kant43-uniform-b5-v1-p4-ns-rd0"])
+@pytest.mark.parametrize(
+    "case", ["kant43-uniform-b2-v1-p1-s-rd0", "kant43-uniform-b5-v1-p4-ns-rd0"]
+)
 def test_ours_matches_booksim_on_a_subset(case):
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "booksim_compare", Path(__file__).resolve().parents[2] / "benchmarks" / "booksim_compare.py")
+        "booksim_compare", Path(__file__).resolve().parents[2] / "benchmarks" / "booksim_compare.py"
+    )
     bc = importlib.util.module_from_spec(spec)
     import sys
 

@@ -45,23 +45,30 @@ _TOPOS: dict = {}
 
 
 def _topo(network):
-    spec = (f"graph:file={DATA / 'mikant43.anynet'}" if network == "mikant43"
-            else "kant:k=4,n=3")
+    spec = f"graph:file={DATA / 'mikant43.anynet'}" if network == "mikant43" else "kant:k=4,n=3"
     if spec not in _TOPOS:
         _TOPOS[spec] = fattree.build(spec)
     return _TOPOS[spec]
 
 
 def _cfg(row, load, **kw):
-    return SimConfig(model="booksim", traffic=row["traffic"], buffer=int(row["buffer"]),
-                     vcs=int(row["vcs"]), packet_flits=int(row["packet_flits"]),
-                     speculative=row["speculative"] == "1", routing_delay=int(row["routing_delay"]),
-                     load=load, **{"seed": 1, **kw})
+    return SimConfig(
+        model="booksim",
+        traffic=row["traffic"],
+        buffer=int(row["buffer"]),
+        vcs=int(row["vcs"]),
+        packet_flits=int(row["packet_flits"]),
+        speculative=row["speculative"] == "1",
+        routing_delay=int(row["routing_delay"]),
+        load=load,
+        **{"seed": 1, **kw},
+    )
 
 
 def _saturation(row, seed=1):
-    return simulate(_topo(row["network"]), _cfg(row, 1.0, sim_type="throughput",
-                                                seed=seed)).accepted_flits
+    return simulate(
+        _topo(row["network"]), _cfg(row, 1.0, sim_type="throughput", seed=seed)
+    ).accepted_flits
 
 
 def _latency(row, seed=1):
@@ -91,8 +98,12 @@ def test_zero_load_latency(z, tmp_path):
     assert abs(r.avg_latency - float(z["plat"])) <= TOL_ZERO
 
 
-FAST = ["kant43-uniform-b2-v1-p1-s-rd0", "kant43-uniform-b5-v1-p4-ns-rd0",
-        "kant43-uniform-b2-v1-p1-ns-rd1", "mikant43-bitcomp-b2-v1-p1-ns-rd0"]
+FAST = [
+    "kant43-uniform-b2-v1-p1-s-rd0",
+    "kant43-uniform-b5-v1-p4-ns-rd0",
+    "kant43-uniform-b2-v1-p1-ns-rd1",
+    "mikant43-bitcomp-b2-v1-p1-ns-rd0",
+]
 
 
 @pytest.mark.parametrize("case", FAST)
@@ -110,8 +121,11 @@ KNOWN = {("mikant43-uniform-b8-v2-p8-s-rd0", "high")}
 
 
 def _matrix_param(r):
-    marks = [pytest.mark.xfail(reason="known difference, docs/booksim.md 'Agreement'",
-                               strict=False)] if (r["case"], r["point"]) in KNOWN else []
+    marks = (
+        [pytest.mark.xfail(reason="known difference, docs/booksim.md 'Agreement'", strict=False)]
+        if (r["case"], r["point"]) in KNOWN
+        else []
+    )
     return pytest.param(r, id=f"{r['case']}-{r['point']}", marks=marks)
 
 
@@ -139,8 +153,9 @@ def test_matrix(row):
 
 def test_transpose_pairs_booksims_nodes():
     """Permutations act on BookSim2's node ids: transpose's hop count is BookSim2's."""
-    row = next(r for r in MATRIX if r["case"] == "kant43-transpose-b8-v1-p1-s-rd0"
-               and r["point"] == "low")
+    row = next(
+        r for r in MATRIX if r["case"] == "kant43-transpose-b8-v1-p1-s-rd0" and r["point"] == "low"
+    )
     r = simulate(_topo("kant43"), _cfg(row, float(row["load"])))
     assert r.avg_hops - 1 == pytest.approx(float(row["hops"]), abs=0.05)
 
@@ -148,8 +163,10 @@ def test_transpose_pairs_booksims_nodes():
 def test_model_recorded_deterministic_and_defaults():
     r1 = simulate("kant:k=2,n=2", model="booksim", load=0.05, seed=3)
     r2 = simulate("kant:k=2,n=2", model="booksim", load=0.05, seed=3)
-    assert r1.to_dict() | {"wall_seconds": 0, "compile_seconds": 0} == \
-        r2.to_dict() | {"wall_seconds": 0, "compile_seconds": 0}
+    assert r1.to_dict() | {"wall_seconds": 0, "compile_seconds": 0} == r2.to_dict() | {
+        "wall_seconds": 0,
+        "compile_seconds": 0,
+    }
     assert r1.config["model"] == "booksim" and r1.config["speculative"] is True
     assert r1.config["routing_delay"] == 0 and r1.algorithm == "nca"
     assert r1.flow_control.startswith("booksim") and r1.conservation
@@ -159,8 +176,10 @@ def test_model_recorded_deterministic_and_defaults():
 
 def test_non_speculative_vc_allocation_is_a_stage():
     """Non-speculative: 4 cycles per router instead of 3 (docs/booksim.md, Pipeline)."""
-    lat = {s: simulate("kant:k=2,n=3", model="booksim", load=0.002, speculative=s,
-                       seed=1).avg_latency for s in (True, False)}
+    lat = {
+        s: simulate("kant:k=2,n=3", model="booksim", load=0.002, speculative=s, seed=1).avg_latency
+        for s in (True, False)
+    }
     assert lat[False] > lat[True] + 1.5
 
 
@@ -169,14 +188,17 @@ def test_unknown_model_lists_the_models():
         SimConfig(model="booksim2")
 
 
-@pytest.mark.parametrize("kw, named", [
-    ({"model": "booksim", "arbitration": "roundrobin"}, "arbitration='roundrobin'"),
-    ({"model": "booksim", "router_delay": 2, "termination": "window"}, "router_delay=2"),
-    ({"model": "booksim", "algorithm": "alg1"}, "algorithm='alg1'"),
-    ({"speculative": False}, "speculative=False"),
-    ({"routing_delay": 1}, "routing_delay=1"),
-    ({"sim_type": "throughput"}, "sim_type='throughput'"),
-])
+@pytest.mark.parametrize(
+    "kw, named",
+    [
+        ({"model": "booksim", "arbitration": "roundrobin"}, "arbitration='roundrobin'"),
+        ({"model": "booksim", "router_delay": 2, "termination": "window"}, "router_delay=2"),
+        ({"model": "booksim", "algorithm": "alg1"}, "algorithm='alg1'"),
+        ({"speculative": False}, "speculative=False"),
+        ({"routing_delay": 1}, "routing_delay=1"),
+        ({"sim_type": "throughput"}, "sim_type='throughput'"),
+    ],
+)
 def test_options_that_contradict_the_model(kw, named):
     with pytest.raises(ParameterError, match=named.replace("(", r"\(")) as e:
         SimConfig(**kw)
@@ -192,8 +214,13 @@ def test_bad_sim_type_and_speculative():
 
 def test_cli_model_booksim(tmp_path):
     def run(*a):
-        return subprocess.run([sys.executable, "-m", "fattree", "simulate", *a],
-                              capture_output=True, text=True, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "fattree", "simulate", *a],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
     out = run("kant:k=2,n=2", "--model", "booksim", "--load", "0.05", "--no-speculative")
     assert out.returncode == 0, out.stderr
     assert "model: booksim" in out.stdout and "non-speculative" in out.stdout
@@ -207,22 +234,34 @@ def test_cli_model_booksim(tmp_path):
     assert bad.returncode == 2 and "line 2" in bad.stderr
 
 
-@pytest.mark.parametrize("rd, spec, cd, flits, vcs, buffer", [
-    (2, True, 2, 3, 3, 16), (0, False, 1, 1, 3, 1), (1, True, 0, 5, 2, 8)])
+@pytest.mark.parametrize(
+    "rd, spec, cd, flits, vcs, buffer",
+    [(2, True, 2, 3, 3, 16), (0, False, 1, 1, 3, 1), (1, True, 0, 5, 2, 8)],
+)
 def test_pipeline_formula_with_odd_parameters(rd, spec, cd, flits, vcs, buffer, tmp_path):
     """Zero load: (routing_delay + (1 if speculative else 2) + 2) per router + 2 + (F - 1),
     also with VC counts and packet lengths that are not powers of two (the kernel pads)."""
     trace = tmp_path / "t.txt"
     trace.write_text("10 0 7\n")  # 5 routers apart in kant(2,3)
-    r = simulate("kant:k=2,n=3", model="booksim", traffic=f"trace:file={trace}", load=None,
-                 routing_delay=rd, speculative=spec, credit_delay=cd, packet_flits=flits,
-                 vcs=vcs, buffer=buffer)
+    r = simulate(
+        "kant:k=2,n=3",
+        model="booksim",
+        traffic=f"trace:file={trace}",
+        load=None,
+        routing_delay=rd,
+        speculative=spec,
+        credit_delay=cd,
+        packet_flits=flits,
+        vcs=vcs,
+        buffer=buffer,
+    )
     assert r.avg_hops - 1 == 5
     assert r.avg_latency == (rd + (1 if spec else 2) + 2) * 5 + 2 + flits - 1
 
 
 def test_other_families_route_with_the_anynet_min_table():
-    r = simulate("torus:k=4,n=2", model="booksim", load=0.05, vcs=3, packet_flits=3, buffer=3,
-                 seed=2)
+    r = simulate(
+        "torus:k=4,n=2", model="booksim", load=0.05, vcs=3, packet_flits=3, buffer=3, seed=2
+    )
     assert r.algorithm == "min" and r.conservation and not r.saturated
     assert r.accepted_flits == pytest.approx(0.05, rel=0.1)

@@ -16,8 +16,13 @@ from fattree.sim import SimConfig, simulate, simulate_loads
 from fattree.sim.engine import fault_mask, fault_tables
 from fattree.routing import compile_routing
 from fattree.sim.engine import channel_load_bound
-from fattree.sim.faultroutes import (FS_LIVELOCK, FS_OK, FS_UNROUTABLE, fault_load_bound,
-                                     fault_routes)
+from fattree.sim.faultroutes import (
+    FS_LIVELOCK,
+    FS_OK,
+    FS_UNROUTABLE,
+    fault_load_bound,
+    fault_routes,
+)
 from fattree.sim.reference import simulate_reference
 
 SPEC = "mikant:k=2,n=3"
@@ -41,13 +46,18 @@ def follow(topo, faulty, s, ports):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec,alg,rate,seed,model", [
-    (SPEC, "gns+xt+gdl", 0.1, 1, "local"), (SPEC, "gns+tt+xt+gdl", 0.2, 2, "local"),
-    ("mikant:k=3,n=3", "gdl", 0.05, 3, "local"),
-    ("mikant:k=4,n=3", "gns+tt+xt+gdl", 0.1, 4, "lookahead"),
-    ("mikant:k=3,n=3", "gns+xt+gdl", 0.15, 6, "lookahead"),
-    ("mikantc:k=3,n=3", "sp", 0.05, 4, "local"),
-    ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 0.1, 5, "local")])
+@pytest.mark.parametrize(
+    "spec,alg,rate,seed,model",
+    [
+        (SPEC, "gns+xt+gdl", 0.1, 1, "local"),
+        (SPEC, "gns+tt+xt+gdl", 0.2, 2, "local"),
+        ("mikant:k=3,n=3", "gdl", 0.05, 3, "local"),
+        ("mikant:k=4,n=3", "gns+tt+xt+gdl", 0.1, 4, "lookahead"),
+        ("mikant:k=3,n=3", "gns+xt+gdl", 0.15, 6, "lookahead"),
+        ("mikantc:k=3,n=3", "sp", 0.05, 4, "local"),
+        ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 0.1, 5, "local"),
+    ],
+)
 def test_routes_never_cross_a_failed_link_and_match_the_walk(spec, alg, rate, seed, model):
     topo = fattree.build(spec)
     faulty = random_faults(topo, rate, seed)
@@ -91,7 +101,7 @@ def test_unroutable_count_is_exact(tmp_path, alg, vcs):
     bad = sum(int(fr.status[s * N + t] == FS_UNROUTABLE) for s, t in pairs)
     loop = sum(int(fr.status[s * N + t] == FS_LIVELOCK) for s, t in pairs)
     assert bad > 0
-    r = simulate(topo, cfg, traffic=f"trace:file={path}", packets_per_source=10 ** 6)
+    r = simulate(topo, cfg, traffic=f"trace:file={path}", packets_per_source=10**6)
     assert (r.unroutable, r.livelock) == (bad, loop)
     assert r.created == len(pairs) and r.delivered == len(pairs) - bad - loop
     assert r.conservation and not r.deadlock
@@ -102,8 +112,15 @@ def test_unroutable_count_is_exact(tmp_path, alg, vcs):
 def test_unroutable_under_a_permutation(tmp_path):
     """bitcomp: each source sends to one node, so its packets are all routed or all not."""
     topo = fattree.build(SPEC)
-    r = simulate(topo, load=0.2, traffic="bitcomp", fault_rate=0.2, fault_seed=3,
-                 algorithm="gns", packets_per_source=30)
+    r = simulate(
+        topo,
+        load=0.2,
+        traffic="bitcomp",
+        fault_rate=0.2,
+        fault_seed=3,
+        algorithm="gns",
+        packets_per_source=30,
+    )
     fr = fault_routes(topo, "gns", fault_mask(topo, SimConfig(fault_rate=0.2, fault_seed=3)))
     N = topo.n_nodes
     bad_src = [s for s in range(N) if fr.status[s * N + (N - 1 - s)] != FS_OK]
@@ -119,8 +136,16 @@ def test_zero_faults_is_the_fault_free_simulation(alg, load):
     base = simulate(SPEC, load=load, packets_per_source=40, seed=5, algorithm="alg1")
     ft = simulate(SPEC, load=load, packets_per_source=40, seed=5, algorithm=alg, fault_rate=0.0)
     a, b = base.to_dict(), ft.to_dict()
-    for key in ("config", "algorithm", "wall_seconds", "compile_seconds", "fault_rate",
-                "ft_algorithm", "fault_seed", "channel_load_bound"):
+    for key in (
+        "config",
+        "algorithm",
+        "wall_seconds",
+        "compile_seconds",
+        "fault_rate",
+        "ft_algorithm",
+        "fault_seed",
+        "channel_load_bound",
+    ):
         a.pop(key), b.pop(key)
     assert a == b
     assert np.array_equal(base.series, ft.series)
@@ -132,8 +157,13 @@ def test_zero_faults_is_the_fault_free_simulation(alg, load):
 def test_deadlock_with_one_vc_none_with_escape_classes():
     """The detours' dependency cycles deadlock one VC; the escape classes never do."""
     topo = fattree.build("mikant:k=4,n=3")
-    kw = dict(load=0.6, packets_per_source=60, algorithm="gns+xt+gdl", fault_rate=0.05,
-              deadlock_window=300)
+    kw = dict(
+        load=0.6,
+        packets_per_source=60,
+        algorithm="gns+xt+gdl",
+        fault_rate=0.05,
+        deadlock_window=300,
+    )
     dead = [simulate(topo, fault_seed=s, **kw).deadlock for s in range(4)]
     assert any(dead)
     for s in range(4):
@@ -150,15 +180,17 @@ def test_refused_routes_match_the_dependency_graph():
     one = fault_routes(topo, "gns+tt+xt+gdl", faulty, vcs=1)
     two = fault_routes(topo, "gns+tt+xt+gdl", faulty, vcs=2)
     g = ft_dependency_graph(topo, "gns+tt+xt+gdl", faulty, vcs=2)
-    refused = int(((two.status == FS_UNROUTABLE) & off).sum()
-                  - ((one.status == FS_UNROUTABLE) & off).sum())
+    refused = int(
+        ((two.status == FS_UNROUTABLE) & off).sum() - ((one.status == FS_UNROUTABLE) & off).sum()
+    )
     assert refused == int(g.stats[1]) > 0
     assert two.vcs.max() == 1 and one.vcs.max() == 0
 
 
 def test_curve_shares_the_table_and_bad_parameters():
-    df = simulate_loads(SPEC, [0.1, 0.2], packets_per_source=10, fault_rate=0.1,
-                        algorithm="gns+gdl", fault_seed=2)
+    df = simulate_loads(
+        SPEC, [0.1, 0.2], packets_per_source=10, fault_rate=0.1, algorithm="gns+gdl", fault_seed=2
+    )
     assert list(df["ft_algorithm"]) == ["gns+gdl"] * 2 and (df["faulty_links"] > 0).all()
     assert (df["channel_load_bound"] > 0).all() and df["channel_load_bound"].nunique() == 1
     with pytest.raises(ParameterError, match="fault_rate=1.5"):
@@ -194,14 +226,40 @@ def run(capsys, *args):
 
 
 def test_cli_as_typed(capsys):
-    code, out, err = run(capsys, "simulate", SPEC, "--fault-rate", "0.1", "--algorithm",
-                         "gns+xt+gdl", "--loads", "0.05:0.15:0.05", "-P", "20", "--fault-seed",
-                         "3", "--vcs", "4")
+    code, out, err = run(
+        capsys,
+        "simulate",
+        SPEC,
+        "--fault-rate",
+        "0.1",
+        "--algorithm",
+        "gns+xt+gdl",
+        "--loads",
+        "0.05:0.15:0.05",
+        "-P",
+        "20",
+        "--fault-seed",
+        "3",
+        "--vcs",
+        "4",
+    )
     assert code in (0, None), err
     assert "fault-tolerant routing gns+xt+gdl" in out and "4 VC classes" in out
     assert "unroutable" in out
-    code, out, _ = run(capsys, "simulate", SPEC, "--fault-rate", "0.1", "--algorithm", "gns",
-                       "--load", "0.1", "-P", "10", "--json")
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        SPEC,
+        "--fault-rate",
+        "0.1",
+        "--algorithm",
+        "gns",
+        "--load",
+        "0.1",
+        "-P",
+        "10",
+        "--json",
+    )
     import json
 
     d = json.loads(out)
@@ -222,24 +280,51 @@ def test_fault_bound_caps_the_accepted_throughput(capsys):
     kw = dict(fault_rate=0.1, algorithm="gns+xt+gdl", fault_seed=4, packets_per_source=60)
     r = simulate("mikant:k=4,n=3", load=0.9, bound=True, **kw)
     assert r.saturated and 0 < r.accepted_flits <= r.channel_load_bound
-    code, out, err = run(capsys, "simulate", "mikant:k=4,n=3", "--fault-rate", "0.1",
-                         "--algorithm", "gns+xt+gdl", "--fault-seed", "4", "--load", "0.2",
-                         "-P", "20")
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "mikant:k=4,n=3",
+        "--fault-rate",
+        "0.1",
+        "--algorithm",
+        "gns+xt+gdl",
+        "--fault-seed",
+        "4",
+        "--load",
+        "0.2",
+        "-P",
+        "20",
+    )
     assert code in (0, None), err
     assert "routes under these faults (routable pairs)" in " ".join(out.split())
 
 
 def test_lookahead_routes_more_and_is_recorded(capsys):
-    kw = dict(load=0.1, fault_rate=0.1, algorithm="gns+tt+xt+gdl", fault_seed=4,
-              packets_per_source=30)
+    kw = dict(
+        load=0.1, fault_rate=0.1, algorithm="gns+tt+xt+gdl", fault_seed=4, packets_per_source=30
+    )
     local = simulate("mikant:k=4,n=3", **kw)
     look = simulate("mikant:k=4,n=3", fault_model="lookahead", **kw)
     assert local.faulty_links == look.faulty_links  # the same fault set
     assert look.unroutable < local.unroutable  # lookahead never starts a dead detour
     assert look.config["fault_model"] == "lookahead" and local.config["fault_model"] == "local"
-    code, out, err = run(capsys, "simulate", "mikant:k=4,n=3", "--fault-rate", "0.1",
-                         "--algorithm", "gns+tt+xt+gdl", "--fault-seed", "4", "--fault-model",
-                         "lookahead", "--load", "0.1", "-P", "30")
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "mikant:k=4,n=3",
+        "--fault-rate",
+        "0.1",
+        "--algorithm",
+        "gns+tt+xt+gdl",
+        "--fault-seed",
+        "4",
+        "--fault-model",
+        "lookahead",
+        "--load",
+        "0.1",
+        "-P",
+        "30",
+    )
     assert code in (0, None), err
     assert "(lookahead knowledge)" in out
     ft = fault_tables("mikant:k=4,n=3", SimConfig(**kw))
@@ -247,13 +332,18 @@ def test_lookahead_routes_more_and_is_recorded(capsys):
         simulate("mikant:k=4,n=3", fault_table=ft, fault_model="lookahead", **kw)
 
 
-@pytest.mark.parametrize("args,match", [
-    (["--fault-rate", "0.1", "--algorithm", "gns", "--fault-model", "oracle"],
-     "unknown fault_model 'oracle'.*local, lookahead"),
-    (["--fault-rate", "1.5", "--algorithm", "gns"], "fault_rate=1.5"),
-    (["--fault-rate", "0.1", "--algorithm", "alg1"], "valid: .*gns\\+gdl"),
-    (["--fault-rate", "0.1", "--algorithm", "detour"], "not defined for family 'mikant'"),
-])
+@pytest.mark.parametrize(
+    "args,match",
+    [
+        (
+            ["--fault-rate", "0.1", "--algorithm", "gns", "--fault-model", "oracle"],
+            "unknown fault_model 'oracle'.*local, lookahead",
+        ),
+        (["--fault-rate", "1.5", "--algorithm", "gns"], "fault_rate=1.5"),
+        (["--fault-rate", "0.1", "--algorithm", "alg1"], "valid: .*gns\\+gdl"),
+        (["--fault-rate", "0.1", "--algorithm", "detour"], "not defined for family 'mikant'"),
+    ],
+)
 def test_cli_bad_input(capsys, args, match):
     code, out, err = run(capsys, "simulate", SPEC, "--load", "0.1", *args)
     assert code == 2
@@ -269,23 +359,43 @@ def test_cli_fault_file(capsys, tmp_path):
     f = tmp_path / "f.txt"
     a, b = topo.links[topo.n_nodes + 3]
     f.write_text(f"# one\n{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}\n")
-    code, out, err = run(capsys, "simulate", SPEC, "--faults", str(f), "--algorithm", "gns",
-                         "--load", "0.1", "-P", "10", "--json")
+    code, out, err = run(
+        capsys,
+        "simulate",
+        SPEC,
+        "--faults",
+        str(f),
+        "--algorithm",
+        "gns",
+        "--load",
+        "0.1",
+        "-P",
+        "10",
+        "--json",
+    )
     assert code in (0, None), err
     import json
 
     assert json.loads(out)["faulty_links"] == 1
     f.write_text("s0.0.0 nope\n")
-    code, out, err = run(capsys, "simulate", SPEC, "--faults", str(f), "--algorithm", "gns",
-                         "--load", "0.1")
+    code, out, err = run(
+        capsys, "simulate", SPEC, "--faults", str(f), "--algorithm", "gns", "--load", "0.1"
+    )
     assert code == 2 and ":1:" in err and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("spec,alg,vcs", [
-    ("mikant:k=3,n=3", "gns+tt+xt+gdl", 1), ("mikant:k=3,n=3", "escape", 2),
-    ("kant:k=3,n=3", "detour", 1), ("kant:k=3,n=3", "updown-table", 2),
-    ("clos:k=2,n=3", "shortest-table", 1), ("torus:k=4,n=2", "minimal", 1),
-    ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 1)])
+@pytest.mark.parametrize(
+    "spec,alg,vcs",
+    [
+        ("mikant:k=3,n=3", "gns+tt+xt+gdl", 1),
+        ("mikant:k=3,n=3", "escape", 2),
+        ("kant:k=3,n=3", "detour", 1),
+        ("kant:k=3,n=3", "updown-table", 2),
+        ("clos:k=2,n=3", "shortest-table", 1),
+        ("torus:k=4,n=2", "minimal", 1),
+        ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 1),
+    ],
+)
 def test_router_bound_equals_the_table_bound(spec, alg, vcs):
     """The bound walked pair by pair (nothing stored) is the route table's."""
     from fattree.sim.faulthop import fault_router, router_load_bound
@@ -305,8 +415,9 @@ def test_beyond_the_old_pair_table_limit():
 
     topo = fattree.build("kant:k=4,n=7")  # 16,384 nodes
     assert topo.n_nodes > 4096
-    r = simulate(topo, load=0.05, fault_rate=0.01, fault_seed=1, packets_per_source=2, seed=1,
-                 vcs=2)  # 2 up*/down* layers: deadlock-free (routes needing more: refused)
+    r = simulate(
+        topo, load=0.05, fault_rate=0.01, fault_seed=1, packets_per_source=2, seed=1, vcs=2
+    )  # 2 up*/down* layers: deadlock-free (routes needing more: refused)
     assert r.conservation and not r.deadlock and r.ft_algorithm == "detour"
     assert r.delivered > 0 and r.unroutable > 0
     assert r.delivered + r.unroutable + r.livelock <= r.created  # the rest: still queued

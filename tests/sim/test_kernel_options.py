@@ -20,5 +20,5 @@ def test_every_state_array_is_in_exactly_one_named_group():
     grouped = [f for g in GROUPS for f in g._fields]
     assert sorted(grouped) == sorted(f.name for f in fields(State))
     assert len(grouped) == len(set(grouped))
-    params = kernel._run.py_func.__code__.co_varnames[:kernel._run.py_func.__code__.co_argcount]
+    params = kernel._run.py_func.__code__.co_varnames[: kernel._run.py_func.__code__.co_argcount]
     assert params == ("net", "sw", "arb", "src", "pkt", "stats", "t_stop")

@@ -11,8 +11,14 @@ from fattree.sim.layout import FS_HPKT, FS_HREADY, FS_LEN, K_T
 
 STAMP = [FS_LEN, FS_HPKT, FS_HREADY]  # changes whenever a head leaves its FIFO
 
-FAULTED = dict(fault_rate=0.05, algorithm="gns+xt+gdl", vcs=1, packets_per_source=300,
-               deadlock_window=300, max_cycles=12000)
+FAULTED = dict(
+    fault_rate=0.05,
+    algorithm="gns+xt+gdl",
+    vcs=1,
+    packets_per_source=300,
+    deadlock_window=300,
+    max_cycles=12000,
+)
 
 
 def _spy(monkeypatch, disable=False):
@@ -57,15 +63,25 @@ def test_partial_deadlock_is_real(monkeypatch):
     assert (st.fs[cyc][:, STAMP] == stamps).all()
 
 
-@pytest.mark.parametrize("spec,traffic,load", [
-    ("kant:k=2,n=3", "alltoone", 0.9),
-    ("kant:k=4,n=2", "hotspot", 0.9),
-    ("kant:k=4,n=3", "uniform", 0.9),
-])
+@pytest.mark.parametrize(
+    "spec,traffic,load",
+    [
+        ("kant:k=2,n=3", "alltoone", 0.9),
+        ("kant:k=4,n=2", "hotspot", 0.9),
+        ("kant:k=4,n=3", "uniform", 0.9),
+    ],
+)
 def test_saturated_live_network_is_not_deadlocked(monkeypatch, spec, traffic, load):
     seen = _spy(monkeypatch)
-    r = simulate(spec, load=load, traffic=traffic, packets_per_source=40, deadlock_window=20,
-                 max_cycles=6000, seed=3)
+    r = simulate(
+        spec,
+        load=load,
+        traffic=traffic,
+        packets_per_source=40,
+        deadlock_window=20,
+        max_cycles=6000,
+        seed=3,
+    )
     assert not r.deadlock and r.deadlock_cycle == [] and r.conservation
     if traffic == "alltoone":  # heads wait long behind the one ejection port: checked, kept
         assert seen and not any(c for _, c, _, _ in seen)

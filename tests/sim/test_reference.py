@@ -21,9 +21,23 @@ from fattree.sim.reference import simulate_reference
 from fattree.sim.state import allocate
 from fattree.traffic import make_process, make_traffic
 
-KEYS = ["cycles", "termination", "deadlock", "created", "injected", "delivered", "measured",
-        "avg_latency", "avg_network_latency", "avg_hops", "max_latency", "p99_latency",
-        "port_conflicts_per_cycle", "flit_hops", "max_source_queue"]
+KEYS = [
+    "cycles",
+    "termination",
+    "deadlock",
+    "created",
+    "injected",
+    "delivered",
+    "measured",
+    "avg_latency",
+    "avg_network_latency",
+    "avg_hops",
+    "max_latency",
+    "p99_latency",
+    "port_conflicts_per_cycle",
+    "flit_hops",
+    "max_source_queue",
+]
 
 CASES = [
     ("kant:k=2,n=3", dict(load=0.3)),
@@ -37,10 +51,22 @@ CASES = [
     ("mikant:k=2,n=3", dict(load=0.6, algorithm="minimal-all", vcs=2, packet_flits=2)),
     ("kant:k=3,n=2", dict(load=0.6, algorithm="random", buffer_level0=4, buffer=1)),
     ("kant:k=2,n=3", dict(load=0.5, injection="exact", traffic="bitrev")),
-    ("kant:k=2,n=3", dict(load=0.5, injection="bursty:burst=4", traffic="hotspot:node=3,fraction=0.3")),
+    (
+        "kant:k=2,n=3",
+        dict(load=0.5, injection="bursty:burst=4", traffic="hotspot:node=3,fraction=0.3"),
+    ),
     ("kant:k=2,n=3", dict(load=0.4, termination="window", warmup=50, measure=200)),
-    ("torus:k=5,n=1", dict(load=1.0, traffic="tornado", packet_flits=6, buffer=2, algorithm="shortest",
-                           deadlock_window=50)),
+    (
+        "torus:k=5,n=1",
+        dict(
+            load=1.0,
+            traffic="tornado",
+            packet_flits=6,
+            buffer=2,
+            algorithm="shortest",
+            deadlock_window=50,
+        ),
+    ),
 ]
 
 
@@ -50,28 +76,83 @@ CASES = [
 # packets are counted at injection and never enter the network
 FAULT_CASES = [
     ("kant:k=2,n=3", dict(load=0.4, fault_rate=0.15, algorithm="detour", fault_seed=3)),
-    ("kant:k=3,n=2", dict(load=0.4, fault_rate=0.1, algorithm="updown-table", fault_seed=2,
-                          vcs=2)),
-    ("clos:k=2,n=3", dict(load=0.3, fault_rate=0.1, algorithm="shortest-table", fault_seed=1,
-                          vcs=3)),
-    ("hypercube:d=4", dict(load=0.3, fault_rate=0.1, algorithm="detour", fault_seed=4, vcs=2,
-                           fault_model="lookahead")),
-    ("mikantc:k=3,n=3", dict(load=0.3, fault_rate=0.08, algorithm="cube+escape", fault_seed=5,
-                             packets_per_source=6)),
+    ("kant:k=3,n=2", dict(load=0.4, fault_rate=0.1, algorithm="updown-table", fault_seed=2, vcs=2)),
+    (
+        "clos:k=2,n=3",
+        dict(load=0.3, fault_rate=0.1, algorithm="shortest-table", fault_seed=1, vcs=3),
+    ),
+    (
+        "hypercube:d=4",
+        dict(
+            load=0.3,
+            fault_rate=0.1,
+            algorithm="detour",
+            fault_seed=4,
+            vcs=2,
+            fault_model="lookahead",
+        ),
+    ),
+    (
+        "mikantc:k=3,n=3",
+        dict(
+            load=0.3, fault_rate=0.08, algorithm="cube+escape", fault_seed=5, packets_per_source=6
+        ),
+    ),
     ("mikant:k=2,n=3", dict(load=0.3, fault_rate=0.1, algorithm="gns+gdl", fault_seed=1)),
-    ("mikant:k=3,n=2", dict(load=0.5, fault_rate=0.15, algorithm="gns+xt+gdl", fault_seed=3,
-                            vcs=2, packet_flits=2, buffer=3)),
-    ("mikant:k=2,n=3", dict(load=0.4, fault_rate=0.2, algorithm="escape", fault_seed=7,
-                            termination="window", warmup=40, measure=150)),
-    ("mikant:k=2,n=3", dict(load=0.6, fault_rate=0.1, algorithm="sp", fault_seed=2,
-                            arbitration="roundrobin", router_delay=1, credit_delay=2)),
-    ("mikant:k=3,n=3", dict(load=0.3, fault_rate=0.1, algorithm="gns+tt+xt+gdl", fault_seed=4,
-                            fault_model="lookahead", packets_per_source=6)),
+    (
+        "mikant:k=3,n=2",
+        dict(
+            load=0.5,
+            fault_rate=0.15,
+            algorithm="gns+xt+gdl",
+            fault_seed=3,
+            vcs=2,
+            packet_flits=2,
+            buffer=3,
+        ),
+    ),
+    (
+        "mikant:k=2,n=3",
+        dict(
+            load=0.4,
+            fault_rate=0.2,
+            algorithm="escape",
+            fault_seed=7,
+            termination="window",
+            warmup=40,
+            measure=150,
+        ),
+    ),
+    (
+        "mikant:k=2,n=3",
+        dict(
+            load=0.6,
+            fault_rate=0.1,
+            algorithm="sp",
+            fault_seed=2,
+            arbitration="roundrobin",
+            router_delay=1,
+            credit_delay=2,
+        ),
+    ),
+    (
+        "mikant:k=3,n=3",
+        dict(
+            load=0.3,
+            fault_rate=0.1,
+            algorithm="gns+tt+xt+gdl",
+            fault_seed=4,
+            fault_model="lookahead",
+            packets_per_source=6,
+        ),
+    ),
 ]
 
 
 def same(a, b):
-    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+    return a == b or (
+        isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
+    )
 
 
 def compare(spec, kw):
@@ -89,9 +170,11 @@ def test_kernel_equals_reference(spec, kw):
     assert a["delivered"] > 0
 
 
-@pytest.mark.parametrize("spec,kw", FAULT_CASES,
-                         ids=[f"{s}-{kw['algorithm']}-{kw.get('fault_model', 'local')}"
-                              for s, kw in FAULT_CASES])
+@pytest.mark.parametrize(
+    "spec,kw",
+    FAULT_CASES,
+    ids=[f"{s}-{kw['algorithm']}-{kw.get('fault_model', 'local')}" for s, kw in FAULT_CASES],
+)
 def test_kernel_equals_reference_under_faults(spec, kw):
     kw = dict(packets_per_source=12, seed=5) | kw
     a = simulate(spec, **kw).to_dict()
@@ -115,13 +198,32 @@ def test_the_cases_exercise_conflicts_sleeping_and_deadlock():
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(spec=st.sampled_from(["kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]),
-       load=st.floats(0.05, 1.0), flits=st.integers(1, 4), buffer=st.integers(1, 4),
-       vcs=st.integers(1, 2), arb=st.sampled_from(["random", "roundrobin"]),
-       rd=st.integers(0, 2), cd=st.integers(0, 2), seed=st.integers(0, 2**40))
+@given(
+    spec=st.sampled_from(["kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]),
+    load=st.floats(0.05, 1.0),
+    flits=st.integers(1, 4),
+    buffer=st.integers(1, 4),
+    vcs=st.integers(1, 2),
+    arb=st.sampled_from(["random", "roundrobin"]),
+    rd=st.integers(0, 2),
+    cd=st.integers(0, 2),
+    seed=st.integers(0, 2**40),
+)
 def test_kernel_equals_reference_random_configs(spec, load, flits, buffer, vcs, arb, rd, cd, seed):
-    compare(spec, dict(load=load, packet_flits=flits, buffer=buffer, vcs=vcs, arbitration=arb,
-                       router_delay=rd, credit_delay=cd, seed=seed, packets_per_source=6))
+    compare(
+        spec,
+        dict(
+            load=load,
+            packet_flits=flits,
+            buffer=buffer,
+            vcs=vcs,
+            arbitration=arb,
+            router_delay=rd,
+            credit_delay=cd,
+            seed=seed,
+            packets_per_source=6,
+        ),
+    )
 
 
 def run_state(topo, cfg, sleep, bitmap=False):
@@ -143,8 +245,9 @@ def run_state(topo, cfg, sleep, bitmap=False):
 def test_sleeping_fifos_change_nothing_but_the_work():
     """Blocked FIFOs sleeping on their output port give the same run as visiting all."""
     topo = fattree.build("kant:k=4,n=3")
-    cfg = SimConfig(load=0.6, packet_flits=3, buffer=2, packets_per_source=40, seed=2,
-                    algorithm="alg1")  # the papers' routing blocks the most
+    cfg = SimConfig(
+        load=0.6, packet_flits=3, buffer=2, packets_per_source=40, seed=2, algorithm="alg1"
+    )  # the papers' routing blocks the most
     a, sa = run_state(topo, cfg, True)
     b, sb = run_state(topo, cfg, False)
     a.pop("wall_seconds"), b.pop("wall_seconds")
@@ -152,8 +255,13 @@ def test_sleeping_fifos_change_nothing_but_the_work():
     assert sa.cnt[27] < 0.7 * sb.cnt[27]  # K_EVALS: fewer evaluations
 
 
-@pytest.mark.parametrize("kw", [dict(load=0.7, packet_flits=3, buffer=2),
-                                dict(load=0.5, vcs=2, packet_flits=2, credit_delay=2, buffer=4)])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(load=0.7, packet_flits=3, buffer=2),
+        dict(load=0.5, vcs=2, packet_flits=2, credit_delay=2, buffer=4),
+    ],
+)
 def test_busy_bitmap_equals_active_list(kw):
     """Large networks visit busy FIFOs through a bit map in index order: same run."""
     topo = fattree.build("mikant:k=3,n=3")
@@ -165,13 +273,29 @@ def test_busy_bitmap_equals_active_list(kw):
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(alg=st.sampled_from(["sp", "gns", "gns+gdl", "gns+xt+gdl", "escape"]),
-       rate=st.floats(0.0, 0.3), fseed=st.integers(0, 1000), load=st.floats(0.05, 0.8),
-       vcs=st.integers(1, 2), flits=st.integers(1, 3), seed=st.integers(0, 2**40))
+@given(
+    alg=st.sampled_from(["sp", "gns", "gns+gdl", "gns+xt+gdl", "escape"]),
+    rate=st.floats(0.0, 0.3),
+    fseed=st.integers(0, 1000),
+    load=st.floats(0.05, 0.8),
+    vcs=st.integers(1, 2),
+    flits=st.integers(1, 3),
+    seed=st.integers(0, 2**40),
+)
 def test_kernel_equals_reference_random_faults(alg, rate, fseed, load, vcs, flits, seed):
-    kw = dict(load=load, fault_rate=rate, algorithm=alg, fault_seed=fseed, vcs=vcs,
-              packet_flits=flits, buffer=2, seed=seed, packets_per_source=6,
-              deadlock_window=200, max_cycles=4000)
+    kw = dict(
+        load=load,
+        fault_rate=rate,
+        algorithm=alg,
+        fault_seed=fseed,
+        vcs=vcs,
+        packet_flits=flits,
+        buffer=2,
+        seed=seed,
+        packets_per_source=6,
+        deadlock_window=200,
+        max_cycles=4000,
+    )
     a = simulate("mikant:k=2,n=3", **kw)
     if a.deadlock:  # the kernel's partial-deadlock check has no reference counterpart
         return

@@ -18,19 +18,25 @@ def zero_load_trace(tmp_path, topo, pattern, gap=60, limit=40):
     """One packet per sending node, far apart in time: no packet ever meets another."""
     t = make_traffic(pattern, topo.n_nodes)
     srcs = np.flatnonzero(t.active)[:limit]
-    pairs = [(int(s), int(dest(t.code, t.iparams, t.fparams, t.table, topo.n_nodes, s, 0, 0)))
-             for s in srcs]
+    pairs = [
+        (int(s), int(dest(t.code, t.iparams, t.fparams, t.table, topo.n_nodes, s, 0, 0)))
+        for s in srcs
+    ]
     path = tmp_path / f"{pattern}.txt"
     path.write_text("".join(f"{i * gap} {s} {d}\n" for i, (s, d) in enumerate(pairs)))
     return path, pairs
 
 
-ZERO_LOAD = [(spec, pattern, 1, 0, 0, 2)
-             for spec in ("kant:k=4,n=3", "mikant:k=2,n=4", "clos:k=2,n=3")
-             for pattern in ("uniform", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor",
-                             "randperm")]
-ZERO_LOAD += [(spec, "uniform", f, rd, cd, b) for spec in ("kant:k=4,n=3", "mikant:k=2,n=4")
-              for f, rd, cd, b in ((4, 1, 2, 5), (3, 2, 0, 4), (2, 0, 0, 1))]
+ZERO_LOAD = [
+    (spec, pattern, 1, 0, 0, 2)
+    for spec in ("kant:k=4,n=3", "mikant:k=2,n=4", "clos:k=2,n=3")
+    for pattern in ("uniform", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor", "randperm")
+]
+ZERO_LOAD += [
+    (spec, "uniform", f, rd, cd, b)
+    for spec in ("kant:k=4,n=3", "mikant:k=2,n=4")
+    for f, rd, cd, b in ((4, 1, 2, 5), (3, 2, 0, 4), (2, 0, 0, 1))
+]
 
 
 @pytest.mark.parametrize("spec,pattern,flits,rd,cd,buf", ZERO_LOAD)
@@ -47,8 +53,15 @@ def test_zero_load_latency_is_exact(tmp_path, spec, pattern, flits, rd, cd, buf)
     rtt = 2 + rd + cd
     gap = 1 if buf >= rtt else math.ceil(rtt / buf)
     expect = [h + (h - 1) * rd + (flits - 1) * gap for h in hops]
-    r = simulate(topo, traffic=f"trace:file={path}", packet_flits=flits, router_delay=rd,
-                 credit_delay=cd, buffer=buf, packets_per_source=10)
+    r = simulate(
+        topo,
+        traffic=f"trace:file={path}",
+        packet_flits=flits,
+        router_delay=rd,
+        credit_delay=cd,
+        buffer=buf,
+        packets_per_source=10,
+    )
     assert r.delivered == len(pairs) and not r.saturated
     assert r.avg_latency == sum(expect) / len(expect)
     assert r.max_latency == max(expect)
@@ -66,7 +79,8 @@ def test_conservation_and_metrics_consistency():
     used = (topo.port_peer >= 0).sum(axis=1)
     ports = np.bincount(topo.switch_level, weights=used)
     moved = r.link_utilisation["node"] * r.n_sources * r.cycles + sum(
-        r.link_utilisation[str(lv)] * ports[lv] * r.cycles for lv in range(len(ports)))
+        r.link_utilisation[str(lv)] * ports[lv] * r.cycles for lv in range(len(ports))
+    )
     assert round(moved) == r.flit_hops
 
 
@@ -77,13 +91,24 @@ def test_below_saturation_accepted_equals_offered():
     assert abs(r.accepted_flits - r.offered_flits) < 0.003
 
 
-@pytest.mark.parametrize("rd,cd,buf,expected", [(0, 0, 2, 1.0), (0, 0, 1, 0.5), (2, 1, 2, 0.4),
-                                                (2, 1, 5, 1.0), (1, 3, 3, 0.5)])
+@pytest.mark.parametrize(
+    "rd,cd,buf,expected",
+    [(0, 0, 2, 1.0), (0, 0, 1, 0.5), (2, 1, 2, 0.4), (2, 1, 5, 1.0), (1, 3, 3, 0.5)],
+)
 def test_single_switch_permutation_credit_loop(rd, cd, buf, expected):
     """Load 1 through one switch: 1 flit per output per cycle once the buffer covers the
     credit round trip 2 + router delay + credit delay, buffer / round trip below it."""
-    r = simulate("kant:k=4,n=1", load=1.0, traffic="neighbor", termination="window",
-                 warmup=100, measure=1000, router_delay=rd, credit_delay=cd, buffer=buf)
+    r = simulate(
+        "kant:k=4,n=1",
+        load=1.0,
+        traffic="neighbor",
+        termination="window",
+        warmup=100,
+        measure=1000,
+        router_delay=rd,
+        credit_delay=cd,
+        buffer=buf,
+    )
     assert abs(r.accepted_flits - expected) <= 0.002
     assert r.port_conflicts_per_cycle == 0
 
@@ -110,8 +135,14 @@ def test_same_seed_identical_other_seeds_consistent():
 
 
 def test_deadlock_detected_with_the_channel_cycle():
-    kw = dict(load=1.0, traffic="tornado", packet_flits=8, buffer=2, packets_per_source=30,
-              deadlock_window=200)
+    kw = dict(
+        load=1.0,
+        traffic="tornado",
+        packet_flits=8,
+        buffer=2,
+        packets_per_source=30,
+        deadlock_window=200,
+    )
     r = simulate("torus:k=6,n=1", vcs=1, **kw)  # dimension order, no dateline VC
     assert r.deadlock and r.saturated and r.termination == "deadlock"
     ring = r.deadlock_cycle
@@ -145,22 +176,43 @@ def test_double_buffer_at_level0_lowers_latency():
 
 def test_result_dict_has_the_issue_keys():
     d = simulate("kant:k=2,n=2", load=0.2, packets_per_source=5).to_dict()
-    for key in ("config", "offered_load", "cycles", "created", "delivered", "avg_latency",
-                "avg_network_latency", "p99_latency", "avg_hops", "accepted_throughput",
-                "received_ratio", "port_conflicts_per_cycle", "saturated", "deadlock",
-                "wall_seconds", "compile_seconds"):
+    for key in (
+        "config",
+        "offered_load",
+        "cycles",
+        "created",
+        "delivered",
+        "avg_latency",
+        "avg_network_latency",
+        "p99_latency",
+        "avg_hops",
+        "accepted_throughput",
+        "received_ratio",
+        "port_conflicts_per_cycle",
+        "saturated",
+        "deadlock",
+        "wall_seconds",
+        "compile_seconds",
+    ):
         assert key in d
     assert d["config"]["version"] == fattree.__version__ and d["config"]["seed"] == 0
     assert set(SimConfig.__dataclass_fields__) <= set(d["config"])
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(load=0.0), "load=0.0 is invalid"), (dict(load=1.2), "load=1.2 is invalid"),
-    (dict(buffer=0), "buffer=0 is invalid"), (dict(packet_flits=0), "packet_flits=0"),
-    (dict(vcs=0), "vcs=0"), (dict(router_delay=-1), "router_delay=-1"),
-    (dict(buffer_level0=0), "buffer_level0=0"), (dict(seed=-3), "seed=-3"),
-    (dict(colour="red"), "valid parameters"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(load=0.0), "load=0.0 is invalid"),
+        (dict(load=1.2), "load=1.2 is invalid"),
+        (dict(buffer=0), "buffer=0 is invalid"),
+        (dict(packet_flits=0), "packet_flits=0"),
+        (dict(vcs=0), "vcs=0"),
+        (dict(router_delay=-1), "router_delay=-1"),
+        (dict(buffer_level0=0), "buffer_level0=0"),
+        (dict(seed=-3), "seed=-3"),
+        (dict(colour="red"), "valid parameters"),
+    ],
+)
 def test_bad_parameters(kw, match):
     with pytest.raises(ParameterError, match=match):
         simulate("kant:k=2,n=2", **kw)

@@ -10,8 +10,10 @@ from fattree.sim.engine import backlog_growth
 def test_backlog_growth_of_a_linear_and_a_flat_backlog():
     n = 400
     flat = np.stack([np.full(n, 3), np.full(n, 3)], axis=1)
-    assert backlog_growth(flat, 200, 400) == (pytest.approx(0.0, abs=1e-6),
-                                              pytest.approx(0.0, abs=1e-6))
+    assert backlog_growth(flat, 200, 400) == (
+        pytest.approx(0.0, abs=1e-6),
+        pytest.approx(0.0, abs=1e-6),
+    )
     grow = np.stack([np.full(n, 3), np.full(n, 2)], axis=1)  # one more waiting per cycle
     g, noise = backlog_growth(grow, 200, 400)
     assert g == pytest.approx(200.0) and noise == pytest.approx(0.0, abs=1e-6)

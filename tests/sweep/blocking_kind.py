@@ -41,8 +41,13 @@ def register() -> None:
     from fattree.sweep.tasks import TASKS, TaskParam, task
 
     if KIND not in TASKS:
-        task(KIND, params=[TaskParam("flags", str, "folder of the started/release flags"),
-                           TaskParam("name", str, "point name; 'long*' waits for release")])(_run)
+        task(
+            KIND,
+            params=[
+                TaskParam("flags", str, "folder of the started/release flags"),
+                TaskParam("name", str, "point name; 'long*' waits for release"),
+            ],
+        )(_run)
 
 
 @contextlib.contextmanager

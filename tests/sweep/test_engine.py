@@ -22,10 +22,12 @@ from fattree.sweep.store import ResultStore
 from fattree.sweep.study import parse_study
 
 # the file-synchronised experiment kind of the kill tests (also preloaded by Dask workers)
-_spec = importlib.util.spec_from_file_location("blocking_kind",
-                                               Path(__file__).with_name("blocking_kind.py"))
+_spec = importlib.util.spec_from_file_location(
+    "blocking_kind", Path(__file__).with_name("blocking_kind.py")
+)
 blocking_kind = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(blocking_kind)
+
 
 # Three quick points, then five that wait for a release flag (tests/sweep/blocking_kind.py):
 # a sweep killed once two points are stored is surely mid-sweep, however loaded the machine.
@@ -86,8 +88,20 @@ pytestmark = pytest.mark.slow
 
 def _metrics(df):
     """The stored metrics that must not depend on where or how a point ran."""
-    drop = {"elapsed_s", "started_at", "finished_at", "host", "pid", "build_s", "bfs_s",
-            "wall_seconds", "compile_seconds", "fattree_version", "study", "experiment"}
+    drop = {
+        "elapsed_s",
+        "started_at",
+        "finished_at",
+        "host",
+        "pid",
+        "build_s",
+        "bfs_s",
+        "wall_seconds",
+        "compile_seconds",
+        "fattree_version",
+        "study",
+        "experiment",
+    }
     cols = [c for c in df.columns if c not in drop]
     return df[cols].sort_values("config_hash").reset_index(drop=True)
 
@@ -98,10 +112,17 @@ def client():
     from distributed import Client, LocalCluster
 
     # workers (and those restarted after a kill) preload the blocking kind
-    with blocking_kind.registered(), \
-            dask.config.set({"distributed.worker.preload": blocking_kind.PRELOAD}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+    with (
+        blocking_kind.registered(),
+        dask.config.set({"distributed.worker.preload": blocking_kind.PRELOAD}),
+    ):
+        cluster = LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
         c = Client(cluster, set_as_default=False)
         yield c
         c.close()
@@ -151,8 +172,9 @@ def test_worker_killed_mid_task_is_retried(tmp_path, client):
 
     def killer():
         # the event: the long point's started flag names the worker process running it
-        started = blocking_kind.wait_for(lambda: sorted(flags.glob("started-long-*")),
-                                         "the long point to start")
+        started = blocking_kind.wait_for(
+            lambda: sorted(flags.glob("started-long-*")), "the long point to start"
+        )
         pid = int(started[0].name.rsplit("-", 1)[1])
         os.kill(pid, signal.SIGKILL)
         killed["pid"] = pid
@@ -181,19 +203,34 @@ def test_sigkill_the_sweep_then_resume(tmp_path):
     study_file.write_text(slow)
     out = tmp_path / "res"
     # the CLI in a child process that knows the blocking kind (its workers preload it)
-    main = ("import sys; sys.path.insert(0, sys.argv.pop(1)); import blocking_kind; "
-            "blocking_kind.register(); from fattree.cli import main; sys.exit(main(sys.argv[1:]))")
-    cmd = [sys.executable, "-c", main, str(blocking_kind.HERE), "sweep", str(study_file),
-           "-o", str(out), "--workers", "2", "-q"]
+    main = (
+        "import sys; sys.path.insert(0, sys.argv.pop(1)); import blocking_kind; "
+        "blocking_kind.register(); from fattree.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    cmd = [
+        sys.executable,
+        "-c",
+        main,
+        str(blocking_kind.HERE),
+        "sweep",
+        str(study_file),
+        "-o",
+        str(out),
+        "--workers",
+        "2",
+        "-q",
+    ]
     children: set[int] = set()
     with blocking_kind.registered():
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
+
         def two_stored():
             children.update(c.pid for c in psutil.Process(proc.pid).children(recursive=True))
             assert proc.poll() is None, proc.communicate()
             parts = list((out / "parts").glob("*.parquet")) if (out / "parts").exists() else []
             return len(parts) >= 2
+
         blocking_kind.wait_for(two_stored, "two stored points")
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -224,12 +261,15 @@ def test_sigkill_the_sweep_then_resume(tmp_path):
     # the rows the killed sweep had stored are exactly those of the clean run
     clean = _metrics(ResultStore(tmp_path / "clean").read())
     assert _metrics(partial).equals(
-        clean[clean["config_hash"].isin(partial["config_hash"])].reset_index(drop=True))
+        clean[clean["config_hash"].isin(partial["config_hash"])].reset_index(drop=True)
+    )
 
 
 def test_task_errors_are_recorded_and_retried_on_rerun(tmp_path):
-    study = parse_study('[study]\nkind = "topology"\n[parameters]\n'
-                        'topology = ["kant:k=2,n=2", "mikant:k=64,n=6"]\ndistances = "none"\n')
+    study = parse_study(
+        '[study]\nkind = "topology"\n[parameters]\n'
+        'topology = ["kant:k=2,n=2", "mikant:k=64,n=6"]\ndistances = "none"\n'
+    )
     s = run_study(study, tmp_path / "r", workers=0)
     assert s.done == 1 and len(s.failed) == 1 and "GiB" in s.failed[0][1]
     errs = ResultStore(tmp_path / "r").errors()
@@ -245,7 +285,9 @@ def test_unreachable_scheduler_fails_within_seconds(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     study = parse_study('[study]\nkind = "topology"\n[parameters]\ntopology = "kant:k=2,n=2"\n')
-    with pytest.raises(ParameterError, match="unreachable"):  # how fast: benchmarks/responsiveness.py
+    with pytest.raises(
+        ParameterError, match="unreachable"
+    ):  # how fast: benchmarks/responsiveness.py
         run_study(study, tmp_path / "r", scheduler=f"tcp://127.0.0.1:{port}", connect_timeout=1.5)
     assert not (tmp_path / "r").exists()  # nothing was created
     with pytest.raises(ParameterError, match="scheduler"):

@@ -43,13 +43,15 @@ def _snapshot(path):
 def test_round_trip_roles_and_one_file_per_point(tmp_path):
     st = ResultStore(tmp_path / "r", create=True)
     for i in range(3):
-        st.write_row(_row(f"{i:064x}", latency=float(i)), config_columns=["load"],
-                     metric_columns=["latency"])
+        st.write_row(
+            _row(f"{i:064x}", latency=float(i)), config_columns=["load"], metric_columns=["latency"]
+        )
     df = st.read()
     assert sorted(df["latency"]) == [0.0, 1.0, 2.0]
     assert df.attrs["config_columns"] == ["load"] and df.attrs["metric_columns"] == ["latency"]
     assert sorted(p.name for p in (tmp_path / "r" / "parts").iterdir()) == [
-        f"{i:064x}.parquet" for i in range(3)]
+        f"{i:064x}.parquet" for i in range(3)
+    ]
     assert st.finished() == {f"{i:064x}" for i in range(3)}
     with pytest.raises(ParameterError, match="config_hash"):
         st.write_row({"config_hash": "x"}, config_columns=[], metric_columns=[])
@@ -86,8 +88,9 @@ def test_rewrites_and_compaction_never_duplicate(tmp_path):
     st = ResultStore(tmp_path / "r", create=True)
     for i in range(4):
         st.write_row(_row(f"{i:064x}"), config_columns=["load"], metric_columns=["latency"])
-    st.write_row(_row(f"{0:064x}", latency=99.0), config_columns=["load"],
-                 metric_columns=["latency"])
+    st.write_row(
+        _row(f"{0:064x}", latency=99.0), config_columns=["load"], metric_columns=["latency"]
+    )
     assert len(st.read()) == 4
     with st.lock():
         assert st.compact() == 4
@@ -99,8 +102,7 @@ def test_rewrites_and_compaction_never_duplicate(tmp_path):
     compacted = next(st.data.iterdir())
     t = pq.read_table(compacted)
     for h in t.column("config_hash").to_pylist()[:2]:
-        pq.write_table(t.filter(pc.equal(t.column("config_hash"), h)),
-                       st.parts / f"{h}.parquet")
+        pq.write_table(t.filter(pc.equal(t.column("config_hash"), h)), st.parts / f"{h}.parquet")
     df = st.read()
     assert len(df) == 4 and df["config_hash"].is_unique
     assert st.finished() == {f"{i:064x}" for i in range(4)}
@@ -166,8 +168,13 @@ def test_one_writer_at_a_time(tmp_path):
 def test_where_translation_and_safety():
     import pandas as pd
 
-    df = pd.DataFrame({"family": ["mikant", "clos", "mikant"], "load": [0.1, 0.5, 0.9],
-                       "traffic": ["uniform", "bitcomp", "a=b"]})
+    df = pd.DataFrame(
+        {
+            "family": ["mikant", "clos", "mikant"],
+            "load": [0.1, 0.5, 0.9],
+            "traffic": ["uniform", "bitcomp", "a=b"],
+        }
+    )
     assert query(df, "family='mikant' AND load >= 0.5")["load"].tolist() == [0.9]
     assert query(df, "family <> 'mikant'")["family"].tolist() == ["clos"]
     assert query(df, "traffic = 'a=b'")["load"].tolist() == [0.9]

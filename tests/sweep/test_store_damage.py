@@ -41,8 +41,10 @@ def test_manifest_records_a_checksum_per_part(tmp_path):
     files = json.loads((tmp_path / "r" / "manifest.json").read_text())["files"]
     parts = sorted((tmp_path / "r" / "parts").glob("*.parquet"))
     assert len(parts) == 3 and sorted(files) == [f"parts/{p.name}" for p in parts]
-    assert all(len(v["sha256"]) == 64 and v["bytes"] == (tmp_path / "r" / k).stat().st_size
-               for k, v in files.items())
+    assert all(
+        len(v["sha256"]) == 64 and v["bytes"] == (tmp_path / "r" / k).stat().st_size
+        for k, v in files.items()
+    )
 
 
 @pytest.mark.parametrize("how", sorted(DAMAGE))

@@ -9,8 +9,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fattree.errors import InputFileError
-from fattree.sweep.study import (builtin_studies, builtin_study, config_hash, derive_seed,
-                                 load_study, parse_study)
+from fattree.sweep.study import (
+    builtin_studies,
+    builtin_study,
+    config_hash,
+    derive_seed,
+    load_study,
+    parse_study,
+)
 
 BASIC = """\
 [study]
@@ -36,9 +42,12 @@ def test_product_and_replicates():
     s = parse_study(BASIC)
     pts = s.points()
     assert [(p.params["topology"], p.params["distances"]) for p in pts] == [
-        ("kant:k=2,n=2", "none"), ("kant:k=2,n=2", "classes"),
-        ("mikant:k=2,n=3", "none"), ("mikant:k=2,n=3", "classes")]
-    three = parse_study(BASIC.replace('seed = 3', 'seed = 3\nreplicates = 3'))
+        ("kant:k=2,n=2", "none"),
+        ("kant:k=2,n=2", "classes"),
+        ("mikant:k=2,n=3", "none"),
+        ("mikant:k=2,n=3", "classes"),
+    ]
+    three = parse_study(BASIC.replace("seed = 3", "seed = 3\nreplicates = 3"))
     assert len(three.points()) == 12
     assert len({p.config_hash for p in three.points()}) == 12
     assert len({p.seed for p in three.points()}) == 12
@@ -78,7 +87,7 @@ def test_wrong_types_name_key_and_line():
     assert msg.startswith("s.toml:8: ") and "'most'" in msg
     msg = _err(BASIC.replace('"kant:k=2,n=2"', '"kantt:k=2,n=2"'))
     assert msg.startswith("s.toml:7: ") and "did you mean 'kant'" in msg
-    msg = _err(BASIC.replace("[parameters]", 'replicates = 0\n[parameters]'))
+    msg = _err(BASIC.replace("[parameters]", "replicates = 0\n[parameters]"))
     assert "replicates = 0" in msg
 
 
@@ -97,10 +106,12 @@ def test_missing_required_parameter_and_unknown_kind():
 
 
 def test_zip_advances_axes_together():
-    text = BASIC.replace('seed = 3', 'seed = 3\nzip = [["topology", "distances"]]')
+    text = BASIC.replace("seed = 3", 'seed = 3\nzip = [["topology", "distances"]]')
     pts = parse_study(text).points()
     assert [(p.params["topology"], p.params["distances"]) for p in pts] == [
-        ("kant:k=2,n=2", "none"), ("mikant:k=2,n=3", "classes")]
+        ("kant:k=2,n=2", "none"),
+        ("mikant:k=2,n=3", "classes"),
+    ]
     msg = _err(text.replace('["none", "classes"]', '["none", "classes", "all"]'))
     assert "equal length" in msg and "topology has 2" in msg and msg.startswith("s.toml:5: ")
     msg = _err(text.replace('["topology", "distances"]', '["topology", "distancse"]'))
@@ -108,7 +119,7 @@ def test_zip_advances_axes_together():
 
 
 def test_range_matches_hand_written_list():
-    base = ('[study]\nkind = "simulate"\n[parameters]\ntopology = "kant:k=2,n=2"\n')
+    base = '[study]\nkind = "simulate"\n[parameters]\ntopology = "kant:k=2,n=2"\n'
     ranged = parse_study(base + "load = {start = 0.05, stop = 1.0, step = 0.05}\n").points()
     listed = ", ".join(f"{0.05 * i:.2f}" for i in range(1, 21))
     by_hand = parse_study(base + f"load = [{listed}]\n").points()
@@ -131,14 +142,20 @@ def _mapping(text):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.permutations(["kant:k=2,n=2", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]),
-       st.permutations(["none", "classes", "all"]))
+@given(
+    st.permutations(["kant:k=2,n=2", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]),
+    st.permutations(["none", "classes", "all"]),
+)
 def test_seeds_do_not_depend_on_order(topos, modes):
-    ref = _mapping(BASIC.replace('["kant:k=2,n=2", "mikant:k=2,n=3"]',
-                                 '["kant:k=2,n=2", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]')
-                   .replace('["none", "classes"]', '["none", "classes", "all"]'))
-    text = (BASIC.replace('["kant:k=2,n=2", "mikant:k=2,n=3"]', str(list(topos)).replace("'", '"'))
-            .replace('["none", "classes"]', str(list(modes)).replace("'", '"')))
+    ref = _mapping(
+        BASIC.replace(
+            '["kant:k=2,n=2", "mikant:k=2,n=3"]',
+            '["kant:k=2,n=2", "kant:k=2,n=3", "mikant:k=2,n=3", "clos:k=2,n=2"]',
+        ).replace('["none", "classes"]', '["none", "classes", "all"]')
+    )
+    text = BASIC.replace(
+        '["kant:k=2,n=2", "mikant:k=2,n=3"]', str(list(topos)).replace("'", '"')
+    ).replace('["none", "classes"]', str(list(modes)).replace("'", '"'))
     lines = text.splitlines()
     # the order of keys in the file does not matter either
     lines[6], lines[7] = lines[7], lines[6]
@@ -157,8 +174,10 @@ def test_seed_depends_on_study_seed_and_config():
 
 
 def test_common_random_numbers_share_seeds_across_algorithms():
-    text = ('[study]\nkind = "faults"\n[parameters]\ntopology = "mikant:k=3,n=3"\n'
-            'algorithm = ["sp", "gns"]\nrate = [0.1, 0.2]\ntrials = 10\n')
+    text = (
+        '[study]\nkind = "faults"\n[parameters]\ntopology = "mikant:k=3,n=3"\n'
+        'algorithm = ["sp", "gns"]\nrate = [0.1, 0.2]\ntrials = 10\n'
+    )
     pts = parse_study(text).points()
     by = {(p.params["algorithm"], p.params["rate"]): p for p in pts}
     assert by[("sp", 0.1)].seed == by[("gns", 0.1)].seed
@@ -199,12 +218,17 @@ def test_experiments_share_parameters_and_dedupe():
     assert all(p.params["distances"] == "none" for p in pts)
     assert [p.experiment for p in pts] == ["small", "medium"]
     assert [p.params["topology"] for p in s.select(["medium"]).points()] == [
-        "kant:k=2,n=3", "kant:k=2,n=2"]
+        "kant:k=2,n=3",
+        "kant:k=2,n=2",
+    ]
 
 
 def test_line_numbers_inside_the_second_experiment():
-    msg = _err(EXPERIMENTS.replace('topology = ["kant:k=2,n=3", "kant:k=2,n=2"]',
-                                   'topologie = ["kant:k=2,n=3"]'))
+    msg = _err(
+        EXPERIMENTS.replace(
+            'topology = ["kant:k=2,n=3", "kant:k=2,n=2"]', 'topologie = ["kant:k=2,n=3"]'
+        )
+    )
     assert msg.startswith("s.toml:18: ") and "did you mean 'topology'" in msg
     msg = _err(EXPERIMENTS.replace('name = "medium"', 'nme = "medium"'))
     assert msg.startswith("s.toml:15: ") and "did you mean 'name'" in msg
@@ -223,8 +247,12 @@ def test_shipped_studies_parse():
     assert {"flagship", "flagship-quick"} <= set(builtin_studies())
     flag = builtin_study("flagship")
     kinds = {e.name: e.kind for e in flag.experiments}
-    assert kinds == {"latency": "simulate", "balanced": "simulate", "faults": "faults",
-                     "properties": "topology"}
+    assert kinds == {
+        "latency": "simulate",
+        "balanced": "simulate",
+        "faults": "faults",
+        "properties": "topology",
+    }
     lat = flag.select(["latency"]).points()
     assert len(lat) == 2 * 2 * 20  # MiKANT/Clos(4,5) x uniform/bit-inversion x 20 loads
     assert {p.params["topology"] for p in lat} == {"mikant:k=4,n=5", "clos:k=4,n=5"}

@@ -37,8 +37,9 @@ def adjacency(topo, links=None):
 
 def node_distances(topo):
     """(N, N) hop counts between compute nodes (node links included)."""
-    d = shortest_path(adjacency(topo), unweighted=True, directed=False,
-                      indices=np.arange(topo.n_nodes))
+    d = shortest_path(
+        adjacency(topo), unweighted=True, directed=False, indices=np.arange(topo.n_nodes)
+    )
     return d[:, : topo.n_nodes].astype(np.int64)
 
 
@@ -73,7 +74,9 @@ def assert_node_classes_exact(topo):
     assert np.array_equal(all_hist, rep_hist)
     # stronger: every node sees the same distance distribution as its representative
     for row in dist:
-        assert np.array_equal(np.bincount(row, minlength=bins), np.bincount(dist[reps[0]], minlength=bins))
+        assert np.array_equal(
+            np.bincount(row, minlength=bins), np.bincount(dist[reps[0]], minlength=bins)
+        )
 
 
 # ------------------------------------------------------------------ MIN fat trees
@@ -99,7 +102,10 @@ def test_min_trees_counts_hops_ports_labels(clients):
 def test_min_tree_links_and_radix(clients):
     n = clients.bit_length() - 1
     C = clients // 2
-    full, red = fattree.build(f"minft:clients={clients}"), fattree.build(f"rsminft:clients={clients}")
+    full, red = (
+        fattree.build(f"minft:clients={clients}"),
+        fattree.build(f"rsminft:clients={clients}"),
+    )
     # butterfly: 2 up links per router below the top row; rsminft adds C/2 lateral links per row
     assert full.n_switch_links == 2 * C * (n - 1)
     assert red.n_switch_links == 2 * C * (n - 2) + (n - 1) * C // 2
@@ -215,8 +221,14 @@ def hypercube_closed_form(d, p):
     N = p * 2**d
     # pairs on one switch: 2 hops; others: Hamming distance + 2 node links
     per_node = 2 * (p - 1) + p * (d * 2 ** (d - 1) + 2 * (2**d - 1))
-    return {"nodes": N, "switches": 2**d, "links": N + d * 2 ** (d - 1),
-            "diameter": d + 2, "avg": per_node / N, "avg_ne": per_node / (N - 1)}
+    return {
+        "nodes": N,
+        "switches": 2**d,
+        "links": N + d * 2 ** (d - 1),
+        "diameter": d + 2,
+        "avg": per_node / N,
+        "avg_ne": per_node / (N - 1),
+    }
 
 
 @settings(max_examples=25, deadline=None)
@@ -269,9 +281,14 @@ def torus_closed_form(k, n, p):
     ring = (k * k) // 4  # sum over x of min(x, k-x)
     per_node = 2 * (p - 1) + p * (n * k ** (n - 1) * ring + 2 * (S - 1))
     cube_links = n * S if k > 2 else n * S // 2
-    return {"nodes": N, "switches": S, "links": N + cube_links,
-            "diameter": n * (k // 2) + 2, "avg": per_node / N,
-            "radix": (2 * n if k > 2 else n) + p}
+    return {
+        "nodes": N,
+        "switches": S,
+        "links": N + cube_links,
+        "diameter": n * (k // 2) + 2,
+        "avg": per_node / N,
+        "radix": (2 * n if k > 2 else n) + p,
+    }
 
 
 @settings(max_examples=30, deadline=None)
@@ -326,26 +343,38 @@ def test_torus_switch_graph_is_nx_torus(k, n):
     assert nx.is_isomorphic(g, nx.grid_graph([k] * n, periodic=True))
 
 
-@pytest.mark.parametrize("spec", ["hypercube:d=3,p=1", "hypercube:d=4,p=3", "torus:k=3,n=2,p=2",
-                                  "torus:k=4,n=2,p=1", "torus:k=2,n=3,p=2", "torus:k=5,n=1,p=3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "hypercube:d=3,p=1",
+        "hypercube:d=4,p=3",
+        "torus:k=3,n=2,p=2",
+        "torus:k=4,n=2,p=1",
+        "torus:k=2,n=3,p=2",
+        "torus:k=5,n=1,p=3",
+    ],
+)
 def test_cube_node_classes(spec):
     assert_node_classes_exact(fattree.build(spec))
 
 
 # ------------------------------------------------------------------ errors
-@pytest.mark.parametrize("spec,words", [
-    ("minft:clients=12", ["clients=12", "power of two"]),
-    ("rsminft:clients=100", ["clients=100", "power of two"]),
-    ("minft:clients=4", ["clients=4", "too small", "power of two"]),
-    ("rsminft:clients=eight", ["clients='eight'", "not an integer"]),
-    ("hypercube:d=0", ["d=0", "too small"]),
-    ("hypercube:d=3,p=0", ["p=0", "too small"]),
-    ("torus:k=1,n=2", ["k=1", "too small"]),
-    ("torus:k=3,n=0", ["n=0", "too small"]),
-    ("torus:k=4096,n=3", ["vertices", "int32"]),
-    ("hypercube:d=30,p=2", ["vertices", "int32"]),
-    ("minft:clientz=8", ["clientz", "clients"]),
-])
+@pytest.mark.parametrize(
+    "spec,words",
+    [
+        ("minft:clients=12", ["clients=12", "power of two"]),
+        ("rsminft:clients=100", ["clients=100", "power of two"]),
+        ("minft:clients=4", ["clients=4", "too small", "power of two"]),
+        ("rsminft:clients=eight", ["clients='eight'", "not an integer"]),
+        ("hypercube:d=0", ["d=0", "too small"]),
+        ("hypercube:d=3,p=0", ["p=0", "too small"]),
+        ("torus:k=1,n=2", ["k=1", "too small"]),
+        ("torus:k=3,n=0", ["n=0", "too small"]),
+        ("torus:k=4096,n=3", ["vertices", "int32"]),
+        ("hypercube:d=30,p=2", ["vertices", "int32"]),
+        ("minft:clientz=8", ["clientz", "clients"]),
+    ],
+)
 def test_bad_parameters(spec, words):
     with pytest.raises(ParameterError) as exc:
         fattree.build(spec)

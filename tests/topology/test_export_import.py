@@ -20,7 +20,13 @@ from fattree.topology import FAMILIES, PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
 from fattree.topology.export import EXPORTERS, export, export_bytes
 
 TREES = [f"{f}:k={k},n={n}" for f in ("kant", "mikant", "clos") for k in (2, 3) for n in (2, 3)]
-OTHERS = ["hypercube:d=3,p=2", "torus:k=3,n=2", "micat:k=2,n=3", "mikantc:k=2,n=3", "rsminft:clients=16"]
+OTHERS = [
+    "hypercube:d=3,p=2",
+    "torus:k=3,n=2",
+    "micat:k=2,n=3",
+    "mikantc:k=2,n=3",
+    "rsminft:clients=16",
+]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -37,15 +43,22 @@ def kind_map(topo) -> dict:
     """(switch label, port) -> port kind."""
     lab = topo.vertex_labels()
     s_idx, p_idx = np.nonzero(topo.port_peer >= 0)
-    return {(lab[topo.n_nodes + s], p): int(topo.port_kind[s, p]) for s, p in zip(s_idx.tolist(), p_idx.tolist())}
+    return {
+        (lab[topo.n_nodes + s], p): int(topo.port_kind[s, p])
+        for s, p in zip(s_idx.tolist(), p_idx.tolist())
+    }
 
 
 def node_distance_histogram(topo) -> np.ndarray:
     """Histogram of hop distances over all ordered node pairs (scipy, independent of fattree)."""
     e = topo.links
     v = topo.n_vertices
-    adj = sp.csr_matrix((np.ones(2 * len(e)), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(v, v))
-    d = csgraph.shortest_path(adj, unweighted=True, indices=np.arange(topo.n_nodes))[:, : topo.n_nodes]
+    adj = sp.csr_matrix(
+        (np.ones(2 * len(e)), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(v, v)
+    )
+    d = csgraph.shortest_path(adj, unweighted=True, indices=np.arange(topo.n_nodes))[
+        :, : topo.n_nodes
+    ]
     return np.bincount(d.astype(np.int64).ravel())
 
 
@@ -71,7 +84,9 @@ def test_edgelist_lists_every_link_with_ports(spec):
     text = export_bytes(t, "edgelist").decode()
     rows = [ln.split() for ln in text.splitlines() if not ln.startswith("#")]
     assert len(rows) == t.n_links and all(len(r) == 4 for r in rows)
-    got = {frozenset([(a, int(pa) if a.startswith("s") else 0), (b, int(pb))]) for a, b, pa, pb in rows}
+    got = {
+        frozenset([(a, int(pa) if a.startswith("s") else 0), (b, int(pb))]) for a, b, pa, pb in rows
+    }
     assert got == link_set(t)
     assert text.startswith(f"# {t.spec}\n")
 
@@ -82,7 +97,7 @@ def test_json_document(spec):
     doc = json.loads(export_bytes(t, "json"))
     assert doc["family"] == t.family and doc["params"] == dict(t.params)
     assert [d["label"] for d in doc["nodes"]] == t.vertex_labels()[: t.n_nodes]
-    assert [d["label"] for d in doc["switches"]] == t.vertex_labels()[t.n_nodes:]
+    assert [d["label"] for d in doc["switches"]] == t.vertex_labels()[t.n_nodes :]
     assert [d["level"] for d in doc["switches"]] == t.switch_level.tolist()
     got = {frozenset([(d["a"], d["port_a"]), (d["b"], d["port_b"])]) for d in doc["links"]}
     assert got == link_set(t) and len(doc["links"]) == t.n_links
@@ -96,7 +111,11 @@ def test_graphml_matches_to_networkx_and_keeps_orientation(spec):
     ref = t.to_networkx()
     assert set(g.nodes) == set(ref.nodes) and g.number_of_edges() == t.n_links
     assert all(g.nodes[v]["kind"] == ref.nodes[v]["kind"] for v in ref.nodes)
-    assert all(g.nodes[v]["level"] == ref.nodes[v]["level"] for v in ref.nodes if ref.nodes[v]["kind"] == "switch")
+    assert all(
+        g.nodes[v]["level"] == ref.nodes[v]["level"]
+        for v in ref.nodes
+        if ref.nodes[v]["kind"] == "switch"
+    )
     # port_a / kind_a belong to the edge's source: check against the port tables
     ns = "{http://graphml.graphdrawing.org/xmlns}"
     keys = {k.get("id"): k.get("attr.name") for k in ET.fromstring(data).iter(ns + "key")}
@@ -120,16 +139,22 @@ def test_dot_has_one_rank_block_per_layer_and_lower_rows_as_tails():
     members = [re.findall(r'"([^"]+)";', b) for b in blocks]
     # node row below, four switch layers, node row above (000 Fig. 3)
     assert len(members) == 6
-    assert all(m.startswith("n0.") for m in members[0]) and all(m.startswith("n1.") for m in members[-1])
+    assert all(m.startswith("n0.") for m in members[0]) and all(
+        m.startswith("n1.") for m in members[-1]
+    )
     lab = t.vertex_labels()
     for layer, m in enumerate(members[1:-1]):
-        assert sorted(m) == sorted(lab[t.n_nodes + s] for s in np.flatnonzero(t.switch_layer == layer))
+        assert sorted(m) == sorted(
+            lab[t.n_nodes + s] for s in np.flatnonzero(t.switch_layer == layer)
+        )
     edges = re.findall(r'"([^"]+)" -- "([^"]+)" \[taillabel=(\d+), headlabel=(\d+)\];', text)
     assert len(edges) == t.n_links
     row = {v: i for i, m in enumerate(members) for v in m}
     assert all(row[a] < row[b] for a, b, _, _ in edges)
-    got = {frozenset([(a, int(pa) if a[0] == "s" else 0), (b, int(pb) if b[0] == "s" else 0)])
-           for a, b, pa, pb in edges}
+    got = {
+        frozenset([(a, int(pa) if a[0] == "s" else 0), (b, int(pb) if b[0] == "s" else 0)])
+        for a, b, pa, pb in edges
+    }
     assert got == link_set(t)
 
 
@@ -163,7 +188,9 @@ def booksim_parse(text: str):
     return node_router, routers
 
 
-@pytest.mark.parametrize("spec", ["mikant:k=3,n=3", "kant:k=2,n=3", "torus:k=3,n=2", "clos:k=2,n=2"])
+@pytest.mark.parametrize(
+    "spec", ["mikant:k=3,n=3", "kant:k=2,n=3", "torus:k=3,n=2", "clos:k=2,n=2"]
+)
 def test_booksim_anynet_file(spec, tmp_path):
     t = fattree.build(spec)
     n = t.n_nodes
@@ -177,7 +204,9 @@ def test_booksim_anynet_file(spec, tmp_path):
     side = [ln.split() for ln in paths[1].read_text().splitlines() if not ln.startswith("#")]
     lab = t.vertex_labels()
     assert [(k, int(i), name) for k, i, name in side] == (
-        [("node", i, lab[i]) for i in range(n)] + [("router", s, lab[n + s]) for s in range(t.n_switches)])
+        [("node", i, lab[i]) for i in range(n)]
+        + [("router", s, lab[n + s]) for s in range(t.n_switches)]
+    )
 
 
 def test_booksim_refuses_parallel_links(tmp_path):
@@ -213,7 +242,9 @@ def test_names_are_escaped_in_json_graphml_and_dot(tmp_path):
     nx.write_graphml(g, src)
     t = fattree.build(f"graph:file={src}")
     names = {'n<a&"b">', "sw one", "n2"}
-    assert {d["label"] for k in ("nodes", "switches") for d in json.loads(export_bytes(t, "json"))[k]} == names
+    assert {
+        d["label"] for k in ("nodes", "switches") for d in json.loads(export_bytes(t, "json"))[k]
+    } == names
     assert set(nx.read_graphml(io.BytesIO(export_bytes(t, "graphml")))) == names
     assert '"n<a&\\"b\\">"' in export_bytes(t, "dot").decode()
     with pytest.raises(ParameterError, match="cannot be written to an edge list"):
@@ -232,14 +263,15 @@ def test_round_trip_same_network(spec, fmt, tmp_path):
     assert np.array_equal(node_distance_histogram(u), node_distance_histogram(t))
     assert u.vertex_labels()[: u.n_nodes] == t.vertex_labels()[: t.n_nodes]  # nodes keep their ids
     lab_t, lab_u = t.vertex_labels(), u.vertex_labels()
-    level_t = dict(zip(lab_t[t.n_nodes:], t.switch_level.tolist()))
+    level_t = dict(zip(lab_t[t.n_nodes :], t.switch_level.tolist()))
     # GraphML carries the levels; for an edge list they are derived (hops to nearest node - 1)
     # and agree with the papers' stages of these trees (Clos: mirrored around the middle)
-    assert dict(zip(lab_u[u.n_nodes:], u.switch_level.tolist())) == level_t
+    assert dict(zip(lab_u[u.n_nodes :], u.switch_level.tolist())) == level_t
     if fmt == "graphml":
         assert kind_map(u) == kind_map(t)
-        assert dict(zip(lab_u[u.n_nodes:], u.switch_layer.tolist())) == dict(
-            zip(lab_t[t.n_nodes:], t.switch_layer.tolist()))
+        assert dict(zip(lab_u[u.n_nodes :], u.switch_layer.tolist())) == dict(
+            zip(lab_t[t.n_nodes :], t.switch_layer.tolist())
+        )
         assert np.array_equal(u.port_peer, t.port_peer)  # declaration order = id order
     for v in (0, u.n_nodes - 1, u.n_vertices - 1):
         assert u.find(u.vertex_label(v)) == v
@@ -269,7 +301,10 @@ def test_ports_in_order_of_appearance_and_levels_from_hops(tmp_path):
     lab = t.vertex_labels()
     assert lab == ["n0", "n1", "n2", "s0", "s1", "s2"]
     assert [[lab[v] if v >= 0 else None for v in row] for row in t.port_peer.tolist()] == [
-        ["n0", "n1", "s1"], ["s0", "n2", "s2"], ["s1", None, None]]
+        ["n0", "n1", "s1"],
+        ["s0", "n2", "s2"],
+        ["s1", None, None],
+    ]
     assert t.switch_level.tolist() == [0, 0, 1]
     assert t.port_kind[0].tolist() == [PORT_NODE, PORT_NODE, PORT_CUBE]
     assert t.port_kind[1, 2] == PORT_UP and t.port_kind[2, 0] == PORT_DOWN
@@ -286,7 +321,9 @@ def test_given_ports_and_switch_first_lines(tmp_path):
 
 
 def test_node_prefix_option_and_graphml_kind(tmp_path):
-    p = write(tmp_path, "hosts.txt", "host1 leaf1\nhost2 leaf1\nleaf1 spine\nhost3 leaf2\nleaf2 spine\n")
+    p = write(
+        tmp_path, "hosts.txt", "host1 leaf1\nhost2 leaf1\nleaf1 spine\nhost3 leaf2\nleaf2 spine\n"
+    )
     t = fattree.build(f"graph:file={p},node_prefix=host")
     assert (t.n_nodes, t.n_switches) == (3, 3)
     import_error(p, "no compute nodes")  # default prefix 'n' finds none
@@ -299,8 +336,14 @@ def test_node_prefix_option_and_graphml_kind(tmp_path):
     assert u.vertex_labels() == ["a", "b", "x"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(switches=st.integers(1, 8), seed=st.integers(0, 2**31 - 1), fmt=st.sampled_from(["edgelist", "graphml"]))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    switches=st.integers(1, 8),
+    seed=st.integers(0, 2**31 - 1),
+    fmt=st.sampled_from(["edgelist", "graphml"]),
+)
 def test_random_networks_round_trip(switches, seed, fmt, tmp_path_factory):
     rng = np.random.default_rng(seed)
     lines = [f"s{i} s{int(rng.integers(0, i))}" for i in range(1, switches)]  # a random tree
@@ -332,40 +375,64 @@ def test_missing_directory_and_binary_files(tmp_path):
         fattree.build(f"graph:file={b},format=csv")
 
 
-@pytest.mark.parametrize("text,match", [
-    ("n0 s0\ns0 s1 s2\n", r"line 2: expected 'a b' or 'a b port_a port_b', got 3 fields"),
-    ("n0 s0 0 1\ns0 s1\n", r"line 2: 2 fields, but line 1 has 4"),
-    ("n0 s0 0 x\n", r"line 1: ports must be integers"),
-    ("n0 s0 0 -1\n", r"line 1: port out of range"),
-    ("n0 s0 0 1\nn1 s0 0 1\n", r"line 2: port 1 of switch 's0' is already used on line 1"),
-    ("n0 s0\ns0 s0\n", r"line 2: link from 's0' to itself"),
-    ("n0 s0\nn0 n1\n", r"line 2: link between two compute nodes 'n0' and 'n1'"),
-    ("n0 s0\n# x\nn0 s1\ns0 s1\n", r"line 1: compute node 'n0' has 2 links \(lines 1, 3\)"),
-    ("n0 s0\nn1 s1\ns1 s2\n", r"line 1: the graph is disconnected \(2 components\): vertex 'n0'"),
-    ("s0 s1\ns1 s2\n", r"no compute nodes"),
-    ("# only a comment\n", r"no links found"),
-])
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ("n0 s0\ns0 s1 s2\n", r"line 2: expected 'a b' or 'a b port_a port_b', got 3 fields"),
+        ("n0 s0 0 1\ns0 s1\n", r"line 2: 2 fields, but line 1 has 4"),
+        ("n0 s0 0 x\n", r"line 1: ports must be integers"),
+        ("n0 s0 0 -1\n", r"line 1: port out of range"),
+        ("n0 s0 0 1\nn1 s0 0 1\n", r"line 2: port 1 of switch 's0' is already used on line 1"),
+        ("n0 s0\ns0 s0\n", r"line 2: link from 's0' to itself"),
+        ("n0 s0\nn0 n1\n", r"line 2: link between two compute nodes 'n0' and 'n1'"),
+        ("n0 s0\n# x\nn0 s1\ns0 s1\n", r"line 1: compute node 'n0' has 2 links \(lines 1, 3\)"),
+        (
+            "n0 s0\nn1 s1\ns1 s2\n",
+            r"line 1: the graph is disconnected \(2 components\): vertex 'n0'",
+        ),
+        ("s0 s1\ns1 s2\n", r"no compute nodes"),
+        ("# only a comment\n", r"no links found"),
+    ],
+)
 def test_malformed_edge_lists(tmp_path, text, match):
     msg = import_error(write(tmp_path, "bad.txt", text), match)
     assert "bad.txt" in msg
 
 
-GRAPHML_HEAD = ('<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
-                '<key id="k" for="node" attr.name="kind" attr.type="string"/>')
+GRAPHML_HEAD = (
+    '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+    '<key id="k" for="node" attr.name="kind" attr.type="string"/>'
+)
 
 
-@pytest.mark.parametrize("body,match", [
-    ('<graph edgedefault="undirected">\n<node id="n0"/>\n<edge source="n0" target="s9"/>',
-     r"line 3: edge target 's9' is not a declared <node>"),
-    ('<graph edgedefault="undirected">\n<node id="n0"/><node id="s0"/>\n<edge source="n0" target="s0">',
-     r"line 3: malformed GraphML"),
-    ('<graph edgedefault="undirected">\n<node id="n0"><data key="k">node</data></node>\n<node id="s0"/>'
-     '<edge source="n0" target="s0"/></graph></graphml>', r"line 3: vertex 's0' has no 'kind' attribute"),
-    ('<graph edgedefault="undirected">\n<node id="n0"><data key="k">disk</data></node>'
-     '</graph></graphml>', r"line 2: vertex 'n0' has kind='disk'"),
-    ('<graph edgedefault="undirected">\n<node id="n0"/>\n<node id="n1"/><node id="s0"/>'
-     '<edge source="n0" target="s0"/></graph></graphml>', r"line 3: compute node 'n1' has 0 links"),
-])
+@pytest.mark.parametrize(
+    "body,match",
+    [
+        (
+            '<graph edgedefault="undirected">\n<node id="n0"/>\n<edge source="n0" target="s9"/>',
+            r"line 3: edge target 's9' is not a declared <node>",
+        ),
+        (
+            '<graph edgedefault="undirected">\n<node id="n0"/><node id="s0"/>\n<edge source="n0" target="s0">',
+            r"line 3: malformed GraphML",
+        ),
+        (
+            '<graph edgedefault="undirected">\n<node id="n0"><data key="k">node</data></node>\n<node id="s0"/>'
+            '<edge source="n0" target="s0"/></graph></graphml>',
+            r"line 3: vertex 's0' has no 'kind' attribute",
+        ),
+        (
+            '<graph edgedefault="undirected">\n<node id="n0"><data key="k">disk</data></node>'
+            "</graph></graphml>",
+            r"line 2: vertex 'n0' has kind='disk'",
+        ),
+        (
+            '<graph edgedefault="undirected">\n<node id="n0"/>\n<node id="n1"/><node id="s0"/>'
+            '<edge source="n0" target="s0"/></graph></graphml>',
+            r"line 3: compute node 'n1' has 0 links",
+        ),
+    ],
+)
 def test_malformed_graphml(tmp_path, body, match):
     text = GRAPHML_HEAD + body
     msg = import_error(write(tmp_path, "bad.graphml", text), match)
@@ -373,21 +440,29 @@ def test_malformed_graphml(tmp_path, body, match):
 
 
 def test_graphml_defaults_and_partial_ports(tmp_path):
-    head = ('<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
-            '<key id="k" for="node" attr.name="kind" attr.type="string"><default>switch</default></key>'
-            '<key id="p" for="edge" attr.name="port_a" attr.type="int"/>'
-            '<key id="q" for="edge" attr.name="port_b" attr.type="int"/>'
-            '<graph edgedefault="undirected">\n<node id="h1"><data key="k">node</data></node>\n'
-            '<node id="h2"><data key="k">node</data></node>\n<node id="x"/>\n')
-    good = head + ('<edge source="h1" target="x"><data key="p">0</data><data key="q">4</data></edge>\n'
-                   '<edge source="x" target="h2"><data key="p">2</data><data key="q">0</data></edge>\n'
-                   '</graph></graphml>')
+    head = (
+        '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+        '<key id="k" for="node" attr.name="kind" attr.type="string"><default>switch</default></key>'
+        '<key id="p" for="edge" attr.name="port_a" attr.type="int"/>'
+        '<key id="q" for="edge" attr.name="port_b" attr.type="int"/>'
+        '<graph edgedefault="undirected">\n<node id="h1"><data key="k">node</data></node>\n'
+        '<node id="h2"><data key="k">node</data></node>\n<node id="x"/>\n'
+    )
+    good = head + (
+        '<edge source="h1" target="x"><data key="p">0</data><data key="q">4</data></edge>\n'
+        '<edge source="x" target="h2"><data key="p">2</data><data key="q">0</data></edge>\n'
+        "</graph></graphml>"
+    )
     t = fattree.build(f"graph:file={write(tmp_path, 'd.graphml', good)}")
     assert t.vertex_labels() == ["h1", "h2", "x"]  # 'x' is a switch by the key's default
     assert t.port_peer.tolist() == [[-1, -1, 1, -1, 0]]
-    bad = head + ('<edge source="h1" target="x"><data key="p">0</data><data key="q">4</data></edge>\n'
-                  '<edge source="x" target="h2"/>\n</graph></graphml>')
-    import_error(write(tmp_path, "p.graphml", bad), r"p.graphml: line 6: edge without port_a and port_b")
+    bad = head + (
+        '<edge source="h1" target="x"><data key="p">0</data><data key="q">4</data></edge>\n'
+        '<edge source="x" target="h2"/>\n</graph></graphml>'
+    )
+    import_error(
+        write(tmp_path, "p.graphml", bad), r"p.graphml: line 6: edge without port_a and port_b"
+    )
 
 
 def test_format_is_sniffed_and_can_be_forced(tmp_path):
@@ -410,8 +485,17 @@ def _booksim_ports(t):
     return out
 
 
-@pytest.mark.parametrize("spec", ["kant:k=4,n=3", "mikant:k=3,n=3", "kant:k=2,n=3", "torus:k=3,n=2",
-                                  "clos:k=2,n=2", "hypercube:d=3,p=2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kant:k=4,n=3",
+        "mikant:k=3,n=3",
+        "kant:k=2,n=3",
+        "torus:k=3,n=2",
+        "clos:k=2,n=2",
+        "hypercube:d=3,p=2",
+    ],
+)
 def test_anynet_round_trip_keeps_ids_and_takes_booksim_ports(spec, tmp_path):
     t = fattree.build(spec)
     paths = export(t, "booksim", tmp_path / "net.anynet")
@@ -421,8 +505,10 @@ def test_anynet_round_trip_keeps_ids_and_takes_booksim_ports(spec, tmp_path):
     assert u.meta["format"] == "anynet"
     # node I is compute node I, router R switch R: the same links, id for id
     assert np.array_equal(u.node_switch, t.node_switch)
+
     def same(topo):
         return {tuple(sorted(map(int, e))) for e in topo.links}
+
     assert same(u) == same(t)
     # ports are BookSim2's, not the papers'
     for s, order in _booksim_ports(t).items():
@@ -445,17 +531,20 @@ def test_anynet_reads_booksim_forms_latency_one_and_links_named_once(tmp_path):
     assert fattree.build(f"graph:file={f},format=anynet").n_nodes == 4
 
 
-@pytest.mark.parametrize("text, line, match", [
-    ("router 0 node 0 router 1\nswitch 1 node 1\n", 2, "expected 'router R' or 'node I'"),
-    ("router 0 node 0 router 1\n# comment\n", 2, "no comments"),
-    ("router 0 node 0 router x\n", 1, "non-negative integer id, got 'x'"),
-    ("router 0 node 0 router 1 3\nrouter 1 node 1\n", 1, "latency 3 is not supported"),
-    ("router 0 node 0 router 1 fast\n", 1, r"expected a link latency \(integer\), got 'fast'"),
-    ("router 0 node 0\nnode 1 node 0\n", 2, "two compute nodes"),
-    ("router 0 node 0 router 1\nrouter 1 node 0\n", 2, "node 0 is connected to router 1"),
-    ("router 0 node 0 router 0\n", 1, "to itself"),
-    ("router 0 node 0 router\n", 1, "router without an id"),
-])
+@pytest.mark.parametrize(
+    "text, line, match",
+    [
+        ("router 0 node 0 router 1\nswitch 1 node 1\n", 2, "expected 'router R' or 'node I'"),
+        ("router 0 node 0 router 1\n# comment\n", 2, "no comments"),
+        ("router 0 node 0 router x\n", 1, "non-negative integer id, got 'x'"),
+        ("router 0 node 0 router 1 3\nrouter 1 node 1\n", 1, "latency 3 is not supported"),
+        ("router 0 node 0 router 1 fast\n", 1, r"expected a link latency \(integer\), got 'fast'"),
+        ("router 0 node 0\nnode 1 node 0\n", 2, "two compute nodes"),
+        ("router 0 node 0 router 1\nrouter 1 node 0\n", 2, "node 0 is connected to router 1"),
+        ("router 0 node 0 router 0\n", 1, "to itself"),
+        ("router 0 node 0 router\n", 1, "router without an id"),
+    ],
+)
 def test_anynet_bad_line_names_file_and_line(text, line, match, tmp_path):
     f = tmp_path / "bad.anynet"
     f.write_text(text)
@@ -468,7 +557,9 @@ def test_anynet_bad_line_names_file_and_line(text, line, match, tmp_path):
 def test_anynet_id_gaps_are_refused(tmp_path):
     f = tmp_path / "gap.anynet"
     f.write_text("router 0 node 0 node 2 router 1\nrouter 1 node 3\n")
-    with pytest.raises(InputFileError, match="node ids must be 0..2 without gaps.*node 1 is missing"):
+    with pytest.raises(
+        InputFileError, match="node ids must be 0..2 without gaps.*node 1 is missing"
+    ):
         fattree.build(f"graph:file={f}")
 
 
@@ -479,8 +570,12 @@ def test_export_booksim_bare_name_writes_anynet_labels_and_cfg(tmp_path):
     cfg = dict(re.findall(r"^(\w+) = (.*);$", paths[2].read_text(), re.M))
     assert cfg["topology"] == "anynet" and cfg["network_file"] == "kant43.anynet"
     assert cfg["routing_function"] == "min"
-    assert (cfg["num_vcs"], cfg["vc_buf_size"], cfg["packet_size"], cfg["injection_rate_uses_flits"]) == \
-        ("1", "2", "1", "1")
+    assert (
+        cfg["num_vcs"],
+        cfg["vc_buf_size"],
+        cfg["packet_size"],
+        cfg["injection_rate_uses_flits"],
+    ) == ("1", "2", "1", "1")
     with pytest.raises(ParameterError, match="writes its .cfg next to the network file"):
         export(t, "booksim", tmp_path / "net.cfg")
 
@@ -488,13 +583,38 @@ def test_export_booksim_bare_name_writes_anynet_labels_and_cfg(tmp_path):
 def test_booksim_config_maps_our_options():
     from fattree.topology.export import BOOKSIM_KEYS, booksim_config
 
-    text = booksim_config(None, k=4, n=3, buffer=5, vcs=2, packet_flits=8, speculative=False, load=0.25,
-                          traffic="bitcomp", seed=7, routing_delay=1, credit_delay=2)
+    text = booksim_config(
+        None,
+        k=4,
+        n=3,
+        buffer=5,
+        vcs=2,
+        packet_flits=8,
+        speculative=False,
+        load=0.25,
+        traffic="bitcomp",
+        seed=7,
+        routing_delay=1,
+        credit_delay=2,
+    )
     cfg = dict(re.findall(r"^(\w+) = (.*);$", text, re.M))
-    assert (cfg["topology"], cfg["k"], cfg["n"], cfg["routing_function"]) == ("fattree", "4", "3", "nca")
+    assert (cfg["topology"], cfg["k"], cfg["n"], cfg["routing_function"]) == (
+        "fattree",
+        "4",
+        "3",
+        "nca",
+    )
     assert {ours: cfg[key] for ours, key in BOOKSIM_KEYS.items()} == {
-        "load": "0.25", "traffic": "bitcomp", "packet_flits": "8", "buffer": "5", "vcs": "2",
-        "speculative": "0", "routing_delay": "1", "credit_delay": "2", "seed": "7"}
+        "load": "0.25",
+        "traffic": "bitcomp",
+        "packet_flits": "8",
+        "buffer": "5",
+        "vcs": "2",
+        "speculative": "0",
+        "routing_delay": "1",
+        "credit_delay": "2",
+        "seed": "7",
+    }
     with pytest.raises(ParameterError, match="unknown setting 'bufer'"):
         booksim_config("x.anynet", bufer=3)
     with pytest.raises(ParameterError, match="no BookSim2 equivalent"):

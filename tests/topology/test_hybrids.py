@@ -35,12 +35,21 @@ def table1(family, k, n):
     K = k ** (n - 1)
     return {
         "cat": ((2**k - 1) * k**n, (n + 2**k - 1) * K, (3 * 2 ** (k - 1) + n - 2) * k**n),
-        "micat": (2 * (2**k - 1) * k**n, (2 * n - 4 + 2 ** (k + 1)) * K,
-                  (3 * 2**k + 2 * n - 5) * k**n),
-        "kantc": ((2**k - k) * K, (n - 1) * K + 2**k * k ** (n - 2),
-                  (n - 1) * k**n + (2 ** (k - 1) + 2**k - k) * K),
-        "mikantc": (2 * (2**k - k) * K, (2 * n - 4) * K + 2 ** (k + 1) * k ** (n - 2),
-                    (2 * n - 3) * k**n + (3 * 2**k - 2 * k) * K),
+        "micat": (
+            2 * (2**k - 1) * k**n,
+            (2 * n - 4 + 2 ** (k + 1)) * K,
+            (3 * 2**k + 2 * n - 5) * k**n,
+        ),
+        "kantc": (
+            (2**k - k) * K,
+            (n - 1) * K + 2**k * k ** (n - 2),
+            (n - 1) * k**n + (2 ** (k - 1) + 2**k - k) * K,
+        ),
+        "mikantc": (
+            2 * (2**k - k) * K,
+            (2 * n - 4) * K + 2 ** (k + 1) * k ** (n - 2),
+            (2 * n - 3) * k**n + (3 * 2**k - 2 * k) * K,
+        ),
     }[family]
 
 
@@ -88,11 +97,15 @@ def test_table1_counts_ports_labels(family, k, n):
     assert np.array_equal(inter, lvl0 & ~np.any(t.port_kind == PORT_NODE, axis=1))
     assert np.all(t.port_kind[inter, :k] == PORT_CUBE) and np.all(t.port_kind[inter, k:] == PORT_UP)
     other = lvl0 & ~inter
-    assert np.all(t.port_kind[other, :k] == PORT_NODE) and np.all(t.port_kind[other, k:] == PORT_CUBE)
+    assert np.all(t.port_kind[other, :k] == PORT_NODE) and np.all(
+        t.port_kind[other, k:] == PORT_CUBE
+    )
     tree = ~lvl0
     assert np.all(t.port_kind[tree, :k] == PORT_DOWN)
     assert t.meta["cube_dim"] == k and not t.meta["intermediate"].flags.writeable
-    assert np.array_equal(np.asarray(t.meta["cube_port_base"]), np.where(tree, -1, np.where(inter, 0, k)))
+    assert np.array_equal(
+        np.asarray(t.meta["cube_port_base"]), np.where(tree, -1, np.where(inter, 0, k))
+    )
     assert np.all(np.isin(t.port_kind[tree, k:], [PORT_UP, PORT_NONE]))
 
 
@@ -108,9 +121,20 @@ def test_diameter_by_bfs(family, k, n):
     assert got == diameter_errata(family, k, n)
 
 
-@pytest.mark.parametrize("family,k,n", [("kantc", 5, 3), ("mikantc", 5, 3), ("kantc", 6, 3),
-                                        ("cat", 5, 2), ("micat", 5, 2), ("kantc", 5, 2),
-                                        ("kantc", 7, 2), ("mikantc", 6, 2), ("mikantc", 7, 2)])
+@pytest.mark.parametrize(
+    "family,k,n",
+    [
+        ("kantc", 5, 3),
+        ("mikantc", 5, 3),
+        ("kantc", 6, 3),
+        ("cat", 5, 2),
+        ("micat", 5, 2),
+        ("kantc", 5, 2),
+        ("kantc", 7, 2),
+        ("mikantc", 6, 2),
+        ("mikantc", 7, 2),
+    ],
+)
 def test_diameter_beyond_k4(family, k, n):
     # from the class representatives (their exactness is tested below); the errata's
     # n = 2 forms were checked for k <= 4 only and still hold here
@@ -170,8 +194,11 @@ def test_cat_transit_switch_is_the_zero_corner():
     assert t.meta["intermediate"][s]
     peers = [t.vertex_label(int(v)) for v in t.port_peer[s, :3]]
     assert peers == ["s0.2.1.0.0.1", "s0.2.1.0.1.0", "s0.2.1.1.0.0"]
-    assert [t.vertex_label(int(v)) for v in t.port_peer[s, 3:]] == \
-        ["s1.2.0.0.0.0", "s1.2.1.0.0.0", "s1.2.2.0.0.0"]
+    assert [t.vertex_label(int(v)) for v in t.port_peer[s, 3:]] == [
+        "s1.2.0.0.0.0",
+        "s1.2.1.0.0.0",
+        "s1.2.2.0.0.0",
+    ]
     node = t.find("n2.1.1.0.1.2")
     assert t.switch_label(int(t.node_switch[node])) == "s0.2.1.1.0.1"
     assert t.node_port[node] == 2
@@ -318,8 +345,12 @@ def test_node_classes_full_scale():
 def _cat_average_distance(k, n, mirrored):
     """Errata: the corrected 001 average distances (mean over N² ordered pairs)."""
     W = k * 2 ** (k - 1) / (2**k - 1)
-    C = ((2 * (k - 1) / k + 2 ** (k + 1) - 4 + k * 2 ** (k - 1) - W) / (2**k - 1)
-         - 2 - 2 * W + 2 / (k - 1))
+    C = (
+        (2 * (k - 1) / k + 2 ** (k + 1) - 4 + k * 2 ** (k - 1) - W) / (2**k - 1)
+        - 2
+        - 2 * W
+        + 2 / (k - 1)
+    )
     if mirrored:
         return 2 * n - 0.5 + 2 * W - 1 / (k - 1) + C / (2 * k ** (n - 1))
     return 2 * n + 2 * W - 2 / (k - 1) + C / k ** (n - 1)
@@ -332,8 +363,9 @@ def test_cat_average_distance_matches_errata(family, k, n):
     t = topo(family, k, n)
     reps, w = FAMILIES.get(family).node_classes(t)
     total = (node_distances(t, reps).sum(axis=1) * w).sum()
-    assert total / t.n_nodes**2 == pytest.approx(_cat_average_distance(k, n, family == "micat"),
-                                                 rel=1e-12)
+    assert total / t.n_nodes**2 == pytest.approx(
+        _cat_average_distance(k, n, family == "micat"), rel=1e-12
+    )
 
 
 def _shortest_path_counts(t):
@@ -353,8 +385,18 @@ def _shortest_path_counts(t):
     return cnt[:, :N]
 
 
-@pytest.mark.parametrize("family,k,n", [("cat", 2, 2), ("cat", 2, 3), ("cat", 3, 2), ("cat", 3, 3),
-                                        ("micat", 2, 2), ("micat", 3, 2), ("micat", 2, 3)])
+@pytest.mark.parametrize(
+    "family,k,n",
+    [
+        ("cat", 2, 2),
+        ("cat", 2, 3),
+        ("cat", 3, 2),
+        ("cat", 3, 3),
+        ("micat", 2, 2),
+        ("micat", 3, 2),
+        ("micat", 2, 3),
+    ],
+)
 def test_cat_path_diversity_matches_errata(family, k, n):
     t = topo(family, k, n)
     P = _shortest_path_counts(t)
@@ -381,14 +423,17 @@ def test_label_round_trip_random(family, k, n, data):
 
 
 @pytest.mark.parametrize("family", HYBRIDS)
-@pytest.mark.parametrize("params,fragment", [
-    ("k=1,n=3", "k=1 is too small"),
-    ("k=17,n=3", "k=17 is too large"),
-    ("k=3,n=1", "n=1 is too small"),
-    ("k=3", "missing parameter 'n'"),
-    ("k=3,n=x", "n='x' is not an integer"),
-    ("k=3,n=3,m=2", "unknown parameter 'm'"),
-])
+@pytest.mark.parametrize(
+    "params,fragment",
+    [
+        ("k=1,n=3", "k=1 is too small"),
+        ("k=17,n=3", "k=17 is too large"),
+        ("k=3,n=1", "n=1 is too small"),
+        ("k=3", "missing parameter 'n'"),
+        ("k=3,n=x", "n='x' is not an integer"),
+        ("k=3,n=3,m=2", "unknown parameter 'm'"),
+    ],
+)
 def test_bad_parameters(family, params, fragment):
     with pytest.raises(ParameterError, match=fragment):
         fattree.build(f"{family}:{params}")

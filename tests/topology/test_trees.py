@@ -43,8 +43,14 @@ def test_mikant_000_connection_example():
     t = fattree.build("mikant:k=3,n=4")
     s = t.find("s0.2.0.0.0") - t.n_nodes
     peers = {t.vertex_label(int(v)) for v in t.port_peer[s]}
-    assert peers == {"s1.2.0.0.0", "s1.2.1.0.0", "s1.2.2.0.0",
-                     "s0.1.0.0.0", "s0.1.0.1.0", "s0.1.0.2.0"}
+    assert peers == {
+        "s1.2.0.0.0",
+        "s1.2.1.0.0",
+        "s1.2.2.0.0",
+        "s0.1.0.0.0",
+        "s0.1.0.1.0",
+        "s0.1.0.2.0",
+    }
     # cross links are up ports at both ends
     assert all(t.port_kind[s, 3:] == PORT_UP)
     other = t.find("s1.2.1.0.0") - t.n_nodes
@@ -101,9 +107,12 @@ def test_clos_halves_are_kary_ntrees():
     # removing the group-1 half's stages leaves a classical k-ary n-tree (000 §II)
     t = fattree.build("clos:k=3,n=3")
     g = t.to_networkx()
-    keep = [v for v, d in g.nodes(data=True)
-            if (d["kind"] == "node" and v.startswith("n0.")) or
-            (d["kind"] == "switch" and int(v[1:].split(".")[0]) <= 2)]
+    keep = [
+        v
+        for v, d in g.nodes(data=True)
+        if (d["kind"] == "node" and v.startswith("n0."))
+        or (d["kind"] == "switch" and int(v[1:].split(".")[0]) <= 2)
+    ]
     sub = g.subgraph(keep)
     ref = fattree.build("kant:k=3,n=3").to_networkx()
     assert nx.is_isomorphic(sub, ref)
@@ -134,15 +143,18 @@ def test_arrays_are_immutable():
         t.family = "kant"
 
 
-@pytest.mark.parametrize("spec,fragment", [
-    ("mikant:k=1,n=3", "k=1 is too small"),
-    ("mikant:k=3", "missing parameter 'n'"),
-    ("mikant:k=3,n=1", "n=1 is too small"),
-    ("mikant:k=x,n=3", "not an integer"),
-    ("mikant:k=3,n=3,q=2", "unknown parameter 'q'"),
-    ("mikant:k=3;n=3", "not an integer"),
-    ("mikant:k3,n=3", "not key=value"),
-])
+@pytest.mark.parametrize(
+    "spec,fragment",
+    [
+        ("mikant:k=1,n=3", "k=1 is too small"),
+        ("mikant:k=3", "missing parameter 'n'"),
+        ("mikant:k=3,n=1", "n=1 is too small"),
+        ("mikant:k=x,n=3", "not an integer"),
+        ("mikant:k=3,n=3,q=2", "unknown parameter 'q'"),
+        ("mikant:k=3;n=3", "not an integer"),
+        ("mikant:k3,n=3", "not key=value"),
+    ],
+)
 def test_bad_parameters(spec, fragment):
     with pytest.raises(ParameterError, match=fragment):
         fattree.build(spec)

@@ -17,8 +17,16 @@ from fattree.routing.check import check
 from fattree.routing.deadlock import deadlock
 from fattree.routing.load import channel_load
 
-ARRAYS = ("port_peer", "port_peer_port", "port_kind", "node_switch", "node_port",
-          "switch_level", "node_digits", "switch_digits")
+ARRAYS = (
+    "port_peer",
+    "port_peer_port",
+    "port_kind",
+    "node_switch",
+    "node_port",
+    "switch_level",
+    "node_digits",
+    "switch_digits",
+)
 
 
 def _kant_as_xgft(k, n):
@@ -32,8 +40,16 @@ def test_full_xgft_is_kant_array_for_array(k, n):
     for f in ARRAYS:
         assert np.array_equal(getattr(a, f), getattr(b, f)), f
     pa, pb = properties(a), properties(b)
-    for key in ("nodes", "switches", "links", "diameter", "avg_distance", "path_diversity",
-                "bisection_width", "distance_histogram"):
+    for key in (
+        "nodes",
+        "switches",
+        "links",
+        "diameter",
+        "avg_distance",
+        "path_diversity",
+        "bisection_width",
+        "distance_histogram",
+    ):
         assert pa[key] == pb[key], key
 
 
@@ -54,10 +70,27 @@ def test_other_policies_equal_kant(alg):
     assert np.allclose(a.gamma, b.gamma)
 
 
-SMALL = ["2.2,1.1", "2.2,1.2", "4.2,1.2", "2.4,1.4", "4.4,1.2", "3.2,1.3", "2.2.2,1.2.1",
-         "4.4.2,1.2.1", "4.2.2,1.2.2", "4.4.4,1.1.2", "4.4.4,1.2.2", "3.4,1.2", "6.2,1.3",
-         "2.3.2,1.2.3", "2.2.2.2,1.2.1.2", "3.3.2,1.1.3",
-         "4.1.4.3,1.2.1.3", "3.3.3,1.2.2", "3.2,1.1"]  # odd N and a cut across levels (10 < 12)
+SMALL = [
+    "2.2,1.1",
+    "2.2,1.2",
+    "4.2,1.2",
+    "2.4,1.4",
+    "4.4,1.2",
+    "3.2,1.3",
+    "2.2.2,1.2.1",
+    "4.4.2,1.2.1",
+    "4.2.2,1.2.2",
+    "4.4.4,1.1.2",
+    "4.4.4,1.2.2",
+    "3.4,1.2",
+    "6.2,1.3",
+    "2.3.2,1.2.3",
+    "2.2.2.2,1.2.1.2",
+    "3.3.2,1.1.3",
+    "4.1.4.3,1.2.1.3",
+    "3.3.3,1.2.2",
+    "3.2,1.1",
+]  # odd N and a cut across levels (10 < 12)
 
 
 @pytest.mark.parametrize("case", SMALL)
@@ -66,8 +99,15 @@ def test_closed_forms_match_the_graph(case):
     t = fattree.build(f"xgft:m={m},w={w}")
     p = properties(t)
     rows = {r["name"]: r for r in formula_checks(p)}
-    for key in ("nodes", "switches", "links", "radix", "diameter", "avg_distance",
-                "path_diversity"):
+    for key in (
+        "nodes",
+        "switches",
+        "links",
+        "radix",
+        "diameter",
+        "avg_distance",
+        "path_diversity",
+    ):
         assert rows[key]["agrees"] is True, (key, rows[key])
     # the whole-subtree cut is optimal on every instance tried (ILP)
     assert p["bisection_exact"] and rows["bisection_width"]["agrees"] is True
@@ -83,8 +123,9 @@ def test_tapered_counts_by_hand():
     assert t.spec == "xgft:m=4.4.4,w=1.2.2"
 
 
-@pytest.mark.parametrize("spec", ["xgft:m=4.4.4,w=1.2.2", "xgft:m=4.2.3,w=1.3.1",
-                                  "xgft:m=2.2.2.2,w=1.1.2.2"])
+@pytest.mark.parametrize(
+    "spec", ["xgft:m=4.4.4,w=1.2.2", "xgft:m=4.2.3,w=1.3.1", "xgft:m=2.2.2.2,w=1.1.2.2"]
+)
 def test_routing_delivers_minimally_and_is_deadlock_free(spec):
     t = fattree.build(spec)
     assert default_algorithm("xgft") == "dmodk"
@@ -109,25 +150,31 @@ def test_tapering_lowers_the_uniform_bound():
     assert quarter.bound < half.bound < full.bound
 
 
-@pytest.mark.parametrize("params,needle", [
-    ({"m": "4.4", "w": "1.2.2"}, "has 2 levels but w=1.2.2 has 3"),
-    ({"m": "4.0.4", "w": "1.2.2"}, "entry 0 is out of range"),
-    ({"m": "4.4.4", "w": "2.2.2"}, "w_1 must be 1"),
-    ({"m": "4.x", "w": "1.2"}, "dot-separated list"),
-    ({"m": "1", "w": "1"}, "at least 2"),
-    ({"m": "1024.1024.1024.1024", "w": "1.1024.1024.1024"}, "too large"),
-])
+@pytest.mark.parametrize(
+    "params,needle",
+    [
+        ({"m": "4.4", "w": "1.2.2"}, "has 2 levels but w=1.2.2 has 3"),
+        ({"m": "4.0.4", "w": "1.2.2"}, "entry 0 is out of range"),
+        ({"m": "4.4.4", "w": "2.2.2"}, "w_1 must be 1"),
+        ({"m": "4.x", "w": "1.2"}, "dot-separated list"),
+        ({"m": "1", "w": "1"}, "at least 2"),
+        ({"m": "1024.1024.1024.1024", "w": "1.1024.1024.1024"}, "too large"),
+    ],
+)
 def test_bad_parameters(params, needle):
     with pytest.raises(ParameterError, match=needle.replace(".", r"\.")):
         fattree.build("xgft", **params)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["xgft:m=4.4,w=1.2.2", "xgft:m=4.0.4,w=1.2.2",
-                                  "xgft:m=1024.1024.1024.1024,w=1.1024.1024.1024"])
+@pytest.mark.parametrize(
+    "spec",
+    ["xgft:m=4.4,w=1.2.2", "xgft:m=4.0.4,w=1.2.2", "xgft:m=1024.1024.1024.1024,w=1.1024.1024.1024"],
+)
 def test_cli_bad_spec_is_one_line(spec):
-    r = subprocess.run([sys.executable, "-m", "fattree.cli", "info", spec],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "fattree.cli", "info", spec], capture_output=True, text=True
+    )
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith("error: ") and len(r.stderr.strip().splitlines()) == 1
 

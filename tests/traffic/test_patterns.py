@@ -26,7 +26,7 @@ def brute(name, n):
         elif name == "bitrev":
             d = w[::-1]
         elif name == "transpose":
-            d = w[b // 2:] + w[: b // 2]
+            d = w[b // 2 :] + w[: b // 2]
         elif name == "shuffle":
             d = w[1:] + w[0]
         out.append(int(d, 2))
@@ -44,8 +44,9 @@ def test_transpose_matches_bit_strings(n):
     assert make_traffic("transpose", n).table.tolist() == brute("transpose", n)
 
 
-@pytest.mark.parametrize("name", ["bitcomp", "bitrev", "transpose", "shuffle", "tornado",
-                                  "neighbor", "randperm"])
+@pytest.mark.parametrize(
+    "name", ["bitcomp", "bitrev", "transpose", "shuffle", "tornado", "neighbor", "randperm"]
+)
 @pytest.mark.parametrize("n", [16, 64, 256])
 def test_permutations_are_bijective(name, n):
     t = make_traffic(name, n, seed=3)
@@ -84,13 +85,16 @@ def test_tornado_and_neighbor_values():
 def test_randperm_is_seeded():
     a, b, c = (make_traffic("randperm", 100, seed=s).table for s in (1, 1, 2))
     assert np.array_equal(a, b) and not np.array_equal(a, c)
-    assert np.array_equal(make_traffic("randperm:seed=7", 100, seed=1).table,
-                          make_traffic("randperm", 100, seed=7).table)
+    assert np.array_equal(
+        make_traffic("randperm:seed=7", 100, seed=1).table,
+        make_traffic("randperm", 100, seed=7).table,
+    )
 
 
 def draws(t, n, src, count, seed=0):
-    return np.array([dest(t.code, t.iparams, t.fparams, t.table, n, src, q, seed)
-                     for q in range(count)])
+    return np.array(
+        [dest(t.code, t.iparams, t.fparams, t.table, n, src, q, seed) for q in range(count)]
+    )
 
 
 def test_uniform_excludes_the_source_and_is_uniform():
@@ -155,13 +159,26 @@ def test_every_registered_pattern_has_a_title_and_binds():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.sampled_from(["uniform", "uniform:include_self=1", "hotspot:node=3,fraction=0.4",
-                        "bitrev", "randperm", "alltoone:node=1"]),
-       st.integers(0, 15), st.integers(0, 10**6), st.integers(0, 2**62))
+@given(
+    st.sampled_from(
+        [
+            "uniform",
+            "uniform:include_self=1",
+            "hotspot:node=3,fraction=0.4",
+            "bitrev",
+            "randperm",
+            "alltoone:node=1",
+        ]
+    ),
+    st.integers(0, 15),
+    st.integers(0, 10**6),
+    st.integers(0, 2**62),
+)
 def test_numba_destinations_match_the_python_reference(spec, src, seq, seed):
     t = make_traffic(spec, 16, seed=seed % 1000)
-    assert int(dest(t.code, t.iparams, t.fparams, t.table, 16, src, seq, seed)) == \
-        _dest(t, 16, src, seq, seed)
+    assert int(dest(t.code, t.iparams, t.fparams, t.table, 16, src, seq, seed)) == _dest(
+        t, 16, src, seq, seed
+    )
 
 
 @settings(max_examples=100, deadline=None)

@@ -49,10 +49,14 @@ def _check(k, n, load, message_length, width):
     if not 0 <= load < 1:
         raise ParameterError(f"load={load!r} is invalid: a channel utilisation in [0, 1)")
     if not message_length > 0 or not width > 0:
-        raise ParameterError(f"message_length={message_length!r}, width={width!r} are invalid: both > 0")
+        raise ParameterError(
+            f"message_length={message_length!r}, width={width!r} are invalid: both > 0"
+        )
 
 
-def dally_latency(k: int, n: int, load: float, message_length: float = 200.0, width: float | None = None) -> float:
+def dally_latency(
+    k: int, n: int, load: float, message_length: float = 200.0, width: float | None = None
+) -> float:
     """Latency n k_d + T_0 of a k-ary n-cube under uniform load (inf beyond saturation).
 
     ``width`` defaults to Dally's constant bisection W = k/2.
@@ -77,7 +81,9 @@ def dally_latency(k: int, n: int, load: float, message_length: float = 200.0, wi
     return n * (k - 1) / 2.0 + t
 
 
-def dally_saturation(k: int, n: int, message_length: float = 200.0, width: float | None = None) -> float:
+def dally_saturation(
+    k: int, n: int, message_length: float = 200.0, width: float | None = None
+) -> float:
     """Largest load (channel utilisation) before the first channel's duty factor reaches 1.
 
     Examples
@@ -98,7 +104,9 @@ def dally_saturation(k: int, n: int, message_length: float = 200.0, width: float
 
 
 @TABLES_002.register("dally-contention-4096")
-def table_dally(nodes: int = 4096, loads=(0.1, 0.2, 0.3), message_length: float = 200.0) -> pd.DataFrame:
+def table_dally(
+    nodes: int = 4096, loads=(0.1, 0.2, 0.3), message_length: float = 200.0
+) -> pd.DataFrame:
     """Dally's 4096-node contention example (constant bisection, L = 200) beside 002's table."""
     rows = []
     for k, n in integer_shapes(nodes, 2):
@@ -107,8 +115,15 @@ def table_dally(nodes: int = 4096, loads=(0.1, 0.2, 0.3), message_length: float 
             row[f"latency_{lam:g}"] = dally_latency(k, n, lam, message_length)
         rows.append(row)
     cols = ["k", "n", "max_throughput"] + [f"latency_{x:g}" for x in loads]
-    out = paper.compare(pd.DataFrame(rows), paper.DALLY_4096, cols, ["k", "n"],
-                        {"*": "differs from Dally's numbers (model reconstructed)"},
-                        table_notes=["002 gives Dally's results, not his equations; the model is a "
-                                     "first-order reconstruction (module docstring, docs/analytics.md)"])
+    out = paper.compare(
+        pd.DataFrame(rows),
+        paper.DALLY_4096,
+        cols,
+        ["k", "n"],
+        {"*": "differs from Dally's numbers (model reconstructed)"},
+        table_notes=[
+            "002 gives Dally's results, not his equations; the model is a "
+            "first-order reconstruction (module docstring, docs/analytics.md)"
+        ],
+    )
     return out

@@ -42,8 +42,9 @@ def fattree_avg_hops_printed(k: float, n: int) -> float:
     return 2 * sum((1 / k) ** (n - i) * ((k - 1) / k) ** (n - i) for i in range(1, n + 1))
 
 
-def fattree_tnet(k: float, n: int, message_length: float, width: float, wire: str = "constant",
-                 hops: str = "2n") -> float:
+def fattree_tnet(
+    k: float, n: int, message_length: float, width: float, wire: str = "constant", hops: str = "2n"
+) -> float:
     """T_net = T_c (D + L/W) of a fat tree, with D = 2n (002's simplification) or exact.
 
     Examples
@@ -58,7 +59,9 @@ def fattree_tnet(k: float, n: int, message_length: float, width: float, wire: st
     if hops not in ("2n", "exact"):
         raise ParameterError(f"hops={hops!r} is invalid: '2n' (002) or 'exact' (000 eq. 3)")
     if not width > 0 or not message_length > 0:
-        raise ParameterError(f"width={width!r}, message_length={message_length!r} are invalid: both must be > 0")
+        raise ParameterError(
+            f"width={width!r}, message_length={message_length!r} are invalid: both must be > 0"
+        )
     d = 2.0 * n if hops == "2n" else fattree_avg_hops(k, n)
     return channel_time(k, n, wire) * (d + message_length / width)
 
@@ -66,8 +69,14 @@ def fattree_tnet(k: float, n: int, message_length: float, width: float, wire: st
 WIDTH_RULES = ("table", "text", "bisection")
 
 
-def fattree_tnet_table(nodes: int = 16384, message_length: float = 150.0, node_size: float = 640.0,
-                       wire: str = "constant", width_rule: str = "table", hops: str = "2n") -> pd.DataFrame:
+def fattree_tnet_table(
+    nodes: int = 16384,
+    message_length: float = 150.0,
+    node_size: float = 640.0,
+    wire: str = "constant",
+    width_rule: str = "table",
+    hops: str = "2n",
+) -> pd.DataFrame:
     """Fat-tree T_net for n = 1..log2 N with real k = N^(1/n).
 
     ``width_rule``: "table" W = NodeSize/(2k) (what 002's tables compute: 2k ports of a
@@ -86,17 +95,30 @@ def fattree_tnet_table(nodes: int = 16384, message_length: float = 150.0, node_s
     _check_nodes(nodes)
     check_wire(wire)
     if width_rule not in WIDTH_RULES:
-        raise ParameterError(f"width_rule={width_rule!r} is invalid: one of {', '.join(WIDTH_RULES)}")
+        raise ParameterError(
+            f"width_rule={width_rule!r} is invalid: one of {', '.join(WIDTH_RULES)}"
+        )
     if not node_size > 0:
         raise ParameterError(f"node_size={node_size!r} is invalid: a positive number of wires")
     rows = []
     for n in range(1, nodes.bit_length()):
         k = nodes ** (1.0 / n)
-        w = {"table": node_size / (2 * k), "text": node_size / (2 * n), "bisection": 1.0}[width_rule]
+        w = {"table": node_size / (2 * k), "text": node_size / (2 * n), "bisection": 1.0}[
+            width_rule
+        ]
         d = 2.0 * n if hops == "2n" else fattree_avg_hops(k, n)
         tc = channel_time(k, n, wire)
-        rows.append({"n": n, "k": k, "W": w, "D": d, "L/W": message_length / w, "Tc": tc,
-                     "Tnet": tc * (d + message_length / w)})
+        rows.append(
+            {
+                "n": n,
+                "k": k,
+                "W": w,
+                "D": d,
+                "L/W": message_length / w,
+                "Tc": tc,
+                "Tnet": tc * (d + message_length / w),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -171,17 +193,34 @@ def table_flat_fattree(nodes: int = 4096) -> pd.DataFrame:
     rows = []
     for k, n in integer_shapes(nodes, 2):
         leaf = nodes / volume_universal_growth(k) ** (n - 1)
-        rows.append({"k": k, "n": n, "routers": flat_fattree_routers(k, n), "root_size": nodes,
-                     "root_B": nodes, "leaf_size": leaf,
-                     "leaf_W": leaf / (volume_universal_growth(k) + k), "leaf_B": leaf})
+        rows.append(
+            {
+                "k": k,
+                "n": n,
+                "routers": flat_fattree_routers(k, n),
+                "root_size": nodes,
+                "root_B": nodes,
+                "leaf_size": leaf,
+                "leaf_W": leaf / (volume_universal_growth(k) + k),
+                "leaf_B": leaf,
+            }
+        )
     t = pd.DataFrame(rows)
-    notes = {(2, 12): "routers: (N-1)/(k-1) = 4095 like the other rows; 2047 counts one level fewer",
-             "*": "leaf link width B/(k^(2/3)+k) matches the printed value only rounded up"}
-    return paper.compare(t, paper.FLAT_FATTREE_4096,
-                         ["k", "n", "routers", "root_size", "root_B", "leaf_size", "leaf_W", "leaf_B"],
-                         ["k", "n"], notes,
-                         table_notes=["one router per logical node: (k^n - 1)/(k - 1) routers; "
-                                      "bisection shrinks by k^(2/3) per level below the root"])
+    notes = {
+        (2, 12): "routers: (N-1)/(k-1) = 4095 like the other rows; 2047 counts one level fewer",
+        "*": "leaf link width B/(k^(2/3)+k) matches the printed value only rounded up",
+    }
+    return paper.compare(
+        t,
+        paper.FLAT_FATTREE_4096,
+        ["k", "n", "routers", "root_size", "root_B", "leaf_size", "leaf_W", "leaf_B"],
+        ["k", "n"],
+        notes,
+        table_notes=[
+            "one router per logical node: (k^n - 1)/(k - 1) routers; "
+            "bisection shrinks by k^(2/3) per level below the root"
+        ],
+    )
 
 
 @TABLES_002.register("hypertree-4096")
@@ -190,15 +229,30 @@ def table_hypertree(nodes: int = 4096, node_size: float = 24.0) -> pd.DataFrame:
     rows = []
     for k, n in integer_shapes(nodes, 2):
         g = volume_universal_growth(k) ** (n - 1)
-        rows.append({"k": k, "n": n, "root_routers": math.ceil(g - 1e-9), "root_B": node_size * g,
-                     "leaf_size": node_size, "leaf_W": node_size / (volume_universal_growth(k) + k),
-                     "leaf_B": node_size})
+        rows.append(
+            {
+                "k": k,
+                "n": n,
+                "root_routers": math.ceil(g - 1e-9),
+                "root_B": node_size * g,
+                "leaf_size": node_size,
+                "leaf_W": node_size / (volume_universal_growth(k) + k),
+                "leaf_B": node_size,
+            }
+        )
     t = pd.DataFrame(rows)
     notes = {(64, 2): "002 marks k = 64 infeasible (leaf link width < 1 bit)"}
-    out = paper.compare(t, paper.HYPERTREE_4096,
-                        ["k", "n", "root_routers", "root_B", "leaf_size", "leaf_W", "leaf_B"], ["k", "n"], notes,
-                        table_notes=["root B = 24 G^(n-1) uses fractional routers while the root size "
-                                     "rounds G^(n-1) up (162x24 is 3888 wires, B is printed 3870)"])
+    out = paper.compare(
+        t,
+        paper.HYPERTREE_4096,
+        ["k", "n", "root_routers", "root_B", "leaf_size", "leaf_W", "leaf_B"],
+        ["k", "n"],
+        notes,
+        table_notes=[
+            "root B = 24 G^(n-1) uses fractional routers while the root size "
+            "rounds G^(n-1) up (162x24 is 3888 wires, B is printed 3870)"
+        ],
+    )
     out.loc[(out["k"] == 64) & (out["n"] == 2), "note"] = notes[(64, 2)]
     return out
 
@@ -209,26 +263,45 @@ def table_fattree_hops(nodes: int = 16384) -> pd.DataFrame:
     rows = []
     for n in range(1, nodes.bit_length()):
         k = nodes ** (1.0 / n)
-        rows.append({"n": n, "k": k, "D": fattree_avg_hops(k, n),
-                     "D_integer_k": fattree_avg_hops(math.floor(k + 1e-9), n),
-                     "D_printed_formula": fattree_avg_hops_printed(k, n)})
-    t = paper.compare(pd.DataFrame(rows), paper.FATTREE_HOPS_16384, ["n", "k", "D"], ["n"],
-                      {"*": "the printed D is 000 eq. (3) at the integer arity floor(N^(1/n))"},
-                      table_notes=["002's printed hop formula is wrong (errata); the correct mean is "
-                                   "000 eq. (3), which Figure 1 evaluates at integer k"])
+        rows.append(
+            {
+                "n": n,
+                "k": k,
+                "D": fattree_avg_hops(k, n),
+                "D_integer_k": fattree_avg_hops(math.floor(k + 1e-9), n),
+                "D_printed_formula": fattree_avg_hops_printed(k, n),
+            }
+        )
+    t = paper.compare(
+        pd.DataFrame(rows),
+        paper.FATTREE_HOPS_16384,
+        ["n", "k", "D"],
+        ["n"],
+        {"*": "the printed D is 000 eq. (3) at the integer arity floor(N^(1/n))"},
+        table_notes=[
+            "002's printed hop formula is wrong (errata); the correct mean is "
+            "000 eq. (3), which Figure 1 evaluates at integer k"
+        ],
+    )
     return t
 
 
 def _fattree_tnet(nodes: int) -> pd.DataFrame:
     t = fattree_tnet_table(nodes, 150.0, 640.0).drop(columns=["Tc"])
-    return paper.compare(t, paper.FATTREE_TNET[nodes], ["n", "k", "W", "D", "L/W", "Tnet"], ["n"],
-                         table_notes=FATTREE_TNET_NOTES)
+    return paper.compare(
+        t,
+        paper.FATTREE_TNET[nodes],
+        ["n", "k", "W", "D", "L/W", "Tnet"],
+        ["n"],
+        table_notes=FATTREE_TNET_NOTES,
+    )
 
 
 FATTREE_TNET_NOTES = [
     "the tables compute W = NodeSize/(2k) (a k-ary router has 2k ports), while 002's text "
     "prints W = NodeSize/(2n) and T_net = T_c(2n + 2nL/NodeSize)",
-    "D = 2n (002's simplification; the exact mean is 000 eq. (3)), constant wire delay"]
+    "D = 2n (002's simplification; the exact mean is 000 eq. (3)), constant wire delay",
+]
 
 
 @TABLES_002.register("fattree-tnet-256")

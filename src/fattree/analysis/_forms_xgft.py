@@ -21,10 +21,14 @@ def _check(p):
     m, w = shape(p, limits=False)
     if len(m) != len(w):
         from ..errors import ParameterError
-        raise ParameterError(f"xgft: m={p['m']} has {len(m)} levels but w={p['w']} has "
-                             f"{len(w)}; give one m and one w per level")
+
+        raise ParameterError(
+            f"xgft: m={p['m']} has {len(m)} levels but w={p['w']} has "
+            f"{len(w)}; give one m and one w per level"
+        )
     if w[0] != 1:
         from ..errors import ParameterError
+
         raise ParameterError(f"xgft: w={p['w']} is invalid: w_1 must be 1 (one link per node)")
 
 
@@ -67,21 +71,34 @@ def subtree_cut(m, w) -> int:
 
 
 @register_forms(
-    "xgft", title="extended generalized fat tree XGFT(h; m; w)",
+    "xgft",
+    title="extended generalized fat tree XGFT(h; m; w)",
     # entries and levels bounded as every closed-form parameter is (closed_forms.PARAM_MAX,
     # exponents at 63): wider than the buildable family, which stops at 1,024 and 16 levels
-    params=[ParamSpec("m", 1, convert=lambda v: parse_levels("m", v, PARAM_MAX, 63)),
-            # ``minimum`` is unused with ``convert``; 0 makes minimum + 1 a valid w (= 1)
-            ParamSpec("w", 0, convert=lambda v: parse_levels("w", v, PARAM_MAX, 63))],
-    references={"nodes": _REF, "switches": _REF, "links": _REF, "radix": _REF,
-                "diameter": _REF, "avg_distance": _REF, "avg_distance_distinct": _REF,
-                "bisection_width": "whole-subtree cut (derived here)",
-                "path_diversity": "001 §3.3's convention on XGFT (derived here)"},
-    notes={"bisection_width": "floor(N/2) nodes as whole subtrees, their up links cut: an upper "
-                              "bound in general; equal to the ILP optimum on every instance tested",
-           "avg_distance": "mean over all N^2 ordered pairs including s = t",
-           "links": "node links included"},
-    check=_check)
+    params=[
+        ParamSpec("m", 1, convert=lambda v: parse_levels("m", v, PARAM_MAX, 63)),
+        # ``minimum`` is unused with ``convert``; 0 makes minimum + 1 a valid w (= 1)
+        ParamSpec("w", 0, convert=lambda v: parse_levels("w", v, PARAM_MAX, 63)),
+    ],
+    references={
+        "nodes": _REF,
+        "switches": _REF,
+        "links": _REF,
+        "radix": _REF,
+        "diameter": _REF,
+        "avg_distance": _REF,
+        "avg_distance_distinct": _REF,
+        "bisection_width": "whole-subtree cut (derived here)",
+        "path_diversity": "001 §3.3's convention on XGFT (derived here)",
+    },
+    notes={
+        "bisection_width": "floor(N/2) nodes as whole subtrees, their up links cut: an upper "
+        "bound in general; equal to the ILP optimum on every instance tested",
+        "avg_distance": "mean over all N^2 ordered pairs including s = t",
+        "links": "node links included",
+    },
+    check=_check,
+)
 def _xgft(one, m, w):
     mm, ww = shape({"m": m, "w": w}, limits=False)
     h = len(mm)
@@ -92,10 +109,16 @@ def _xgft(one, m, w):
     avg = sum(2 * i * (P[i] - P[i - 1]) for i in range(1, h + 1)) * one / N
     pd = sum((P[i] - P[i - 1]) * W[i] for i in range(2, h + 1)) * one / N**2
     top = max((i for i in range(1, h + 1) if mm[i - 1] > 1), default=0)
-    out = {"nodes": N, "switches": sum(sizes),
-           "links": sum(s * mi for s, mi in zip(sizes, mm)),
-           "radix": max(stage_radix(mm, ww)), "diameter": 2 * top, "avg_distance": avg,
-           "avg_distance_distinct": avg_distinct(avg, N), "path_diversity": pd}
+    out = {
+        "nodes": N,
+        "switches": sum(sizes),
+        "links": sum(s * mi for s, mi in zip(sizes, mm)),
+        "radix": max(stage_radix(mm, ww)),
+        "diameter": 2 * top,
+        "avg_distance": avg,
+        "avg_distance_distinct": avg_distinct(avg, N),
+        "path_diversity": pd,
+    }
     if N >= 2:
         out["bisection_width"] = subtree_cut(mm, ww)
     return out

@@ -26,13 +26,29 @@ MAX_NODES = 10**12
 #: largest switch radix a budget may name (ports per switch; far beyond any product)
 MAX_RADIX = 10**6
 DEFAULT_FAMILIES = ("kant", "clos", "mikant", "cat", "micat", "kantc", "mikantc", "hypercube")
-RANKABLE = ("rcp", "rcp_own", "nodes", "switches", "links", "radix", "diameter", "avg_distance",
-            "cost_per_node", "links_per_node", "k", "n")
+RANKABLE = (
+    "rcp",
+    "rcp_own",
+    "nodes",
+    "switches",
+    "links",
+    "radix",
+    "diameter",
+    "avg_distance",
+    "cost_per_node",
+    "links_per_node",
+    "k",
+    "n",
+)
 #: Columns filled by ``design(..., metrics=True)`` (price model, bisection, cut bound).
 METRIC_COLUMNS = ("cost", "watts", "usd_per_node", "bisection", "throughput_bound")
 #: ``objective`` -> (column, descending)
-OBJECTIVES = {"cost": ("cost", False), "latency": ("avg_distance", False),
-              "throughput": ("throughput_bound", True), "rcp": ("rcp", False)}
+OBJECTIVES = {
+    "cost": ("cost", False),
+    "latency": ("avg_distance", False),
+    "throughput": ("throughput_bound", True),
+    "rcp": ("rcp", False),
+}
 #: Tapered XGFTs offered beside the papers' families (t:1 at the leaf).
 TAPERED = ("xgft-2:1", "xgft-4:1")
 
@@ -76,42 +92,125 @@ def _kn(k, n, p):
     return {"k": k, "n": n}
 
 
-_shape("kant", k_min=2, n_min=2, nodes=lambda k, n, p: k**n,
-       radix=lambda k, n, p: 2 * k if n >= 2 else k, params=_kn, lead=lambda p: 1.0)
-_shape("clos", k_min=2, n_min=2, nodes=lambda k, n, p: 2 * k**n,
-       radix=lambda k, n, p: 2 * k, params=_kn, lead=lambda p: 2.0)
-_shape("mikant", k_min=2, n_min=2, nodes=lambda k, n, p: 2 * k**n,
-       radix=lambda k, n, p: 2 * k, params=_kn, lead=lambda p: 2.0)
-_shape("cat", k_min=2, n_min=2, nodes=lambda k, n, p: (2**k - 1) * k**n,
-       radix=lambda k, n, p: 2 * k, params=_kn)
-_shape("micat", k_min=2, n_min=2, nodes=lambda k, n, p: 2 * (2**k - 1) * k**n,
-       radix=lambda k, n, p: 2 * k, params=_kn)
-_shape("kantc", k_min=2, n_min=2, nodes=lambda k, n, p: (2**k - k) * k ** (n - 1),
-       radix=lambda k, n, p: 2 * k, params=_kn)
-_shape("mikantc", k_min=2, n_min=2, nodes=lambda k, n, p: 2 * (2**k - k) * k ** (n - 1),
-       radix=lambda k, n, p: 2 * k, params=_kn)
+_shape(
+    "kant",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: k**n,
+    radix=lambda k, n, p: 2 * k if n >= 2 else k,
+    params=_kn,
+    lead=lambda p: 1.0,
+)
+_shape(
+    "clos",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: 2 * k**n,
+    radix=lambda k, n, p: 2 * k,
+    params=_kn,
+    lead=lambda p: 2.0,
+)
+_shape(
+    "mikant",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: 2 * k**n,
+    radix=lambda k, n, p: 2 * k,
+    params=_kn,
+    lead=lambda p: 2.0,
+)
+_shape(
+    "cat",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: (2**k - 1) * k**n,
+    radix=lambda k, n, p: 2 * k,
+    params=_kn,
+)
+_shape(
+    "micat",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: 2 * (2**k - 1) * k**n,
+    radix=lambda k, n, p: 2 * k,
+    params=_kn,
+)
+_shape(
+    "kantc",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: (2**k - k) * k ** (n - 1),
+    radix=lambda k, n, p: 2 * k,
+    params=_kn,
+)
+_shape(
+    "mikantc",
+    k_min=2,
+    n_min=2,
+    nodes=lambda k, n, p: 2 * (2**k - k) * k ** (n - 1),
+    radix=lambda k, n, p: 2 * k,
+    params=_kn,
+)
 
 
 def _tapered(t: int) -> None:
     """XGFT(n; k,..,k; 1, k/t, k,..,k): k nodes and k/t up links per leaf (t:1), full above."""
+
     def params(k, n, p):
         return {"m": ".".join([str(k)] * n), "w": ".".join(["1", str(k // t)] + [str(k)] * (n - 2))}
-    _shape(f"xgft-{t}:1", k_min=2 * t, n_min=2, nodes=lambda k, n, p: k**n,
-           radix=lambda k, n, p: 2 * k if n >= 3 else k + k // t, params=params,
-           lead=lambda p: 1.0, forms="xgft", k_mult=t)
+
+    _shape(
+        f"xgft-{t}:1",
+        k_min=2 * t,
+        n_min=2,
+        nodes=lambda k, n, p: k**n,
+        radix=lambda k, n, p: 2 * k if n >= 3 else k + k // t,
+        params=params,
+        lead=lambda p: 1.0,
+        forms="xgft",
+        k_mult=t,
+    )
 
 
 for _t in (2, 4):
     _tapered(_t)
-_shape("hypercube", k_min=2, n_min=1, fixed_k=2, nodes=lambda k, n, p: p * 2**n,
-       radix=lambda k, n, p: n + p, params=lambda k, n, p: {"d": n, "p": p})
-_shape("torus", k_min=3, n_min=1, nodes=lambda k, n, p: p * k**n,
-       radix=lambda k, n, p: 2 * n + p, params=lambda k, n, p: {"k": k, "n": n, "p": p},
-       lead=lambda p: float(p), radix_grows_with_n=True)
-_shape("minft", k_min=2, n_min=1, fixed_k=2, nodes=lambda k, n, p: 2**n,
-       radix=lambda k, n, p: 4 if n >= 2 else 2, params=lambda k, n, p: {"clients": 2**n})
-_shape("rsminft", k_min=2, n_min=3, fixed_k=2, nodes=lambda k, n, p: 2**n,
-       radix=lambda k, n, p: 5, params=lambda k, n, p: {"clients": 2**n})
+_shape(
+    "hypercube",
+    k_min=2,
+    n_min=1,
+    fixed_k=2,
+    nodes=lambda k, n, p: p * 2**n,
+    radix=lambda k, n, p: n + p,
+    params=lambda k, n, p: {"d": n, "p": p},
+)
+_shape(
+    "torus",
+    k_min=3,
+    n_min=1,
+    nodes=lambda k, n, p: p * k**n,
+    radix=lambda k, n, p: 2 * n + p,
+    params=lambda k, n, p: {"k": k, "n": n, "p": p},
+    lead=lambda p: float(p),
+    radix_grows_with_n=True,
+)
+_shape(
+    "minft",
+    k_min=2,
+    n_min=1,
+    fixed_k=2,
+    nodes=lambda k, n, p: 2**n,
+    radix=lambda k, n, p: 4 if n >= 2 else 2,
+    params=lambda k, n, p: {"clients": 2**n},
+)
+_shape(
+    "rsminft",
+    k_min=2,
+    n_min=3,
+    fixed_k=2,
+    nodes=lambda k, n, p: 2**n,
+    radix=lambda k, n, p: 5,
+    params=lambda k, n, p: {"clients": 2**n},
+)
 
 
 class DesignRow(NamedTuple):
@@ -205,7 +304,9 @@ def _min_k(shape: Shape, n: int, p: int, target: int, start: int | None) -> int:
 def _shapes_for(shape: Shape, target: int, p: int, max_radix: int | None, max_n: int = 63):
     """(k, n) candidates of one family, smallest k per n, within the radix budget."""
     if shape.fixed_k is not None:
-        n = max(shape.n_min, math.ceil(math.log2(target / shape.nodes(2, 0, p))) if target > 1 else 0)
+        n = max(
+            shape.n_min, math.ceil(math.log2(target / shape.nodes(2, 0, p))) if target > 1 else 0
+        )
         while shape.nodes(2, n, p) < target:
             n += 1
         while n > shape.n_min and shape.nodes(2, n - 1, p) >= target:
@@ -237,10 +338,23 @@ def _design_row(family: str, k: int, n: int, p: int) -> DesignRow | None:
     avg = v.get("avg_distance")
     rd = v["radix"] * v["diameter"]
     return DesignRow(
-        design=family, family=shape.forms_family, k=k, n=n, p=p, nodes=N, switches=v["switches"], links=v["links"],
-        radix=v["radix"], diameter=v["diameter"], avg_distance=None if avg is None else float(avg),
-        cost_per_node=v["switches"] / N, links_per_node=v["links"] / N, rcp=math.nan,
-        rcp_own=rd / hypercube_cost(N, p), params=params)
+        design=family,
+        family=shape.forms_family,
+        k=k,
+        n=n,
+        p=p,
+        nodes=N,
+        switches=v["switches"],
+        links=v["links"],
+        radix=v["radix"],
+        diameter=v["diameter"],
+        avg_distance=None if avg is None else float(avg),
+        cost_per_node=v["switches"] / N,
+        links_per_node=v["links"] / N,
+        rcp=math.nan,
+        rcp_own=rd / hypercube_cost(N, p),
+        params=params,
+    )
 
 
 def _row(shape: Shape, k: int, n: int, p: int, base: float) -> DesignRow | None:
@@ -251,47 +365,74 @@ def _row(shape: Shape, k: int, n: int, p: int, base: float) -> DesignRow | None:
 def _pareto(rows: list[DesignRow]) -> set[int]:
     best = math.inf
     keep = set()
-    for i in sorted((i for i, r in enumerate(rows) if r.avg_distance is not None),
-                    key=lambda i: (rows[i].cost_per_node, rows[i].avg_distance)):
+    for i in sorted(
+        (i for i, r in enumerate(rows) if r.avg_distance is not None),
+        key=lambda i: (rows[i].cost_per_node, rows[i].avg_distance),
+    ):
         if rows[i].avg_distance < best:
             best = rows[i].avg_distance
             keep.add(i)
     return keep
 
 
-def _validate(nodes, max_radix, families, p, rank_by, max_n, radix_name: str = "max_radix") -> tuple[str, ...]:
+def _validate(
+    nodes, max_radix, families, p, rank_by, max_n, radix_name: str = "max_radix"
+) -> tuple[str, ...]:
     if isinstance(nodes, bool) or not isinstance(nodes, int):
         raise ParameterError(f"nodes={nodes!r} is invalid: an integer between 2 and {MAX_NODES:,}")
     if not 2 <= nodes <= MAX_NODES:
         raise ParameterError(f"nodes={nodes:,} is invalid: must be between 2 and {MAX_NODES:,}")
-    if max_radix is not None and (isinstance(max_radix, bool) or not isinstance(max_radix, int)
-                                  or not 1 <= max_radix <= MAX_RADIX):
-        raise ParameterError(f"{radix_name}={max_radix!r} is invalid: an integer from 1 to {MAX_RADIX:,} "
-                             "(ports per switch)")
+    if max_radix is not None and (
+        isinstance(max_radix, bool)
+        or not isinstance(max_radix, int)
+        or not 1 <= max_radix <= MAX_RADIX
+    ):
+        raise ParameterError(
+            f"{radix_name}={max_radix!r} is invalid: an integer from 1 to {MAX_RADIX:,} "
+            "(ports per switch)"
+        )
     if isinstance(p, bool) or not isinstance(p, int) or p < 1 or 2 * p > nodes:
-        raise ParameterError(f"p={p!r} is invalid: an integer from 1 to nodes/2 = {nodes // 2} "
-                             "(nodes per router of the hypercube baseline)")
-    if max_n is not None and (isinstance(max_n, bool) or not isinstance(max_n, int) or not 1 <= max_n <= 63):
+        raise ParameterError(
+            f"p={p!r} is invalid: an integer from 1 to nodes/2 = {nodes // 2} "
+            "(nodes per router of the hypercube baseline)"
+        )
+    if max_n is not None and (
+        isinstance(max_n, bool) or not isinstance(max_n, int) or not 1 <= max_n <= 63
+    ):
         raise ParameterError(f"max_n={max_n!r} is invalid: an integer from 1 to 63")
     if rank_by not in RANKABLE:
-        raise ParameterError(f"rank_by={rank_by!r} is invalid: one of "
-                             f"{', '.join(RANKABLE + METRIC_COLUMNS)}")
+        raise ParameterError(
+            f"rank_by={rank_by!r} is invalid: one of {', '.join(RANKABLE + METRIC_COLUMNS)}"
+        )
     if families is None:
         return DEFAULT_FAMILIES
     if isinstance(families, str):
         families = [f for f in families.split(",") if f.strip()]
     fams = tuple(f.strip().lower() for f in families)
     if not fams:
-        raise ParameterError("families=[] is invalid: name at least one of " + ", ".join(SHAPES.names()))
+        raise ParameterError(
+            "families=[] is invalid: name at least one of " + ", ".join(SHAPES.names())
+        )
     for f in fams:
         SHAPES.get(f)  # UnknownNameError (a ParameterError) lists the valid names
     return tuple(dict.fromkeys(fams))
 
 
-def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | str | None = None,
-           p: int = 1, rank_by: str = "rcp", *, exact: bool = False, max_n: int | None = None,
-           levels: int | None = None, objective: str | None = None, metrics: bool = False,
-           prices=None, switch_radix: int | None = None) -> Design:
+def design(
+    nodes: int,
+    max_radix: int | None = None,
+    families: Iterable[str] | str | None = None,
+    p: int = 1,
+    rank_by: str = "rcp",
+    *,
+    exact: bool = False,
+    max_n: int | None = None,
+    levels: int | None = None,
+    objective: str | None = None,
+    metrics: bool = False,
+    prices=None,
+    switch_radix: int | None = None,
+) -> Design:
     """Enumerate and rank every feasible (family, k, n) with at least ``nodes`` compute nodes.
 
     Parameters
@@ -356,11 +497,15 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
     descending = False
     if objective is not None:
         if objective not in OBJECTIVES:
-            raise ParameterError(f"objective={objective!r} is invalid: one of {', '.join(OBJECTIVES)}")
+            raise ParameterError(
+                f"objective={objective!r} is invalid: one of {', '.join(OBJECTIVES)}"
+            )
         rank_by, descending = OBJECTIVES[objective]
     if rank_by in METRIC_COLUMNS:
         metrics = True
-    if levels is not None and (isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 63):
+    if levels is not None and (
+        isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 63
+    ):
         raise ParameterError(f"levels={levels!r} is invalid: an integer from 1 to 63")
     radix_name = "max_radix"
     if switch_radix is not None:
@@ -368,9 +513,18 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
         if max_radix is None:
             max_radix = switch_radix
         elif max_radix != switch_radix:
-            raise ParameterError(f"radix={switch_radix!r} and max_radix={max_radix!r} disagree: give one of them")
-    fams = _validate(nodes, max_radix, families, p, rank_by if rank_by not in METRIC_COLUMNS else "rcp", max_n,
-                     radix_name)
+            raise ParameterError(
+                f"radix={switch_radix!r} and max_radix={max_radix!r} disagree: give one of them"
+            )
+    fams = _validate(
+        nodes,
+        max_radix,
+        families,
+        p,
+        rank_by if rank_by not in METRIC_COLUMNS else "rcp",
+        max_n,
+        radix_name,
+    )
     top_n = 63 if max_n is None else max_n
     if levels is not None:
         top_n = min(top_n, levels)
@@ -391,9 +545,19 @@ def design(nodes: int, max_radix: int | None = None, families: Iterable[str] | s
     if metrics:
         rows = _with_metrics(rows, prices, switch_radix)
     sign = -1.0 if descending else 1.0
-    rows.sort(key=lambda r: (getattr(r, rank_by) is None, sign * (getattr(r, rank_by) or 0.0),
-                             r.cost if metrics and r.cost is not None else 0.0, r.rcp,
-                             r.cost_per_node, r.links_per_node, r.design, r.k, r.n))
+    rows.sort(
+        key=lambda r: (
+            getattr(r, rank_by) is None,
+            sign * (getattr(r, rank_by) or 0.0),
+            r.cost if metrics and r.cost is not None else 0.0,
+            r.rcp,
+            r.cost_per_node,
+            r.links_per_node,
+            r.design,
+            r.k,
+            r.n,
+        )
+    )
     return Design(nodes=nodes, p=p, max_radix=max_radix, rank_by=rank_by, rows=tuple(rows))
 
 
@@ -405,27 +569,48 @@ def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow
     prices = prices or load_prices()
     out = []
     for r in rows:
-        bill = bill_from_counts(r.spec, r.nodes, r.switches, r.links,
-                                max(r.radix, switch_radix or 0), prices)
+        bill = bill_from_counts(
+            r.spec, r.nodes, r.switches, r.links, max(r.radix, switch_radix or 0), prices
+        )
         c = price(bill, prices)
         width, label = bisection_estimate(r.spec)
-        out.append(r._replace(cost=c.total, watts=c.watts, usd_per_node=c.per_node, bisection=width,
-                              bisection_label=label,
-                              throughput_bound=uniform_bound(r.nodes, width, r.family, r.params)))
+        out.append(
+            r._replace(
+                cost=c.total,
+                watts=c.watts,
+                usd_per_node=c.per_node,
+                bisection=width,
+                bisection_label=label,
+                throughput_bound=uniform_bound(r.nodes, width, r.family, r.params),
+            )
+        )
     return out
 
 
-def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n, levels=None,
-                  radix_name: str = "max_radix") -> ParameterError:
+def _nothing_fits(
+    nodes: int, max_radix, fams, p, exact, max_n, levels=None, radix_name: str = "max_radix"
+) -> ParameterError:
     base = hypercube_cost(nodes, p)
-    free = [r for fam in fams for k, n in _shapes_for(SHAPES.get(fam), nodes, p, None, max_n)
-            if (levels is None or n == levels)
-            and (r := _row(SHAPES.get(fam), k, n, p, base)) is not None and (not exact or r.nodes == nodes)]
+    free = [
+        r
+        for fam in fams
+        for k, n in _shapes_for(SHAPES.get(fam), nodes, p, None, max_n)
+        if (levels is None or n == levels)
+        and (r := _row(SHAPES.get(fam), k, n, p, base)) is not None
+        and (not exact or r.nodes == nodes)
+    ]
     what = f"exactly {nodes:,}" if exact else f"{nodes:,}"
     if not free:
-        return ParameterError(f"nodes={nodes:,} is invalid: no design of {', '.join(fams)} has {what} nodes"
-                              + (f" with {levels} levels" if levels is not None
-                                 else f" with n <= {max_n}" if max_n < 63 else ""))
+        return ParameterError(
+            f"nodes={nodes:,} is invalid: no design of {', '.join(fams)} has {what} nodes"
+            + (
+                f" with {levels} levels"
+                if levels is not None
+                else f" with n <= {max_n}"
+                if max_n < 63
+                else ""
+            )
+        )
     if max_radix is None:  # pragma: no cover - rows exist whenever free does without a budget
         return ParameterError(f"nodes={nodes:,}: no design found")
     low = min(free, key=lambda r: (r.radix, r.rcp))
@@ -433,7 +618,8 @@ def _nothing_fits(nodes: int, max_radix, fams, p, exact, max_n, levels=None,
     return ParameterError(
         f"{radix_name}={max_radix} is invalid: nothing fits; no design of {', '.join(fams)} reaches "
         f"{what} nodes with radix <= {max_radix}{lv}; the smallest radix that fits is {low.radix} "
-        f"({low.spec})")
+        f"({low.spec})"
+    )
 
 
 def families_available() -> list[str]:

@@ -159,11 +159,13 @@ def bfs(topo, source: int, *, counts: str = "int64") -> tuple[np.ndarray, np.nda
     sigma = np.zeros(nv, np.dtype(counts))
     queue = np.empty(nv, np.int64)
     limit = _INT_LIMIT if counts == "int64" else np.inf
-    _, overflow = _bfs_count(indptr, indices, topo.n_nodes, v, dist, sigma, queue,
-                             sigma.dtype.type(limit))
+    _, overflow = _bfs_count(
+        indptr, indices, topo.n_nodes, v, dist, sigma, queue, sigma.dtype.type(limit)
+    )
     if overflow and counts == "int64":
         raise ParameterError(
-            f"counts='int64' overflows on {topo.spec} (more than 2^61 shortest paths); use 'float64'")
+            f"counts='int64' overflows on {topo.spec} (more than 2^61 shortest paths); use 'float64'"
+        )
     return dist, sigma
 
 
@@ -221,7 +223,9 @@ def node_pair_stats(topo, sources, weights=None) -> PairStats:
     src = np.asarray(sources, np.int64).ravel()
     n = topo.n_nodes
     if src.size == 0 or src.min() < 0 or src.max() >= n:
-        raise ParameterError(f"sources={src.tolist()[:5]}... is invalid: expected compute node ids 0..{n - 1}")
+        raise ParameterError(
+            f"sources={src.tolist()[:5]}... is invalid: expected compute node ids 0..{n - 1}"
+        )
     w = np.ones(src.size, np.int64) if weights is None else np.asarray(weights, np.int64).ravel()
     if w.shape != src.shape or (w < 0).any():
         raise ParameterError("weights is invalid: one non-negative integer per source")
@@ -231,7 +235,9 @@ def node_pair_stats(topo, sources, weights=None) -> PairStats:
     exact = True
     for dtype, limit in ((np.int64, np.int64(_INT_LIMIT)), (np.float64, np.float64(np.inf))):
         hist = np.zeros(nv + 1, np.int64)
-        out = _node_pair_stats(indptr, indices, n, node_switch, src, w, np.zeros(nv, dtype), limit, hist)
+        out = _node_pair_stats(
+            indptr, indices, n, node_switch, src, w, np.zeros(nv, dtype), limit, hist
+        )
         if not out[5]:
             break
         exact = False

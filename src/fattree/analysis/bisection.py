@@ -53,13 +53,16 @@ def cut_size(topo, side) -> int:
     """
     side = np.asarray(side, bool)
     if side.shape != (topo.n_vertices,):
-        raise ParameterError(f"side has shape {side.shape}; expected ({topo.n_vertices},), one per vertex")
+        raise ParameterError(
+            f"side has shape {side.shape}; expected ({topo.n_vertices},), one per vertex"
+        )
     e = topo.links
     return int(np.count_nonzero(side[e[:, 0]] != side[e[:, 1]]))
 
 
-def bisection(topo, *, ilp_max_switches: int = ILP_MAX_SWITCHES,
-              time_limit: float = ILP_TIME_LIMIT) -> Bisection:
+def bisection(
+    topo, *, ilp_max_switches: int = ILP_MAX_SWITCHES, time_limit: float = ILP_TIME_LIMIT
+) -> Bisection:
     """Bisection width of a topology: exact ILP when small, else the best explicit cut.
 
     Parameters
@@ -91,7 +94,9 @@ def bisection(topo, *, ilp_max_switches: int = ILP_MAX_SWITCHES,
     if not time_limit > 0:
         raise ParameterError(f"time_limit={time_limit!r} is invalid: must be > 0 seconds")
     if topo.n_nodes < 2:
-        raise ParameterError(f"{topo.spec} has {topo.n_nodes} compute node(s); a bisection needs at least 2")
+        raise ParameterError(
+            f"{topo.spec} has {topo.n_nodes} compute node(s); a bisection needs at least 2"
+        )
     best = explicit_cut(topo)
     if topo.n_switches > ilp_max_switches:
         return best
@@ -101,7 +106,9 @@ def bisection(topo, *, ilp_max_switches: int = ILP_MAX_SWITCHES,
     if status == "optimal":
         return Bisection(cut.width, True, "ilp", cut.width, cut.side)
     if cut is not None and cut.width < best.width:
-        best = Bisection(cut.width, False, "ilp stopped at the time limit, upper bound", 0, cut.side)
+        best = Bisection(
+            cut.width, False, "ilp stopped at the time limit, upper bound", 0, cut.side
+        )
     proved = f", proved >= {lower}" if lower > 0 else ""
     method = f"{best.method}; ilp stopped at the {time_limit:g} s limit{proved}"
     return Bisection(best.width, best.width == lower, method, lower, best.side)
@@ -166,7 +173,7 @@ def _switch_adjacency(topo) -> tuple[np.ndarray, np.ndarray]:
     """Switch-to-switch part of :attr:`Topology.csr`, in switch ids (rows stay sorted)."""
     n = topo.n_nodes
     indptr, indices = topo.csr
-    rows = indices[indptr[n]:]
+    rows = indices[indptr[n] :]
     keep = rows >= n
     ptr = np.zeros(rows.size + 1, np.int64)
     np.cumsum(keep, out=ptr[1:])
@@ -200,15 +207,16 @@ def _flow_graph(adj, n_switches: int, a_count: np.ndarray, b_count: np.ndarray):
     cols[np.repeat(ptr[:S] - aptr[:-1], deg) + np.arange(acols.size)] = acols
     cols[ptr[to_sink] + deg[to_sink]] = S + 1
     cap[ptr[to_sink] + deg[to_sink]] = b_count[to_sink]
-    cols[ptr[S]:ptr[S + 1]] = from_src
-    cap[ptr[S]:ptr[S + 1]] = a_count[from_src]
+    cols[ptr[S] : ptr[S + 1]] = from_src
+    cap[ptr[S] : ptr[S + 1]] = a_count[from_src]
     g = sp.csr_matrix((cap, cols.astype(np.int32), ptr.astype(np.int32)), shape=(S + 2, S + 2))
     g.sum_duplicates()
     return g
 
 
-def min_cut_for_split(topo, node_side, *, sides: bool = True,
-                      adjacency=None) -> tuple[int, np.ndarray | None]:
+def min_cut_for_split(
+    topo, node_side, *, sides: bool = True, adjacency=None
+) -> tuple[int, np.ndarray | None]:
     """Fewest links cut by any switch placement, given the side of every node.
 
     The switches' best placement is a minimum s-t cut (scipy maximum_flow) in the
@@ -221,7 +229,9 @@ def min_cut_for_split(topo, node_side, *, sides: bool = True,
     n, S = topo.n_nodes, topo.n_switches
     node_side = np.asarray(node_side, bool)
     if node_side.shape != (n,):
-        raise ParameterError(f"node_side has shape {node_side.shape}; expected ({n},), one per node")
+        raise ParameterError(
+            f"node_side has shape {node_side.shape}; expected ({n},), one per node"
+        )
     ns = topo.node_switch.astype(np.int64)
     a_count = np.bincount(ns[node_side], minlength=S)
     b_count = np.bincount(ns[~node_side], minlength=S)
@@ -254,8 +264,10 @@ def explicit_cut(topo) -> Bisection:
     (8, False)
     """
     adj = _switch_adjacency(topo)
-    widths = [(min_cut_for_split(topo, mask, sides=False, adjacency=adj)[0], i, name, mask)
-              for i, (name, mask) in enumerate(candidate_splits(topo))]
+    widths = [
+        (min_cut_for_split(topo, mask, sides=False, adjacency=adj)[0], i, name, mask)
+        for i, (name, mask) in enumerate(candidate_splits(topo))
+    ]
     width, _, name, mask = min(widths, key=lambda w: w[:2])
     _, side = min_cut_for_split(topo, mask, adjacency=adj)  # recount the winner on the graph
     return Bisection(width, False, f"explicit balanced cut ({name}), upper bound", 0, side)
@@ -305,30 +317,38 @@ def _ilp(topo, time_limit: float, below: int):
     at_least_zero((Z + s_ids, 1.0), (A + s_ids, 1.0), (X + s_ids, -c))  # z >= c x - a
     at_least_zero((Y + e_ids, 1.0), (X + sw[:, 0], -1.0), (X + sw[:, 1], 1.0))
     at_least_zero((Y + e_ids, 1.0), (X + sw[:, 0], 1.0), (X + sw[:, 1], -1.0))
-    mat = coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                     shape=(r, nvar)).tocsr()
+    mat = coo_matrix(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(r, nvar)
+    ).tocsr()
     balance = np.zeros(nvar)
-    balance[A:A + S] = 1.0
+    balance[A : A + S] = 1.0
     cost = np.concatenate([np.zeros(2 * S), np.ones(S + E)])
-    constraints = [LinearConstraint(mat, np.concatenate(lo), np.inf),
-                   LinearConstraint(balance[None, :], n // 2, n // 2),
-                   LinearConstraint(cost[None, :], 0, below - 1)]
+    constraints = [
+        LinearConstraint(mat, np.concatenate(lo), np.inf),
+        LinearConstraint(balance[None, :], n // 2, n // 2),
+        LinearConstraint(cost[None, :], 0, below - 1),
+    ]
     lb = np.zeros(nvar)
     ub = np.concatenate([np.ones(S), c, c, np.ones(E)])
     if n % 2 == 0:
         # the complement of a bisection is one too: put the first node's switch on side A
         lb[X + int(topo.node_switch[0])] = 1.0
     integrality = np.concatenate([np.ones(2 * S), np.zeros(S + E)])
-    res = milp(cost, constraints=constraints, integrality=integrality, bounds=Bounds(lb, ub),
-               options={"time_limit": float(time_limit), "disp": False})
+    res = milp(
+        cost,
+        constraints=constraints,
+        integrality=integrality,
+        bounds=Bounds(lb, ub),
+        options={"time_limit": float(time_limit), "disp": False},
+    )
     if res.status == 2:
         return "none", None, below
     dual = res.get("mip_dual_bound")
     lower = max(math.ceil(dual - 1e-6), 0) if dual is not None and math.isfinite(dual) else 0
     cut = None
     if res.x is not None:
-        x = np.round(res.x[X:X + S]).astype(bool)
-        a = np.round(res.x[A:A + S]).astype(np.int64)
+        x = np.round(res.x[X : X + S]).astype(bool)
+        a = np.round(res.x[A : A + S]).astype(np.int64)
         side = np.zeros(topo.n_vertices, bool)
         side[n:] = x
         # the first a_s nodes of each switch (in node order) go to side A

@@ -22,12 +22,31 @@ from ..errors import ParameterError
 
 # The formula modules register their families into FORMS on import (registration module).
 from . import _forms_direct, _forms_hybrid, _forms_trees, _forms_xgft  # noqa: F401
-from .formset import (FORMS, KEYS, NODES_MAX, PARAM_MAX, FormSet,  # noqa: F401
-                      Formula, Number, ParamSpec, avg_distinct,
-                      register_forms)
+from .formset import (
+    FORMS,
+    KEYS,
+    NODES_MAX,
+    FormSet,  # noqa: F401
+    Formula,
+    Number,
+    ParamSpec,
+    avg_distinct,
+    register_forms,
+)
 
-__all__ = ["closed_forms", "numeric", "printed_numeric", "families", "FORMS", "KEYS", "Formula",
-           "FormSet", "ParamSpec", "register_forms", "avg_distinct"]
+__all__ = [
+    "closed_forms",
+    "numeric",
+    "printed_numeric",
+    "families",
+    "FORMS",
+    "KEYS",
+    "Formula",
+    "FormSet",
+    "ParamSpec",
+    "register_forms",
+    "avg_distinct",
+]
 
 
 def _exact(v: Any) -> Number:
@@ -74,13 +93,21 @@ def closed_forms(family: str, params: Mapping[str, Any]) -> dict[str, Formula]:
     one = Fraction(1)
     vals = entry.compute(one, **values)
     if "nodes" in vals and not vals["nodes"] <= NODES_MAX:
-        shown = ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
-        raise ParameterError(f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
-                             f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes")
+        shown = (
+            ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
+        )
+        raise ParameterError(
+            f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
+            f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes"
+        )
     if "nodes" in vals and not vals["nodes"] <= NODES_MAX:
-        shown = ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
-        raise ParameterError(f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
-                             f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes")
+        shown = (
+            ",".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
+        )
+        raise ParameterError(
+            f"{family}:{shown} is invalid: about 10^{len(str(int(vals['nodes']))) - 1} nodes; "
+            f"the closed forms cover designs of at most {NODES_MAX:.0e} nodes"
+        )
     printed = entry.printed(one, **values) if entry.printed is not None else {}
     out: dict[str, Formula] = {}
     for key in KEYS + tuple(k for k in vals if k not in KEYS):
@@ -89,9 +116,13 @@ def closed_forms(family: str, params: Mapping[str, Any]) -> dict[str, Formula]:
         v = _exact(vals[key])
         pv = printed.get(key)
         pv = None if pv is None else _exact(pv)
-        out[key] = Formula(name=key, value=v, reference=entry.references.get(key, ""),
-                           printed=pv if pv is not None and pv != v else None,
-                           note=entry.notes.get(key, ""))
+        out[key] = Formula(
+            name=key,
+            value=v,
+            reference=entry.references.get(key, ""),
+            printed=pv if pv is not None and pv != v else None,
+            note=entry.notes.get(key, ""),
+        )
     return out
 
 

@@ -122,7 +122,9 @@ def rcp_value(radix: float, diameter: float, nodes: float, p: int = 1) -> float:
     """
     check_p(p)
     if nodes < 2 * p:
-        raise ParameterError(f"nodes={nodes!r} is invalid: at least 2p = {2 * p} for a hypercube of N/p >= 2 switches")
+        raise ParameterError(
+            f"nodes={nodes!r} is invalid: at least 2p = {2 * p} for a hypercube of N/p >= 2 switches"
+        )
     return radix * diameter / hypercube_cost(nodes, p)
 
 
@@ -169,7 +171,9 @@ def rcp(family: str, params: Mapping[str, Any], p: int = 1, printed: bool = Fals
     """
     f = closed_forms(family, params)
     if "diameter" not in f:
-        raise ParameterError(f"{family}:{dict(params)} has no closed-form diameter (see the errata); RCP undefined")
+        raise ParameterError(
+            f"{family}:{dict(params)} has no closed-form diameter (see the errata); RCP undefined"
+        )
     d = f["diameter"]
     diameter = d.printed if printed and d.printed is not None else d.value
     return rcp_value(f["radix"].value, diameter, f["nodes"].value, p)
@@ -200,5 +204,7 @@ def path_diversity(family: str, params: Mapping[str, Any]):
     """
     f = closed_forms(family, params)
     if "path_diversity" not in f:
-        raise ParameterError(f"{family}: no closed-form path diversity (construction-dependent, see the errata)")
+        raise ParameterError(
+            f"{family}: no closed-form path diversity (construction-dependent, see the errata)"
+        )
     return f["path_diversity"].value

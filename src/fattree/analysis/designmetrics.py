@@ -32,9 +32,13 @@ def _bisection(spec: str) -> tuple[int | None, str]:
     f = forms.get("bisection_width")
     if f is not None:
         upper = "upper bound" in f"{f.note} {f.reference}"
-        return int(f.value), ("upper bound" if upper else "exact") + f" (closed form, {f.reference})"
+        return int(f.value), (
+            "upper bound" if upper else "exact"
+        ) + f" (closed form, {f.reference})"
     if "nodes" in forms and int(forms["nodes"].value) > GRAPH_NODES:
-        return int(forms["nodes"].value) // 2, "upper bound (trivial: the node links of half the nodes)"
+        return int(
+            forms["nodes"].value
+        ) // 2, "upper bound (trivial: the node links of half the nodes)"
     fam, values = resolve(spec)
     nodes = fam.size(values)[0] if fam.size is not None else None
     if nodes is not None and nodes <= GRAPH_NODES:

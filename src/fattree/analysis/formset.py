@@ -18,14 +18,32 @@ from ..errors import ParameterError
 from ..params import Invalid, Parameter
 from ..registry import Registry
 
-__all__ = ["PARAM_MAX", "NODES_MAX", "KEYS", "Formula", "ParamSpec", "FormSet", "FORMS",
-           "register_forms", "avg_distinct"]
+__all__ = [
+    "PARAM_MAX",
+    "NODES_MAX",
+    "KEYS",
+    "Formula",
+    "ParamSpec",
+    "FormSet",
+    "FORMS",
+    "register_forms",
+    "avg_distinct",
+]
 
 Number = Fraction | int | float
 
 #: Keys in display order; a family returns the subset it has a closed form for.
-KEYS = ("nodes", "switches", "links", "radix", "diameter", "avg_distance",
-        "avg_distance_distinct", "bisection_width", "path_diversity")
+KEYS = (
+    "nodes",
+    "switches",
+    "links",
+    "radix",
+    "diameter",
+    "avg_distance",
+    "avg_distance_distinct",
+    "bisection_width",
+    "path_diversity",
+)
 
 
 @dataclass(frozen=True)
@@ -101,17 +119,22 @@ class FormSet:
     def validate(self, raw: Mapping[str, Any]) -> dict[str, int]:
         """Convert and range-check the parameters (strings from a spec are accepted)."""
         if not isinstance(raw, Mapping):
-            raise ParameterError(f"params={raw!r} is invalid: expected a mapping like {{'k': 4, 'n': 3}}")
+            raise ParameterError(
+                f"params={raw!r} is invalid: expected a mapping like {{'k': 4, 'n': 3}}"
+            )
         known = [p.name for p in self.params]
         for key in raw:
             if key not in known:
                 raise ParameterError(
-                    f"{self.family}: unknown parameter {key!r}; parameters: {', '.join(known)}")
+                    f"{self.family}: unknown parameter {key!r}; parameters: {', '.join(known)}"
+                )
         out: dict[str, int] = {}
         for p in self.params:
             if p.name not in raw:
                 if p.default is None:
-                    raise ParameterError(f"{self.family}: missing parameter {p.name!r} (integer >= {p.minimum})")
+                    raise ParameterError(
+                        f"{self.family}: missing parameter {p.name!r} (integer >= {p.minimum})"
+                    )
                 out[p.name] = p.default
                 continue
             value = raw[p.name]
@@ -123,13 +146,19 @@ class FormSet:
                 value = p.parse_checked(value)
             except Invalid as exc:
                 if exc.reason == "type":
-                    raise ParameterError(f"{self.family}: {p.name}={raw[p.name]!r} is invalid: "
-                                         f"expected an integer >= {p.minimum}") from None
-                raise ParameterError(f"{self.family}: {p.name}={exc.value} is invalid: must be an "
-                                     f"integer from {p.minimum} to {top:,}") from None
+                    raise ParameterError(
+                        f"{self.family}: {p.name}={raw[p.name]!r} is invalid: "
+                        f"expected an integer >= {p.minimum}"
+                    ) from None
+                raise ParameterError(
+                    f"{self.family}: {p.name}={exc.value} is invalid: must be an "
+                    f"integer from {p.minimum} to {top:,}"
+                ) from None
             if not p.minimum <= value <= top:
-                raise ParameterError(f"{self.family}: {p.name}={value} is invalid: must be an "
-                                     f"integer from {p.minimum} to {top:,}")
+                raise ParameterError(
+                    f"{self.family}: {p.name}={value} is invalid: must be an "
+                    f"integer from {p.minimum} to {top:,}"
+                )
             out[p.name] = value
         if self.check is not None:
             self.check(out)
@@ -139,15 +168,32 @@ class FormSet:
 FORMS: Registry[FormSet] = Registry("closed-form family")
 
 
-def register_forms(family: str, *, title: str, params: list[ParamSpec], references: dict[str, str],
-                   notes: dict[str, str] | None = None, printed=None, check=None):
+def register_forms(
+    family: str,
+    *,
+    title: str,
+    params: list[ParamSpec],
+    references: dict[str, str],
+    notes: dict[str, str] | None = None,
+    printed=None,
+    check=None,
+):
     """Decorator registering ``f(one, **params) -> {key: value}`` as a family's closed forms."""
 
     def deco(fn):
-        FORMS.add(family, FormSet(family=family, title=title, params=tuple(params), compute=fn,
-                                  references=MappingProxyType(dict(references)),
-                                  notes=MappingProxyType(dict(notes or {})), printed=printed,
-                                  check=check))
+        FORMS.add(
+            family,
+            FormSet(
+                family=family,
+                title=title,
+                params=tuple(params),
+                compute=fn,
+                references=MappingProxyType(dict(references)),
+                notes=MappingProxyType(dict(notes or {})),
+                printed=printed,
+                check=check,
+            ),
+        )
         return fn
 
     return deco

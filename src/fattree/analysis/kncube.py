@@ -25,11 +25,27 @@ import pandas as pd
 from ..errors import ParameterError
 from . import _paper002 as paper
 from ._base002 import (  # noqa: F401  (re-exported)
-    CONSTRAINTS, TABLES_002, WIRES, _check_kn, _check_nodes, channel_time, check_wire, integer_shapes)
+    CONSTRAINTS,
+    TABLES_002,
+    WIRES,
+    _check_kn,
+    _check_nodes,
+    channel_time,
+    check_wire,
+    integer_shapes,
+)
 from ._dally import dally_latency, dally_saturation
 from ._fattree002 import (  # noqa: F401  (re-exported)
-    fattree_avg_hops, fattree_avg_hops_printed, fattree_tnet, fattree_tnet_table, flat_fattree_routers,
-    hypertree_routers, hypertree_routers_printed, volume_universal_bisection, volume_universal_growth)
+    fattree_avg_hops,
+    fattree_avg_hops_printed,
+    fattree_tnet,
+    fattree_tnet_table,
+    flat_fattree_routers,
+    hypertree_routers,
+    hypertree_routers_printed,
+    volume_universal_bisection,
+    volume_universal_growth,
+)
 
 
 def bisection_bandwidth(k: float, n: int, width: float) -> float:
@@ -48,7 +64,9 @@ def bisection_bandwidth(k: float, n: int, width: float) -> float:
     return 2.0 * width * k**n / k
 
 
-def channel_width(k: float, n: int, constraint: str = "bisection", node_size: float | None = None) -> float:
+def channel_width(
+    k: float, n: int, constraint: str = "bisection", node_size: float | None = None
+) -> float:
     """Channel width W under constant bisection (W = k/2) or constant node size (NodeSize/2n).
 
     ``node_size`` defaults to the binary n-cube's 2 log2 N with W = 1 (002's normalisation).
@@ -79,7 +97,9 @@ def avg_hops(k: float, n: int) -> float:
     return n * (k - 1) / 2.0
 
 
-def tnet_kncube(k: float, n: int, message_length: float, width: float, wire: str = "constant") -> float:
+def tnet_kncube(
+    k: float, n: int, message_length: float, width: float, wire: str = "constant"
+) -> float:
     """T_net = T_c (D + L/W) of a k-ary n-cube (002 §3, Dally's model).
 
     Examples
@@ -92,12 +112,15 @@ def tnet_kncube(k: float, n: int, message_length: float, width: float, wire: str
     002 §3; Dally 1990.
     """
     if not width > 0 or not message_length > 0:
-        raise ParameterError(f"width={width!r}, message_length={message_length!r} are invalid: both must be > 0")
+        raise ParameterError(
+            f"width={width!r}, message_length={message_length!r} are invalid: both must be > 0"
+        )
     return channel_time(k, n, wire) * (avg_hops(k, n) + message_length / width)
 
 
-def kncube_table(nodes: int = 4096, constraint: str = "bisection", node_size: float | None = None,
-                 min_n: int = 2) -> pd.DataFrame:
+def kncube_table(
+    nodes: int = 4096, constraint: str = "bisection", node_size: float | None = None, min_n: int = 2
+) -> pd.DataFrame:
     """k, n, W, node size (2nW) and bisection B of every k-ary n-cube with k^n = nodes.
 
     Examples
@@ -115,12 +138,26 @@ def kncube_table(nodes: int = 4096, constraint: str = "bisection", node_size: fl
             w = channel_width(k, n, constraint, 2.0 * math.log2(nodes))
         else:
             w = channel_width(k, n, constraint, node_size)
-        rows.append({"k": k, "n": n, "W": w, "node_size": 2 * n * w, "bisection": bisection_bandwidth(k, n, w)})
+        rows.append(
+            {
+                "k": k,
+                "n": n,
+                "W": w,
+                "node_size": 2 * n * w,
+                "bisection": bisection_bandwidth(k, n, w),
+            }
+        )
     return pd.DataFrame(rows, columns=["k", "n", "W", "node_size", "bisection"])
 
 
-def kncube_tnet_table(nodes: int = 256, message_length: float = 150.0, constraint: str = "nodesize",
-                      node_size: float = 640.0, wire: str = "constant", n_max: int | None = None) -> pd.DataFrame:
+def kncube_tnet_table(
+    nodes: int = 256,
+    message_length: float = 150.0,
+    constraint: str = "nodesize",
+    node_size: float = 640.0,
+    wire: str = "constant",
+    n_max: int | None = None,
+) -> pd.DataFrame:
     """T_net of the k-ary n-cube with N nodes for n = 1..n_max (real k = N^(1/n)).
 
     Columns n, k, W, D, L/W, Tc, Tnet. ``constraint`` "nodesize": W = node_size/(2n);
@@ -145,12 +182,22 @@ def kncube_tnet_table(nodes: int = 256, message_length: float = 150.0, constrain
         w = channel_width(k, n, constraint, node_size)
         tc = channel_time(k, n, wire)
         d = avg_hops(k, n)
-        rows.append({"n": n, "k": k, "W": w, "D": d, "L/W": message_length / w, "Tc": tc,
-                     "Tnet": tc * (d + message_length / w)})
+        rows.append(
+            {
+                "n": n,
+                "k": k,
+                "W": w,
+                "D": d,
+                "L/W": message_length / w,
+                "Tc": tc,
+                "Tnet": tc * (d + message_length / w),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 # ----------------------------------------------------------------- tables of 002
+
 
 @TABLES_002.register("cube-bisection-4096")
 def table_cube_bisection() -> pd.DataFrame:
@@ -169,15 +216,23 @@ def table_cube_nodesize() -> pd.DataFrame:
 CUBE_TNET_NOTES = [
     "002's k-ary n-cube T_net tables are consistent only with L = 1000 bits (L/W times W), "
     "while its fat-tree tables print L = 150: the two sets of minima are not comparable",
-    "W = NodeSize/(2n) with NodeSize = 640, D = n(k-1)/2, constant wire delay"]
+    "W = NodeSize/(2n) with NodeSize = 640, D = n(k-1)/2, constant wire delay",
+]
 
 
 def _cube_tnet(nodes: int) -> pd.DataFrame:
     t = kncube_tnet_table(nodes, message_length=1000.0, node_size=640.0, n_max=15)
     t = t.drop(columns=["Tc"])
-    out = paper.compare(t, paper.CUBE_TNET[nodes], ["n", "k", "W", "D", "L/W", "Tnet"], ["n"],
-                        table_notes=CUBE_TNET_NOTES)
-    out["note"] = ["k < 2: not a network (002 tabulates it anyway)" if k < 2 else "" for k in out["k"]]
+    out = paper.compare(
+        t,
+        paper.CUBE_TNET[nodes],
+        ["n", "k", "W", "D", "L/W", "Tnet"],
+        ["n"],
+        table_notes=CUBE_TNET_NOTES,
+    )
+    out["note"] = [
+        "k < 2: not a network (002 tabulates it anyway)" if k < 2 else "" for k in out["k"]
+    ]
     return out
 
 
@@ -193,8 +248,25 @@ def table_cube_tnet_16384() -> pd.DataFrame:
     return _cube_tnet(16384)
 
 
-__all__ = ["bisection_bandwidth", "channel_width", "avg_hops", "channel_time", "tnet_kncube",
-           "integer_shapes", "kncube_table", "kncube_tnet_table", "TABLES_002", "dally_latency",
-           "dally_saturation", "fattree_avg_hops", "fattree_avg_hops_printed", "fattree_tnet",
-           "fattree_tnet_table", "flat_fattree_routers", "hypertree_routers",
-           "hypertree_routers_printed", "volume_universal_bisection", "volume_universal_growth"]
+__all__ = [
+    "bisection_bandwidth",
+    "channel_width",
+    "avg_hops",
+    "channel_time",
+    "tnet_kncube",
+    "integer_shapes",
+    "kncube_table",
+    "kncube_tnet_table",
+    "TABLES_002",
+    "dally_latency",
+    "dally_saturation",
+    "fattree_avg_hops",
+    "fattree_avg_hops_printed",
+    "fattree_tnet",
+    "fattree_tnet_table",
+    "flat_fattree_routers",
+    "hypertree_routers",
+    "hypertree_routers_printed",
+    "volume_universal_bisection",
+    "volume_universal_growth",
+]

@@ -59,12 +59,19 @@ class Prices:
         return self.switch_base + self.switch_per_port * self.switch_radix(radix)
 
 
-_FIELDS = {("layout", "nodes_per_rack"): "nodes_per_rack", ("layout", "racks_per_row"): "racks_per_row",
-           ("switch", "catalogue"): "catalogue", ("switch", "base"): "switch_base",
-           ("switch", "per_port"): "switch_per_port", ("cable", "copper"): "copper",
-           ("cable", "optical"): "optical", ("transceiver", "price"): "transceiver",
-           ("power", "switch_base"): "power_switch_base", ("power", "switch_port"): "power_switch_port",
-           ("power", "transceiver"): "power_transceiver"}
+_FIELDS = {
+    ("layout", "nodes_per_rack"): "nodes_per_rack",
+    ("layout", "racks_per_row"): "racks_per_row",
+    ("switch", "catalogue"): "catalogue",
+    ("switch", "base"): "switch_base",
+    ("switch", "per_port"): "switch_per_port",
+    ("cable", "copper"): "copper",
+    ("cable", "optical"): "optical",
+    ("transceiver", "price"): "transceiver",
+    ("power", "switch_base"): "power_switch_base",
+    ("power", "switch_port"): "power_switch_port",
+    ("power", "transceiver"): "power_transceiver",
+}
 
 
 def _default_text() -> str:
@@ -89,7 +96,8 @@ def _parse(text: str, where: str) -> dict[str, Any]:
             ln = lines.line((), table)
             raise InputFileError(
                 f"{where}{f' line {ln}' if ln else ''}: key {table!r} must be a table; tables: "
-                f"{', '.join(sorted({t for t, _ in _SCHEMA}))}")
+                f"{', '.join(sorted({t for t, _ in _SCHEMA}))}"
+            )
         for key, value in body.items():
             ln = lines.line((table,), key)
             at = f"{where}{f' line {ln}' if ln else ''}"
@@ -99,18 +107,32 @@ def _parse(text: str, where: str) -> dict[str, Any]:
             kind, low = _SCHEMA[(table, key)]
             bad = f"{at}: {table}.{key} = {value!r} is invalid: "
             if kind == "list":
-                if (not isinstance(value, list) or not value
-                        or any(isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10**6
-                               for v in value)):
-                    raise InputFileError(bad + "expected a list of positive integers up to 1,000,000 "
-                                         "(switch radices)")
+                if (
+                    not isinstance(value, list)
+                    or not value
+                    or any(
+                        isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10**6
+                        for v in value
+                    )
+                ):
+                    raise InputFileError(
+                        bad + "expected a list of positive integers up to 1,000,000 "
+                        "(switch radices)"
+                    )
                 value = tuple(sorted(set(value)))
             elif kind == "int":
-                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= _TOP:
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, int)
+                    or not low <= value <= _TOP
+                ):
                     raise InputFileError(bad + f"expected an integer from {int(low)} to {_TOP:,}")
             else:
-                if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                        or not low <= value <= _TOP:
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, (int, float))
+                    or not low <= value <= _TOP
+                ):
                     raise InputFileError(bad + f"expected a number from {low:g} to {_TOP:.0e}")
             out[_FIELDS[(table, key)]] = value
     return out

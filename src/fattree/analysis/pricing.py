@@ -29,8 +29,20 @@ import numpy as np
 from ..errors import ParameterError
 from .prices import Prices, load_prices
 
-__all__ = ["Bill", "Costing", "Prices", "bill_from_counts", "bill_from_forms", "bill_from_graph",
-           "cost", "load_prices", "price", "rack_layout", "serve_spans"]
+__all__ = [
+    "Bill",
+    "Costing",
+    "Prices",
+    "bill_from_counts",
+    "bill_from_forms",
+    "bill_from_graph",
+    "cost",
+    "load_prices",
+    "price",
+    "rack_layout",
+    "serve_spans",
+]
+
 
 @dataclass(frozen=True)
 class Bill:
@@ -80,14 +92,25 @@ def bill_from_forms(family: str, params, prices: Prices) -> Bill:
     return bill_from_counts(spec, N, S, L, int(f["radix"].value), prices)
 
 
-def bill_from_counts(spec: str, nodes: int, switches: int, links: int, radix: int,
-                     prices: Prices) -> Bill:
+def bill_from_counts(
+    spec: str, nodes: int, switches: int, links: int, radix: int, prices: Prices
+) -> Bill:
     """Bill from counts (node links in-rack copper, every switch-to-switch link optical)."""
     N, L = int(nodes), int(links)
     racks, rows = _racks(N, prices)
-    return Bill(spec=spec, nodes=N, switches=int(switches), radix=int(radix), switch_ports=2 * L - N,
-                links=L, copper=N, optical=L - N, racks=racks, rows=rows,
-                method="closed forms (node links in-rack, switch links optical)")
+    return Bill(
+        spec=spec,
+        nodes=N,
+        switches=int(switches),
+        radix=int(radix),
+        switch_ports=2 * L - N,
+        links=L,
+        copper=N,
+        optical=L - N,
+        racks=racks,
+        rows=rows,
+        method="closed forms (node links in-rack, switch links optical)",
+    )
 
 
 def serve_spans(topo, rack_of_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -169,10 +192,20 @@ def bill_from_graph(topo, prices: Prices) -> Bill:
     rows = -(-racks // prices.racks_per_row)
     L = int(len(ends))
     copper = int(in_rack.sum())
-    return Bill(spec=topo.spec, nodes=N, switches=topo.n_switches, radix=int(topo.radix.max()),
-                switch_ports=2 * L - N, links=L, copper=copper, optical=L - copper, racks=racks,
-                rows=rows, method="graph (layout applied to every link)",
-                optical_between_rows=int((~in_rack & rows_apart).sum()))
+    return Bill(
+        spec=topo.spec,
+        nodes=N,
+        switches=topo.n_switches,
+        radix=int(topo.radix.max()),
+        switch_ports=2 * L - N,
+        links=L,
+        copper=copper,
+        optical=L - copper,
+        racks=racks,
+        rows=rows,
+        method="graph (layout applied to every link)",
+        optical_between_rows=int((~in_rack & rows_apart).sum()),
+    )
 
 
 @dataclass
@@ -219,30 +252,48 @@ def price(bill: Bill, prices: Prices) -> Costing:
     fattree/data/prices.toml (assumptions); docs/analytics.md.
     """
     bought = prices.switch_radix(bill.radix)
-    money = {"switches": float(bill.switches * prices.switch_price(bill.radix)),
-             "copper cables": float(bill.copper * prices.copper),
-             "optical cables": float(bill.optical * prices.optical),
-             "transceivers": float(bill.transceivers * prices.transceiver)}
-    power = {"switches": float(bill.switches * prices.power_switch_base),
-             "switch ports": float(bill.switch_ports * prices.power_switch_port),
-             "transceivers": float(bill.transceivers * prices.power_transceiver)}
+    money = {
+        "switches": float(bill.switches * prices.switch_price(bill.radix)),
+        "copper cables": float(bill.copper * prices.copper),
+        "optical cables": float(bill.optical * prices.optical),
+        "transceivers": float(bill.transceivers * prices.transceiver),
+    }
+    power = {
+        "switches": float(bill.switches * prices.power_switch_base),
+        "switch ports": float(bill.switch_ports * prices.power_switch_port),
+        "transceivers": float(bill.transceivers * prices.power_transceiver),
+    }
     total, watts = sum(money.values()), sum(power.values())
-    return Costing(bill=bill, prices=prices, switch_radix_bought=bought, money=money, power=power,
-                   total=total, watts=watts, per_node=total / bill.nodes,
-                   watts_per_node=watts / bill.nodes)
+    return Costing(
+        bill=bill,
+        prices=prices,
+        switch_radix_bought=bought,
+        money=money,
+        power=power,
+        total=total,
+        watts=watts,
+        per_node=total / bill.nodes,
+        watts_per_node=watts / bill.nodes,
+    )
 
 
 def with_bisection(c: Costing, width, label: str) -> Costing:
     if width:
-        return replace(c, bisection=int(width), bisection_label=label,
-                       per_bisection_link=c.total / int(width))
+        return replace(
+            c, bisection=int(width), bisection_label=label, per_bisection_link=c.total / int(width)
+        )
     return replace(c, bisection_label=label)
 
 
 def with_bound(c: Costing, algorithm: str | None, bound: float | None, note: str) -> Costing:
     if bound is not None and bound > 0 and math.isfinite(bound):
-        return replace(c, algorithm=algorithm, bound=bound, bound_note=note,
-                       per_throughput=c.total / (c.bill.nodes * bound))
+        return replace(
+            c,
+            algorithm=algorithm,
+            bound=bound,
+            bound_note=note,
+            per_throughput=c.total / (c.bill.nodes * bound),
+        )
     return replace(c, algorithm=algorithm, bound_note=note)
 
 
@@ -252,8 +303,14 @@ LOAD_LIMIT = 20_000
 GRAPH_LIMIT = 2_000_000
 
 
-def cost(spec: str, prices: Prices | None = None, *, algorithm: str | None = None,
-         use_graph: bool | None = None, load_limit: int = LOAD_LIMIT) -> Costing:
+def cost(
+    spec: str,
+    prices: Prices | None = None,
+    *,
+    algorithm: str | None = None,
+    use_graph: bool | None = None,
+    load_limit: int = LOAD_LIMIT,
+) -> Costing:
     """Price a design: bill, money, power, per node, per bisection link, per throughput.
 
     Parameters
@@ -297,7 +354,9 @@ def cost(spec: str, prices: Prices | None = None, *, algorithm: str | None = Non
     if use_graph is None:
         use_graph = size is None or size[0] + size[1] <= GRAPH_LIMIT
     if not use_graph and not forms:
-        raise ParameterError(f"spec={spec!r}: no closed forms for {fam.name}; the bill needs the graph")
+        raise ParameterError(
+            f"spec={spec!r}: no closed forms for {fam.name}; the bill needs the graph"
+        )
     topo = None
     if use_graph:
         from ..topology.family import build
@@ -310,13 +369,16 @@ def cost(spec: str, prices: Prices | None = None, *, algorithm: str | None = Non
     bis = forms.get("bisection_width")
     if bis is not None:
         bound = "upper bound" in f"{bis.note} {bis.reference}"
-        c = with_bisection(c, bis.value, ("upper bound" if bound else "exact")
-                           + f" (closed form, {bis.reference})")
+        c = with_bisection(
+            c, bis.value, ("upper bound" if bound else "exact") + f" (closed form, {bis.reference})"
+        )
     elif topo is not None:
         from .bisection import bisection
 
         b = bisection(topo)
-        c = with_bisection(c, b.width, ("exact" if b.exact else "upper bound") + f" (graph: {b.method})")
+        c = with_bisection(
+            c, b.width, ("exact" if b.exact else "upper bound") + f" (graph: {b.method})"
+        )
     else:
         c = with_bisection(c, None, "unknown (no closed form; graph not built)")
     if topo is not None and topo.n_nodes <= load_limit:
@@ -325,15 +387,23 @@ def cost(spec: str, prices: Prices | None = None, *, algorithm: str | None = Non
 
         cr = compile_routing(topo, algorithm)
         rep = channel_load(topo, cr, "uniform")
-        c = with_bound(c, cr.algorithm, rep.bound,
-                       f"channel-load bound 1/γ_max of {cr.algorithm} under uniform traffic "
-                       f"(routing.load), flits/node/cycle")
+        c = with_bound(
+            c,
+            cr.algorithm,
+            rep.bound,
+            f"channel-load bound 1/γ_max of {cr.algorithm} under uniform traffic "
+            f"(routing.load), flits/node/cycle",
+        )
     else:
         from .designmetrics import uniform_bound
 
         cut = uniform_bound(bill.nodes, c.bisection, fam.name, values)
-        c = with_bound(c, None, cut,
-                       f"channel loads not computed (N > {load_limit:,} or graph not built); cut bound "
-                       f"from the bisection{' (an upper bound)' if 'upper' in c.bisection_label else ''}"
-                       f", valid for any routing (analysis.designmetrics), flits/node/cycle")
+        c = with_bound(
+            c,
+            None,
+            cut,
+            f"channel loads not computed (N > {load_limit:,} or graph not built); cut bound "
+            f"from the bisection{' (an upper bound)' if 'upper' in c.bisection_label else ''}"
+            f", valid for any routing (analysis.designmetrics), flits/node/cycle",
+        )
     return c

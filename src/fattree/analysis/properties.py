@@ -44,7 +44,9 @@ def _node_classes(topo):
     reps = np.asarray(reps, np.int64)
     sizes = np.asarray(sizes, np.int64)
     if int(sizes.sum()) != topo.n_nodes or reps.shape != sizes.shape:
-        raise AssertionError(f"node_classes of {topo.family} cover {int(sizes.sum())} of {topo.n_nodes} nodes")
+        raise AssertionError(
+            f"node_classes of {topo.family} cover {int(sizes.sum())} of {topo.n_nodes} nodes"
+        )
     return reps, sizes
 
 
@@ -54,18 +56,36 @@ def _choose_sources(topo, exact_limit, samples, seed, symmetry):
     classes = _node_classes(topo) if symmetry else None
     if classes is not None:
         reps, sizes = classes
-        return reps, sizes, f"BFS from {len(reps)} class representative(s), weighted by class size", True
+        return (
+            reps,
+            sizes,
+            f"BFS from {len(reps)} class representative(s), weighted by class size",
+            True,
+        )
     if n <= exact_limit:
-        return np.arange(n, dtype=np.int64), np.ones(n, np.int64), "BFS from every node (all pairs)", True
+        return (
+            np.arange(n, dtype=np.int64),
+            np.ones(n, np.int64),
+            "BFS from every node (all pairs)",
+            True,
+        )
     rng = np.random.default_rng(seed)
     m = min(samples, n)
     src = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int64)
     return src, np.ones(m, np.int64), f"BFS from {m} sampled nodes (seed {seed}), estimate", m == n
 
 
-def properties(topo, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, seed: int = 0,
-               symmetry: bool = True, bisection: bool = True,
-               ilp_max_switches: int | None = None, time_limit: float | None = None) -> dict[str, Any]:
+def properties(
+    topo,
+    *,
+    exact_limit: int = EXACT_LIMIT,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    symmetry: bool = True,
+    bisection: bool = True,
+    ilp_max_switches: int | None = None,
+    time_limit: float | None = None,
+) -> dict[str, Any]:
     """Every property of a topology, computed on its graph.
 
     Parameters
@@ -123,11 +143,18 @@ def properties(topo, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, 
         raise ParameterError(f"{topo.spec} has {n} compute node(s); properties need at least 2")
     radix = topo.radix
     out: dict[str, Any] = {
-        "family": topo.family, "params": dict(topo.params), "spec": topo.spec,
-        "nodes": n, "switches": topo.n_switches, "links": topo.n_links,
-        "node_links": topo.n_node_links, "switch_links": topo.n_switch_links,
-        "radix": {"min": int(radix.min()) if radix.size else 0,
-                  "max": int(radix.max()) if radix.size else 0},
+        "family": topo.family,
+        "params": dict(topo.params),
+        "spec": topo.spec,
+        "nodes": n,
+        "switches": topo.n_switches,
+        "links": topo.n_links,
+        "node_links": topo.n_node_links,
+        "switch_links": topo.n_switch_links,
+        "radix": {
+            "min": int(radix.min()) if radix.size else 0,
+            "max": int(radix.max()) if radix.size else 0,
+        },
     }
     src, w, method, exact = _choose_sources(topo, exact_limit, samples, seed, symmetry)
     st = node_pair_stats(topo, src, w)
@@ -135,11 +162,16 @@ def properties(topo, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, 
         i = int(np.argmax(st.unreached))
         raise ParameterError(
             f"{topo.spec} is disconnected: node {topo.node_label(int(src[i]))} reaches "
-            f"{n - int(st.unreached[i])} of {n} compute nodes")
+            f"{n - int(st.unreached[i])} of {n} compute nodes"
+        )
     if exact and len(src) == 1 and n > 1:
         _check_transitive(topo, st)
-    out.update(distance_method=method, distances_exact=exact, sources=int(len(src)),
-               path_counts_exact=bool(st.exact_counts))
+    out.update(
+        distance_method=method,
+        distances_exact=exact,
+        sources=int(len(src)),
+        path_counts_exact=bool(st.exact_counts),
+    )
     out["diameter"] = int(st.eccentricity.max())
     out["distance_histogram"] = [int(x) for x in st.histogram]
     if exact:
@@ -150,13 +182,24 @@ def properties(topo, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, 
         from .bisection import ILP_MAX_SWITCHES, ILP_TIME_LIMIT
         from .bisection import bisection as _bisection
 
-        b = _bisection(topo, ilp_max_switches=ILP_MAX_SWITCHES if ilp_max_switches is None else ilp_max_switches,
-                       time_limit=ILP_TIME_LIMIT if time_limit is None else time_limit)
-        out.update(bisection_width=b.width, bisection_exact=b.exact, bisection_method=b.method,
-                   bisection_lower_bound=b.lower_bound)
+        b = _bisection(
+            topo,
+            ilp_max_switches=ILP_MAX_SWITCHES if ilp_max_switches is None else ilp_max_switches,
+            time_limit=ILP_TIME_LIMIT if time_limit is None else time_limit,
+        )
+        out.update(
+            bisection_width=b.width,
+            bisection_exact=b.exact,
+            bisection_method=b.method,
+            bisection_lower_bound=b.lower_bound,
+        )
     else:
-        out.update(bisection_width=None, bisection_exact=False, bisection_method="not computed",
-                   bisection_lower_bound=None)
+        out.update(
+            bisection_width=None,
+            bisection_exact=False,
+            bisection_method="not computed",
+            bisection_lower_bound=None,
+        )
     return out
 
 
@@ -164,7 +207,10 @@ def _check_transitive(topo, st) -> None:
     """With a single node class every node sees the same sums; check the last node."""
     other = node_pair_stats(topo, [topo.n_nodes - 1])
     if (other.dist_sum[0], other.sigma_sum[0], other.sigma_other_switch[0]) != (
-            st.dist_sum[0], st.sigma_sum[0], st.sigma_other_switch[0]):
+        st.dist_sum[0],
+        st.sigma_sum[0],
+        st.sigma_other_switch[0],
+    ):
         raise AssertionError(f"{topo.spec}: node classes claim symmetry the graph does not have")
 
 
@@ -185,7 +231,7 @@ def _exact_means(st, n: int) -> dict[str, Any]:
     return {
         "avg_distance": Fraction(dist, n * n),
         "avg_distance_excl_self": Fraction(dist, n * (n - 1)),
-        "path_diversity": _ratio(sig_other, n ** 3),
+        "path_diversity": _ratio(sig_other, n**3),
         "mean_shortest_paths": _ratio(sig_all, n * (n - 1)),
         "ci95": {},
     }
@@ -245,8 +291,10 @@ def _formula_parts(entry) -> tuple[Any, str, Any, str]:
     if isinstance(entry, dict):
         get = entry.get
     else:
+
         def get(name, default=None):
             return getattr(entry, name, default)
+
     return get("value"), get("reference", "") or "", get("printed"), get("note", "") or ""
 
 
@@ -278,7 +326,9 @@ def _agreement(key: str, computed, formula, props) -> tuple[bool | None, str]:
     return ok, "✓" if ok else "✗"
 
 
-def formula_checks(props: dict[str, Any], formulas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def formula_checks(
+    props: dict[str, Any], formulas: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Each closed form beside the computed value, with its agreement.
 
     Parameters
@@ -318,7 +368,17 @@ def formula_checks(props: dict[str, Any], formulas: dict[str, Any] | None = None
             computed = None
         agrees, mark = _agreement(key, computed, value, props)
         errata = printed is not None and not _close(printed, value)
-        rows.append({"name": key, "computed": computed, "formula": value,
-                     "printed": printed if errata else None, "reference": ref, "note": note,
-                     "errata": errata, "agrees": agrees, "mark": mark})
+        rows.append(
+            {
+                "name": key,
+                "computed": computed,
+                "formula": value,
+                "printed": printed if errata else None,
+                "reference": ref,
+                "note": note,
+                "errata": errata,
+                "agrees": agrees,
+                "mark": mark,
+            }
+        )
     return rows

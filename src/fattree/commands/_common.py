@@ -91,17 +91,22 @@ def check_range(text, param: str, cap: int = MAX_POINTS) -> None:
     if ":" not in text:
         n = len([x for x in text.split(",") if x.strip()])
         if n > cap:
-            raise ParameterError(f"{param}={text[:40]!r}... is invalid: {n:,} points; at most {cap:,}")
+            raise ParameterError(
+                f"{param}={text[:40]!r}... is invalid: {n:,} points; at most {cap:,}"
+            )
         return
     parts = text.split(":")
     try:
         a, b, step = (float(x) for x in parts)
     except ValueError:
-        raise ParameterError(f"{param}={text!r} is invalid: expected START:STOP:STEP with "
-                             "numbers, e.g. 0:1:0.05") from None
+        raise ParameterError(
+            f"{param}={text!r} is invalid: expected START:STOP:STEP with numbers, e.g. 0:1:0.05"
+        ) from None
     if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
-        raise ParameterError(f"{param}={text!r} is invalid: expected finite START <= STOP and "
-                             "STEP > 0, e.g. 0:1:0.05")
+        raise ParameterError(
+            f"{param}={text!r} is invalid: expected finite START <= STOP and "
+            "STEP > 0, e.g. 0:1:0.05"
+        )
     n = math.floor((b - a) / step + 1e-9) + 1
     if n > cap:
         raise ParameterError(f"{param}={text!r} is invalid: {n:,} points; at most {cap:,}")
@@ -123,12 +128,17 @@ def check_workers(workers, param: str = "workers", minimum: int = 0) -> int:
     2
     """
     top = max_workers()
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) \
-            or not minimum <= workers <= top:
+    if (
+        isinstance(workers, bool)
+        or not isinstance(workers, (int, np.integer))
+        or not minimum <= workers <= top
+    ):
         what = "0 runs in this process, " if minimum == 0 else ""
         hint = "; --scheduler for a cluster" if minimum == 0 else ""
-        raise ParameterError(f"{param}={workers!r} is invalid: an integer from {minimum} to {top} "
-                             f"({what}at most 4 per core of this machine{hint})")
+        raise ParameterError(
+            f"{param}={workers!r} is invalid: an integer from {minimum} to {top} "
+            f"({what}at most 4 per core of this machine{hint})"
+        )
     return int(workers)
 
 
@@ -144,13 +154,26 @@ def check_seed(seed, param: str = "seed") -> int:
     >>> check_seed(7)
     7
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
-        raise ParameterError(f"{param}={seed!r} is invalid: expected an integer 0 <= {param} < 2**63")
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, (int, np.integer))
+        or not 0 <= seed <= SEED_MAX
+    ):
+        raise ParameterError(
+            f"{param}={seed!r} is invalid: expected an integer 0 <= {param} < 2**63"
+        )
     return int(seed)
 
 
-def check_number(value, param: str, *, low: float | None = None, high: float | None = None,
-                 low_open: bool = False, allowed: str = "") -> float:
+def check_number(
+    value,
+    param: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    allowed: str = "",
+) -> float:
     """Refuse NaN, infinities and values outside ``[low, high]`` (``(low, ...`` with
     ``low_open``).
 
@@ -159,8 +182,11 @@ def check_number(value, param: str, *, low: float | None = None, high: float | N
     >>> check_number(150.0, "message_length", low=0, low_open=True)
     150.0
     """
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) \
+    ok = (
+        isinstance(value, (int, float, np.integer, np.floating))
+        and not isinstance(value, bool)
         and math.isfinite(float(value))
+    )
     if ok and low is not None:
         ok = value > low if low_open else value >= low
     if ok and high is not None:
@@ -169,14 +195,18 @@ def check_number(value, param: str, *, low: float | None = None, high: float | N
         if not allowed:
             lo = "" if low is None else (f"> {low:g}" if low_open else f">= {low:g}")
             hi = "" if high is None else f"<= {high:g}"
-            allowed = "a finite number" + (f" {lo}" if lo else "") + (
-                f"{' and' if lo else ''} {hi}" if hi else "")
+            allowed = (
+                "a finite number"
+                + (f" {lo}" if lo else "")
+                + (f"{' and' if lo else ''} {hi}" if hi else "")
+            )
         raise ParameterError(f"{param}={value!r} is invalid: {allowed}")
     return value
 
 
-def check_output(path, param: str = "output", *, folder: bool = False,
-                 suffixes: tuple[str, ...] | None = None) -> Path | None:
+def check_output(
+    path, param: str = "output", *, folder: bool = False, suffixes: tuple[str, ...] | None = None
+) -> Path | None:
     """Refuse an output path that cannot be written, before any work (one rule for all).
 
     A file must not be a directory, its folder must exist and be writable, and its
@@ -206,14 +236,16 @@ def check_output(path, param: str = "output", *, folder: bool = False,
         if p.is_dir():
             raise ParameterError(f"{param}={text!r} is a folder; give a file name")
         if suffixes and p.suffix.lower() not in suffixes:
-            raise ParameterError(f"{param}={text!r} is invalid: the file name must end in "
-                                 f"{', '.join(suffixes)}")
+            raise ParameterError(
+                f"{param}={text!r} is invalid: the file name must end in {', '.join(suffixes)}"
+            )
         target = parent
         what = "file"
     if not parent.is_dir() and not (folder and p.is_dir()):
         why = "is a file" if parent.exists() else "does not exist"
-        raise ParameterError(f"{param}={text!r} cannot be written: folder {str(parent)!r} "
-                             f"{why} (create it first)")
+        raise ParameterError(
+            f"{param}={text!r} cannot be written: folder {str(parent)!r} {why} (create it first)"
+        )
     if not os.access(target, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise ParameterError(f"{param}={text!r} cannot be written: permission denied ({what})")
     return p
@@ -281,8 +313,9 @@ class ProgressLine:
     2
     """
 
-    def __init__(self, label: str, total: float | None = None, unit: str = "",
-                 quiet: bool = False) -> None:
+    def __init__(
+        self, label: str, total: float | None = None, unit: str = "", quiet: bool = False
+    ) -> None:
         self.label, self.total, self.unit, self.quiet = label, total, unit, quiet
         self.completed = 0
         self.final: str | None = None
@@ -294,13 +327,22 @@ class ProgressLine:
 
         self._t0 = time.perf_counter()
         if not self.quiet and err_console.is_terminal:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
 
-            cols = [TextColumn(self.label), BarColumn(),
-                    MofNCompleteColumn() if self.total is not None else TextColumn(""),
-                    TextColumn(self.unit), TimeElapsedColumn(),
-                    TextColumn("{task.description}")]
+            cols = [
+                TextColumn(self.label),
+                BarColumn(),
+                MofNCompleteColumn() if self.total is not None else TextColumn(""),
+                TextColumn(self.unit),
+                TimeElapsedColumn(),
+                TextColumn("{task.description}"),
+            ]
             self._bar = Progress(*cols, console=err_console, transient=True)
             self._bar.start()
             self._task = self._bar.add_task("", total=self.total)
@@ -332,6 +374,7 @@ class ProgressLine:
             return
         if self.final is None:
             of = f"/{self.total:,}" if self.total is not None else ""
-            self.final = (f"{self.label}: {self.completed:,}{of} {self.unit} in "
-                          f"{self.seconds:.1f} s").replace("  ", " ")
+            self.final = (
+                f"{self.label}: {self.completed:,}{of} {self.unit} in {self.seconds:.1f} s"
+            ).replace("  ", " ")
         err_console.print(self.final, highlight=False, markup=False, soft_wrap=True)

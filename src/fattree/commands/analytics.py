@@ -22,8 +22,10 @@ from ._common import ProgressLine, check_number, check_output, console, listing,
 #: families whose closed forms take (k, n): those cost ratios are defined for
 _KN_FORMS = [f for f, e in FORMS.items() if [p.name for p in e.params] == ["k", "n"]]
 
-plot_app = typer.Typer(help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
-                       no_args_is_help=True)
+plot_app = typer.Typer(
+    help="Figures: analytic models (cost ratios, RCP, path diversity, 002 latency) and results.",
+    no_args_is_help=True,
+)
 model_app = typer.Typer(help="002's models: k-ary n-cubes versus fat trees.", no_args_is_help=True)
 
 
@@ -52,18 +54,36 @@ def _split(text: str | None, name: str = "families") -> list[str] | None:
     if not items:
         from ..errors import ParameterError
 
-        raise ParameterError(f"{name}={text!r} is invalid: give comma-separated names "
-                             "(see fattree families), or leave the option out for all")
+        raise ParameterError(
+            f"{name}={text!r} is invalid: give comma-separated names "
+            "(see fattree families), or leave the option out for all"
+        )
     return items
 
 
 # ------------------------------------------------------------------ design
-_DESIGN_COLS = [("spec", "design"), ("nodes", "nodes"), ("switches", "switches"), ("links", "links"),
-                ("radix", "radix"), ("diameter", "diam"), ("avg_distance", "avg dist"),
-                ("cost_per_node", "sw/node"), ("rcp", "RCP@N")]
-_METRIC_COLS = [("spec", "design"), ("nodes", "nodes"), ("switches", "sw"), ("radix", "radix"),
-                ("avg_distance", "avg dist"), ("bisection", "bisection"), ("usd_per_node", "$/node"),
-                ("throughput_bound", "bound"), ("rcp", "RCP@N")]
+_DESIGN_COLS = [
+    ("spec", "design"),
+    ("nodes", "nodes"),
+    ("switches", "switches"),
+    ("links", "links"),
+    ("radix", "radix"),
+    ("diameter", "diam"),
+    ("avg_distance", "avg dist"),
+    ("cost_per_node", "sw/node"),
+    ("rcp", "RCP@N"),
+]
+_METRIC_COLS = [
+    ("spec", "design"),
+    ("nodes", "nodes"),
+    ("switches", "sw"),
+    ("radix", "radix"),
+    ("avg_distance", "avg dist"),
+    ("bisection", "bisection"),
+    ("usd_per_node", "$/node"),
+    ("throughput_bound", "bound"),
+    ("rcp", "RCP@N"),
+]
 
 
 # a ranked table is unreadable once rich squeezes it into 80 columns: print it wider
@@ -94,24 +114,40 @@ def _cell(r, col: str) -> str:
 
 def design(
     nodes: int = typer.Option(..., "--nodes", help="required number of compute nodes (2 .. 10^12)"),
-    radix: int | None = typer.Option(None, "--radix",
-                                        help="switch radix available: designs whose radix exceeds it are "
-                                             "dropped, and every switch is priced as this product"),
-    levels: int | None = typer.Option(None, "--levels", help="only designs with this many levels n"),
-    objective: str | None = typer.Option(None, "--objective",
-                                            help="cost | latency | throughput | rcp (overrides --rank-by)"),
-    prices: Path | None = typer.Option(None, "--prices", help="price file (TOML) for the cost objective"),
+    radix: int | None = typer.Option(
+        None,
+        "--radix",
+        help="switch radix available: designs whose radix exceeds it are "
+        "dropped, and every switch is priced as this product",
+    ),
+    levels: int | None = typer.Option(
+        None, "--levels", help="only designs with this many levels n"
+    ),
+    objective: str | None = typer.Option(
+        None, "--objective", help="cost | latency | throughput | rcp (overrides --rank-by)"
+    ),
+    prices: Path | None = typer.Option(
+        None, "--prices", help="price file (TOML) for the cost objective"
+    ),
     max_radix: int | None = typer.Option(None, "--max-radix", help="largest switch radix allowed"),
     families: str | None = typer.Option(
-        None, "--families",
-        help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)"),
+        None,
+        "--families",
+        help="comma-separated families (default: the papers' eight and xgft-2:1, xgft-4:1)",
+    ),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
-    rank_by: str | None = typer.Option(None, "--rank-by", help="column to rank by (ascending; default rcp)"),
-    pareto: bool = typer.Option(False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"),
+    rank_by: str | None = typer.Option(
+        None, "--rank-by", help="column to rank by (ascending; default rcp)"
+    ),
+    pareto: bool = typer.Option(
+        False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the rows as JSON"),
     top: int = typer.Option(15, "--top", help="rows to show (0: all)"),
     exact: bool = typer.Option(False, "--exact", help="only designs with exactly --nodes nodes"),
-    max_n: int | None = typer.Option(None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"),
+    max_n: int | None = typer.Option(
+        None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"
+    ),
 ) -> None:
     """Every feasible (family, k, n) reaching --nodes, ranked by RCP or an objective (closed forms and
     the price model; graphs are built only to cut the bisection of families without a closed form)."""
@@ -125,17 +161,30 @@ def design(
     if radix is not None and max_radix is not None and radix != max_radix:
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
     if objective is not None and rank_by is not None:
-        raise ParameterError(f"objective={objective!r} and rank_by={rank_by!r} both choose the ranking: "
-                             "give one of them")
+        raise ParameterError(
+            f"objective={objective!r} and rank_by={rank_by!r} both choose the ranking: "
+            "give one of them"
+        )
     rank_by = rank_by or "rcp"
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
     metrics = True  # price, bisection and cut bound for every row (issue 13)
     pr = load_prices(prices)
     with ProgressLine(f"design --nodes {nodes}: ranking", quiet=as_json) as bar:
-        d = run(nodes, max_radix=budget, families=fams, p=p, rank_by=rank_by, exact=exact,
-                max_n=max_n, levels=levels, objective=objective, metrics=metrics, prices=pr,
-                switch_radix=radix)
+        d = run(
+            nodes,
+            max_radix=budget,
+            families=fams,
+            p=p,
+            rank_by=rank_by,
+            exact=exact,
+            max_n=max_n,
+            levels=levels,
+            objective=objective,
+            metrics=metrics,
+            prices=pr,
+            switch_radix=radix,
+        )
         bar.finish(f"design --nodes {nodes}: {len(d.rows)} designs ranked in {bar.seconds:.1f} s")
     rows = list(d.pareto if pareto else d.rows)
     if top > 0:
@@ -145,39 +194,62 @@ def design(
         return
     cols = _METRIC_COLS if metrics else _DESIGN_COLS
     ranked = d.rank_by + (" (descending)" if objective == "throughput" else "")
-    title = f"designs for {nodes:,} nodes" + (f", radix <= {budget}" if budget else "") + \
-        (f", {levels} levels" if levels else "") + (" (Pareto front)" if pareto else f", ranked by {ranked}")
+    title = (
+        f"designs for {nodes:,} nodes"
+        + (f", radix <= {budget}" if budget else "")
+        + (f", {levels} levels" if levels else "")
+        + (" (Pareto front)" if pareto else f", ranked by {ranked}")
+    )
     from rich import box
 
     table = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)
     for _, head in cols:
-        table.add_column(head, justify="left" if head == "design" else "right",
-                         no_wrap=head == "design" or metrics)
+        table.add_column(
+            head,
+            justify="left" if head == "design" else "right",
+            no_wrap=head == "design" or metrics,
+        )
     for i, r in enumerate(rows, 1):
         table.add_row(f"{i}{'*' if r.pareto else ''}", *(_cell(r, c) for c, _ in cols))
     _wide(table, _WIDE)
     b = d.best
-    console.print(f"best by {ranked}: {b.spec} ({b.nodes:,} nodes, radix {b.radix}, diameter {b.diameter}, "
-                  f"RCP@N {b.rcp:.4f}); {len(d.rows)} designs considered")
-    console.print(f"RCP@N = radix x diameter / that of the hypercube with the requested {nodes:,} nodes "
-                  f"(p = {p}; 000 eq. 7). 'fattree compare' prints RCP against the hypercube of the "
-                  f"design's own size (rcp_own in --json): the two differ when a design has more nodes "
-                  f"than requested. sw/node = switches per node (000 §V.A); '*' after # marks the Pareto front "
-                  f"of switches per node vs average distance.")
+    console.print(
+        f"best by {ranked}: {b.spec} ({b.nodes:,} nodes, radix {b.radix}, diameter {b.diameter}, "
+        f"RCP@N {b.rcp:.4f}); {len(d.rows)} designs considered"
+    )
+    console.print(
+        f"RCP@N = radix x diameter / that of the hypercube with the requested {nodes:,} nodes "
+        f"(p = {p}; 000 eq. 7). 'fattree compare' prints RCP against the hypercube of the "
+        f"design's own size (rcp_own in --json): the two differ when a design has more nodes "
+        f"than requested. sw/node = switches per node (000 §V.A); '*' after # marks the Pareto front "
+        f"of switches per node vs average distance."
+    )
     if metrics:
-        console.print(escape(
-            f"$/node: the price model (fattree cost; {pr.source}; bill from the closed forms: node links "
-            f"in-rack copper, switch links optical"
-            f"{f', every switch priced as a {radix}-port product' if radix else ''}); "
-            f"bisection: exact closed form, or '<=' an upper bound (explicit cut of the graph, or N/2); "
-            f"bound: uniform-traffic throughput bound from those cuts (flits/node/cycle, any routing); "
-            f"avg dist: hops, node links included (zero-load latency in hops)."))
+        console.print(
+            escape(
+                f"$/node: the price model (fattree cost; {pr.source}; bill from the closed forms: node links "
+                f"in-rack copper, switch links optical"
+                f"{f', every switch priced as a {radix}-port product' if radix else ''}); "
+                f"bisection: exact closed form, or '<=' an upper bound (explicit cut of the graph, or N/2); "
+                f"bound: uniform-traffic throughput bound from those cuts (flits/node/cycle, any routing); "
+                f"avg dist: hops, node links included (zero-load latency in hops)."
+            )
+        )
 
 
 # ------------------------------------------------------------------ compare
-_CMP_KEYS = ["nodes", "switches", "links", "radix", "diameter", "avg_distance", "avg_distance_distinct",
-             "bisection_width", "path_diversity"]
+_CMP_KEYS = [
+    "nodes",
+    "switches",
+    "links",
+    "radix",
+    "diameter",
+    "avg_distance",
+    "avg_distance_distinct",
+    "bisection_width",
+    "path_diversity",
+]
 
 
 def _compare_entry(spec: str, p: int, rcp_nodes: int | None = None, prices=None) -> dict:
@@ -206,12 +278,15 @@ def _compare_entry(spec: str, p: int, rcp_nodes: int | None = None, prices=None)
     if "diameter" in forms and nodes >= 2 * p:
         entry["rcp"] = rcp_value(forms["radix"].value, forms["diameter"].value, nodes, p)
         if rcp_nodes is not None:
-            entry["rcp_at_n"] = rcp_value(forms["radix"].value, forms["diameter"].value, rcp_nodes, p)
+            entry["rcp_at_n"] = rcp_value(
+                forms["radix"].value, forms["diameter"].value, rcp_nodes, p
+            )
     if prices is not None:
         from ..analysis.pricing import bill_from_counts, price
 
-        bill = bill_from_counts(spec, nodes, forms["switches"].value, forms["links"].value,
-                                forms["radix"].value, prices)
+        bill = bill_from_counts(
+            spec, nodes, forms["switches"].value, forms["links"].value, forms["radix"].value, prices
+        )
         c = price(bill, prices)
         entry["cost"], entry["watts"], entry["usd_per_node"] = c.total, c.watts, c.per_node
         if entry.get("bisection_width"):
@@ -220,19 +295,25 @@ def _compare_entry(spec: str, p: int, rcp_nodes: int | None = None, prices=None)
     return entry
 
 
-_CMP_REFS = {"rcp": "000 eq. 7 against the hypercube of the design's own size",
-             "rcp_at_n": "000 eq. 7 against the hypercube of --nodes (design's RCP@N)",
-             "cost_per_node": "switches per node, 000 §V.A", "links_per_node": "links per node, 000 §V.A",
-             "cost": "price model, fattree/data/prices.toml (assumptions), docs/analytics.md",
-             "bisection_width": "closed form (exact) or bisection_note (upper bound)"}
+_CMP_REFS = {
+    "rcp": "000 eq. 7 against the hypercube of the design's own size",
+    "rcp_at_n": "000 eq. 7 against the hypercube of --nodes (design's RCP@N)",
+    "cost_per_node": "switches per node, 000 §V.A",
+    "links_per_node": "links per node, 000 §V.A",
+    "cost": "price model, fattree/data/prices.toml (assumptions), docs/analytics.md",
+    "bisection_width": "closed form (exact) or bisection_note (upper bound)",
+}
 
 
 def compare(
     specs: list[str] = typer.Argument(..., help="designs, e.g. mikant:k=8,n=6 hypercube:d=19,p=1"),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline of RCP"),
-    nodes: int | None = typer.Option(None, "--nodes",
-                                        help="also RCP against the hypercube of this many nodes (design's RCP@N)"),
-    prices: Path | None = typer.Option(None, "--prices", help="price file (TOML) over the defaults"),
+    nodes: int | None = typer.Option(
+        None, "--nodes", help="also RCP against the hypercube of this many nodes (design's RCP@N)"
+    ),
+    prices: Path | None = typer.Option(
+        None, "--prices", help="price file (TOML) over the defaults"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
     """Side-by-side closed-form properties and the price model (a graph is built only to cut the
@@ -243,8 +324,19 @@ def compare(
     check_p(p)
     pr = load_prices(prices)
     entries = [_compare_entry(s, p, nodes, pr) for s in specs]
-    rows = _CMP_KEYS + ["cost_per_node", "links_per_node", "cost", "watts", "usd_per_node",
-                        "usd_per_bisection_link", "rcp"] + (["rcp_at_n"] if nodes else [])
+    rows = (
+        _CMP_KEYS
+        + [
+            "cost_per_node",
+            "links_per_node",
+            "cost",
+            "watts",
+            "usd_per_node",
+            "usd_per_bisection_link",
+            "rcp",
+        ]
+        + (["rcp_at_n"] if nodes else [])
+    )
     if as_json:
         out = []
         for e in entries:
@@ -264,8 +356,11 @@ def compare(
         print_json(out)
         return
     built = any(e.get("bisection_note", "").find("graph:") >= 0 for e in entries)
-    table = Table(title="closed forms (graph built only to cut the bisection)" if built
-                  else "closed forms (no graph built)")
+    table = Table(
+        title="closed forms (graph built only to cut the bisection)"
+        if built
+        else "closed forms (no graph built)"
+    )
     table.add_column("property")
     for e in entries:
         table.add_column(e["spec"], justify="right")
@@ -280,7 +375,11 @@ def compare(
                 text = _fmt(v.value)
                 if v.printed is not None:
                     text += f" (paper: {_fmt(v.printed)})"
-                    notes.append(f"{e['spec']} {key}: {v.note}" if v.note else f"{e['spec']} {key}: see errata")
+                    notes.append(
+                        f"{e['spec']} {key}: {v.note}"
+                        if v.note
+                        else f"{e['spec']} {key}: see errata"
+                    )
                 cells.append(text)
             elif key == "bisection_width" and e.get("bisection_note", "").startswith("upper"):
                 cells.append("<=" + _fmt(v))
@@ -288,22 +387,33 @@ def compare(
                 cells.append(f"{v:,.0f}")
             else:
                 cells.append(_fmt(v))
-        label = {"rcp": "rcp (own size)", "rcp_at_n": f"rcp@N (N = {nodes:,})" if nodes else "",
-                 "cost": "cost US$", "watts": "power W", "usd_per_node": "US$ per node",
-                 "usd_per_bisection_link": "US$ per bisection link",
-                 "cost_per_node": "switches per node"}.get(key, key.replace("_", " "))
+        label = {
+            "rcp": "rcp (own size)",
+            "rcp_at_n": f"rcp@N (N = {nodes:,})" if nodes else "",
+            "cost": "cost US$",
+            "watts": "power W",
+            "usd_per_node": "US$ per node",
+            "usd_per_bisection_link": "US$ per bisection link",
+            "cost_per_node": "switches per node",
+        }.get(key, key.replace("_", " "))
         table.add_row(label, *cells)
     _wide(table, 24 + 18 * len(entries))
-    console.print(f"Values from the closed forms of fattree.analysis.closed_forms (errata applied). "
-                  f"rcp (own size): radix x diameter against the hypercube of the design's own node count, "
-                  f"p = {p} (000 eq. 7); 'fattree design' ranks by RCP@N, against the hypercube of the "
-                  f"*requested* count (--nodes here), so an oversized design scores differently there. "
-                  f"Switches and links per node: 000 §V.A. Build a graph with 'fattree info SPEC' to check.")
+    console.print(
+        f"Values from the closed forms of fattree.analysis.closed_forms (errata applied). "
+        f"rcp (own size): radix x diameter against the hypercube of the design's own node count, "
+        f"p = {p} (000 eq. 7); 'fattree design' ranks by RCP@N, against the hypercube of the "
+        f"*requested* count (--nodes here), so an oversized design scores differently there. "
+        f"Switches and links per node: 000 §V.A. Build a graph with 'fattree info SPEC' to check."
+    )
     for e in entries:
         if "bisection_note" in e:
             console.print(escape(f"  bisection of {e['spec']}: {e['bisection_note']}"))
-    console.print(escape(f"  cost: the price model of 'fattree cost' ({pr.source}), bill from the closed forms "
-                         f"(node links in-rack copper, switch links optical); every price is an assumption."))
+    console.print(
+        escape(
+            f"  cost: the price model of 'fattree cost' ({pr.source}), bill from the closed forms "
+            f"(node links in-rack copper, switch links optical); every price is an assumption."
+        )
+    )
     for note in notes:
         console.print(escape(f"  paper: {note}"))
 
@@ -311,11 +421,15 @@ def compare(
 # ------------------------------------------------------------------ cost
 def cost(
     spec: str = typer.Argument(..., help="design, e.g. kant:k=16,n=3 or xgft:m=16.16.16,w=1.8.8"),
-    prices: Path | None = typer.Option(None, "--prices",
-                                          help="price file (TOML) over the defaults in fattree/data/prices.toml"),
-    algorithm: str | None = typer.Option(None, "--algorithm", "-a",
-                                            help="routing whose uniform channel-load bound prices throughput "
-                                                 "(default: the family's)"),
+    prices: Path | None = typer.Option(
+        None, "--prices", help="price file (TOML) over the defaults in fattree/data/prices.toml"
+    ),
+    algorithm: str | None = typer.Option(
+        None,
+        "--algorithm",
+        "-a",
+        help="routing whose uniform channel-load bound prices throughput (default: the family's)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
     """Price a design: switches, cables (in-rack copper, optical), transceivers, watts; per node,
@@ -336,30 +450,69 @@ def cost(
     table.add_column("count", justify="right")
     table.add_column("US$", justify="right")
     table.add_column("W", justify="right")
-    table.add_row(f"switches (radix {b.radix}, bought as {c.switch_radix_bought}-port)", f"{b.switches:,}",
-                  f"{c.money['switches']:,.0f}", f"{c.power['switches']:,.0f}")
+    table.add_row(
+        f"switches (radix {b.radix}, bought as {c.switch_radix_bought}-port)",
+        f"{b.switches:,}",
+        f"{c.money['switches']:,.0f}",
+        f"{c.power['switches']:,.0f}",
+    )
     table.add_row("used switch ports", f"{b.switch_ports:,}", "", f"{c.power['switch ports']:,.0f}")
-    table.add_row("copper cables (in-rack)", f"{b.copper:,}", f"{c.money['copper cables']:,.0f}", "0")
-    table.add_row("optical cables (between racks)", f"{b.optical:,}", f"{c.money['optical cables']:,.0f}", "")
-    table.add_row("optical transceivers", f"{b.transceivers:,}", f"{c.money['transceivers']:,.0f}",
-                  f"{c.power['transceivers']:,.0f}")
-    table.add_row("[bold]total[/bold]", "", f"[bold]{c.total:,.0f}[/bold]", f"[bold]{c.watts:,.0f}[/bold]")
-    table.add_row("per node", f"{b.nodes:,} nodes", f"{c.per_node:,.0f}", f"{c.watts_per_node:,.1f}")
+    table.add_row(
+        "copper cables (in-rack)", f"{b.copper:,}", f"{c.money['copper cables']:,.0f}", "0"
+    )
+    table.add_row(
+        "optical cables (between racks)", f"{b.optical:,}", f"{c.money['optical cables']:,.0f}", ""
+    )
+    table.add_row(
+        "optical transceivers",
+        f"{b.transceivers:,}",
+        f"{c.money['transceivers']:,.0f}",
+        f"{c.power['transceivers']:,.0f}",
+    )
+    table.add_row(
+        "[bold]total[/bold]", "", f"[bold]{c.total:,.0f}[/bold]", f"[bold]{c.watts:,.0f}[/bold]"
+    )
+    table.add_row(
+        "per node", f"{b.nodes:,} nodes", f"{c.per_node:,.0f}", f"{c.watts_per_node:,.1f}"
+    )
     if c.per_bisection_link is not None:
         table.add_row("per bisection link", f"{c.bisection:,}", f"{c.per_bisection_link:,.0f}", "")
     if c.per_throughput is not None:
-        table.add_row("per flit/cycle of uniform throughput", f"bound {c.bound:.4g}", f"{c.per_throughput:,.0f}",
-                      f"{c.watts / (b.nodes * c.bound):,.1f}")
+        table.add_row(
+            "per flit/cycle of uniform throughput",
+            f"bound {c.bound:.4g}",
+            f"{c.per_throughput:,.0f}",
+            f"{c.watts / (b.nodes * c.bound):,.1f}",
+        )
     console.print(table)
-    console.print(escape(f"layout: {pr.nodes_per_rack} nodes per rack, {pr.racks_per_row} racks per row -> "
-                         f"{b.racks:,} racks in {b.rows:,} rows; bill counted by {b.method}"
-                         + (f"; {b.optical_between_rows:,} optical cables leave their row"
-                            if b.optical_between_rows is not None else "")))
+    console.print(
+        escape(
+            f"layout: {pr.nodes_per_rack} nodes per rack, {pr.racks_per_row} racks per row -> "
+            f"{b.racks:,} racks in {b.rows:,} rows; bill counted by {b.method}"
+            + (
+                f"; {b.optical_between_rows:,} optical cables leave their row"
+                if b.optical_between_rows is not None
+                else ""
+            )
+        )
+    )
     console.print(escape(f"bisection: {c.bisection_label}"))
-    console.print(escape(f"throughput: {c.bound_note}"
-                         + ("; per-throughput cost = total / (N x bound)" if c.per_throughput is not None else "")))
-    console.print(escape(f"prices: {pr.source}; every default is a round assumption, not a quote "
-                         f"(docs/analytics.md)"))
+    console.print(
+        escape(
+            f"throughput: {c.bound_note}"
+            + (
+                "; per-throughput cost = total / (N x bound)"
+                if c.per_throughput is not None
+                else ""
+            )
+        )
+    )
+    console.print(
+        escape(
+            f"prices: {pr.source}; every default is a round assumption, not a quote "
+            f"(docs/analytics.md)"
+        )
+    )
 
 
 # ------------------------------------------------------------------ model
@@ -377,17 +530,25 @@ def _print_frame(df, title: str, best: str | None = None) -> None:
 
 
 def _records(df) -> list[dict]:
-    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in df.to_dict("records")]
+    return [
+        {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+        for row in df.to_dict("records")
+    ]
 
 
 @model_app.command("kncube")
 def model_kncube(
     nodes: int = typer.Option(4096, "--nodes", help="nodes N (all integer k^n = N are listed)"),
-    constraint: str = typer.Option("bisection", "--constraint", help="bisection (Dally) or nodesize (Agarwal)"),
+    constraint: str = typer.Option(
+        "bisection", "--constraint", help="bisection (Dally) or nodesize (Agarwal)"
+    ),
     wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
-    message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
-    node_size: float | None = typer.Option(None, "--node-size",
-                                              help="node size in wires (default: the binary cube's 2 log2 N)"),
+    message_length: float = typer.Option(
+        150.0, "--message-length", help="message length L in bits"
+    ),
+    node_size: float | None = typer.Option(
+        None, "--node-size", help="node size in wires (default: the binary cube's 2 log2 N)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
     """k-ary n-cubes of N nodes: channel width, bisection and T_net under a cost constraint (002 §3)."""
@@ -396,11 +557,21 @@ def model_kncube(
     from ..analysis import kncube
 
     kncube.check_wire(wire)
-    check_number(message_length, "message_length", low=0, low_open=True,
-                 allowed="a message length in bits, a finite number > 0")
+    check_number(
+        message_length,
+        "message_length",
+        low=0,
+        low_open=True,
+        allowed="a message length in bits, a finite number > 0",
+    )
     if node_size is not None:
-        check_number(node_size, "node_size", low=0, low_open=True,
-                     allowed="a node size in wires, a finite number > 0")
+        check_number(
+            node_size,
+            "node_size",
+            low=0,
+            low_open=True,
+            allowed="a node size in wires, a finite number > 0",
+        )
     kncube.channel_width(2, 1, constraint)  # validates the constraint before any row exists
     t = kncube.kncube_table(nodes, constraint, node_size, min_n=1)
     t["D"] = [kncube.avg_hops(k, n) for k, n in zip(t["k"], t["n"])]
@@ -410,39 +581,66 @@ def model_kncube(
     if as_json:
         print_json(_records(t))
         return
-    _print_frame(pd.DataFrame(t), f"{nodes:,}-node k-ary n-cubes, constant {constraint}, {wire} wire delay, "
-                                  f"L = {message_length:g}", best="Tnet")
+    _print_frame(
+        pd.DataFrame(t),
+        f"{nodes:,}-node k-ary n-cubes, constant {constraint}, {wire} wire delay, "
+        f"L = {message_length:g}",
+        best="Tnet",
+    )
     name = {"bisection": "cube-bisection-4096", "nodesize": "cube-nodesize-4096"}[constraint]
     if nodes == 4096 and node_size is None:
         ref = kncube.TABLES_002.get(name)()
         bad = int((ref["flag"] != "").sum())
-        console.print(f"002's 4096-node table ({name}): {'reproduced' if not bad else f'{bad} rows differ'}.")
+        console.print(
+            f"002's 4096-node table ({name}): {'reproduced' if not bad else f'{bad} rows differ'}."
+        )
 
 
 @model_app.command("fattree")
 def model_fattree(
     nodes: int = typer.Option(16384, "--nodes", help="leaves N = k^n (real k for each n)"),
-    message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
-    node_size: float = typer.Option(640.0, "--node-size", help="router size in wires (constant node size)"),
+    message_length: float = typer.Option(
+        150.0, "--message-length", help="message length L in bits"
+    ),
+    node_size: float = typer.Option(
+        640.0, "--node-size", help="router size in wires (constant node size)"
+    ),
     wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
-    width_rule: str = typer.Option("table", "--width-rule",
-                                   help="table: W = NodeSize/2k (002's tables); text: NodeSize/2n; bisection: W = 1"),
+    width_rule: str = typer.Option(
+        "table",
+        "--width-rule",
+        help="table: W = NodeSize/2k (002's tables); text: NodeSize/2n; bisection: W = 1",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
 ) -> None:
     """Fat-tree T_net against n (002 §3), with the exact mean hop count (000 eq. 3) beside D = 2n."""
     from ..analysis import kncube
 
-    check_number(message_length, "message_length", low=0, low_open=True,
-                 allowed="a message length in bits, a finite number > 0")
-    check_number(node_size, "node_size", low=0, low_open=True,
-                 allowed="a node size in wires, a finite number > 0")
+    check_number(
+        message_length,
+        "message_length",
+        low=0,
+        low_open=True,
+        allowed="a message length in bits, a finite number > 0",
+    )
+    check_number(
+        node_size,
+        "node_size",
+        low=0,
+        low_open=True,
+        allowed="a node size in wires, a finite number > 0",
+    )
     t = kncube.fattree_tnet_table(nodes, message_length, node_size, wire, width_rule)
     t.insert(4, "D_exact", [kncube.fattree_avg_hops(k, n) for k, n in zip(t["k"], t["n"])])
     if as_json:
         print_json(_records(t))
         return
-    _print_frame(t, f"k-ary n-trees with {nodes:,} leaves, node size {node_size:g}, L = {message_length:g}, "
-                    f"{wire} wire delay", best="Tnet")
+    _print_frame(
+        t,
+        f"k-ary n-trees with {nodes:,} leaves, node size {node_size:g}, L = {message_length:g}, "
+        f"{wire} wire delay",
+        best="Tnet",
+    )
     console.print("D = 2n as in 002; D_exact = 000 eq. (3). T_net = Tc (D + L/W).")
 
 
@@ -471,8 +669,13 @@ def model_table(
 
 
 # ------------------------------------------------------------------ plot
-_OUT = typer.Option(..., "-o", "--output", help="output file (.png, .svg or .pdf)",
-                    callback=lambda v: check_output(v, "output", suffixes=(".png", ".svg", ".pdf")))
+_OUT = typer.Option(
+    ...,
+    "-o",
+    "--output",
+    help="output file (.png, .svg or .pdf)",
+    callback=lambda v: check_output(v, "output", suffixes=(".png", ".svg", ".pdf")),
+)
 
 
 @plot_app.command("cost-ratios")
@@ -507,13 +710,16 @@ def plot_rcp(
 
     check_p(p)
     if not 1 <= n_min <= n_max <= 40:
-        raise ParameterError(f"n_min={n_min}, n_max={n_max} are invalid: need 1 <= n_min <= n_max <= 40")
+        raise ParameterError(
+            f"n_min={n_min}, n_max={n_max} are invalid: need 1 <= n_min <= n_max <= 40"
+        )
     marks = []
     for item in _split(mark) or []:
         k, _, n = item.partition(":")
         if not (k.isdigit() and n.isdigit() and 2 <= int(k) <= 64 and 1 <= int(n) <= 40):
-            raise ParameterError(f"mark={item!r} is invalid: use k:n with 2 <= k <= 64 and "
-                                 "1 <= n <= 40, e.g. 8:6")
+            raise ParameterError(
+                f"mark={item!r} is invalid: use k:n with 2 <= k <= 64 and 1 <= n <= 40, e.g. 8:6"
+            )
         marks.append((int(k), int(n)))
     console.print(f"wrote {draw(output, family, range(n_min, n_max + 1), p, marks)}")
 
@@ -522,17 +728,20 @@ def plot_rcp(
 def plot_path_diversity(
     output: Path = _OUT,
     n: int = typer.Option(8, "--n", help="tree levels n (fixed)"),
-    families: str = typer.Option("hypercube,kant,mikant,cat,micat", "--families", help="families to draw"),
+    families: str = typer.Option(
+        "hypercube,kant,mikant,cat,micat", "--families", help="families to draw"
+    ),
     k_max: int = typer.Option(10, "--k-max", help="largest k"),
-    printed: bool = typer.Option(True, "--printed/--no-printed", help="also draw the printed (wrong) formulas"),
+    printed: bool = typer.Option(
+        True, "--printed/--no-printed", help="also draw the printed (wrong) formulas"
+    ),
 ) -> None:
     """Path diversity P̃/N against k at fixed n (001 Fig. 5, 004 Fig. 9; corrected formulas)."""
     from ..errors import ParameterError
     from ..report.figures_analytics import plot_path_diversity as draw
 
     if not (2 <= n <= 40 and 2 <= k_max <= 64):
-        raise ParameterError(f"n={n}, k_max={k_max} are invalid: 2 <= n <= 40 and "
-                             "2 <= k_max <= 64")
+        raise ParameterError(f"n={n}, k_max={k_max} are invalid: 2 <= n <= 40 and 2 <= k_max <= 64")
     console.print(f"wrote {draw(output, n, _split(families) or [], range(2, k_max + 1), printed)}")
 
 
@@ -542,16 +751,28 @@ def plot_kncube_latency(
     nodes: int = typer.Option(256, "--nodes", help="nodes N"),
     constraint: str = typer.Option("nodesize", "--constraint", help="nodesize or bisection"),
     wire: str = typer.Option("constant", "--wire", help="constant, log or linear"),
-    message_length: float = typer.Option(150.0, "--message-length", help="message length L in bits"),
+    message_length: float = typer.Option(
+        150.0, "--message-length", help="message length L in bits"
+    ),
     node_size: float = typer.Option(640.0, "--node-size", help="node size in wires"),
 ) -> None:
     """T_net of k-ary n-cubes and fat trees against n (002 §3)."""
     from ..report.figures_analytics import plot_kncube_latency as draw
 
-    check_number(message_length, "message_length", low=0, low_open=True,
-                 allowed="a message length in bits, a finite number > 0")
-    check_number(node_size, "node_size", low=0, low_open=True,
-                 allowed="a node size in wires, a finite number > 0")
+    check_number(
+        message_length,
+        "message_length",
+        low=0,
+        low_open=True,
+        allowed="a message length in bits, a finite number > 0",
+    )
+    check_number(
+        node_size,
+        "node_size",
+        low=0,
+        low_open=True,
+        allowed="a node size in wires, a finite number > 0",
+    )
     console.print(f"wrote {draw(output, nodes, constraint, wire, message_length, node_size)}")
 
 

@@ -11,12 +11,12 @@ from ..topology.export import EXPORTERS
 from ._common import listing
 
 
-
 def export(
     spec: str = typer.Argument(..., help="topology, e.g. kantc:k=3,n=3 or graph:file=net.graphml"),
-    fmt: str = typer.Option("edgelist", "--format", "-f",
-                            help=listing(EXPORTERS)),
-    output: Path | None = typer.Option(None, "--output", "-o", help="file to write (default: stdout)"),
+    fmt: str = typer.Option("edgelist", "--format", "-f", help=listing(EXPORTERS)),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="file to write (default: stdout)"
+    ),
 ) -> None:
     """Write the topology with its labels and ports in a format other tools read."""
     from ..topology import build, resolve
@@ -50,8 +50,9 @@ def draw(
     spec: str = typer.Argument(..., help="topology, e.g. mikant:k=3,n=3"),
     output: Path = typer.Option(..., "--output", "-o", help="drawing to write: .svg, .png or .pdf"),
     ports: bool = typer.Option(False, "--ports", help="write the port number at each switch end"),
-    labels: bool | None = typer.Option(None, "--labels/--no-labels",
-                                          help="vertex labels (default: when they fit)"),
+    labels: bool | None = typer.Option(
+        None, "--labels/--no-labels", help="vertex labels (default: when they fit)"
+    ),
     max_vertices: int = typer.Option(2000, "--max-vertices", help="refuse larger topologies"),
 ) -> None:
     """Layered drawing like the papers' figures (switch rows by stage, nodes as circles)."""
@@ -61,7 +62,9 @@ def draw(
     from ..topology.export import check_output_path
 
     if output.suffix.lower() not in SUFFIXES:
-        raise ParameterError(f"output={str(output)!r} has an unknown suffix; allowed: {', '.join(SUFFIXES)}")
+        raise ParameterError(
+            f"output={str(output)!r} has an unknown suffix; allowed: {', '.join(SUFFIXES)}"
+        )
     if max_vertices < 1:
         raise ParameterError(f"max_vertices={max_vertices} is invalid: must be at least 1")
     fam, values = resolve(spec)

@@ -11,19 +11,29 @@ from ..traffic import PATTERNS
 from ._common import console, print_json
 from .sim import spec_help
 
-routing_app = typer.Typer(help="Routing algorithms: list, verify on every pair, channel load.",
-                          no_args_is_help=True)
+routing_app = typer.Typer(
+    help="Routing algorithms: list, verify on every pair, channel load.", no_args_is_help=True
+)
 
 _SPEC = typer.Argument(..., help="topology, e.g. mikant:k=4,n=5")
 _ALG = typer.Option(None, "--algorithm", "-a", help="routing algorithm (default: the family's)")
 _JSON = typer.Option(False, "--json", help="print machine-readable JSON")
 _SEED = typer.Option(0, "--seed", help="seed of per-packet random choices")
-_FAULTS = typer.Option(None, "--faults", help="file of faulty links, one per line ('A B' labels "
-                       "or a link id <G,level,D..,P>): route with a fault-tolerant algorithm")
-_MAX_S = typer.Option(600.0, "--max-seconds", help="refuse when the estimated time over all "
-                      "pairs is longer (seconds)")
-_MODEL = typer.Option(None, "--fault-model", "--model", help="fault-tolerant algorithms: local (default) or "
-                      "lookahead knowledge (docs/faults.md)")
+_FAULTS = typer.Option(
+    None,
+    "--faults",
+    help="file of faulty links, one per line ('A B' labels "
+    "or a link id <G,level,D..,P>): route with a fault-tolerant algorithm",
+)
+_MAX_S = typer.Option(
+    600.0, "--max-seconds", help="refuse when the estimated time over all pairs is longer (seconds)"
+)
+_MODEL = typer.Option(
+    None,
+    "--fault-model",
+    "--model",
+    help="fault-tolerant algorithms: local (default) or lookahead knowledge (docs/faults.md)",
+)
 
 
 def _spinner(what: str, seconds: float, quiet: bool):
@@ -37,8 +47,13 @@ def _spinner(what: str, seconds: float, quiet: bool):
         return nullcontext()
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    bar = Progress(SpinnerColumn(), TextColumn(f"{what} (about {seconds:.0f} s)"),
-                   TimeElapsedColumn(), console=err_console, transient=True)
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn(f"{what} (about {seconds:.0f} s)"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
     bar.add_task(what, total=None)
     return bar
 
@@ -53,8 +68,10 @@ def _ft_setup(topo, algorithm, faults, model, explain=False):
     kind, name = resolve_route_algorithm(topo, algorithm, faults is not None or explain)
     if kind == "routing":
         if model is not None:
-            raise ParameterError(f"model={model!r}: --model applies to fault-tolerant "
-                                 f"algorithms (with --faults, or e.g. --algorithm gns)")
+            raise ParameterError(
+                f"model={model!r}: --model applies to fault-tolerant "
+                f"algorithms (with --faults, or e.g. --algorithm gns)"
+            )
         return kind, name, None, None
     mask = read_fault_file(topo, faults) if faults is not None else None
     return kind, name, mask, model or "local"
@@ -70,8 +87,11 @@ def route(
     packet: int = typer.Option(0, "--packet", help="packet key (random routing draws from it)"),
     faults: Path | None = _FAULTS,
     model: str | None = _MODEL,
-    explain: bool = typer.Option(False, "--explain", help="explain every hop with the "
-                                 "fault-tolerant algorithm (implied by --faults)"),
+    explain: bool = typer.Option(
+        False,
+        "--explain",
+        help="explain every hop with the fault-tolerant algorithm (implied by --faults)",
+    ),
 ) -> None:
     """Route one packet: switches, output ports and hops (as 000 Table II). With --faults
     (or --explain, or a fault-tolerant --algorithm such as gns), explain every detour."""
@@ -96,12 +116,15 @@ def route(
     table.add_column("out port", justify="right")
     table.add_column("to")
     for i, (sw, p) in enumerate(zip(r.switches, r.ports), start=1):
-        table.add_row(str(i), topo.switch_label(sw), str(p),
-                      topo.vertex_label(int(topo.port_peer[sw, p])))
+        table.add_row(
+            str(i), topo.switch_label(sw), str(p), topo.vertex_label(int(topo.port_peer[sw, p]))
+        )
     console.print(table)
     if r.delivered:
-        console.print(f"path length: {r.hops} hops (links, both node links included), "
-                      f"{len(r.switches)} switches")
+        console.print(
+            f"path length: {r.hops} hops (links, both node links included), "
+            f"{len(r.switches)} switches"
+        )
     else:
         console.print(f"[red]not delivered[/red]: {r.status} after {len(r.switches)} switches")
 
@@ -114,31 +137,48 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
         print_json(e.to_dict())
         return
     n_bad = len(e.faulty_links)
-    table = Table(title=f"{e.algorithm} ({e.model}) on {topo.spec}: {e.src} → {e.dst}, "
-                        f"{n_bad} faulty link{'s' if n_bad != 1 else ''}")
-    cols = ["hop", "switch", "out port", "to", "rule"] + (["VC"] if e.rows and "vc" in e.rows[0]
-                                                         else [])
+    table = Table(
+        title=f"{e.algorithm} ({e.model}) on {topo.spec}: {e.src} → {e.dst}, "
+        f"{n_bad} faulty link{'s' if n_bad != 1 else ''}"
+    )
+    cols = ["hop", "switch", "out port", "to", "rule"] + (
+        ["VC"] if e.rows and "vc" in e.rows[0] else []
+    )
     for c in cols:
         table.add_column(c, justify="right" if c in ("hop", "out port", "VC") else "left")
     for r in e.rows:
-        table.add_row(str(r["hop"]), r["switch"], str(r["port"]), r["to"], r["rule"],
-                      *([str(r["vc"])] if "vc" in r else []))
+        table.add_row(
+            str(r["hop"]),
+            r["switch"],
+            str(r["port"]),
+            r["to"],
+            r["rule"],
+            *([str(r["vc"])] if "vc" in r else []),
+        )
     if e.rows:
         console.print(table)
     for ev in e.events:
         where = f"at {ev['switch']} (hop {ev['hop']})" if ev["switch"] else "at the source"
         console.print(f"  {where}: {ev['text']}", highlight=False)
     if e.success:
-        console.print(f"path length: {e.hops} hops (links, both node links included), "
-                      f"{len(e.switches)} switches")
+        console.print(
+            f"path length: {e.hops} hops (links, both node links included), "
+            f"{len(e.switches)} switches"
+        )
     else:
         console.print(f"[red]not delivered[/red]: {e.status} after {len(e.switches)} switches")
     if e.rows and "vc" in e.rows[0] and topo.family == "mikant" and e.model != "global":
-        console.print("(VC: class of the deadlock-free escape rule, one per turn against "
-                      "Algorithm 1's channel order; docs/faults-deadlock.md)", style="dim")
+        console.print(
+            "(VC: class of the deadlock-free escape rule, one per turn against "
+            "Algorithm 1's channel order; docs/faults-deadlock.md)",
+            style="dim",
+        )
     elif e.rows and "vc" in e.rows[0]:
-        console.print("(VC: layer of the up*/down* turn rule on the surviving graph, one per "
-                      "down→up turn; docs/faults.md)", style="dim")
+        console.print(
+            "(VC: layer of the up*/down* turn rule on the surviving graph, one per "
+            "down→up turn; docs/faults.md)",
+            style="dim",
+        )
 
 
 def list_algorithms(
@@ -159,9 +199,19 @@ def list_algorithms(
             continue
         fams = "any" if a.families is None else ", ".join(a.families)
         defaults = [f for f in (a.families or ()) if default_algorithm(f) == name]
-        rows.append({"algorithm": name, "families": fams, "paper": a.paper, "title": a.title,
-                     "minimal": a.minimal, "adaptive": a.adaptive, "vcs_required": a.vcs_required,
-                     "default_for": defaults, "demo_only": a.demo})
+        rows.append(
+            {
+                "algorithm": name,
+                "families": fams,
+                "paper": a.paper,
+                "title": a.title,
+                "minimal": a.minimal,
+                "adaptive": a.adaptive,
+                "vcs_required": a.vcs_required,
+                "default_for": defaults,
+                "demo_only": a.demo,
+            }
+        )
     if as_json:
         print_json(rows)
         return
@@ -169,10 +219,19 @@ def list_algorithms(
     for col in ("algorithm", "families", "rule", "paper", "minimal", "VCs"):
         table.add_column(col)
     for r in rows:
-        name = r["algorithm"] + (" (default)" if r["default_for"] else "") + (
-            " (demo)" if r["demo_only"] else "")
-        table.add_row(name, r["families"], r["title"], r["paper"], "yes" if r["minimal"] else "no",
-                      str(r["vcs_required"]))
+        name = (
+            r["algorithm"]
+            + (" (default)" if r["default_for"] else "")
+            + (" (demo)" if r["demo_only"] else "")
+        )
+        table.add_row(
+            name,
+            r["families"],
+            r["title"],
+            r["paper"],
+            "yes" if r["minimal"] else "no",
+            str(r["vcs_required"]),
+        )
     console.print(table)
 
 
@@ -182,8 +241,11 @@ def check_cmd(
     as_json: bool = _JSON,
     seed: int = _SEED,
     no_paths: bool = typer.Option(False, "--no-paths", help="skip counting the routes per pair"),
-    sample: int | None = typer.Option(None, "--sample", help="walk about N seeded pairs "
-                                         "(sqrt(N) destinations x sqrt(N) sources), not all"),
+    sample: int | None = typer.Option(
+        None,
+        "--sample",
+        help="walk about N seeded pairs (sqrt(N) destinations x sqrt(N) sources), not all",
+    ),
     max_seconds: float = _MAX_S,
 ) -> None:
     """Walk every (source, destination) pair: delivered? minimal? hop lengths, paths
@@ -199,19 +261,24 @@ def check_cmd(
     refuse_long(spec, "check", max_seconds, pairs=sample, hint=hint)
     topo = build(spec)
     sec = refuse_long(topo, "check", max_seconds, pairs=sample, hint=hint)
-    with _spinner(f"routing check: about {sample or topo.n_nodes * (topo.n_nodes - 1):,} pairs",
-                  sec, as_json):
+    with _spinner(
+        f"routing check: about {sample or topo.n_nodes * (topo.n_nodes - 1):,} pairs", sec, as_json
+    ):
         rep = check(topo, algorithm, seed=seed, count_paths=not no_paths, sample=sample)
     if as_json:
         print_json(rep.to_dict())
         raise typer.Exit(0 if rep.ok else 1)
     verdict = "[green]OK[/green]" if rep.ok else "[red]FAILED[/red]"
     sampled = f" (a sample, seed {seed})" if rep.sample is not None else ""
-    console.print(f"{rep.algorithm} on {rep.spec}: {verdict} — {rep.pairs:,} pairs{sampled} in "
-                  f"{rep.seconds:.2f} s")
-    console.print(f"  delivered {rep.delivered:,}, no route {rep.no_route:,}, loops {rep.loops:,}, "
-                  f"bad port {rep.bad_port:,}, longer than BFS {rep.non_minimal:,}"
-                  f"{' (claims minimal)' if rep.minimal_claimed else ''}")
+    console.print(
+        f"{rep.algorithm} on {rep.spec}: {verdict} — {rep.pairs:,} pairs{sampled} in "
+        f"{rep.seconds:.2f} s"
+    )
+    console.print(
+        f"  delivered {rep.delivered:,}, no route {rep.no_route:,}, loops {rep.loops:,}, "
+        f"bad port {rep.bad_port:,}, longer than BFS {rep.non_minimal:,}"
+        f"{' (claims minimal)' if rep.minimal_claimed else ''}"
+    )
     for what, (s, t) in rep.examples.items():
         console.print(f"  first {what}: {s} → {t}")
     table = Table(title="hop lengths (links, node links included)")
@@ -225,9 +292,11 @@ def check_cmd(
     if rep.paper_mean is not None:
         line += f", {rep.paper_ref} {rep.paper_mean:.4f}"
     console.print(line)
-    console.print(f"  routes per pair: mean {rep.paths_mean:.3f}, max {rep.paths_max:.0f} "
-                  f"({rep.paths_counted_by}); shortest paths in the graph: mean "
-                  f"{rep.sp_paths_mean:.3f}, max {rep.sp_paths_max:.0f}")
+    console.print(
+        f"  routes per pair: mean {rep.paths_mean:.3f}, max {rep.paths_max:.0f} "
+        f"({rep.paths_counted_by}); shortest paths in the graph: mean "
+        f"{rep.sp_paths_mean:.3f}, max {rep.sp_paths_max:.0f}"
+    )
     if not rep.ok:
         raise typer.Exit(1)
 
@@ -235,8 +304,7 @@ def check_cmd(
 def load_cmd(
     spec: str = _SPEC,
     algorithm: str = _ALG,
-    traffic: str = typer.Option("uniform", "--traffic", "-t",
-                                help=spec_help(PATTERNS)),
+    traffic: str = typer.Option("uniform", "--traffic", "-t", help=spec_help(PATTERNS)),
     as_json: bool = _JSON,
     seed: int = _SEED,
     max_seconds: float = _MAX_S,
@@ -255,18 +323,27 @@ def load_cmd(
     if as_json:
         print_json(rep.to_dict())
         return
-    console.print(f"{rep.algorithm} on {rep.spec}, traffic {rep.traffic} ({rep.evaluation}), "
-                  f"{rep.seconds:.2f} s")
-    console.print(f"  γ_max = {rep.gamma_max:.4f} → throughput bound 1/γ_max = {rep.bound:.4f} "
-                  f"of the injection bandwidth; mean hops {rep.mean_hops:.4f}")
+    console.print(
+        f"{rep.algorithm} on {rep.spec}, traffic {rep.traffic} ({rep.evaluation}), "
+        f"{rep.seconds:.2f} s"
+    )
+    console.print(
+        f"  γ_max = {rep.gamma_max:.4f} → throughput bound 1/γ_max = {rep.bound:.4f} "
+        f"of the injection bandwidth; mean hops {rep.mean_hops:.4f}"
+    )
     for label, g in rep.busiest[:3]:
         console.print(f"  busiest: {label}  γ = {g:.4f}")
     table = Table(title="load per level and direction")
     for col in ("level", "direction", "channels", "mean γ", "max γ"):
         table.add_column(col, justify="right" if col != "direction" else "left")
     for r in rep.by_class:
-        table.add_row(str(r["level"]), r["direction"], str(r["channels"]), f"{r['mean']:.4f}",
-                      f"{r['max']:.4f}")
+        table.add_row(
+            str(r["level"]),
+            r["direction"],
+            str(r["channels"]),
+            f"{r['mean']:.4f}",
+            f"{r['max']:.4f}",
+        )
     console.print(table)
 
 
@@ -278,10 +355,14 @@ def deadlock_cmd(
     seed: int = _SEED,
     faults: Path | None = _FAULTS,
     model: str | None = _MODEL,
-    vc_rule: str = typer.Option("auto", "--vc-rule", help="fault-tolerant algorithms: none "
-                                "(all on VC 0), escape (a class per turn, deadlock-free), detour "
-                                "(VC 1 from the first detour hop: not deadlock-free); auto: none "
-                                "with 1 VC, escape with more"),
+    vc_rule: str = typer.Option(
+        "auto",
+        "--vc-rule",
+        help="fault-tolerant algorithms: none "
+        "(all on VC 0), escape (a class per turn, deadlock-free), detour "
+        "(VC 1 from the first detour hop: not deadlock-free); auto: none "
+        "with 1 VC, escape with more",
+    ),
     max_seconds: float = _MAX_S,
 ) -> None:
     """Channel dependency graph (Dally & Seitz): acyclic, or one cycle and its routes
@@ -309,16 +390,20 @@ def deadlock_cmd(
     if vc_rule != "auto":
         from ..errors import ParameterError
 
-        raise ParameterError(f"vc_rule={vc_rule!r}: --vc-rule applies to fault-tolerant "
-                             "algorithms (with --faults, or e.g. --algorithm gns)")
+        raise ParameterError(
+            f"vc_rule={vc_rule!r}: --vc-rule applies to fault-tolerant "
+            "algorithms (with --faults, or e.g. --algorithm gns)"
+        )
     with _spinner("channel dependency graph", sec, as_json):
         rep = deadlock(topo, algorithm, vcs=vcs, seed=seed)
     if as_json:
         print_json(rep.to_dict())
         raise typer.Exit(0 if rep.acyclic else 1)
-    head = (f"{rep.algorithm} on {rep.spec} with {rep.vcs} VC{'s' if rep.vcs > 1 else ''}: "
-            f"{rep.channels:,} channels, {rep.dependencies:,} dependencies ({rep.method}), "
-            f"{rep.seconds:.2f} s")
+    head = (
+        f"{rep.algorithm} on {rep.spec} with {rep.vcs} VC{'s' if rep.vcs > 1 else ''}: "
+        f"{rep.channels:,} channels, {rep.dependencies:,} dependencies ({rep.method}), "
+        f"{rep.seconds:.2f} s"
+    )
     console.print(head)
     if rep.acyclic:
         console.print("[green]acyclic[/green]: deadlock-free (Dally & Seitz)")
@@ -348,61 +433,89 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
     else:
         algs = [names]
     if topo.family == "mikantc":
-        raise ParameterError(f"deadlock --faults: channel dependency graphs of fault-tolerant "
-                             f"routing are built for every family but mikantc (its cube ranks "
-                             f"are not defined), not {topo.family!r}")
+        raise ParameterError(
+            f"deadlock --faults: channel dependency graphs of fault-tolerant "
+            f"routing are built for every family but mikantc (its cube ranks "
+            f"are not defined), not {topo.family!r}"
+        )
     mask = read_fault_file(topo, faults) if faults is not None else None
     if topo.family == "mikant":
         reps = [ft_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs]
     else:
         from ..faults.gcdg import generic_deadlock
 
-        reps = [generic_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule)
-                for a in algs]
+        reps = [
+            generic_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs
+        ]
     cyclic = any(not r.acyclic for r in reps)
     if as_json:
         print_json([r.to_dict() for r in reps] if names == "all" else reps[0].to_dict())
         raise typer.Exit(1 if cyclic else 0)
     r0 = reps[0]
-    console.print(f"{topo.spec}: {r0.faulty_links} faulty link{'s' if r0.faulty_links != 1 else ''}"
-                  f", {model} model, {r0.vcs} VC{'s' if r0.vcs > 1 else ''} (rule {r0.vc_rule}); "
-                  f"channel dependencies of every delivered route of {r0.pairs:,} pairs",
-                  highlight=False)
+    console.print(
+        f"{topo.spec}: {r0.faulty_links} faulty link{'s' if r0.faulty_links != 1 else ''}"
+        f", {model} model, {r0.vcs} VC{'s' if r0.vcs > 1 else ''} (rule {r0.vc_rule}); "
+        f"channel dependencies of every delivered route of {r0.pairs:,} pairs",
+        highlight=False,
+    )
     if len(reps) > 1:
         for r in reps:
-            verdict = ("[green]acyclic[/green]" if r.acyclic else
-                       f"[red]cycle[/red] of {len(r.cycle)} channels from {r.cycle[0]}")
+            verdict = (
+                "[green]acyclic[/green]"
+                if r.acyclic
+                else f"[red]cycle[/red] of {len(r.cycle)} channels from {r.cycle[0]}"
+            )
             bound = "hop limit" if r.classes_bound is None else r.classes_bound
-            extra = (f", refused {r.refused:,}, VC classes used {r.classes_needed} of at most "
-                     f"{bound}" if r.vc_rule == "escape" else "")
+            extra = (
+                f", refused {r.refused:,}, VC classes used {r.classes_needed} of at most {bound}"
+                if r.vc_rule == "escape"
+                else ""
+            )
             if r.layers_needed is not None:
                 extra += (f", refused {r.refused:,}" if r.vc_rule != "none" else "") + (
                     f", needs {r.layers_needed} up*/down* VC layer"
-                    f"{'s' if r.layers_needed != 1 else ''}")
-            console.print(f"  {r.algorithm:20s} {verdict} (delivered {r.delivered:,}{extra})",
-                          highlight=False)
-        console.print("(--algorithm NAME prints a cycle's channels and the routes creating it)",
-                      style="dim")
+                    f"{'s' if r.layers_needed != 1 else ''}"
+                )
+            console.print(
+                f"  {r.algorithm:20s} {verdict} (delivered {r.delivered:,}{extra})", highlight=False
+            )
+        console.print(
+            "(--algorithm NAME prints a cycle's channels and the routes creating it)", style="dim"
+        )
         raise typer.Exit(1 if cyclic else 0)
     r = r0
-    refused = (f" ({r.refused:,} refused: they need more than {r.vcs} VC classes)"
-               if r.vc_rule != "none" else "")
-    console.print(f"{r.algorithm}: {r.delivered:,} routes delivered{refused}, "
-                  f"{r.not_delivered:,} not; {r.channels:,} channels, {r.dependencies:,} "
-                  f"dependencies, {r.seconds:.2f} s", highlight=False)
+    refused = (
+        f" ({r.refused:,} refused: they need more than {r.vcs} VC classes)"
+        if r.vc_rule != "none"
+        else ""
+    )
+    console.print(
+        f"{r.algorithm}: {r.delivered:,} routes delivered{refused}, "
+        f"{r.not_delivered:,} not; {r.channels:,} channels, {r.dependencies:,} "
+        f"dependencies, {r.seconds:.2f} s",
+        highlight=False,
+    )
     if r.vc_rule != "none":
         console.print(f"  routes by highest VC class: {r.classes}", highlight=False)
     if r.layers_needed is not None:
-        console.print(f"  {r.algorithm} needs {r.layers_needed} VC layer"
-                      f"{'s' if r.layers_needed != 1 else ''} (one per down→up turn of the "
-                      f"up*/down* orientation of the surviving graph; --vcs "
-                      f"{max(r.layers_needed, 2)} proves it acyclic; docs/faults.md)",
-                      highlight=False)
+        console.print(
+            f"  {r.algorithm} needs {r.layers_needed} VC layer"
+            f"{'s' if r.layers_needed != 1 else ''} (one per down→up turn of the "
+            f"up*/down* orientation of the surviving graph; --vcs "
+            f"{max(r.layers_needed, 2)} proves it acyclic; docs/faults.md)",
+            highlight=False,
+        )
     if r.vc_rule == "escape":
-        bound = ("only the hop limit bounds its turns" if r.classes_bound is None else
-                 f"{r.classes_bound} classes suffice under any faults")
-        console.print(f"  {r.algorithm}: {bound} (one class per turn against Algorithm 1's "
-                      f"channel order; docs/faults-deadlock.md)", highlight=False)
+        bound = (
+            "only the hop limit bounds its turns"
+            if r.classes_bound is None
+            else f"{r.classes_bound} classes suffice under any faults"
+        )
+        console.print(
+            f"  {r.algorithm}: {bound} (one class per turn against Algorithm 1's "
+            f"channel order; docs/faults-deadlock.md)",
+            highlight=False,
+        )
     if r.acyclic:
         console.print("[green]acyclic[/green]: deadlock-free (Dally & Seitz)")
         return
@@ -411,8 +524,10 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
         console.print(f"  {c}", highlight=False)
     console.print("created by:")
     for w in r.routes:
-        console.print(f"  {w['dependency']}: {w['src']} → {w['dst']} via "
-                      f"{' → '.join(w['path'])}", highlight=False)
+        console.print(
+            f"  {w['dependency']}: {w['src']} → {w['dst']} via {' → '.join(w['path'])}",
+            highlight=False,
+        )
     raise typer.Exit(1)
 
 

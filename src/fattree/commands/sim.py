@@ -27,8 +27,10 @@ def parse_loads(text: str) -> list[float]:
         if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
             raise ValueError
     except ValueError:
-        raise ParameterError(f"loads={text!r} is invalid: expected START:STOP:STEP with "
-                             f"0 < START <= STOP <= 1 and STEP > 0, e.g. 0.05:1.0:0.05") from None
+        raise ParameterError(
+            f"loads={text!r} is invalid: expected START:STOP:STEP with "
+            f"0 < START <= STOP <= 1 and STEP > 0, e.g. 0.05:1.0:0.05"
+        ) from None
     n = int(math.floor((b - a) / step + 1e-9)) + 1
     if n > 10_000:
         raise ParameterError(f"loads={text!r} is invalid: {n} loads; at most 10000")
@@ -82,26 +84,60 @@ def _signature():
     from ..sim.config import SimConfig
 
     P = inspect.Parameter
-    params = [P("spec", P.KEYWORD_ONLY, annotation=str,
-                default=typer.Argument(..., help="topology, e.g. mikant:k=4,n=5"))]
+    params = [
+        P(
+            "spec",
+            P.KEYWORD_ONLY,
+            annotation=str,
+            default=typer.Argument(..., help="topology, e.g. mikant:k=4,n=5"),
+        )
+    ]
     for f in dataclasses.fields(SimConfig):
         if not f.metadata.get("cli", False):
             continue
         flags = f.metadata.get("flags", ("--" + f.name.replace("_", "-"),))
         default = f.metadata.get("cli_default", f.default)
         kind = {"int": int, "float": float, "bool": bool}.get(str(f.type).split(" ")[0], str)
-        params.append(P(f.name, P.KEYWORD_ONLY, annotation=kind,
-                        default=typer.Option(default, *flags, help=_option_help(f))))
+        params.append(
+            P(
+                f.name,
+                P.KEYWORD_ONLY,
+                annotation=kind,
+                default=typer.Option(default, *flags, help=_option_help(f)),
+            )
+        )
         if f.name == "load":
-            params.append(P("loads", P.KEYWORD_ONLY, annotation=str, default=typer.Option(
-                None, "--loads", help="a curve START:STOP:STEP, e.g. 0.05:1.0:0.05")))
+            params.append(
+                P(
+                    "loads",
+                    P.KEYWORD_ONLY,
+                    annotation=str,
+                    default=typer.Option(
+                        None, "--loads", help="a curve START:STOP:STEP, e.g. 0.05:1.0:0.05"
+                    ),
+                )
+            )
     params += [
-        P("workers", P.KEYWORD_ONLY, annotation=int,
-          default=typer.Option(1, "--workers", help="processes for a curve")),
-        P("as_json", P.KEYWORD_ONLY, annotation=bool,
-          default=typer.Option(False, "--json", help="print JSON: one object per load")),
-        P("output", P.KEYWORD_ONLY, annotation=str,
-          default=typer.Option(None, "--output", "-o", "--csv", help="write the curve as CSV (-o and --csv alike)")),
+        P(
+            "workers",
+            P.KEYWORD_ONLY,
+            annotation=int,
+            default=typer.Option(1, "--workers", help="processes for a curve"),
+        ),
+        P(
+            "as_json",
+            P.KEYWORD_ONLY,
+            annotation=bool,
+            default=typer.Option(False, "--json", help="print JSON: one object per load"),
+        ),
+        P(
+            "output",
+            P.KEYWORD_ONLY,
+            annotation=str,
+            default=typer.Option(
+                None, "--output", "-o", "--csv", help="write the curve as CSV (-o and --csv alike)"
+            ),
+        ),
     ]
     return inspect.Signature(params)
 
@@ -113,10 +149,12 @@ def simulate_cmd(**kw) -> None:
     from ..sim.memory import check_memory
     from ..topology import build
 
-    spec, loads, workers, as_json, output = (kw.pop(k) for k in ("spec", "loads", "workers",
-                                                                  "as_json", "output"))
+    spec, loads, workers, as_json, output = (
+        kw.pop(k) for k in ("spec", "loads", "workers", "as_json", "output")
+    )
     load, traffic, injection, algorithm, seed, packet_flits = (
-        kw[k] for k in ("load", "traffic", "injection", "algorithm", "seed", "packet_flits"))
+        kw[k] for k in ("load", "traffic", "injection", "algorithm", "seed", "packet_flits")
+    )
     check_output(output, "output")  # before any work (commands/_common.py: one rule)
     if load is not None and loads is not None:
         raise ParameterError("give either --load or --loads, not both")
@@ -137,8 +175,10 @@ def simulate_cmd(**kw) -> None:
         cr = compile_routing(topo, algorithm, seed=seed)
     tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
     if tr.timed and points != [None]:  # a trace sets its own injection times
-        raise ParameterError(f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
-                             "trace gives every injection time; drop --load/--loads")
+        raise ParameterError(
+            f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
+            "trace gives every injection time; drop --load/--loads"
+        )
     if points == [None] and not tr.timed:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)
@@ -182,8 +222,9 @@ def _refuse_unused(kw: dict, cfg) -> None:
         default = f.metadata.get("cli_default", f.default)
         if kw[name] != default:
             flag = f.metadata.get("flags", ("--" + name.replace("_", "-"),))[0]
-            raise ParameterError(f"{name}={kw[name]!r} does not apply here: {flag} only acts "
-                                 f"{when}")
+            raise ParameterError(
+                f"{name}={kw[name]!r} does not apply here: {flag} only acts {when}"
+            )
 
 
 def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
@@ -194,8 +235,9 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
     if len(points) == 1:
         results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
         return results
-    with ProgressLine(f"simulating {topo.spec}", total=len(points), unit="loads",
-                      quiet=quiet) as bar:
+    with ProgressLine(
+        f"simulating {topo.spec}", total=len(points), unit="loads", quiet=quiet
+    ) as bar:
         if workers == 1:
             for i, x in enumerate(points):
                 results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
@@ -204,9 +246,10 @@ def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futs = {pool.submit(simulate, spec, cfg.with_load(x), bound=bound,
-                                    fault_table=ft): i
-                        for i, x in enumerate(points)}
+                futs = {
+                    pool.submit(simulate, spec, cfg.with_load(x), bound=bound, fault_table=ft): i
+                    for i, x in enumerate(points)
+                }
                 for done, fut in enumerate(as_completed(futs), 1):
                     results[futs[fut]] = fut.result()
                     bar.update(done, description=results[futs[fut]].summary())
@@ -235,6 +278,7 @@ def _single(topo, cfg, bound, ft, quiet):
     total = max(expected_cycles(cfg), 1)
     name = getattr(topo, "spec", topo)
     with ProgressLine(f"simulating {name}", total=None, unit="cycles", quiet=quiet) as bar:
+
         def tick(cycle, cap):
             bar.update(cycle, total=max(total, cycle))
 
@@ -245,25 +289,36 @@ def _single(topo, cfg, bound, ft, quiet):
 
 def _print(topo, cfg, results, bound, output, ft=None) -> None:
     r0 = results[0]
-    console.print(f"[bold]{topo.spec}[/bold]: {topo.n_nodes:,} nodes ({r0.n_sources:,} sending), "
-                  f"{topo.n_switches:,} switches; routing {r0.algorithm}; traffic {r0.traffic}; "
-                  f"injection {r0.injection}")
+    console.print(
+        f"[bold]{topo.spec}[/bold]: {topo.n_nodes:,} nodes ({r0.n_sources:,} sending), "
+        f"{topo.n_switches:,} switches; routing {r0.algorithm}; traffic {r0.traffic}; "
+        f"injection {r0.injection}"
+    )
     console.print(f"model: {r0.flow_control}")
     console.print(f"termination: {_termination(cfg)}; seed {cfg.seed}")
     if cfg.faulted:
-        vc = ("1 VC: the papers' routes, channel-dependency cycles possible (deadlocks "
-              "reported)" if cfg.vcs == 1 else
-              f"{cfg.vcs} VC classes ({ft.vc_rule}; deadlock-free; routes needing more classes are "
-              f"refused and counted unroutable)")
-        console.print(f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
-                      f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
-                      f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
-                      f"routed hop by hop; {vc}")
+        vc = (
+            "1 VC: the papers' routes, channel-dependency cycles possible (deadlocks reported)"
+            if cfg.vcs == 1
+            else f"{cfg.vcs} VC classes ({ft.vc_rule}; deadlock-free; routes needing more classes are "
+            f"refused and counted unroutable)"
+        )
+        console.print(
+            f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
+            f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
+            f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
+            f"routed hop by hop; {vc}"
+        )
     if bound is not None:
-        whose = (f"{r0.algorithm}'s routes under these faults (routable pairs)" if cfg.faulted
-                 else r0.algorithm)
-        console.print(f"channel-load bound of {whose} under {r0.traffic}: saturation at or "
-                      f"below {bound:.4f} flits/node/cycle")
+        whose = (
+            f"{r0.algorithm}'s routes under these faults (routable pairs)"
+            if cfg.faulted
+            else r0.algorithm
+        )
+        console.print(
+            f"channel-load bound of {whose} under {r0.traffic}: saturation at or "
+            f"below {bound:.4f} flits/node/cycle"
+        )
     table = Table()
     cols = ["load", "latency", "p99", "net", "hops", "accepted", "recv", "confl", "cycles"]
     if cfg.faulted:
@@ -278,33 +333,52 @@ def _print(topo, cfg, results, bound, output, ft=None) -> None:
         else:
             lat = f"{r.avg_latency:.2f}"
         confl = r.port_conflicts_per_cycle  # NaN where the model does not count them
-        row = [f"{r.offered_load:.3f}", lat, f"{r.p99_latency:.0f}",
-               f"{r.avg_network_latency:.1f}", f"{r.avg_hops:.2f}", f"{r.accepted_flits:.4f}",
-               f"{r.received_ratio:.3f}", "-" if confl != confl else f"{confl:.1f}",
-               f"{r.cycles:,}"]
+        row = [
+            f"{r.offered_load:.3f}",
+            lat,
+            f"{r.p99_latency:.0f}",
+            f"{r.avg_network_latency:.1f}",
+            f"{r.avg_hops:.2f}",
+            f"{r.accepted_flits:.4f}",
+            f"{r.received_ratio:.3f}",
+            "-" if confl != confl else f"{confl:.1f}",
+            f"{r.cycles:,}",
+        ]
         if cfg.faulted:
             row += [f"{r.unroutable:,}", f"{r.livelock:,}"]
         table.add_row(*row)
     console.print(table)
-    console.print("latency, p99, net (network latency): cycles; accepted: flits/node/cycle; "
-                  "recv: packets received / created; confl: output-port conflicts per cycle "
-                  "(docs/simulator.md)"
-                  + ("; unroutable, livelock: packets created but never injected (no "
-                     "route under the faults / walk hit its hop limit)" if cfg.faulted else ""))
+    console.print(
+        "latency, p99, net (network latency): cycles; accepted: flits/node/cycle; "
+        "recv: packets received / created; confl: output-port conflicts per cycle "
+        "(docs/simulator.md)"
+        + (
+            "; unroutable, livelock: packets created but never injected (no "
+            "route under the faults / walk hit its hop limit)"
+            if cfg.faulted
+            else ""
+        )
+    )
     sat = [r for r in results if r.saturated and not r.deadlock]
     if sat:
-        console.print(f"saturated from load {sat[0].offered_load:.3f} "
-                      f"({sat[0].saturation_reason}); latencies there are of the packets "
-                      f"delivered, not a steady state")
+        console.print(
+            f"saturated from load {sat[0].offered_load:.3f} "
+            f"({sat[0].saturation_reason}); latencies there are of the packets "
+            f"delivered, not a steady state"
+        )
     for r in results:
         if r.deadlock:
-            console.print(f"[red]deadlock[/red] at load {r.offered_load:.3f} after {r.cycles} "
-                          f"cycles; channel cycle: {' -> '.join(r.deadlock_cycle)}")
+            console.print(
+                f"[red]deadlock[/red] at load {r.offered_load:.3f} after {r.cycles} "
+                f"cycles; channel cycle: {' -> '.join(r.deadlock_cycle)}"
+            )
             break
     comp = results[0].compile_seconds
-    console.print(f"compile {comp:.2f} s (once per process, cached); simulation "
-                  f"{sum(r.wall_seconds for r in results):.2f} s"
-                  + (f"; curve written to {output}" if output else ""))
+    console.print(
+        f"compile {comp:.2f} s (once per process, cached); simulation "
+        f"{sum(r.wall_seconds for r in results):.2f} s"
+        + (f"; curve written to {output}" if output else "")
+    )
 
 
 def _termination(cfg) -> str:
@@ -314,15 +388,20 @@ def _termination(cfg) -> str:
     if line is not None:
         return line(cfg)
     if cfg.termination == "window":
-        return (f"warm-up {cfg.warmup} + measurement {cfg.measure} cycles, then drain; cap "
-                f"{cfg.cycle_cap:,} cycles")
-    return (f"each source delivered its first {cfg.packets_per_source} packets (000 §V.B); "
-            f"cap {cfg.cycle_cap:,} cycles")
+        return (
+            f"warm-up {cfg.warmup} + measurement {cfg.measure} cycles, then drain; cap "
+            f"{cfg.cycle_cap:,} cycles"
+        )
+    return (
+        f"each source delivered its first {cfg.packets_per_source} packets (000 §V.B); "
+        f"cap {cfg.cycle_cap:,} cycles"
+    )
 
 
 simulate_cmd.__signature__ = _signature()
-simulate_cmd.__annotations__ = {p.name: p.annotation for p in
-                                simulate_cmd.__signature__.parameters.values()}
+simulate_cmd.__annotations__ = {
+    p.name: p.annotation for p in simulate_cmd.__signature__.parameters.values()
+}
 
 
 def register(app: typer.Typer) -> None:

@@ -35,21 +35,34 @@ class _Bar:
             (self.bar.console if self.bar is not None else err_console).print(msg)
 
     def __call__(self, p) -> None:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         if p.done and not p.ok:
             err_console.print(f"[red]point {p.config_hash[:12]} failed:[/red] {p.message}")
         if self.quiet or (p.total == 0 and self.bar is None):
             return
         if self.bar is None:
-            self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
-                                TimeElapsedColumn(), TimeRemainingColumn(), console=err_console)
+            self.bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[status]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+            )
             self.bar.start()
         if p.done == 0 and p.total:  # a new stage (e.g. a reproduction's own sweep)
-            self.task = self.bar.add_task(self.label, total=p.total,
-                                          status=f"skipped {p.skipped}" if p.skipped else "")
+            self.task = self.bar.add_task(
+                self.label, total=p.total, status=f"skipped {p.skipped}" if p.skipped else ""
+            )
         if self.task is not None:
             self.bar.update(self.task, completed=p.done)
 
@@ -66,11 +79,13 @@ def _summary_line(summary, out) -> str:
 def sweep(
     study: Path = typer.Argument(..., help="study file (TOML; see docs/sweeps.md)"),
     out: Path = typer.Option(..., "-o", "--out", help="results folder (created or resumed)"),
-    scheduler: str | None = typer.Option(None, "--scheduler",
-                                            help="existing Dask scheduler, e.g. tcp://head:8786"),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="existing Dask scheduler, e.g. tcp://head:8786"
+    ),
     workers: int = typer.Option(2, "--workers", help="local worker processes (0: in-process)"),
-    connect_timeout: float = typer.Option(5.0, "--connect-timeout",
-                                          help="seconds to reach --scheduler"),
+    connect_timeout: float = typer.Option(
+        5.0, "--connect-timeout", help="seconds to reach --scheduler"
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Run every point of a study not yet stored in OUT (resumable; one row per point)."""
@@ -83,12 +98,21 @@ def sweep(
     check_output(out, "out", folder=True)
     st = load_study(study)
     with _Bar(st.name, quiet) as bar:
-        summary = run_study(st, out, scheduler=scheduler, workers=workers, progress=bar,
-                            connect_timeout=connect_timeout, skip_unavailable=False)
+        summary = run_study(
+            st,
+            out,
+            scheduler=scheduler,
+            workers=workers,
+            progress=bar,
+            connect_timeout=connect_timeout,
+            skip_unavailable=False,
+        )
     console.print(_summary_line(summary, out))
     if summary.failed:
-        raise SimulationError(f"{len(summary.failed)} of {summary.total} points failed (details in "
-                              f"{out / 'errors'}); first: {summary.failed[0][1]}")
+        raise SimulationError(
+            f"{len(summary.failed)} of {summary.total} points failed (details in "
+            f"{out / 'errors'}); first: {summary.failed[0][1]}"
+        )
 
 
 def results(
@@ -105,16 +129,19 @@ def results(
 
     check_output(csv, "csv")
     if isinstance(limit, bool) or not 0 <= limit <= 10**9:
-        raise ParameterError(f"limit={limit!r} is invalid: rows printed, an integer from 0 (all) "
-                             "to 1,000,000,000")
+        raise ParameterError(
+            f"limit={limit!r} is invalid: rows printed, an integer from 0 (all) to 1,000,000,000"
+        )
     df = ResultStore(folder).read(where)
     limit = limit or len(df)
     if columns:
         cols = [c.strip() for c in columns.split(",") if c.strip()]
         for c in cols:
             if c not in df.columns:
-                raise ParameterError(f"columns: {c!r} is not a column{closest(c, df.columns)}; "
-                                     f"columns: {', '.join(map(str, df.columns))}")
+                raise ParameterError(
+                    f"columns: {c!r} is not a column{closest(c, df.columns)}; "
+                    f"columns: {', '.join(map(str, df.columns))}"
+                )
     else:
         # the topology and the configuration columns that vary, then the kinds' headline
         # metrics (all metrics go to --csv)
@@ -127,28 +154,47 @@ def results(
             first = df[df["kind"] == k].iloc[0]
             if t.columns is not None and "topology" in df:
                 derived |= set(t.columns({"topology": first["topology"]}))
-        config = [c for c in df.attrs.get("config_columns", []) if c in df.columns
-                  and c not in derived and df[c].notna().any()
-                  and (c == "topology" or df[c].astype(str).nunique() > 1)]
+        config = [
+            c
+            for c in df.attrs.get("config_columns", [])
+            if c in df.columns
+            and c not in derived
+            and df[c].notna().any()
+            and (c == "topology" or df[c].astype(str).nunique() > 1)
+        ]
         head = [m for k in kinds for m in TASKS.get(k).headline if m in df.columns]
         metrics = [c for c in df.attrs.get("metric_columns", []) if c in df.columns]
         several = "experiment" in df and df["experiment"].nunique() > 1
-        cols = list(dict.fromkeys([*(["experiment"] if several else []), *config,
-                                   *(head or metrics[:8])])) if len(df) else ["config_hash"]
+        cols = (
+            list(
+                dict.fromkeys(
+                    [*(["experiment"] if several else []), *config, *(head or metrics[:8])]
+                )
+            )
+            if len(df)
+            else ["config_hash"]
+        )
         if len(metrics) > len(head) and csv is None and not as_json and len(df):
-            console.print(f"({len(metrics) - len(head)} more metric columns: --columns to "
-                          "choose, --csv for all)")
+            console.print(
+                f"({len(metrics) - len(head)} more metric columns: --columns to "
+                "choose, --csv for all)"
+            )
     if csv is not None:
         df.drop(columns=[c for c in ("config",) if c in df and not columns]).to_csv(
-            csv, index=False, columns=cols if columns else None)
+            csv, index=False, columns=cols if columns else None
+        )
         console.print(f"{len(df)} rows written to {csv}")
         return
     if as_json:
         from ._common import print_json
 
         keep = cols if columns else [c for c in df.columns if c != "config"]
-        print_json([{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
-                    for row in df[keep].to_dict("records")])
+        print_json(
+            [
+                {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+                for row in df[keep].to_dict("records")
+            ]
+        )
         return
     table = Table(title=f"{folder}: {len(df)} points" + (f" where {where}" if where else ""))
     for c in cols:
@@ -164,8 +210,9 @@ def report(
     folder: Path = typer.Argument(..., help="results folder"),
     output: Path = typer.Option(..., "-o", "--output", help="HTML file to write"),
     title: str | None = typer.Option(None, "--title"),
-    logy: bool | None = typer.Option(None, "--logy/--linear-y",
-                                        help="latency axis scale (default: both)"),
+    logy: bool | None = typer.Option(
+        None, "--logy/--linear-y", help="latency axis scale (default: both)"
+    ),
 ) -> None:
     """Write one self-contained HTML report (configurations, tables, figures)."""
     from ..report.html import write_report
@@ -185,13 +232,16 @@ def _status_table(results) -> Table:
     colour = {"agree": "green", "disagree": "red", "error": "red", "unavailable": "yellow"}
     for r in results:
         first = r.finding.splitlines()[0] if r.finding else ""
-        table.add_row(r.name, r.paper, f"[{colour.get(r.status, 'white')}]{r.status}[/]",
-                      first[:160])
+        table.add_row(
+            r.name, r.paper, f"[{colour.get(r.status, 'white')}]{r.status}[/]", first[:160]
+        )
     return table
 
 
 def reproduce(
-    name: str | None = typer.Argument(None, help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"),
+    name: str | None = typer.Argument(
+        None, help="e.g. 000-table1, 000-fig9, or 'all' (see --list)"
+    ),
     out: Path = typer.Option(Path("reproduce"), "-o", "--out", help="output folder"),
     workers: int = typer.Option(2, "--workers", help="local worker processes for simulations"),
     scheduler: str | None = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
@@ -207,8 +257,12 @@ def reproduce(
     if list_ and as_json:
         from ._common import print_json
 
-        print_json([{"name": n, "paper": r.paper, "title": r.title,
-                     "available": r.available() or "yes"} for n, r in REPRODUCTIONS.items()])
+        print_json(
+            [
+                {"name": n, "paper": r.paper, "title": r.title, "available": r.available() or "yes"}
+                for n, r in REPRODUCTIONS.items()
+            ]
+        )
         return
     if list_:
         table = Table(title="reproductions")
@@ -221,8 +275,10 @@ def reproduce(
     if name is None or not name.strip():
         from ..errors import ParameterError
 
-        raise ParameterError(f"name={name!r} is invalid: give a reproduction, e.g. 000-table1, "
-                             "or 'all' (fattree reproduce --list)")
+        raise ParameterError(
+            f"name={name!r} is invalid: give a reproduction, e.g. 000-table1, "
+            "or 'all' (fattree reproduce --list)"
+        )
     check_workers(workers)
     if scheduler is not None:  # a malformed address fails before anything runs
         from ..sweep.engine import check_scheduler
@@ -233,20 +289,33 @@ def reproduce(
         for n in name.split(","):
             REPRODUCTIONS.get(n.strip())  # unknown names: one-line error before anything runs
     with _Bar("sweep", quiet=as_json) as bar:
-        res = run(name, out, workers=workers, scheduler=scheduler, quick=quick, progress=bar,
-                  on_result=lambda r: bar.print(f"{r.name}: {r.status}"))
+        res = run(
+            name,
+            out,
+            workers=workers,
+            scheduler=scheduler,
+            quick=quick,
+            progress=bar,
+            on_result=lambda r: bar.print(f"{r.name}: {r.status}"),
+        )
     if as_json:
         from ._common import print_json
 
-        print_json([{"name": r.name, "paper": r.paper, "status": r.status,
-                     "finding": r.finding} for r in res])
+        print_json(
+            [
+                {"name": r.name, "paper": r.paper, "status": r.status, "finding": r.finding}
+                for r in res
+            ]
+        )
     else:
         console.print(_status_table(res))
     (err_console if as_json else console).print(f"written to {out}/ (index.md)")
     errors = [r for r in res if r.status == "error"]
     if errors:
-        raise FattreeError(f"{len(errors)} reproduction(s) failed: {errors[0].name}: "
-                           f"{errors[0].finding.splitlines()[0]}")
+        raise FattreeError(
+            f"{len(errors)} reproduction(s) failed: {errors[0].name}: "
+            f"{errors[0].finding.splitlines()[0]}"
+        )
 
 
 def study(
@@ -266,8 +335,12 @@ def study(
         if as_json:
             from ._common import print_json
 
-            print_json([{"name": n, "description": builtin_study(n).description}
-                        for n in builtin_studies()])
+            print_json(
+                [
+                    {"name": n, "description": builtin_study(n).description}
+                    for n in builtin_studies()
+                ]
+            )
             return
         for n in builtin_studies():
             console.print(f"{n}: {builtin_study(n).description}")
@@ -280,17 +353,27 @@ def study(
         check_scheduler(scheduler)
     check_output(out, "out", folder=True)
     with _Bar(name, quiet or as_json) as bar:
-        res = run_shipped(name, out, workers=workers, scheduler=scheduler, progress=bar,
-                          on_stage=bar.print)
+        res = run_shipped(
+            name, out, workers=workers, scheduler=scheduler, progress=bar, on_stage=bar.print
+        )
     if as_json:
         from ._common import print_json
 
         s = res.summary
-        print_json({"results": str(out / "results"), "report": str(res.report),
-                    "stored": s.done, "already_done": s.skipped, "failed": len(s.failed),
-                    "reproductions": [{"name": r.name, "paper": r.paper, "status": r.status,
-                                       "finding": r.finding} for r in res.reproductions or []],
-                    "notes": list(res.notes)})
+        print_json(
+            {
+                "results": str(out / "results"),
+                "report": str(res.report),
+                "stored": s.done,
+                "already_done": s.skipped,
+                "failed": len(s.failed),
+                "reproductions": [
+                    {"name": r.name, "paper": r.paper, "status": r.status, "finding": r.finding}
+                    for r in res.reproductions or []
+                ],
+                "notes": list(res.notes),
+            }
+        )
         return
     console.print(_summary_line(res.summary, out / "results"))
     if res.reproductions:
@@ -306,8 +389,7 @@ def _plot_command(plot_name: str):
         output: Path = typer.Option(..., "-o", "--output", help="figure file (.png/.svg/.pdf)"),
         logy: bool = typer.Option(False, "--logy", help="logarithmic y axis"),
         where: str | None = typer.Option(None, "--where", help="filter the rows first"),
-        series: str | None = typer.Option(None, "--series",
-                                             help="columns that make one line each"),
+        series: str | None = typer.Option(None, "--series", help="columns that make one line each"),
     ) -> None:
         from ..report.plots import draw, save
         from ..sweep.store import ResultStore

@@ -19,9 +19,17 @@ def families(
     from ..topology import FAMILIES
 
     if as_json:
-        print_json([{"family": name, "network": fam.title, "paper": fam.paper,
-                     "parameters": [p.describe() for p in fam.params]}
-                    for name, fam in FAMILIES.items()])
+        print_json(
+            [
+                {
+                    "family": name,
+                    "network": fam.title,
+                    "paper": fam.paper,
+                    "parameters": [p.describe() for p in fam.params],
+                }
+                for name, fam in FAMILIES.items()
+            ]
+        )
         return
 
     table = Table(title="topology families")
@@ -37,10 +45,13 @@ def families(
 def info(
     spec: str = typer.Argument(..., help="topology, e.g. mikant:k=4,n=5"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
-    samples: int = typer.Option(1000, "--samples", help="sampled sources for large imported graphs"),
+    samples: int = typer.Option(
+        1000, "--samples", help="sampled sources for large imported graphs"
+    ),
     seed: int = typer.Option(0, "--seed", help="seed of that sample"),
-    exact_limit: int = typer.Option(20000, "--exact-limit",
-                                    help="all-pairs BFS up to this many nodes (graphs without symmetry)"),
+    exact_limit: int = typer.Option(
+        20000, "--exact-limit", help="all-pairs BFS up to this many nodes (graphs without symmetry)"
+    ),
     ilp_time: float = typer.Option(10.0, "--ilp-time", help="seconds for the exact bisection ILP"),
 ) -> None:
     """Properties computed from the graph, beside the papers' closed forms."""
@@ -48,13 +59,20 @@ def info(
     from ..topology import build
 
     check_seed(seed)
-    check_number(ilp_time, "ilp_time", low=0, low_open=True, high=86400,
-                 allowed="seconds for the bisection ILP, a finite number > 0 and at most 86400")
+    check_number(
+        ilp_time,
+        "ilp_time",
+        low=0,
+        low_open=True,
+        high=86400,
+        allowed="seconds for the bisection ILP, a finite number > 0 and at most 86400",
+    )
     start = time.perf_counter()
     with ProgressLine(f"info {spec}: building and measuring", quiet=as_json) as bar:
         topo = build(spec)
-        props = properties(topo, exact_limit=exact_limit, samples=samples, seed=seed,
-                           time_limit=ilp_time)
+        props = properties(
+            topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time
+        )
         checks = formula_checks(props)
         wall = time.perf_counter() - start
         bar.finish(f"info {topo.spec}: measured in {wall:.1f} s")
@@ -86,8 +104,15 @@ def _json(props: dict, checks: list[dict], wall: float) -> dict:
     out["formulas"] = {r["name"]: _num(r["formula"]) for r in checks}
     out["formulas_exact"] = {r["name"]: _exact_str(r["formula"]) for r in checks}
     out["formula_checks"] = [
-        {**r, "computed": _num(r["computed"]), "formula": _num(r["formula"]), "printed": _num(r["printed"]),
-         "formula_exact": _exact_str(r["formula"])} for r in checks]
+        {
+            **r,
+            "computed": _num(r["computed"]),
+            "formula": _num(r["formula"]),
+            "printed": _num(r["printed"]),
+            "formula_exact": _exact_str(r["formula"]),
+        }
+        for r in checks
+    ]
     out["disagreements"] = [r["name"] for r in checks if r["agrees"] is False]
     out["wall_seconds"] = round(wall, 3)
     return out
@@ -179,8 +204,12 @@ def _print_table(topo, props: dict, checks: list[dict], wall: float) -> None:
         table.add_row(label, _computed_cell(key, props), _formula_cell(row), _mark_cell(row))
     for row in checks:  # closed forms with no computed counterpart
         if row["name"] not in shown:
-            table.add_row(row["name"].replace("_", " "), _fmt(row["computed"]), _formula_cell(row),
-                          _mark_cell(row))
+            table.add_row(
+                row["name"].replace("_", " "),
+                _fmt(row["computed"]),
+                _formula_cell(row),
+                _mark_cell(row),
+            )
     console.print(table)
     hist = props["distance_histogram"]
     pairs = ", ".join(f"{d}: {c:,}" for d, c in enumerate(hist) if c)

@@ -59,8 +59,14 @@ _LOCAL = "local: each switch sees the state of its own links only"
 _PKT = "; per packet: mode, detour step and two saved digits (W_{n-2}, W_{L_W-1})"
 
 
-def _register(name: str, flags: int, origin: str, knowledge: str = _LOCAL + _PKT,
-              families: tuple[str, ...] = ("mikant",), rule: int = -1) -> None:
+def _register(
+    name: str,
+    flags: int,
+    origin: str,
+    knowledge: str = _LOCAL + _PKT,
+    families: tuple[str, ...] = ("mikant",),
+    rule: int = -1,
+) -> None:
     FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, families, rule))
 
 
@@ -74,71 +80,126 @@ def _generic_families() -> tuple[str, ...]:
 GENERIC = _generic_families()
 
 
-_register("sp", 0, "000 Algorithm 1 (shortest path), no fault handling (MiKANTC: 004 §3); "
-          "other families: their default routing (fattree routing list)",
-          "none: fails at the first faulty link", families=("mikant", "mikantc") + GENERIC,
-          rule=RULE_SP)
+_register(
+    "sp",
+    0,
+    "000 Algorithm 1 (shortest path), no fault handling (MiKANTC: 004 §3); "
+    "other families: their default routing (fattree routing list)",
+    "none: fails at the first faulty link",
+    families=("mikant", "mikantc") + GENERIC,
+    rule=RULE_SP,
+)
 _register("gns", GNS, "001 §4.2.1 Go-Neighbor-Switch")
 _register("gdl", GDL, "001 §4.2.2 Go-Down-Level")
 _register("gns+gdl", GNS | GDL, "001 §5 (their combination)")
 _register("gns+xt", GNS | XT, "001 Algorithm 2 (Go-Neighbor-Switch, then X-Turns)")
-_register("gns+xt+gdl", GNS | XT | GDL, "001 §5; 004 Algorithm 1, tree part",
-          families=("mikant", "mikantc"))
+_register(
+    "gns+xt+gdl",
+    GNS | XT | GDL,
+    "001 §5; 004 Algorithm 1, tree part",
+    families=("mikant", "mikantc"),
+)
 _register("tt", TT, "001 §4.2.4 Three-Turn")
 _register("tt+gdl", TT | GDL, "001 §5 (GDL applied to Three-Turn)")
 _register("gns+tt", GNS | TT, "001 §4.2.4 (Three-Turn when GNS cannot send)")
 _register("gns+tt+gdl", GNS | TT | GDL, "001 §5")
 _register("gns+tt+xt+gdl", GNS | TT | XT | GDL, "all four of 001 (GNS → TT → XT; GDL)")
-_register("gns+tt+xt+gdl+root", GNS | TT | XT | GDL | ROOT,
-          "extension (spec §3.5): crossing detours also at root crossings")
-_register("gns+tt+xt+gdl+upalt", GNS | TT | XT | GDL | UPALT,
-          "extension (spec §3.5): any healthy up port below the crossing / at a root crossing")
-_register("upalt", UPALT, "spec §3.5 UPALT: first healthy up port on the way up (any NCA)",
-          _LOCAL)
-_register("escape", GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
-          "this project: ALL+ROOT+UPALT, and when no rule applies or a detour dies, up to "
-          "2n misroutes to a healthy port other than the one it came from, then Algorithm 1 "
-          "again (it reaches every node from every switch)",
-          _LOCAL + "; per packet: the detour state plus a misroute counter (≤ 2n) and the "
-          "previous switch")
+_register(
+    "gns+tt+xt+gdl+root",
+    GNS | TT | XT | GDL | ROOT,
+    "extension (spec §3.5): crossing detours also at root crossings",
+)
+_register(
+    "gns+tt+xt+gdl+upalt",
+    GNS | TT | XT | GDL | UPALT,
+    "extension (spec §3.5): any healthy up port below the crossing / at a root crossing",
+)
+_register("upalt", UPALT, "spec §3.5 UPALT: first healthy up port on the way up (any NCA)", _LOCAL)
+_register(
+    "escape",
+    GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
+    "this project: ALL+ROOT+UPALT, and when no rule applies or a detour dies, up to "
+    "2n misroutes to a healthy port other than the one it came from, then Algorithm 1 "
+    "again (it reaches every node from every switch)",
+    _LOCAL + "; per packet: the detour state plus a misroute counter (≤ 2n) and the "
+    "previous switch",
+)
 # Every other family (faults/generic.py): the family's routing plus its fault view.
-_register("minimal", 0, "first healthy minimal port (fat trees: any healthy up port towards an "
-          "NCA; hypercube/torus: fault-tolerant e-cube / dimension order: any productive "
-          "dimension)", "local: each switch sees its own links; per packet: the previous switch",
-          families=GENERIC, rule=RULE_MINIMAL)
-_register("detour", ESCAPE, "this project (escape-style): minimal, and when no minimal port is "
-          "healthy a misroute to a healthy switch port other than the way back (fat trees: "
-          "back up, or down and up, to descend through another ancestor), then the family's "
-          "routing again; at most D misroutes (D = fault-free diameter)",
-          "local: own links; per packet: a misroute counter (≤ D), the previous switch and the "
-          "hop count", families=GENERIC, rule=RULE_DETOUR)
-_register("updown-table", 0, "up*/down* forwarding tables (switch × destination) recomputed on "
-          "the surviving graph from a BFS of the fault-free up*/down* root (Autonet)",
-          "global: a subnet manager that sees every link recomputes the tables",
-          families=("mikant",) + GENERIC, rule=RULE_UPDOWN_T)
-_register("shortest-table", 0, "shortest-path forwarding tables (switch × destination, lowest "
-          "port one hop closer) recomputed on the surviving graph; VC layers by up*/down* turns",
-          "global: a subnet manager that sees every link recomputes the tables",
-          families=("mikant",) + GENERIC, rule=RULE_SHORTEST_T)
+_register(
+    "minimal",
+    0,
+    "first healthy minimal port (fat trees: any healthy up port towards an "
+    "NCA; hypercube/torus: fault-tolerant e-cube / dimension order: any productive "
+    "dimension)",
+    "local: each switch sees its own links; per packet: the previous switch",
+    families=GENERIC,
+    rule=RULE_MINIMAL,
+)
+_register(
+    "detour",
+    ESCAPE,
+    "this project (escape-style): minimal, and when no minimal port is "
+    "healthy a misroute to a healthy switch port other than the way back (fat trees: "
+    "back up, or down and up, to descend through another ancestor), then the family's "
+    "routing again; at most D misroutes (D = fault-free diameter)",
+    "local: own links; per packet: a misroute counter (≤ D), the previous switch and the hop count",
+    families=GENERIC,
+    rule=RULE_DETOUR,
+)
+_register(
+    "updown-table",
+    0,
+    "up*/down* forwarding tables (switch × destination) recomputed on "
+    "the surviving graph from a BFS of the fault-free up*/down* root (Autonet)",
+    "global: a subnet manager that sees every link recomputes the tables",
+    families=("mikant",) + GENERIC,
+    rule=RULE_UPDOWN_T,
+)
+_register(
+    "shortest-table",
+    0,
+    "shortest-path forwarding tables (switch × destination, lowest "
+    "port one hop closer) recomputed on the surviving graph; VC layers by up*/down* turns",
+    "global: a subnet manager that sees every link recomputes the tables",
+    families=("mikant",) + GENERIC,
+    rule=RULE_SHORTEST_T,
+)
 
-_register("oracle", ORACLE, "BFS shortest path on the surviving graph (upper bound)",
-          "global: every link of the network", families=("mikant", "mikantc") + GENERIC,
-          rule=RULE_ORACLE)
+_register(
+    "oracle",
+    ORACLE,
+    "BFS shortest path on the surviving graph (upper bound)",
+    "global: every link of the network",
+    families=("mikant", "mikantc") + GENERIC,
+    rule=RULE_ORACLE,
+)
 
 # MiKANTC (004 §4, docs/faults-mikantc.md): the tree part is the MiKANT walk on the tree
 # digits; cube hops add the hypercube multipath.
 _CUBE_K = "local: each switch sees its own links and the static cube codes"
-_register("cube", CUBE, "004 Algorithm 1, cube part only: another shortest-path cube dimension "
-          "when the chosen one is faulty", _CUBE_K + "; no packet state beyond T",
-          families=("mikantc",))
-_register("cube+gns+xt+gdl", CUBE | GNS | XT | GDL,
-          "004 Algorithm 1: hypercube multipath; rise: Go-Neighbor, then X-Turns; fall: Go-Down",
-          _CUBE_K + _PKT, families=("mikantc",))
-_register("cube+escape", CUBE | GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
-          "this project: 004 Algorithm 1 + TT, ROOT, UPALT, and up to 2n+k misroutes to a "
-          "healthy switch port other than the way back when every rule fails",
-          _CUBE_K + _PKT + ", a misroute counter (≤ 2n+k) and the previous switch",
-          families=("mikantc",))
+_register(
+    "cube",
+    CUBE,
+    "004 Algorithm 1, cube part only: another shortest-path cube dimension "
+    "when the chosen one is faulty",
+    _CUBE_K + "; no packet state beyond T",
+    families=("mikantc",),
+)
+_register(
+    "cube+gns+xt+gdl",
+    CUBE | GNS | XT | GDL,
+    "004 Algorithm 1: hypercube multipath; rise: Go-Neighbor, then X-Turns; fall: Go-Down",
+    _CUBE_K + _PKT,
+    families=("mikantc",),
+)
+_register(
+    "cube+escape",
+    CUBE | GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
+    "this project: 004 Algorithm 1 + TT, ROOT, UPALT, and up to 2n+k misroutes to a "
+    "healthy switch port other than the way back when every rule fails",
+    _CUBE_K + _PKT + ", a misroute counter (≤ 2n+k) and the previous switch",
+    families=("mikantc",),
+)
 
 
 MIKANT_FAMILIES = ("mikant", "mikantc")
@@ -146,8 +207,11 @@ MIKANT_FAMILIES = ("mikant", "mikantc")
 GENERIC_ALIASES = {"escape": "detour", "updown": "updown-table", "shortest": "shortest-table"}
 
 # The names mikant-routing-spec.md §4 uses, mapped to ours.
-SPEC_NAMES = {"all4": "gns+tt+xt+gdl", "all4+root": "gns+tt+xt+gdl+root",
-              "all4+upalt": "gns+tt+xt+gdl+upalt"}
+SPEC_NAMES = {
+    "all4": "gns+tt+xt+gdl",
+    "all4+root": "gns+tt+xt+gdl+root",
+    "all4+upalt": "gns+tt+xt+gdl+upalt",
+}
 
 
 def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]:
@@ -190,7 +254,8 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
         if family not in alg.families:
             valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if family in a.families)
             raise ParameterError(
-                f"algorithm {p!r} is not defined for family {family!r}; valid: {valid}")
+                f"algorithm {p!r} is not defined for family {family!r}; valid: {valid}"
+            )
         if alg not in out:
             out.append(alg)
     return out
@@ -219,7 +284,30 @@ def check_model(model: str) -> str:
     return model
 
 
-__all__ = ["GNS", "GDL", "XT", "TT", "ROOT", "UPALT", "ESCAPE", "CUBE", "ORACLE", "RULE_SP",
-           "RULE_MINIMAL", "RULE_DETOUR", "RULE_UPDOWN_T", "RULE_SHORTEST_T", "RULE_ORACLE",
-           "TABLE_RULES", "MODELS", "FTAlgorithm", "FT_ALGORITHMS", "GENERIC", "MIKANT_FAMILIES",
-           "GENERIC_ALIASES", "SPEC_NAMES", "resolve_algorithms", "check_model"]
+__all__ = [
+    "GNS",
+    "GDL",
+    "XT",
+    "TT",
+    "ROOT",
+    "UPALT",
+    "ESCAPE",
+    "CUBE",
+    "ORACLE",
+    "RULE_SP",
+    "RULE_MINIMAL",
+    "RULE_DETOUR",
+    "RULE_UPDOWN_T",
+    "RULE_SHORTEST_T",
+    "RULE_ORACLE",
+    "TABLE_RULES",
+    "MODELS",
+    "FTAlgorithm",
+    "FT_ALGORITHMS",
+    "GENERIC",
+    "MIKANT_FAMILIES",
+    "GENERIC_ALIASES",
+    "SPEC_NAMES",
+    "resolve_algorithms",
+    "check_model",
+]

@@ -30,8 +30,18 @@ from ..errors import ParameterError
 from ..routing.deadlock import MAX_VCS, channel_label
 from ..routing.shared import find_cycle
 from ..topology import Topology
-from .algorithms import (ESCAPE, GDL, GNS, ROOT, TABLE_RULES, TT, UPALT, XT, check_model,
-                         resolve_algorithms)
+from .algorithms import (
+    ESCAPE,
+    GDL,
+    GNS,
+    ROOT,
+    TABLE_RULES,
+    TT,
+    UPALT,
+    XT,
+    check_model,
+    resolve_algorithms,
+)
 from .kernel import OK, ft_walk
 from .records import FTDeadlockReport, shortest_cycle
 
@@ -135,14 +145,29 @@ def _route_vcs(k, n, sw, ports, nsw, peer_port, rule, V, vcs, trace):
 
 
 @njit(cache=True)
-def _ft_cdg(k, n, port_peer, peer_port, link_index, stamp, flags, lookahead, V, rule, cap,
-            wit, used, stats, classes):
+def _ft_cdg(
+    k,
+    n,
+    port_peer,
+    peer_port,
+    link_index,
+    stamp,
+    flags,
+    lookahead,
+    V,
+    rule,
+    cap,
+    wit,
+    used,
+    stats,
+    classes,
+):
     """Dependencies of every delivered route; ``wit[c, q*V+w]`` = first pair ``s*N+t``.
 
     ``stats``: [not delivered, refused (delivered, but needing a class >= V), delivered];
     ``classes[j]``: routes in the graph whose highest class is j (all 0 with rule 0).
     """
-    N = 2 * k ** n
+    N = 2 * k**n
     R = port_peer.shape[1]
     sw = np.empty(cap, np.int64)
     ports = np.empty(cap, np.int64)
@@ -153,11 +178,26 @@ def _ft_cdg(k, n, port_peer, peer_port, link_index, stamp, flags, lookahead, V, 
             if s == t:
                 continue
             if rule == 2:
-                st, h, nsw = ft_walk(k, n, port_peer, link_index, stamp, 1, flags, lookahead,
-                                     s, -1, t, sw, ports, trace)
+                st, h, nsw = ft_walk(
+                    k,
+                    n,
+                    port_peer,
+                    link_index,
+                    stamp,
+                    1,
+                    flags,
+                    lookahead,
+                    s,
+                    -1,
+                    t,
+                    sw,
+                    ports,
+                    trace,
+                )
             else:
-                st, h, nsw = ft_walk(k, n, port_peer, link_index, stamp, 1, flags, lookahead,
-                                     s, -1, t, sw, ports)
+                st, h, nsw = ft_walk(
+                    k, n, port_peer, link_index, stamp, 1, flags, lookahead, s, -1, t, sw, ports
+                )
             if st != OK:
                 stats[0] += 1
                 continue
@@ -256,8 +296,10 @@ def _mikant(topo: Topology) -> tuple[int, int]:
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
     if topo.family != "mikant":
-        raise ParameterError(f"fault-tolerant channel dependency graphs are defined for mikant, "
-                             f"not {topo.family!r} ({topo.spec})")
+        raise ParameterError(
+            f"fault-tolerant channel dependency graphs are defined for mikant, "
+            f"not {topo.family!r} ({topo.spec})"
+        )
     return int(topo.params["k"]), int(topo.params["n"])
 
 
@@ -273,8 +315,15 @@ def _rule(vc_rule: str, vcs: int) -> int:
     return VC_RULES.index(vc_rule)
 
 
-def ft_dependency_graph(topo: Topology, algorithm: str, faulty=None, *, model: str = "local",
-                        vcs: int = 1, vc_rule: str = "auto") -> FTDependencyGraph:
+def ft_dependency_graph(
+    topo: Topology,
+    algorithm: str,
+    faulty=None,
+    *,
+    model: str = "local",
+    vcs: int = 1,
+    vc_rule: str = "auto",
+) -> FTDependencyGraph:
     """Build the channel dependency graph that :func:`ft_deadlock` searches (see there).
 
     Examples
@@ -295,8 +344,10 @@ def ft_dependency_graph(topo: Topology, algorithm: str, faulty=None, *, model: s
     rule = _rule(vc_rule, int(vcs))
     (alg,) = resolve_algorithms([algorithm], topo.family)
     if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-                             "routing function: it has no channel dependency graph")
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
+            "routing function: it has no channel dependency graph"
+        )
     if faulty is None:
         faulty = np.zeros(topo.n_links, bool)
     faulty = np.asarray(faulty, bool)
@@ -308,15 +359,38 @@ def ft_dependency_graph(topo: Topology, algorithm: str, faulty=None, *, model: s
     used = np.zeros(S * R * V, np.bool_)
     stats = np.zeros(3, np.int64)
     classes = np.zeros(max(V, 1) + 1, np.int64)
-    _ft_cdg(k, n, topo.port_peer, topo.port_peer_port, topo.link_index,
-            faulty.astype(np.int64), alg.flags, model == "lookahead", V, rule, walk_cap(n),
-            wit, used, stats, classes)
-    return FTDependencyGraph(topo, alg.name, model, V, VC_RULES[rule], faulty, wit, used, stats,
-                             classes)
+    _ft_cdg(
+        k,
+        n,
+        topo.port_peer,
+        topo.port_peer_port,
+        topo.link_index,
+        faulty.astype(np.int64),
+        alg.flags,
+        model == "lookahead",
+        V,
+        rule,
+        walk_cap(n),
+        wit,
+        used,
+        stats,
+        classes,
+    )
+    return FTDependencyGraph(
+        topo, alg.name, model, V, VC_RULES[rule], faulty, wit, used, stats, classes
+    )
 
 
-def walk_vcs(topo: Topology, algorithm: str, src: int, dst: int, faulty, *,
-             model: str = "local", vcs: int = 2) -> tuple[int, list[int], list[int], list[int]]:
+def walk_vcs(
+    topo: Topology,
+    algorithm: str,
+    src: int,
+    dst: int,
+    faulty,
+    *,
+    model: str = "local",
+    vcs: int = 2,
+) -> tuple[int, list[int], list[int], list[int]]:
     """One route and the VC of each hop under the escape rule: (status, switches, ports, vcs).
 
     ``vcs`` entries are -1 from the hop on that would need a class ``>= vcs``.
@@ -342,8 +416,21 @@ def walk_vcs(topo: Topology, algorithm: str, src: int, dst: int, faulty, *,
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
     stamp = np.asarray(faulty, bool).astype(np.int64)
-    st, _, nsw = ft_walk(k, n, topo.port_peer, topo.link_index, stamp, 1, alg.flags,
-                         model == "lookahead", int(src), -1, int(dst), sw, ports)
+    st, _, nsw = ft_walk(
+        k,
+        n,
+        topo.port_peer,
+        topo.link_index,
+        stamp,
+        1,
+        alg.flags,
+        model == "lookahead",
+        int(src),
+        -1,
+        int(dst),
+        sw,
+        ports,
+    )
     nport = nsw if st == OK else max(nsw - 1, 0)
     out = []
     in_port, vc = -1, 0
@@ -355,8 +442,15 @@ def walk_vcs(topo: Topology, algorithm: str, src: int, dst: int, faulty, *,
     return int(st), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]], out
 
 
-def ft_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str = "local",
-                vcs: int = 1, vc_rule: str = "auto") -> FTDeadlockReport:
+def ft_deadlock(
+    topo: Topology,
+    algorithm: str,
+    faulty=None,
+    *,
+    model: str = "local",
+    vcs: int = 1,
+    vc_rule: str = "auto",
+) -> FTDeadlockReport:
     """Channel dependency graph of all delivered routes of a fault-tolerant algorithm.
 
     Parameters
@@ -401,22 +495,41 @@ def ft_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str = "lo
     W. J. Dally, C. L. Seitz, IEEE TC 36(5), 1987; 001 §4.2; mikant-routing-spec.md §6.
     """
     t0 = time.perf_counter()
-    if isinstance(topo, Topology) and topo.family == "mikant" and \
-            resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES:
+    if (
+        isinstance(topo, Topology)
+        and topo.family == "mikant"
+        and resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES
+    ):
         from .gcdg import generic_deadlock  # a table engine: up*/down* turn layers
 
-        return generic_deadlock(topo, algorithm, faulty, model=model, vcs=vcs,
-                                vc_rule="updown" if vc_rule == "escape" else vc_rule)
+        return generic_deadlock(
+            topo,
+            algorithm,
+            faulty,
+            model=model,
+            vcs=vcs,
+            vc_rule="updown" if vc_rule == "escape" else vc_rule,
+        )
     g = ft_dependency_graph(topo, algorithm, faulty, model=model, vcs=vcs, vc_rule=vc_rule)
     adj = g.adj
     N = topo.n_nodes
     rep = FTDeadlockReport(
-        spec=topo.spec, algorithm=g.algorithm, model=model, vcs=g.vcs, vc_rule=g.vc_rule,
-        faulty_links=int(g.faulty.sum()), acyclic=True, channels=int(g.used.sum()),
-        dependencies=int(adj.sum()), pairs=N * (N - 1), delivered=int(g.stats[2]),
-        not_delivered=int(g.stats[0]), refused=int(g.stats[1]),
-        classes=[int(c) for c in g.classes[:g.vcs]],
-        classes_bound=classes_bound(g.algorithm, int(topo.params["n"])))
+        spec=topo.spec,
+        algorithm=g.algorithm,
+        model=model,
+        vcs=g.vcs,
+        vc_rule=g.vc_rule,
+        faulty_links=int(g.faulty.sum()),
+        acyclic=True,
+        channels=int(g.used.sum()),
+        dependencies=int(adj.sum()),
+        pairs=N * (N - 1),
+        delivered=int(g.stats[2]),
+        not_delivered=int(g.stats[0]),
+        refused=int(g.stats[1]),
+        classes=[int(c) for c in g.classes[: g.vcs]],
+        classes_bound=classes_bound(g.algorithm, int(topo.params["n"])),
+    )
     cyc = find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
     if cyc.size:
         short = shortest_cycle(topo.port_peer, N, g.vcs, adj, cyc)
@@ -436,11 +549,15 @@ def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
     topo = g.topo
     dep = f"{channel_label(topo, a, g.vcs)} ⇒ {channel_label(topo, b, g.vcs)}"
     s, t = g.witness(a, b)
-    _, sw, ports, vc = walk_vcs(topo, g.algorithm, s, t, g.faulty, model=g.model,
-                                vcs=max(g.vcs, 2))
+    _, sw, ports, vc = walk_vcs(topo, g.algorithm, s, t, g.faulty, model=g.model, vcs=max(g.vcs, 2))
     path = [topo.node_label(s)] + [topo.switch_label(x) for x in sw] + [topo.node_label(t)]
-    out = {"dependency": dep, "src": topo.node_label(s), "dst": topo.node_label(t),
-           "path": path, "ports": ports}
+    out = {
+        "dependency": dep,
+        "src": topo.node_label(s),
+        "dst": topo.node_label(t),
+        "path": path,
+        "ports": ports,
+    }
     if g.vc_rule == "escape":
         out["vcs"] = vc
     return out
@@ -454,6 +571,16 @@ def algorithms_for_deadlock(family: str, names: str) -> list[str]:
     return [a.name for a in algs if not a.is_oracle]
 
 
-__all__ = ["classes_bound", "ft_rank", "ft_vc", "route_vcs", "ft_deadlock",
-           "ft_dependency_graph", "walk_vcs",
-           "FTDeadlockReport", "FTDependencyGraph", "algorithms_for_deadlock", "VC_RULES"]
+__all__ = [
+    "classes_bound",
+    "ft_rank",
+    "ft_vc",
+    "route_vcs",
+    "ft_deadlock",
+    "ft_dependency_graph",
+    "walk_vcs",
+    "FTDeadlockReport",
+    "FTDependencyGraph",
+    "algorithms_for_deadlock",
+    "VC_RULES",
+]

@@ -14,18 +14,50 @@ import numpy as np
 from ..errors import ParameterError
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
-from .algorithms import (GDL, GNS, MIKANT_FAMILIES, ROOT, TABLE_RULES, TT, UPALT, XT,
-                         check_model, resolve_algorithms)
-from .kernel import (HOW_CUBE, HOW_GODOWN, HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT, KIND_GDL,
-                     KIND_GNS, KIND_TT, KIND_TX, KIND_XT, OK, STATUS_NAMES, ft_walk)
+from .algorithms import (
+    GDL,
+    GNS,
+    MIKANT_FAMILIES,
+    ROOT,
+    TABLE_RULES,
+    TT,
+    UPALT,
+    XT,
+    check_model,
+    resolve_algorithms,
+)
+from .kernel import (
+    HOW_CUBE,
+    HOW_GODOWN,
+    HOW_MISROUTE,
+    HOW_MULTIPATH,
+    HOW_UPALT,
+    KIND_GDL,
+    KIND_GNS,
+    KIND_TT,
+    KIND_TX,
+    KIND_XT,
+    OK,
+    STATUS_NAMES,
+    ft_walk,
+)
 from .records import FTExplanation
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
-_REFS = {KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1", KIND_GDL: "Go-Down-Level, 001 §4.2.2",
-         KIND_TT: "Three-Turn, 001 §4.2.4", KIND_XT: "X-Turns, 001 §4.2.3",
-         KIND_TX: "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4"}
-_STEPS = {KIND_GNS: ("g1", "g2", "g3"), KIND_GDL: ("d1", "d2", "d3"), KIND_TT: ("t1", "t2", "t3"),
-          KIND_XT: ("x1", "x2", "x3", "x4", "x5"), KIND_TX: ("t1/x1",)}
+_REFS = {
+    KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1",
+    KIND_GDL: "Go-Down-Level, 001 §4.2.2",
+    KIND_TT: "Three-Turn, 001 §4.2.4",
+    KIND_XT: "X-Turns, 001 §4.2.3",
+    KIND_TX: "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4",
+}
+_STEPS = {
+    KIND_GNS: ("g1", "g2", "g3"),
+    KIND_GDL: ("d1", "d2", "d3"),
+    KIND_TT: ("t1", "t2", "t3"),
+    KIND_XT: ("x1", "x2", "x3", "x4", "x5"),
+    KIND_TX: ("t1/x1",),
+}
 _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 
@@ -39,8 +71,22 @@ def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
         sw = np.full(cap, -1, np.int64)
         ports = np.full(cap, -1, np.int64)
         trace = np.full((cap, 4), -1, np.int64)
-        st, hops, nsw = ft_walk(k, n, topo.port_peer, topo.link_index, stamp, 1, alg.flags,
-                                model == "lookahead", src, start, dst, sw, ports, trace)
+        st, hops, nsw = ft_walk(
+            k,
+            n,
+            topo.port_peer,
+            topo.link_index,
+            stamp,
+            1,
+            alg.flags,
+            model == "lookahead",
+            src,
+            start,
+            dst,
+            sw,
+            ports,
+            trace,
+        )
         vcs, in_port, vc = [], -1, 0
         for i in range(nsw if st == OK else max(nsw - 1, 0)):
             vc = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), 64))
@@ -57,15 +103,44 @@ def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
     trace = np.full((cap, 4), -1, np.int64)
-    st, hops, nsw = mikantc_walk(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer,
-                                 topo.port_peer, topo.link_index, stamp, 1, alg.flags, rnd,
-                                 int(seed), int(packet), src, start, dst, sw, ports, trace)
+    st, hops, nsw = mikantc_walk(
+        tb.k,
+        tb.n,
+        tb.codes,
+        tb.cpos,
+        tb.near,
+        tb.outer,
+        topo.port_peer,
+        topo.link_index,
+        stamp,
+        1,
+        alg.flags,
+        rnd,
+        int(seed),
+        int(packet),
+        src,
+        start,
+        dst,
+        sw,
+        ports,
+        trace,
+    )
     return st, hops, nsw, sw, ports, trace, None
 
 
-def explain_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty=None, *,
-                  model: str = "local", start_switch: int | None = None,
-                  tie_break: str = "dimension", seed: int = 0, packet: int = 0) -> FTExplanation:
+def explain_route(
+    topo: Topology,
+    algorithm: str,
+    src: int | None,
+    dst: int,
+    faulty=None,
+    *,
+    model: str = "local",
+    start_switch: int | None = None,
+    tie_break: str = "dimension",
+    seed: int = 0,
+    packet: int = 0,
+) -> FTExplanation:
     """Route src → dst under faulty links and explain every decision.
 
     Parameters
@@ -110,51 +185,74 @@ def explain_route(topo: Topology, algorithm: str, src: int | None, dst: int, fau
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
     if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound (BFS with global knowledge), not a "
-                             "routing function: name a walkable algorithm")
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS with global knowledge), not a "
+            "routing function: name a walkable algorithm"
+        )
     N = topo.n_nodes
     for name, v in (("dst", dst), ("src", src)):
         if v is not None and not 0 <= int(v) < N:
             raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {N})")
     if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
-        raise ParameterError(f"start_switch={start_switch!r} is invalid: a switch id in "
-                             f"[0, {topo.n_switches}) when src is None")
+        raise ParameterError(
+            f"start_switch={start_switch!r} is invalid: a switch id in "
+            f"[0, {topo.n_switches}) when src is None"
+        )
     faulty = np.zeros(topo.n_links, bool) if faulty is None else np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
     s = -1 if src is None else int(src)
-    bad = [[topo.vertex_label(int(a)), topo.vertex_label(int(b))]
-           for a, b in topo.links[np.nonzero(faulty)[0]]]
+    bad = [
+        [topo.vertex_label(int(a)), topo.vertex_label(int(b))]
+        for a, b in topo.links[np.nonzero(faulty)[0]]
+    ]
     if s == int(dst):  # as routing's route: nothing to send
         lab = topo.node_label(s)
-        return FTExplanation(alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [],
-                             0, [], [], bad)
+        return FTExplanation(
+            alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [], 0, [], [], bad
+        )
     start = int(start_switch) if s < 0 else -1
     if topo.family not in MIKANT_FAMILIES or alg.rule in TABLE_RULES:
         from .gexplain import explain_generic
 
         return explain_generic(topo, alg, src, int(dst), faulty, model, start, bad)
-    st, hops, nsw, sw, ports, trace, vcs = _walk(topo, alg, s, int(dst), faulty.astype(np.int64),
-                                                 model, start, tie_break, seed, packet)
+    st, hops, nsw, sw, ports, trace, vcs = _walk(
+        topo, alg, s, int(dst), faulty.astype(np.int64), model, start, tie_break, seed, packet
+    )
     nport = nsw if st == OK else max(nsw - 1, 0)
     rows = []
     for i in range(nport):
         a, p = int(sw[i]), int(ports[i])
-        row = {"hop": i + 1, "switch": topo.switch_label(a), "port": p,
-               "to": topo.vertex_label(int(topo.port_peer[a, p])),
-               "rule": _rule_name(int(trace[i, 0]), int(trace[i, 1]))}
+        row = {
+            "hop": i + 1,
+            "switch": topo.switch_label(a),
+            "port": p,
+            "to": topo.vertex_label(int(topo.port_peer[a, p])),
+            "rule": _rule_name(int(trace[i, 0]), int(trace[i, 1])),
+        }
         if vcs is not None:
             row["vc"] = vcs[i]
         rows.append(row)
     events = _events(topo, alg, model, int(dst), st, nsw, sw, ports, trace, src, faulty)
-    path = ([topo.node_label(src)] if src is not None else [])
+    path = [topo.node_label(src)] if src is not None else []
     path += [topo.switch_label(int(x)) for x in sw[:nsw]]
     if st == OK:
         path.append(topo.node_label(dst))
-    return FTExplanation(alg.name, model, None if src is None else topo.node_label(src),
-                         topo.node_label(dst), st == OK, STATUS_NAMES[st], path,
-                         [topo.switch_label(int(x)) for x in sw[:nsw]],
-                         [int(p) for p in ports[:nport]], int(hops), rows, events, bad)
+    return FTExplanation(
+        alg.name,
+        model,
+        None if src is None else topo.node_label(src),
+        topo.node_label(dst),
+        st == OK,
+        STATUS_NAMES[st],
+        path,
+        [topo.switch_label(int(x)) for x in sw[:nsw]],
+        [int(p) for p in ports[:nport]],
+        int(hops),
+        rows,
+        events,
+        bad,
+    )
 
 
 def _rule_name(how, step) -> str:
@@ -165,8 +263,13 @@ def _rule_name(how, step) -> str:
         name = names[step] if step < len(names) else f"step {step + 1}"
         final = how != KIND_TX and step == len(names) - 1
         return f"{_NAMES[how]} {name}" + (" (A1)" if final else "")
-    return {HOW_UPALT: "UPALT", HOW_MISROUTE: "misroute", HOW_CUBE: "cube",
-            HOW_MULTIPATH: "cube multipath", HOW_GODOWN: "Go-Down to P_D"}.get(how, "?")
+    return {
+        HOW_UPALT: "UPALT",
+        HOW_MISROUTE: "misroute",
+        HOW_CUBE: "cube",
+        HOW_MULTIPATH: "cube multipath",
+        HOW_GODOWN: "Go-Down to P_D",
+    }.get(how, "?")
 
 
 def _fault_class(topo, a, p, dst) -> tuple[str, str]:
@@ -181,8 +284,10 @@ def _fault_class(topo, a, p, dst) -> tuple[str, str]:
         return "a cube hop", "004's hypercube multipath applies"
     if kind == PORT_UP and level == n - 2:
         if same:
-            return "a root crossing", ("001 applies no detour there (Algorithm 2 runs only if "
-                                       "G_W ≠ G_T); the ROOT and UPALT extensions do")
+            return "a root crossing", (
+                "001 applies no detour there (Algorithm 2 runs only if "
+                "G_W ≠ G_T); the ROOT and UPALT extensions do"
+            )
         return "a cross-group crossing", "GNS, TT and XT apply (001 §4.2.1, §4.2.3-4)"
     if kind == PORT_UP:
         return "an up link below the crossing", "001 has no rule; the UPALT extension applies"
@@ -196,19 +301,28 @@ def _link(topo, a, p) -> list[str]:
 
 
 def _faulty_here(topo, a, faulty) -> str:
-    bad = [f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
-           for p in range(topo.max_ports)
-           if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]]
+    bad = [
+        f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
+        for p in range(topo.max_ports)
+        if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]
+    ]
     return ", ".join(bad) if bad else "none"
 
 
 def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> list[dict]:
     ev: list[dict] = []
     if nsw == 0:
-        ev.append({"hop": 0, "switch": None, "event": "fail", "algorithm": None,
-                   "text": f"the source's node link {topo.node_label(src)}–"
-                           f"{topo.switch_label(int(topo.node_switch[src]))} is faulty: "
-                           f"nothing can route around a node's only link"})
+        ev.append(
+            {
+                "hop": 0,
+                "switch": None,
+                "event": "fail",
+                "algorithm": None,
+                "text": f"the source's node link {topo.node_label(src)}–"
+                f"{topo.switch_label(int(topo.node_switch[src]))} is faulty: "
+                f"nothing can route around a node's only link",
+            }
+        )
         return ev
     trigger = 0
     for i in range(nsw):
@@ -217,43 +331,85 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
         here = topo.switch_label(a)
 
         def add(event, text, algorithm=None, **extra):
-            ev.append({"hop": i + 1, "switch": here, "event": event, "algorithm": algorithm,  # noqa: B023  (called in this iteration)
-                       "text": text, **extra})
+            ev.append(
+                {
+                    "hop": i + 1,  # noqa: B023  (called in this iteration)
+                    "switch": here,  # noqa: B023
+                    "event": event,
+                    "algorithm": algorithm,  # noqa: B023  (called in this iteration)
+                    "text": text,
+                    **extra,
+                }
+            )
 
         if fault >= 0:
             cls, covers = _fault_class(topo, a, fault, dst)
-            add("fault", f"Algorithm 1's port {fault} ({' – '.join(_link(topo, a, fault))}) is "
-                         f"faulty: {cls}; {covers}", port=fault,
-                link=_link(topo, a, fault), fault_class=cls)
-            why = ("no fully healthy detour (lookahead)" if model == "lookahead" else
-                   "no healthy port for its first step")
+            add(
+                "fault",
+                f"Algorithm 1's port {fault} ({' – '.join(_link(topo, a, fault))}) is "
+                f"faulty: {cls}; {covers}",
+                port=fault,
+                link=_link(topo, a, fault),
+                fault_class=cls,
+            )
+            why = (
+                "no fully healthy detour (lookahead)"
+                if model == "lookahead"
+                else "no healthy port for its first step"
+            )
             for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL):
                 if mask >= 0 and mask & (1 << kd):
                     add("skip", f"{_NAMES[kd]} cannot start: {why}", _NAMES[kd])
         if how in _NAMES and step == 0:
             trigger = how
             p = int(ports[i])
-            add("detour", f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to "
-                          f"{topo.vertex_label(int(topo.port_peer[a, p]))}", _NAMES[how],
-                port=p)
+            add(
+                "detour",
+                f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to "
+                f"{topo.vertex_label(int(topo.port_peer[a, p]))}",
+                _NAMES[how],
+                port=p,
+            )
         elif how in (KIND_TT, KIND_XT) and step == 1 and trigger == KIND_TX:
-            add("decide", f"X1 {'can' if how == KIND_TT else 'cannot'} turn back over a healthy "
-                          f"allowed cross link: "
-                          f"{'Three-Turn' if how == KIND_TT else 'X-Turns'} continues", _NAMES[how])
+            add(
+                "decide",
+                f"X1 {'can' if how == KIND_TT else 'cannot'} turn back over a healthy "
+                f"allowed cross link: "
+                f"{'Three-Turn' if how == KIND_TT else 'X-Turns'} continues",
+                _NAMES[how],
+            )
         elif how == HOW_UPALT:
-            add("upalt", "UPALT: another healthy up port (every up port below the crossing "
-                         "reaches an ancestor; at a root crossing any root)", "UPALT")
+            add(
+                "upalt",
+                "UPALT: another healthy up port (every up port below the crossing "
+                "reaches an ancestor; at a root crossing any root)",
+                "UPALT",
+            )
         elif how == HOW_MULTIPATH:
-            add("multipath", "hypercube multipath: another shortest-path cube dimension "
-                             "(004 Algorithm 1)", "cube")
+            add(
+                "multipath",
+                "hypercube multipath: another shortest-path cube dimension (004 Algorithm 1)",
+                "cube",
+            )
         elif how == HOW_GODOWN:
-            add("godown", "Go-Down to P_D: another intermediate of the destination cube "
-                          "(004 Algorithm 1, fall phase)", "GDL")
+            add(
+                "godown",
+                "Go-Down to P_D: another intermediate of the destination cube "
+                "(004 Algorithm 1, fall phase)",
+                "GDL",
+            )
         elif how == HOW_MISROUTE:
-            why = ("no rule applies" if fault >= 0 else
-                   f"the {_NAMES.get(mask, 'detour')} detour found no healthy allowed port")
-            add("misroute", f"escape: {why}; misroute to a healthy port other than the way "
-                            f"back, then Algorithm 1 again", "escape")
+            why = (
+                "no rule applies"
+                if fault >= 0
+                else f"the {_NAMES.get(mask, 'detour')} detour found no healthy allowed port"
+            )
+            add(
+                "misroute",
+                f"escape: {why}; misroute to a healthy port other than the way "
+                f"back, then Algorithm 1 again",
+                "escape",
+            )
         elif how == -1:
             add("fail", _failure(topo, alg, st, a, step, fault, mask, faulty), None)
     return ev
@@ -265,27 +421,30 @@ def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
         return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
     if fault >= 0:
         if mask > 0:
-            tried = ", ".join(_NAMES[kd] for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL)
-                              if mask & (1 << kd))
+            tried = ", ".join(
+                _NAMES[kd] for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL) if mask & (1 << kd)
+            )
             return f"{name}: {tried} could not start and no other enabled rule covers this hop"
         enabled = [nm for kd, nm in _NAMES.items() if kd in _FLAG and alg.flags & _FLAG[kd]]
         extra = [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]
         have = ", ".join(enabled + extra) or "none"
-        return (f"{name}: {alg.name} has no rule for this kind of faulty hop "
-                f"(its rules: {have})")
+        return f"{name}: {alg.name} has no rule for this kind of faulty hop (its rules: {have})"
     kd = mask
     steps = _STEPS.get(kd, ())
     sname = steps[step] if step < len(steps) else f"step {step + 1}"
-    return (f"{name}: the {_NAMES.get(kd, 'detour')} detour's step {sname} at "
-            f"{topo.switch_label(a)} has no healthy allowed port (faulty ports here: "
-            f"{_faulty_here(topo, a, faulty)}; 001 Algorithm 2: 'routing fails')")
+    return (
+        f"{name}: the {_NAMES.get(kd, 'detour')} detour's step {sname} at "
+        f"{topo.switch_label(a)} has no healthy allowed port (faulty ports here: "
+        f"{_faulty_here(topo, a, faulty)}; 001 Algorithm 2: 'routing fails')"
+    )
 
 
 __all__ = ["FTExplanation", "explain_route"]
 
 
-def resolve_route_algorithm(topo: Topology, name: str | None,
-                            with_faults: bool) -> tuple[str, str | None]:
+def resolve_route_algorithm(
+    topo: Topology, name: str | None, with_faults: bool
+) -> tuple[str, str | None]:
     """Which registry serves ``fattree route`` / ``deadlock``: ``("routing", name)`` or
     ``("faults", name)``.
 
@@ -319,8 +478,10 @@ def resolve_route_algorithm(topo: Topology, name: str | None,
         return "faults", key
     if not walkable:
         fams = sorted({f for _, a in FT_ALGORITHMS.items() for f in a.families})
-        raise ParameterError(f"faults: fault-tolerant routing is defined for "
-                             f"{', '.join(fams)}, not {fam!r} ({topo.spec})")
+        raise ParameterError(
+            f"faults: fault-tolerant routing is defined for "
+            f"{', '.join(fams)}, not {fam!r} ({topo.spec})"
+        )
     if fam not in MIKANT_FAMILIES:
         from .algorithms import GENERIC_ALIASES
         from .rules import default_ft_algorithm
@@ -330,11 +491,15 @@ def resolve_route_algorithm(topo: Topology, name: str | None,
     if key in walkable:
         return "faults", key
     if key == "oracle":
-        raise ParameterError("algorithm='oracle' is a bound (BFS with global knowledge), not a "
-                             f"routing function; valid with --faults: {', '.join(walkable)}")
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS with global knowledge), not a "
+            f"routing function; valid with --faults: {', '.join(walkable)}"
+        )
     kind = "a routing algorithm without fault handling" if key in ALGORITHMS else "unknown"
-    raise ParameterError(f"algorithm={name!r} is {kind} for --faults on {fam!r}; valid: "
-                         f"{', '.join(walkable)} (alg1 = sp)")
+    raise ParameterError(
+        f"algorithm={name!r} is {kind} for --faults on {fam!r}; valid: "
+        f"{', '.join(walkable)} (alg1 = sp)"
+    )
 
 
 __all__ += ["resolve_route_algorithm"]

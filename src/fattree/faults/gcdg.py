@@ -31,8 +31,23 @@ from .kernel import OK
 
 
 @njit(cache=True)
-def _g_cdg(rt, rule, look, budget, ttl, stamp, table, use_table, order, V, layered, wit, used,
-           stats, classes):
+def _g_cdg(
+    rt,
+    rule,
+    look,
+    budget,
+    ttl,
+    stamp,
+    table,
+    use_table,
+    order,
+    V,
+    layered,
+    wit,
+    used,
+    stats,
+    classes,
+):
     """``stats``: [not delivered, refused, delivered, most turn layers - 1]."""
     port_peer = rt[7]
     N = rt[9]
@@ -48,11 +63,13 @@ def _g_cdg(rt, rule, look, budget, ttl, stamp, table, use_table, order, V, layer
             if s == t:
                 continue
             if use_table:
-                st, h, nsw = table_route(table, port_peer, node_switch, stamp, N, s, -1, t, sw,
-                                         ports)
+                st, h, nsw = table_route(
+                    table, port_peer, node_switch, stamp, N, s, -1, t, sw, ports
+                )
             else:
-                st, h, nsw = ft_walk_generic(rt, rule, look, budget, ttl, stamp, 1, s, -1, t,
-                                             sw, ports, how)
+                st, h, nsw = ft_walk_generic(
+                    rt, rule, look, budget, ttl, stamp, 1, s, -1, t, sw, ports, how
+                )
             if st != OK:
                 stats[0] += 1
                 continue
@@ -110,7 +127,7 @@ def _any_cycle(port_peer, N, V, wit, used):
                         k = top
                         while stack[k] != d:
                             k -= 1
-                        return stack[k:top + 1].copy()
+                        return stack[k : top + 1].copy()
                     if colour[d] == 0:
                         colour[d] = 1
                         nxt[d] = 0
@@ -124,8 +141,15 @@ def _any_cycle(port_peer, N, V, wit, used):
     return np.empty(0, np.int64)
 
 
-def generic_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str = "local",
-                     vcs: int = 1, vc_rule: str = "auto") -> FTDeadlockReport:
+def generic_deadlock(
+    topo: Topology,
+    algorithm: str,
+    faulty=None,
+    *,
+    model: str = "local",
+    vcs: int = 1,
+    vc_rule: str = "auto",
+) -> FTDeadlockReport:
     """Channel dependency graph of every delivered route of a generic fault-tolerant
     algorithm under ``faulty``: acyclic, or one shortest cycle and the routes creating it.
 
@@ -169,8 +193,10 @@ def generic_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str 
     layered = rules[vc_rule]
     (alg,) = resolve_algorithms([algorithm], topo.family)
     if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-                             "routing function: it has no channel dependency graph")
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
+            "routing function: it has no channel dependency graph"
+        )
     g = GenericRouter(topo, alg, faulty, model)
     S, R = topo.port_peer.shape
     V = int(vcs) if layered else 1
@@ -179,16 +205,41 @@ def generic_deadlock(topo: Topology, algorithm: str, faulty=None, *, model: str 
     stats = np.zeros(4, np.int64)
     classes = np.zeros(V + 1, np.int64)
     table = g.table if g.is_table else np.zeros((1, 1), np.int32)
-    _g_cdg(g.ctx.rt, alg.rule, model == "lookahead", g.ctx.budget, g.ctx.ttl, g.stamp, table,
-           g.is_table, g.order, V, layered, wit, used, stats, classes)
+    _g_cdg(
+        g.ctx.rt,
+        alg.rule,
+        model == "lookahead",
+        g.ctx.budget,
+        g.ctx.ttl,
+        g.stamp,
+        table,
+        g.is_table,
+        g.order,
+        V,
+        layered,
+        wit,
+        used,
+        stats,
+        classes,
+    )
     N = topo.n_nodes
     rep = FTDeadlockReport(
-        spec=topo.spec, algorithm=alg.name, model="global" if g.is_table else model, vcs=V,
-        vc_rule="updown" if layered else "none", faulty_links=int(g.faulty.sum()),
-        acyclic=True, channels=int(used.sum()), dependencies=int((wit >= 0).sum()),
-        pairs=N * (N - 1), delivered=int(stats[2]), not_delivered=int(stats[0]),
-        refused=int(stats[1]), classes=[int(c) for c in classes[:V]],
-        classes_bound=1 if alg.rule == RULE_UPDOWN_T else None)
+        spec=topo.spec,
+        algorithm=alg.name,
+        model="global" if g.is_table else model,
+        vcs=V,
+        vc_rule="updown" if layered else "none",
+        faulty_links=int(g.faulty.sum()),
+        acyclic=True,
+        channels=int(used.sum()),
+        dependencies=int((wit >= 0).sum()),
+        pairs=N * (N - 1),
+        delivered=int(stats[2]),
+        not_delivered=int(stats[0]),
+        refused=int(stats[1]),
+        classes=[int(c) for c in classes[:V]],
+        classes_bound=1 if alg.rule == RULE_UPDOWN_T else None,
+    )
     rep.layers_needed = int(stats[3]) + 1 if stats[2] else 0
     cyc = _any_cycle(topo.port_peer, N, V, wit, used)
     if cyc.size:
@@ -210,6 +261,10 @@ def _witness(topo, g, wit, V, a, b) -> dict:
     s, t = divmod(int(wit[a, (b // V % R) * V + b % V]), topo.n_nodes)
     _, _, sws, ports, _ = g.route(s, t)
     path = [topo.node_label(s)] + [topo.switch_label(int(x)) for x in sws] + [topo.node_label(t)]
-    return {"dependency": f"{channel_label(topo, a, V)} ⇒ {channel_label(topo, b, V)}",
-            "src": topo.node_label(s), "dst": topo.node_label(t), "path": path,
-            "ports": [int(p) for p in ports]}
+    return {
+        "dependency": f"{channel_label(topo, a, V)} ⇒ {channel_label(topo, b, V)}",
+        "src": topo.node_label(s),
+        "dst": topo.node_label(t),
+        "path": path,
+        "ports": [int(p) for p in ports],
+    }

@@ -143,8 +143,11 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
             state[S_HOW] = HOW_DEFAULT
             return p0
         if v - N != prev or v < N:
-            if not lookahead or v < N or _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2,
-                                                 buf, dbuf):
+            if (
+                not lookahead
+                or v < N
+                or _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf)
+            ):
                 state[S_HOW] = HOW_DEFAULT
                 return p0
     if rule == RULE_SP:
@@ -195,8 +198,9 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
 
 
 @njit(cache=True)
-def ft_walk_generic(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw,
-                    out_port, out_how):
+def ft_walk_generic(
+    rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw, out_port, out_how
+):
     """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
 
     ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
@@ -205,23 +209,51 @@ def ft_walk_generic(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, ds
     """
     R = rt[7].shape[1]
     scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
-    return ft_walk_generic_into(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst,
-                                out_sw, out_port, out_how, scratch)
+    return ft_walk_generic_into(
+        rt,
+        rule,
+        lookahead,
+        budget,
+        ttl,
+        stamp,
+        cur,
+        src,
+        start,
+        dst,
+        out_sw,
+        out_port,
+        out_how,
+        scratch,
+    )
 
 
 @njit(cache=True)
-def ft_walk_generic_into(rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw,
-                         out_port, out_how, scratch):
+def ft_walk_generic_into(
+    rt,
+    rule,
+    lookahead,
+    budget,
+    ttl,
+    stamp,
+    cur,
+    src,
+    start,
+    dst,
+    out_sw,
+    out_port,
+    out_how,
+    scratch,
+):
     """:func:`ft_walk_generic` on caller's scratch (``4 (R + 1) + 4`` int64 entries, R the
     ports per switch): allocation-free, for the simulator's cycle loop."""
     port_peer = rt[7]
     N = rt[9]
     R = port_peer.shape[1]
-    cand = scratch[0:R + 1]
-    cand2 = scratch[R + 1:2 * (R + 1)]
-    buf = scratch[2 * (R + 1):3 * (R + 1)]
-    dbuf = scratch[3 * (R + 1):4 * (R + 1)]
-    state = scratch[4 * (R + 1):]
+    cand = scratch[0 : R + 1]
+    cand2 = scratch[R + 1 : 2 * (R + 1)]
+    buf = scratch[2 * (R + 1) : 3 * (R + 1)]
+    dbuf = scratch[3 * (R + 1) : 4 * (R + 1)]
+    state = scratch[4 * (R + 1) :]
     state[S_BUDGET] = budget
     state[S_PREV] = -1
     state[S_HOW] = 0
@@ -242,8 +274,11 @@ def ft_walk_generic_into(rt, rule, lookahead, budget, ttl, stamp, cur, src, star
         state[S_HOPS] = hops
         p = ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, ttl, cand, cand2, buf, dbuf)
         if p < 0:
-            return (NO_RULE if rule != RULE_DETOUR or state[S_BUDGET] > 0 else DEAD_END), \
-                hops, nsw + 1
+            return (
+                (NO_RULE if rule != RULE_DETOUR or state[S_BUDGET] > 0 else DEAD_END),
+                hops,
+                nsw + 1,
+            )
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
             out_how[nsw] = state[S_HOW]
@@ -383,15 +418,34 @@ def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, d
         elif ddown[v0] >= 0:
             if ddown[u] == ddown[v0] - 1 and (u == t or (u >= N and order[u] > order[v0])):
                 return p
-        elif dall[v0] > 0 and u >= N and order[u] >= 0 and order[u] < order[v0] \
-                and dall[u] == dall[v0] - 1:
+        elif (
+            dall[v0] > 0
+            and u >= N
+            and order[u] >= 0
+            and order[u] < order[v0]
+            and dall[u] == dall[v0] - 1
+        ):
             return p
     return -1
 
 
 @njit(cache=True)
-def table_walk(rule, port_peer, link_index, stamp, cur, N, src_sw, t, dist, order, ddown, dall,
-               out_sw, out_port):
+def table_walk(
+    rule,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    N,
+    src_sw,
+    t,
+    dist,
+    order,
+    ddown,
+    dall,
+    out_sw,
+    out_port,
+):
     """Follow a recomputed column from switch ``src_sw`` to node ``t``; returns
     (status, switch hops, switches). The ``updown-table`` classes a route needs follow from
     ``order`` (:func:`turn_classes`)."""
@@ -400,8 +454,7 @@ def table_walk(rule, port_peer, link_index, stamp, cur, N, src_sw, t, dist, orde
     cap = out_sw.shape[0]
     while nsw < cap:
         out_sw[nsw] = sw
-        p = table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown,
-                       dall)
+        p = table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown, dall)
         if p < 0:
             return NO_RULE, nsw, nsw + 1
         out_port[nsw] = p
@@ -483,8 +536,7 @@ def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddow
                     continue
                 for j in range(indptr[v], indptr[v + 1]):
                     u = nbr[j]
-                    if u < N or order[u] < 0 or order[u] >= order[v] \
-                            or stamp[nbr_link[j]] == cur:
+                    if u < N or order[u] < 0 or order[u] >= order[v] or stamp[nbr_link[j]] == cur:
                         continue
                     if ddown[u] >= 0:
                         if best < 0 or dv + 1 + ddown[u] < best:

@@ -17,8 +17,15 @@ from numba import njit
 from ..errors import ParameterError, ResourceError
 from ..topology import Topology
 from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm
-from .generic import (HOW_TABLE, shortest_column, table_port, turn_classes, updown_column,
-                      updown_order, ft_walk_generic)
+from .generic import (
+    HOW_TABLE,
+    shortest_column,
+    table_port,
+    turn_classes,
+    updown_column,
+    updown_order,
+    ft_walk_generic,
+)
 from .kernel import DEAD_END, NO_RULE, OK, TTL
 from .mcdraw import surviving_csr
 
@@ -26,8 +33,9 @@ TABLE_LIMIT_BYTES = 1 << 30
 
 
 @njit(cache=True)
-def _fill_table(rule, indptr, nbr, nbr_link, stamp, N, root, slevel, port_peer, link_index,
-                table, order):
+def _fill_table(
+    rule, indptr, nbr, nbr_link, stamp, N, root, slevel, port_peer, link_index, table, order
+):
     V = indptr.shape[0] - 1
     dist = np.empty(V, np.int64)
     ddown = np.empty(V, np.int64)
@@ -35,19 +43,18 @@ def _fill_table(rule, indptr, nbr, nbr_link, stamp, N, root, slevel, port_peer, 
     queue = np.empty(2 * V + 1, np.int64)
     n_ord = 0
     if rule == RULE_UPDOWN_T or rule == RULE_SHORTEST_T:
-        n_ord = updown_order(indptr, nbr, nbr_link, stamp, 1, N, N + root, slevel, order,
-                             queue)
+        n_ord = updown_order(indptr, nbr, nbr_link, stamp, 1, N, N + root, slevel, order, queue)
     ordq = queue[:n_ord].copy()
     for t in range(N):
         if rule == RULE_SHORTEST_T:
             shortest_column(indptr, nbr, nbr_link, stamp, 1, t, dist, queue)
         else:
             queue[:n_ord] = ordq
-            updown_column(indptr, nbr, nbr_link, stamp, 1, N, t, order, n_ord, ddown, dall,
-                          queue)
+            updown_column(indptr, nbr, nbr_link, stamp, 1, N, t, order, n_ord, ddown, dall, queue)
         for s in range(port_peer.shape[0]):
-            table[s, t] = table_port(rule, port_peer, link_index, stamp, 1, N, s, t, dist, order,
-                                     ddown, dall)
+            table[s, t] = table_port(
+                rule, port_peer, link_index, stamp, 1, N, s, t, dist, order, ddown, dall
+            )
     return n_ord
 
 
@@ -76,16 +83,29 @@ def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | 
 
     need = 4 * topo.n_switches * topo.n_nodes
     if need > TABLE_LIMIT_BYTES:
-        raise ResourceError(f"a {topo.n_switches:,} x {topo.n_nodes:,} forwarding table needs "
-                            f"{need / 2**20:,.0f} MiB (limit {TABLE_LIMIT_BYTES >> 20} MiB) on "
-                            f"{topo.spec}; use minimal or detour")
+        raise ResourceError(
+            f"a {topo.n_switches:,} x {topo.n_nodes:,} forwarding table needs "
+            f"{need / 2**20:,.0f} MiB (limit {TABLE_LIMIT_BYTES >> 20} MiB) on "
+            f"{topo.spec}; use minimal or detour"
+        )
     indptr, nbr, nbr_link = surviving_csr(topo)
     root = updown_root(topo) if root is None else int(root)
     table = np.full((topo.n_switches, topo.n_nodes), -1, np.int32)
     order = np.full(topo.n_vertices, -1, np.int64)
-    _fill_table(rule, indptr, nbr, nbr_link, np.asarray(faulty, bool).astype(np.int64),
-                topo.n_nodes, root, topo.switch_level.astype(np.int64), topo.port_peer,
-                topo.link_index, table, order)
+    _fill_table(
+        rule,
+        indptr,
+        nbr,
+        nbr_link,
+        np.asarray(faulty, bool).astype(np.int64),
+        topo.n_nodes,
+        root,
+        topo.switch_level.astype(np.int64),
+        topo.port_peer,
+        topo.link_index,
+        table,
+        order,
+    )
     return table, order
 
 
@@ -136,21 +156,25 @@ class GenericRouter:
     docs/faults.md ("Every family").
     """
 
-    def __init__(self, topo: Topology, alg: FTAlgorithm, faulty, model: str = "local",
-                 seed: int = 0):
+    def __init__(
+        self, topo: Topology, alg: FTAlgorithm, faulty, model: str = "local", seed: int = 0
+    ):
         from .rules import context
 
         if alg.rule < 0 or alg.is_oracle:
-            raise ParameterError(f"algorithm={alg.name!r} is not a walkable generic "
-                                 f"fault-tolerant algorithm on {topo.family!r}")
+            raise ParameterError(
+                f"algorithm={alg.name!r} is not a walkable generic "
+                f"fault-tolerant algorithm on {topo.family!r}"
+            )
         self.topo = topo
         self.alg = alg
         self.model = model
         self.ctx = context(topo, seed)
         self.faulty = np.zeros(topo.n_links, bool) if faulty is None else np.asarray(faulty, bool)
         if self.faulty.shape != (topo.n_links,):
-            raise ParameterError(f"faulty has shape {self.faulty.shape}, expected "
-                                 f"({topo.n_links},)")
+            raise ParameterError(
+                f"faulty has shape {self.faulty.shape}, expected ({topo.n_links},)"
+            )
         self.stamp = self.faulty.astype(np.int64)
         self.cap = self.ctx.ttl + 2
         self.table = None
@@ -173,26 +197,53 @@ class GenericRouter:
         s = -1 if src is None else int(src)
         st0 = -1 if start is None else int(start)
         if self.table is not None:
-            st, hops, nsw = table_route(self.table, self.topo.port_peer, self.ctx.rt[10],
-                                        self.stamp, self.topo.n_nodes, s, st0, int(dst), sw,
-                                        ports)
+            st, hops, nsw = table_route(
+                self.table,
+                self.topo.port_peer,
+                self.ctx.rt[10],
+                self.stamp,
+                self.topo.n_nodes,
+                s,
+                st0,
+                int(dst),
+                sw,
+                ports,
+            )
             how[:] = HOW_TABLE
         else:
-            st, hops, nsw = ft_walk_generic(self.ctx.rt, self.alg.rule,
-                                            self.model == "lookahead", self.ctx.budget,
-                                            self.ctx.ttl, self.stamp, 1, s, st0, int(dst), sw,
-                                            ports, how)
+            st, hops, nsw = ft_walk_generic(
+                self.ctx.rt,
+                self.alg.rule,
+                self.model == "lookahead",
+                self.ctx.budget,
+                self.ctx.ttl,
+                self.stamp,
+                1,
+                s,
+                st0,
+                int(dst),
+                sw,
+                ports,
+                how,
+            )
         nport = nsw if st == OK else max(nsw - 1, 0)
         return int(st), int(hops), sw[:nsw].copy(), ports[:nport].copy(), how[:nport].copy()
 
     def classes(self, sws, ports) -> list[int]:
         """VC layer of each hop (up*/down* turn classes; -1 entries: off the orientation)."""
         out = np.zeros(max(len(ports), 1), np.int64)
-        m = turn_classes(self.topo.port_peer, self.topo.n_nodes, self.order,
-                         np.asarray(sws, np.int64), np.asarray(ports, np.int64), len(ports), out)
+        m = turn_classes(
+            self.topo.port_peer,
+            self.topo.n_nodes,
+            self.order,
+            np.asarray(sws, np.int64),
+            np.asarray(ports, np.int64),
+            len(ports),
+            out,
+        )
         if m < 0:
             return [-1] * len(ports)
-        return [int(x) for x in out[:len(ports)]]
+        return [int(x) for x in out[: len(ports)]]
 
 
 def _orientation(topo: Topology, faulty):
@@ -201,7 +252,16 @@ def _orientation(topo: Topology, faulty):
     indptr, nbr, nbr_link = surviving_csr(topo)
     order = np.full(topo.n_vertices, -1, np.int64)
     queue = np.empty(2 * topo.n_vertices + 1, np.int64)
-    n = updown_order(indptr, nbr, nbr_link, np.asarray(faulty, bool).astype(np.int64), 1,
-                     topo.n_nodes, topo.n_nodes + updown_root(topo),
-                     topo.switch_level.astype(np.int64), order, queue)
+    n = updown_order(
+        indptr,
+        nbr,
+        nbr_link,
+        np.asarray(faulty, bool).astype(np.int64),
+        1,
+        topo.n_nodes,
+        topo.n_nodes + updown_root(topo),
+        topo.switch_level.astype(np.int64),
+        order,
+        queue,
+    )
     return n, order

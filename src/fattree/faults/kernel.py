@@ -162,8 +162,7 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
 
 
 @njit(cache=True)
-def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq,
-               la):
+def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq, la):
     """Depth-first search of a fully healthy detour of this kind; ports into seq.
 
     ``la``: int64 (8, >= max(2k, 5)) scratch (rows 0-4 the ports of each depth,
@@ -264,20 +263,70 @@ def upalt_port(s, faulty, k, link_index, stamp, cur):
 
 
 @njit(cache=True)
-def ft_walk(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
-            out_sw, out_port, trace=None):
+def ft_walk(
+    k,
+    n,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    lookahead,
+    src,
+    start,
+    t,
+    out_sw,
+    out_port,
+    trace=None,
+):
     """Route one packet; returns (status, hops, switches recorded). Allocates its scratch
     and calls :func:`ft_walk_into` (the simulator calls that with its own scratch)."""
     ip = alg1_iparams(k, n)
     w = max(2 * k, 5)
     scr = np.empty((10, w), np.int64)  # one allocation: ports, plan, lookahead search
-    return ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start,
-                        t, out_sw, out_port, ip, scr[0, :2 * k], scr[1, :5], scr[2:10], trace)
+    return ft_walk_into(
+        k,
+        n,
+        port_peer,
+        link_index,
+        stamp,
+        cur,
+        flags,
+        lookahead,
+        src,
+        start,
+        t,
+        out_sw,
+        out_port,
+        ip,
+        scr[0, : 2 * k],
+        scr[1, :5],
+        scr[2:10],
+        trace,
+    )
 
 
 @njit(cache=True)
-def ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src, start, t,
-                 out_sw, out_port, ip, ports, seq, la, trace=None):
+def ft_walk_into(
+    k,
+    n,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    lookahead,
+    src,
+    start,
+    t,
+    out_sw,
+    out_port,
+    ip,
+    ports,
+    seq,
+    la,
+    trace=None,
+):
     """Route one packet; returns (status, hops, switches recorded).
 
     Allocation-free (callable from the simulator's cycle loop): ``ip`` holds
@@ -341,8 +390,9 @@ def ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src,
                 else:
                     step += 1
             else:
-                p, how, kind, step = continue_detour(ip, kind, step, s, s, t, k, n, w2, wl, lw,
-                                                      ports, link_index, stamp, cur)
+                p, how, kind, step = continue_detour(
+                    ip, kind, step, s, s, t, k, n, w2, wl, lw, ports, link_index, stamp, cur
+                )
                 if p < 0:
                     status = DEAD_END
                     hmask = how
@@ -374,8 +424,24 @@ def ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src,
                             cand = order[oi]
                             if not _crossing_kind_on(cand, flags, n):
                                 continue
-                            m = _lookahead(ip, cand, s, t, k, n, w2, wl, lw, N, port_peer,
-                                           link_index, stamp, cur, seq, la)
+                            m = _lookahead(
+                                ip,
+                                cand,
+                                s,
+                                t,
+                                k,
+                                n,
+                                w2,
+                                wl,
+                                lw,
+                                N,
+                                port_peer,
+                                link_index,
+                                stamp,
+                                cur,
+                                seq,
+                                la,
+                            )
                             if m > 0:
                                 kind = cand
                                 seq_len = m
@@ -386,8 +452,9 @@ def ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src,
                                 break
                             hmask |= 1 << cand
                     else:
-                        q, kd, hm = start_crossing_detour(ip, flags, s, s, t, k, n, w2, wl, lw,
-                                                           ports, link_index, stamp, cur)
+                        q, kd, hm = start_crossing_detour(
+                            ip, flags, s, s, t, k, n, w2, wl, lw, ports, link_index, stamp, cur
+                        )
                         hmask |= hm
                         if q >= 0:
                             kind = kd
@@ -400,8 +467,24 @@ def ft_walk_into(k, n, port_peer, link_index, stamp, cur, flags, lookahead, src,
                     wl = digit(d, L - 1, k)
                     lw = L
                     if lookahead:
-                        m = _lookahead(ip, KIND_GDL, s, t, k, n, w2, wl, lw, N, port_peer,
-                                       link_index, stamp, cur, seq, la)
+                        m = _lookahead(
+                            ip,
+                            KIND_GDL,
+                            s,
+                            t,
+                            k,
+                            n,
+                            w2,
+                            wl,
+                            lw,
+                            N,
+                            port_peer,
+                            link_index,
+                            stamp,
+                            cur,
+                            seq,
+                            la,
+                        )
                         if m > 0:
                             kind = KIND_GDL
                             seq_len = m

@@ -66,7 +66,9 @@ def mikant_link_id(topo: Topology, lid) -> int:
     k, n = topo.params["k"], topo.params["n"]
     lid = [int(x) for x in lid]
     if topo.family != "mikant" or len(lid) != n + 2:
-        raise ParameterError(f"link id {lid} is not a MiKANT({k},{n}) link id <G,level,{n - 1} digits,P>")
+        raise ParameterError(
+            f"link id {lid} is not a MiKANT({k},{n}) link id <G,level,{n - 1} digits,P>"
+        )
     g, level, digits, p = lid[0], lid[1], lid[2:-1], lid[-1]
     if not (0 <= g <= 1 and 0 <= level <= n - 1 and 0 <= p < k and all(0 <= x < k for x in digits)):
         raise ParameterError(f"link id {lid} is out of range for MiKANT({k},{n})")
@@ -105,11 +107,14 @@ def parse_link(topo: Topology, text: str) -> int:
     parts = text.replace(",", " ").replace("-", " ").split()
     if len(parts) != 2:
         raise ParameterError(
-            f"link {text!r} is not 'LABEL LABEL' (e.g. 's0.1.0.0 s1.1.0.0') or a link id '<1,2,0,0,0>'")
+            f"link {text!r} is not 'LABEL LABEL' (e.g. 's0.1.0.0 s1.1.0.0') or a link id '<1,2,0,0,0>'"
+        )
     a, b = topo.find(parts[0]), topo.find(parts[1])
     e = link_between(topo, a, b)
     if e < 0:
-        raise ParameterError(f"link {text!r}: {parts[0]} and {parts[1]} are not adjacent in {topo.spec}")
+        raise ParameterError(
+            f"link {text!r}: {parts[0]} and {parts[1]} are not adjacent in {topo.spec}"
+        )
     return e
 
 
@@ -142,8 +147,10 @@ def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
     try:
         text = path.read_text()
     except UnicodeDecodeError:
-        raise InputFileError(f"faults file {str(path)!r} is not UTF-8 text (one link per "
-                             "line expected; a binary file?)") from None
+        raise InputFileError(
+            f"faults file {str(path)!r} is not UTF-8 text (one link per "
+            "line expected; a binary file?)"
+        ) from None
     for no, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].strip()
         if not body:
@@ -167,8 +174,10 @@ def write_fault_file(topo: Topology, mask: np.ndarray, path: str | Path) -> None
     path : str or Path
         The file to write (read back by :func:`read_fault_file`).
     """
-    lines = [f"{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}"
-             for a, b in topo.links[np.nonzero(mask)[0]]]
+    lines = [
+        f"{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}"
+        for a, b in topo.links[np.nonzero(mask)[0]]
+    ]
     Path(path).write_text("# faulty links, one per line\n" + "\n".join(lines) + "\n")
 
 
@@ -206,5 +215,11 @@ def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = Fa
     return mask
 
 
-__all__ = ["link_between", "mikant_link_id", "parse_link", "read_fault_file", "write_fault_file",
-           "random_faults"]
+__all__ = [
+    "link_between",
+    "mikant_link_id",
+    "parse_link",
+    "read_fault_file",
+    "write_fault_file",
+    "random_faults",
+]

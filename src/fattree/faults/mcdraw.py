@@ -42,8 +42,10 @@ def _below(state, m):
 @njit(cache=True)
 def draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state):
     """Mark trial tr's faulty links (stamp == cur) and return its (source, destination)."""
-    state[0] = mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
-                    mix(np.uint64(rate_idx) << np.uint64(40) ^ np.uint64(tr)))
+    state[0] = mix(
+        np.uint64(seed) * np.uint64(0x100000001B3)
+        ^ mix(np.uint64(rate_idx) << np.uint64(40) ^ np.uint64(tr))
+    )
     # partial Fisher-Yates over the pool, undone afterwards so perm stays sorted
     for i in range(n_faults):
         j = i + _below(state, pool - i)
@@ -64,16 +66,28 @@ def draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state):
     return s, t
 
 
-def draw_trial(topo: Topology, seed: int, rate_idx: int, trial: int, rate: float,
-               switch_only: bool = False):
+def draw_trial(
+    topo: Topology, seed: int, rate_idx: int, trial: int, rate: float, switch_only: bool = False
+):
     """The faulty-link mask and (source, destination) of one Monte Carlo trial (for checks)."""
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo
     f = int(math.floor(pool * rate + 0.5))
     perm = np.arange(pool_lo, topo.n_links)
     stamp = np.zeros(topo.n_links, np.int64)
-    s, t = draw(seed, rate_idx, trial, perm, np.empty(max(f, 1), np.int64), stamp, 1, f, pool,
-                 topo.n_nodes, np.zeros(1, np.uint64))
+    s, t = draw(
+        seed,
+        rate_idx,
+        trial,
+        perm,
+        np.empty(max(f, 1), np.int64),
+        stamp,
+        1,
+        f,
+        pool,
+        topo.n_nodes,
+        np.zeros(1, np.uint64),
+    )
     return stamp == 1, int(s), int(t)
 
 
@@ -97,10 +111,17 @@ def chunk_scratch(pool_lo, n_links, n_faults, V):
     """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
     link permutation and fault stamps of the draws, the oracle BFS's distance, visit
     and queue arrays, the walk's one-hop outputs and the draw's RNG state."""
-    return (np.arange(pool_lo, n_links), np.zeros(n_links, np.int64),
-            np.empty(max(n_faults, 1), np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
-            np.empty(V, np.int64), np.empty(1, np.int64), np.empty(1, np.int64),
-            np.zeros(1, np.uint64))
+    return (
+        np.arange(pool_lo, n_links),
+        np.zeros(n_links, np.int64),
+        np.empty(max(n_faults, 1), np.int64),
+        np.zeros(V, np.int64),
+        np.zeros(V, np.int64),
+        np.empty(V, np.int64),
+        np.empty(1, np.int64),
+        np.empty(1, np.int64),
+        np.zeros(1, np.uint64),
+    )
 
 
 # Per topology family: ``prepare(topo, walks, pool_lo, trials, seed, **options)`` validates
@@ -122,5 +143,3 @@ def surviving_csr(topo: Topology, switches_only: bool = False):
     indptr = np.zeros(topo.n_vertices + 1, np.int64)
     np.add.at(indptr, src + 1, 1)
     return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
-
-

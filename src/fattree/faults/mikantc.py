@@ -31,12 +31,29 @@ from ..routing.shared import alg1_iparams, alg1_port
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
 from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT, FTAlgorithm
-from .kernel import (DEAD_END, HOW_CUBE, HOW_GODOWN, HOW_MISROUTE, HOW_MULTIPATH, HOW_UPALT,
-                     KIND_GDL, KIND_NONE, NO_RULE, OK, TTL, continue_detour, digit,
-                     first_healthy, healthy, oracle_bfs, record_hop, start_crossing_detour,
-                     step_ports, upalt_port)
-from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome,
-                     surviving_csr)
+from .kernel import (
+    DEAD_END,
+    HOW_CUBE,
+    HOW_GODOWN,
+    HOW_MISROUTE,
+    HOW_MULTIPATH,
+    HOW_UPALT,
+    KIND_GDL,
+    KIND_NONE,
+    NO_RULE,
+    OK,
+    TTL,
+    continue_detour,
+    digit,
+    first_healthy,
+    healthy,
+    oracle_bfs,
+    record_hop,
+    start_crossing_detour,
+    step_ports,
+    upalt_port,
+)
+from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome, surviving_csr
 
 TIE_BREAKS = ("dimension", "random")
 
@@ -87,8 +104,10 @@ def cube_tables(topo: Topology) -> CubeTables:
 @njit(cache=True)
 def _pick(seed, pkt, s, count):
     """The paper's random tie-break, fixed by (seed, packet, switch): no shared stream."""
-    h = mix(np.uint64(seed) * np.uint64(0x100000001B3) ^
-             mix(np.uint64(pkt) ^ mix(np.uint64(s) + np.uint64(0x632BE59BD9B4E019))))
+    h = mix(
+        np.uint64(seed) * np.uint64(0x100000001B3)
+        ^ mix(np.uint64(pkt) ^ mix(np.uint64(s) + np.uint64(0x632BE59BD9B4E019)))
+    )
     return np.int64(h % np.uint64(count))
 
 
@@ -131,22 +150,86 @@ def _popc(x):
 
 
 @njit(cache=True)
-def mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur, flags, rnd,
-                 seed, pkt, src, start, t, out_sw, out_port, trace=None):
+def mikantc_walk(
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    rnd,
+    seed,
+    pkt,
+    src,
+    start,
+    t,
+    out_sw,
+    out_port,
+    trace=None,
+):
     """Route one packet on a MiKANTC; returns (status, hops, switches recorded). Allocates
     its scratch and calls :func:`mikantc_walk_into` (the simulator passes its own)."""
     ip = alg1_iparams(k, n)
     ports = np.empty(2 * k, np.int64)
     dims = np.empty(k, np.int64)
-    return mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur,
-                             flags, rnd, seed, pkt, src, start, t, out_sw, out_port, ip, ports,
-                             dims, trace)
+    return mikantc_walk_into(
+        k,
+        n,
+        codes,
+        cpos,
+        near,
+        outer,
+        port_peer,
+        link_index,
+        stamp,
+        cur,
+        flags,
+        rnd,
+        seed,
+        pkt,
+        src,
+        start,
+        t,
+        out_sw,
+        out_port,
+        ip,
+        ports,
+        dims,
+        trace,
+    )
 
 
 @njit(cache=True)
-def mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, cur, flags,
-                      rnd, seed, pkt, src, start, t, out_sw, out_port, ip, ports, dims,
-                      trace=None):
+def mikantc_walk_into(
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    rnd,
+    seed,
+    pkt,
+    src,
+    start,
+    t,
+    out_sw,
+    out_port,
+    ip,
+    ports,
+    dims,
+    trace=None,
+):
     """Route one packet on a MiKANTC; returns (status, hops, switches recorded).
 
     Allocation-free: ``ip`` holds ``alg1_iparams(k, n)``, ``ports`` 2k and ``dims`` k
@@ -224,8 +307,9 @@ def mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, sta
         hmask = 0
         if kind != KIND_NONE:
             # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
-            p, how, kind, step = continue_detour(ip, kind, step, s, vs, tv, k, n, w2, wl, lw,
-                                                  ports, link_index, stamp, cur)
+            p, how, kind, step = continue_detour(
+                ip, kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur
+            )
             if p < 0:
                 status = DEAD_END
                 hmask = how
@@ -245,8 +329,9 @@ def mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, sta
                         avoid = 0
                         while ((rp % M) ^ c) >> avoid > 1:
                             avoid += 1
-                cnt = _cube_ports(c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid,
-                                  dims, ports)
+                cnt = _cube_ports(
+                    c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid, dims, ports
+                )
                 if healthy(s, ports[0], link_index, stamp, cur):
                     p = ports[0]
                     how = HOW_CUBE
@@ -280,8 +365,9 @@ def mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, sta
                     w2 = digit(D, n - 2, k)
                     wl = digit(D, n - 3, k) if n >= 3 else 0
                     lw = L
-                    qq, kd, hm = start_crossing_detour(ip, flags, s, vs, tv, k, n, w2, wl, lw,
-                                                        ports, link_index, stamp, cur)
+                    qq, kd, hm = start_crossing_detour(
+                        ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur
+                    )
                     hmask |= hm
                     if qq >= 0:
                         kind = kd
@@ -328,8 +414,11 @@ def mikantc_walk_into(k, n, codes, cpos, near, outer, port_peer, link_index, sta
                     for j in range(R):
                         qq = (r1 + j) % R
                         peer = port_peer[s, qq]
-                        if peer < N or peer - N == prev or not healthy(s, qq, link_index,
-                                                                         stamp, cur):
+                        if (
+                            peer < N
+                            or peer - N == prev
+                            or not healthy(s, qq, link_index, stamp, cur)
+                        ):
                             continue
                         if sweep == 0 and in_cube and (qq >= k) == inter:
                             continue  # not a cube port
@@ -368,9 +457,31 @@ def walk_capacity(k: int, n: int) -> int:
 
 
 @njit(cache=True, parallel=True)
-def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, nbr_link,
-            n_links, pool_lo, n_faults, trials, seed, rate_idx, flags, rnd, succ, length,
-            oracle_len, ttl_count):
+def _trials(
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    port_peer,
+    link_index,
+    indptr,
+    nbr,
+    nbr_link,
+    n_links,
+    pool_lo,
+    n_faults,
+    trials,
+    seed,
+    rate_idx,
+    flags,
+    rnd,
+    succ,
+    length,
+    oracle_len,
+    ttl_count,
+):
     M = 1 << k
     Mo = M - k
     Ng = k ** (n - 2) * Mo * k
@@ -384,7 +495,8 @@ def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, 
     same_cube_minimal = k <= 4
     for c in prange(n_chunks):
         perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = chunk_scratch(
-            pool_lo, n_links, n_faults, V)
+            pool_lo, n_links, n_faults, V
+        )
         lo = c * CHUNK
         hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
@@ -393,37 +505,105 @@ def _trials(k, n, codes, cpos, near, outer, port_peer, link_index, indptr, nbr, 
             pkt = (np.int64(rate_idx) << 32) + tr
             best = -1
             for a in range(n_alg):
-                st, h, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
-                                        stamp, cur, flags[a], rnd, seed, pkt, s, -1, t,
-                                        out_sw, out_port)
+                st, h, _ = mikantc_walk(
+                    k,
+                    n,
+                    codes,
+                    cpos,
+                    near,
+                    outer,
+                    port_peer,
+                    link_index,
+                    stamp,
+                    cur,
+                    flags[a],
+                    rnd,
+                    seed,
+                    pkt,
+                    s,
+                    -1,
+                    t,
+                    out_sw,
+                    out_port,
+                )
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
             # a walk of fault-free minimal length is optimal (faults never shorten paths)
-            st0, d0, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
-                                      stamp, -1, 0, rnd, seed, pkt, s, -1, t, out_sw, out_port)
+            st0, d0, _ = mikantc_walk(
+                k,
+                n,
+                codes,
+                cpos,
+                near,
+                outer,
+                port_peer,
+                link_index,
+                stamp,
+                -1,
+                0,
+                rnd,
+                seed,
+                pkt,
+                s,
+                -1,
+                t,
+                out_sw,
+                out_port,
+            )
             minimal = same_cube_minimal or s // (Mo * k) != t // (Mo * k)
             if best == d0 and minimal:
                 oracle_len[tr] = d0
             else:
-                oracle_len[tr] = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist,
-                                            seen, cur, queue)
+                oracle_len[tr] = oracle_bfs(
+                    indptr, nbr, nbr_link, stamp, cur, s, t, dist, seen, cur, queue
+                )
 
 
-def _study_kernel(topo: Topology, walks: list[tuple[FTAlgorithm, str]], pool_lo: int,
-                  trials: int, seed: int, tie_break: str = "dimension"):
+def _study_kernel(
+    topo: Topology,
+    walks: list[tuple[FTAlgorithm, str]],
+    pool_lo: int,
+    trials: int,
+    seed: int,
+    tie_break: str = "dimension",
+):
     """Validate a MiKANTC study and return ``run(rate_idx, faults, succ, length, olen, ttl)``."""
     tb = cube_tables(topo)
     rnd = check_tie_break(tie_break)
     for _a, m in walks:
         if m != "local":
-            raise ParameterError(f"model={m!r} is not defined for mikantc: only 'local' "
-                                 f"(004 Algorithm 1 decides at each switch)")
+            raise ParameterError(
+                f"model={m!r} is not defined for mikantc: only 'local' "
+                f"(004 Algorithm 1 decides at each switch)"
+            )
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     indptr, nbr, nbr_link = surviving_csr(topo)
 
     def run(rate_idx, n_faults, succ, length, olen, ttl):
-        _trials(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer,
-                topo.link_index, indptr, nbr, nbr_link, topo.n_links, pool_lo, n_faults, trials,
-                seed, rate_idx, flags, rnd, succ, length, olen, ttl)
+        _trials(
+            tb.k,
+            tb.n,
+            tb.codes,
+            tb.cpos,
+            tb.near,
+            tb.outer,
+            topo.port_peer,
+            topo.link_index,
+            indptr,
+            nbr,
+            nbr_link,
+            topo.n_links,
+            pool_lo,
+            n_faults,
+            trials,
+            seed,
+            rate_idx,
+            flags,
+            rnd,
+            succ,
+            length,
+            olen,
+            ttl,
+        )
 
     return run
 
@@ -431,9 +611,18 @@ def _study_kernel(topo: Topology, walks: list[tuple[FTAlgorithm, str]], pool_lo:
 STUDY_KERNELS.add("mikantc", _study_kernel)
 
 
-def mikantc_route_arrays(topo: Topology, flags: int, src: int | None, dst: int,
-                         faulty: np.ndarray, *, start_switch: int | None = None,
-                         tie_break: str = "dimension", seed: int = 0, packet: int = 0):
+def mikantc_route_arrays(
+    topo: Topology,
+    flags: int,
+    src: int | None,
+    dst: int,
+    faulty: np.ndarray,
+    *,
+    start_switch: int | None = None,
+    tie_break: str = "dimension",
+    seed: int = 0,
+    packet: int = 0,
+):
     """Walk one packet: ``(status, hops, switches, ports)`` (for :func:`fattree.faults.ft_route`).
 
     Examples
@@ -455,8 +644,10 @@ def mikantc_route_arrays(topo: Topology, flags: int, src: int | None, dst: int,
         if v is not None and not 0 <= int(v) < topo.n_nodes:
             raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
     if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
-        raise ParameterError(f"start_switch={start_switch!r} is invalid: a switch id in "
-                             f"[0, {topo.n_switches}) when src is None")
+        raise ParameterError(
+            f"start_switch={start_switch!r} is invalid: a switch id in "
+            f"[0, {topo.n_switches}) when src is None"
+        )
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
@@ -465,9 +656,26 @@ def mikantc_route_arrays(topo: Topology, flags: int, src: int | None, dst: int,
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
     status, hops, nsw = mikantc_walk(
-        tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer, topo.link_index,
-        stamp, 1, int(flags), rnd, int(seed), int(packet), -1 if src is None else int(src),
-        -1 if start_switch is None else int(start_switch), int(dst), sw, ports)
+        tb.k,
+        tb.n,
+        tb.codes,
+        tb.cpos,
+        tb.near,
+        tb.outer,
+        topo.port_peer,
+        topo.link_index,
+        stamp,
+        1,
+        int(flags),
+        rnd,
+        int(seed),
+        int(packet),
+        -1 if src is None else int(src),
+        -1 if start_switch is None else int(start_switch),
+        int(dst),
+        sw,
+        ports,
+    )
     nport = nsw if status == OK else max(nsw - 1, 0)
     return int(status), int(hops), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]]
 
@@ -486,10 +694,23 @@ def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int =
     rnd = check_tie_break(tie_break)
     N = topo.n_nodes
     if N > 4096:
-        raise ParameterError(f"topology {topo.spec!r} has {N} nodes: fault_free_lengths "
-                             f"takes at most 4096")
-    return _all_pairs(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer,
-                      topo.link_index, np.zeros(topo.n_links, np.int64), rnd, seed, N)
+        raise ParameterError(
+            f"topology {topo.spec!r} has {N} nodes: fault_free_lengths takes at most 4096"
+        )
+    return _all_pairs(
+        tb.k,
+        tb.n,
+        tb.codes,
+        tb.cpos,
+        tb.near,
+        tb.outer,
+        topo.port_peer,
+        topo.link_index,
+        np.zeros(topo.n_links, np.int64),
+        rnd,
+        seed,
+        N,
+    )
 
 
 @njit(cache=True)
@@ -500,11 +721,36 @@ def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd
     for s in range(N):
         for t in range(N):
             if s != t:
-                st, h, _ = mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index,
-                                        stamp, -1, 0, rnd, seed, s * N + t, s, -1, t, sw, pp)
+                st, h, _ = mikantc_walk(
+                    k,
+                    n,
+                    codes,
+                    cpos,
+                    near,
+                    outer,
+                    port_peer,
+                    link_index,
+                    stamp,
+                    -1,
+                    0,
+                    rnd,
+                    seed,
+                    s * N + t,
+                    s,
+                    -1,
+                    t,
+                    sw,
+                    pp,
+                )
                 out[s, t] = h if st == OK else -1
     return out
 
 
-__all__ = ["CubeTables", "cube_tables", "mikantc_walk", "mikantc_route_arrays",
-           "fault_free_lengths", "TIE_BREAKS"]
+__all__ = [
+    "CubeTables",
+    "cube_tables",
+    "mikantc_walk",
+    "mikantc_route_arrays",
+    "fault_free_lengths",
+    "TIE_BREAKS",
+]

@@ -20,19 +20,52 @@ from ..version import __version__
 from ..errors import ParameterError
 from ..topology import Topology
 from . import mikantc  # noqa: F401  (registers the mikantc study kernel)
-from .algorithms import (GENERIC, RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP,
-                         RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm, check_model,
-                         resolve_algorithms)
+from .algorithms import (
+    GENERIC,
+    RULE_DETOUR,
+    RULE_MINIMAL,
+    RULE_SHORTEST_T,
+    RULE_SP,
+    RULE_UPDOWN_T,
+    TABLE_RULES,
+    FTAlgorithm,
+    check_model,
+    resolve_algorithms,
+)
 from .generic import ft_walk_generic, route_length, updown_distance, updown_order
 from .kernel import OK, ft_walk, oracle_bfs
-from .mcdraw import (CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr)
+from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
 
 @njit(cache=True, parallel=True)
-def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn, indptr, nbr,
-             nbr_link, scsr, n_links, pool_lo, n_faults, trials, seed, rate_idx, succ, length,
-             oracle_len, ttl_count):
+def _gtrials(
+    rt,
+    rules,
+    flags,
+    looks,
+    budget,
+    ttl,
+    minimal,
+    root,
+    slevel,
+    mk,
+    mn,
+    indptr,
+    nbr,
+    nbr_link,
+    scsr,
+    n_links,
+    pool_lo,
+    n_faults,
+    trials,
+    seed,
+    rate_idx,
+    succ,
+    length,
+    oracle_len,
+    ttl_count,
+):
     """The Monte Carlo loop of every family but mikantc: per trial the draw of
     ``mcdraw.draw``, then per algorithm MiKANT's walk (``rules[a] < 0``: 001's detours,
     ``flags[a]``, on MiKANT(mk, mn)), the generic per-hop kernel, or the table engines'
@@ -50,7 +83,8 @@ def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn
     R = rt[7].shape[1]
     for c in prange(n_chunks):
         perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = chunk_scratch(
-            pool_lo, n_links, n_faults, V)
+            pool_lo, n_links, n_faults, V
+        )
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
         out_how = np.empty(cap, np.int64)
@@ -68,23 +102,62 @@ def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn
             for a in range(n_alg):
                 rule = rules[a]
                 if rule < 0:
-                    st, h, _ = ft_walk(mk, mn, rt[7], rt[8], stamp, cur, flags[a], looks[a], s,
-                                       -1, t, out_sw, out_port)
+                    st, h, _ = ft_walk(
+                        mk,
+                        mn,
+                        rt[7],
+                        rt[8],
+                        stamp,
+                        cur,
+                        flags[a],
+                        looks[a],
+                        s,
+                        -1,
+                        t,
+                        out_sw,
+                        out_port,
+                    )
                 elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
-                    st, h, _ = ft_walk_generic(rt, rule, looks[a], budget, ttl, stamp, cur, s,
-                                               -1, t, out_sw, out_port, out_how)
+                    st, h, _ = ft_walk_generic(
+                        rt,
+                        rule,
+                        looks[a],
+                        budget,
+                        ttl,
+                        stamp,
+                        cur,
+                        s,
+                        -1,
+                        t,
+                        out_sw,
+                        out_port,
+                        out_how,
+                    )
                 elif stamp[s] == cur:  # the source's only link
                     st, h = 1, 0
                 elif rule == RULE_SHORTEST_T:
                     if dist_st == -2:
-                        dist_st = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist, seen,
-                                             cur, queue)
+                        dist_st = oracle_bfs(
+                            indptr, nbr, nbr_link, stamp, cur, s, t, dist, seen, cur, queue
+                        )
                     st, h = (OK, dist_st) if dist_st >= 0 else (1, 0)
                 else:
-                    updown_order(scsr[0], scsr[1], scsr[2], stamp, cur, N, N + root, slevel,
-                                 order, q2)
-                    d = updown_distance(indptr, nbr, nbr_link, stamp, cur, N, N + node_switch[s],
-                                        t, order, ddown, q2)
+                    updown_order(
+                        scsr[0], scsr[1], scsr[2], stamp, cur, N, N + root, slevel, order, q2
+                    )
+                    d = updown_distance(
+                        indptr,
+                        nbr,
+                        nbr_link,
+                        stamp,
+                        cur,
+                        N,
+                        N + node_switch[s],
+                        t,
+                        order,
+                        ddown,
+                        q2,
+                    )
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
             if dist_st != -2:
@@ -94,8 +167,9 @@ def _gtrials(rt, rules, flags, looks, budget, ttl, minimal, root, slevel, mk, mn
             if minimal and best == d0:
                 oracle_len[tr] = d0
             else:
-                oracle_len[tr] = oracle_bfs(indptr, nbr, nbr_link, stamp, cur, s, t, dist,
-                                            seen, cur, queue)
+                oracle_len[tr] = oracle_bfs(
+                    indptr, nbr, nbr_link, stamp, cur, s, t, dist, seen, cur, queue
+                )
 
 
 def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
@@ -103,15 +177,19 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     from .rules import context
 
     if options.get("tie_break", "dimension") != "dimension":
-        raise ParameterError(f"tie_break={options['tie_break']!r} is invalid for "
-                             f"{topo.family}: only mikantc has a cube tie-break (Algorithm 1 "
-                             f"has no tie to break)")
+        raise ParameterError(
+            f"tie_break={options['tie_break']!r} is invalid for "
+            f"{topo.family}: only mikantc has a cube tie-break (Algorithm 1 "
+            f"has no tie to break)"
+        )
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
     scsr = surviving_csr(topo, switches_only=True)
     mikant = topo.family == "mikant"  # 001's walks: the flags of faults/kernel.py
-    rules = np.array([-1 if mikant and a.rule not in TABLE_RULES else a.rule
-                      for a, _ in walks] or [RULE_SP], np.int64)
+    rules = np.array(
+        [-1 if mikant and a.rule not in TABLE_RULES else a.rule for a, _ in walks] or [RULE_SP],
+        np.int64,
+    )
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
     mk, mn = (int(topo.params["k"]), int(topo.params["n"])) if mikant else (0, 0)
@@ -119,9 +197,33 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     slevel = topo.switch_level.astype(np.int64)
 
     def run(ri, f, succ, length, olen, ttl):
-        _gtrials(ctx.rt, rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel,
-                 mk, mn, indptr, nbr, nbr_link, scsr, topo.n_links, pool_lo, f, trials, seed, ri,
-                 succ, length, olen, ttl)
+        _gtrials(
+            ctx.rt,
+            rules,
+            flags,
+            look,
+            ctx.budget,
+            ctx.ttl,
+            ctx.minimal,
+            root,
+            slevel,
+            mk,
+            mn,
+            indptr,
+            nbr,
+            nbr_link,
+            scsr,
+            topo.n_links,
+            pool_lo,
+            f,
+            trials,
+            seed,
+            ri,
+            succ,
+            length,
+            olen,
+            ttl,
+        )
 
     return run
 
@@ -183,9 +285,18 @@ def parse_rates(text: str) -> list[float]:
     return rates
 
 
-def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.05, 0.1),
-             trials: int = 10_000, seed: int = 0, *, models=("local",), switch_only: bool = False,
-             progress=None, tie_break: str = "dimension") -> FaultStudy:
+def evaluate(
+    topo: Topology,
+    algorithms: str | list[str] = "all",
+    rates=(0.0, 0.05, 0.1),
+    trials: int = 10_000,
+    seed: int = 0,
+    *,
+    models=("local",),
+    switch_only: bool = False,
+    progress=None,
+    tie_break: str = "dimension",
+) -> FaultStudy:
     """Success ratio and path length of every algorithm against the link fault rate.
 
     Parameters
@@ -221,23 +332,33 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
     t0 = time.perf_counter()
 
     if topo.family not in STUDY_KERNELS:
-        raise ParameterError(f"topology family {topo.family!r}: the fault study needs a "
-                             f"{' or a '.join(STUDY_KERNELS.names())}")
+        raise ParameterError(
+            f"topology family {topo.family!r}: the fault study needs a "
+            f"{' or a '.join(STUDY_KERNELS.names())}"
+        )
     if isinstance(rates, str):
         rates = parse_rates(rates)
     rates = [float(r) for r in rates]
     for r in rates:
         if not 0.0 <= r <= 1.0:
             raise ParameterError(f"rate={r!r} is invalid: a fraction in [0, 1]")
-    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) \
-            or not 1 <= trials <= MAX_TRIALS:
-        raise ParameterError(f"trials={trials!r} is invalid: an integer from 1 to {MAX_TRIALS:,} "
-                             "per rate")
+    if (
+        isinstance(trials, bool)
+        or not isinstance(trials, (int, np.integer))
+        or not 1 <= trials <= MAX_TRIALS
+    ):
+        raise ParameterError(
+            f"trials={trials!r} is invalid: an integer from 1 to {MAX_TRIALS:,} per rate"
+        )
     models = [check_model(m) for m in models]
     algs: list[FTAlgorithm] = resolve_algorithms(algorithms, topo.family)
     # the table engines assume global knowledge: one row each, model "global"
-    walks = [(a, m) for a in algs if not a.is_oracle
-             for m in (["global"] if a.rule in (RULE_UPDOWN_T, RULE_SHORTEST_T) else models)]
+    walks = [
+        (a, m)
+        for a in algs
+        if not a.is_oracle
+        for m in (["global"] if a.rule in (RULE_UPDOWN_T, RULE_SHORTEST_T) else models)
+    ]
     has_oracle = any(a.is_oracle for a in algs)
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo
@@ -255,26 +376,54 @@ def evaluate(topo: Topology, algorithms: str | list[str] = "all", rates=(0.0, 0.
         for i, (a, m) in enumerate(walks):
             s = succ[i].astype(bool)
             lo, hi = wilson(int(s.sum()), trials)
-            rows.append({"algorithm": a.name, "model": m, "rate": rate, "faulty_links": f,
-                         "trials": trials, "successes": int(s.sum()),
-                         "success_ratio": float(s.mean()), "ci_low": lo, "ci_high": hi,
-                         "avg_path_length": float(length[i][s].mean()) if s.any() else math.nan,
-                         "avg_excess_over_oracle": float((length[i][s] - olen[s]).mean())
-                         if s.any() else math.nan,
-                         "ttl_fired": int(ttl[i])})
+            rows.append(
+                {
+                    "algorithm": a.name,
+                    "model": m,
+                    "rate": rate,
+                    "faulty_links": f,
+                    "trials": trials,
+                    "successes": int(s.sum()),
+                    "success_ratio": float(s.mean()),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "avg_path_length": float(length[i][s].mean()) if s.any() else math.nan,
+                    "avg_excess_over_oracle": float((length[i][s] - olen[s]).mean())
+                    if s.any()
+                    else math.nan,
+                    "ttl_fired": int(ttl[i]),
+                }
+            )
         if has_oracle:
             lo, hi = wilson(int(ok_o.sum()), trials)
-            rows.append({"algorithm": "oracle", "model": "global", "rate": rate,
-                         "faulty_links": f, "trials": trials, "successes": int(ok_o.sum()),
-                         "success_ratio": float(ok_o.mean()), "ci_low": lo, "ci_high": hi,
-                         "avg_path_length": float(olen[ok_o].mean()) if ok_o.any() else math.nan,
-                         "avg_excess_over_oracle": 0.0 if ok_o.any() else math.nan,
-                         "ttl_fired": 0})
+            rows.append(
+                {
+                    "algorithm": "oracle",
+                    "model": "global",
+                    "rate": rate,
+                    "faulty_links": f,
+                    "trials": trials,
+                    "successes": int(ok_o.sum()),
+                    "success_ratio": float(ok_o.mean()),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "avg_path_length": float(olen[ok_o].mean()) if ok_o.any() else math.nan,
+                    "avg_excess_over_oracle": 0.0 if ok_o.any() else math.nan,
+                    "ttl_fired": 0,
+                }
+            )
         if progress is not None:
             progress(ri + 1, len(rates))
-    config = {"topology": topo.spec, "algorithms": [a.name for a in algs], "models": models,
-              "rates": rates, "trials": trials, "seed": seed,
-              "links": "switch-only" if switch_only else "all", "version": __version__}
+    config = {
+        "topology": topo.spec,
+        "algorithms": [a.name for a in algs],
+        "models": models,
+        "rates": rates,
+        "trials": trials,
+        "seed": seed,
+        "links": "switch-only" if switch_only else "all",
+        "version": __version__,
+    }
     if topo.family == "mikantc":
         config["tie_break"] = tie_break
     for r in rows:

@@ -125,8 +125,19 @@ class FTExplanation:
     faulty_links: list[list[str]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"algorithm": self.algorithm, "model": self.model, "src": self.src,
-                "dst": self.dst, "success": self.success, "delivered": self.success,
-                "status": self.status, "path": self.path, "switches": self.switches,
-                "ports": self.ports, "hops": self.hops, "hop_rules": self.rows,
-                "events": self.events, "faulty_links": self.faulty_links}
+        return {
+            "algorithm": self.algorithm,
+            "model": self.model,
+            "src": self.src,
+            "dst": self.dst,
+            "success": self.success,
+            "delivered": self.success,
+            "status": self.status,
+            "path": self.path,
+            "switches": self.switches,
+            "ports": self.ports,
+            "hops": self.hops,
+            "hop_rules": self.rows,
+            "events": self.events,
+            "faulty_links": self.faulty_links,
+        }

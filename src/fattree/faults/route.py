@@ -8,8 +8,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..topology import Topology
-from .algorithms import (FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model,
-                         resolve_algorithms)
+from .algorithms import FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model, resolve_algorithms
 from .kernel import OK, STATUS_NAMES, ft_walk
 
 
@@ -27,21 +26,39 @@ class FTRoute:
     faulty_links: list[tuple[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"algorithm": self.algorithm, "model": self.model, "success": self.success,
-                "status": self.status, "path": self.path, "ports": self.ports,
-                "hops": self.hops, "faulty_links": [list(x) for x in self.faulty_links]}
+        return {
+            "algorithm": self.algorithm,
+            "model": self.model,
+            "success": self.success,
+            "status": self.status,
+            "path": self.path,
+            "ports": self.ports,
+            "hops": self.hops,
+            "faulty_links": [list(x) for x in self.faulty_links],
+        }
 
 
 def _require_mikant(topo: Topology) -> tuple[int, int]:
     if topo.family != "mikant":
         raise ParameterError(
-            f"fault-tolerant walks of 001 are defined for mikant, not {topo.family!r}")
+            f"fault-tolerant walks of 001 are defined for mikant, not {topo.family!r}"
+        )
     return topo.params["k"], topo.params["n"]
 
 
-def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: np.ndarray,
-             *, model: str = "local", start_switch: int | None = None,
-             tie_break: str = "dimension", seed: int = 0, packet: int = 0) -> FTRoute:
+def ft_route(
+    topo: Topology,
+    algorithm: str,
+    src: int | None,
+    dst: int,
+    faulty: np.ndarray,
+    *,
+    model: str = "local",
+    start_switch: int | None = None,
+    tie_break: str = "dimension",
+    seed: int = 0,
+    packet: int = 0,
+) -> FTRoute:
     """Route src → dst on a MiKANT (001) or MiKANTC (004 Algorithm 1) with faulty links.
 
     Parameters
@@ -74,11 +91,13 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
     001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 §3–4 (MiKANTC).
     """
     if topo.family not in MIKANT_FAMILIES or (
-            resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES):
+        resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES
+    ):
         return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)
     if topo.family == "mikantc":
-        return _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break,
-                              seed, packet)
+        return _mikantc_route(
+            topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet
+        )
     k, n = _require_mikant(topo)
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
@@ -91,18 +110,39 @@ def ft_route(topo: Topology, algorithm: str, src: int | None, dst: int, faulty: 
     cap = 20 * n + 40 + 4 * n * (2 * n + 6)
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
-    status, hops, nsw = ft_walk(k, n, topo.port_peer, topo.link_index, stamp, 1, alg.flags,
-                                model == "lookahead", -1 if src is None else src,
-                                -1 if start_switch is None else start_switch, dst, sw, ports)
-    path = ([topo.node_label(src)] if src is not None else [])
+    status, hops, nsw = ft_walk(
+        k,
+        n,
+        topo.port_peer,
+        topo.link_index,
+        stamp,
+        1,
+        alg.flags,
+        model == "lookahead",
+        -1 if src is None else src,
+        -1 if start_switch is None else start_switch,
+        dst,
+        sw,
+        ports,
+    )
+    path = [topo.node_label(src)] if src is not None else []
     path += [topo.switch_label(int(s)) for s in sw[:nsw]]
     if status == OK:
         path.append(topo.node_label(dst))
-    bad = [(topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-           for a, b in topo.links[np.nonzero(faulty)[0]]]
-    return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path,
-                   [int(p) for p in ports[:nsw] if p >= 0][: nsw if status == OK else nsw],
-                   int(hops), bad)
+    bad = [
+        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
+        for a, b in topo.links[np.nonzero(faulty)[0]]
+    ]
+    return FTRoute(
+        alg.name,
+        model,
+        status == OK,
+        STATUS_NAMES[status],
+        path,
+        [int(p) for p in ports[:nsw] if p >= 0][: nsw if status == OK else nsw],
+        int(hops),
+        bad,
+    )
 
 
 def _generic_route(topo, algorithm, src, dst, faulty, model, start_switch) -> FTRoute:
@@ -114,18 +154,29 @@ def _generic_route(topo, algorithm, src, dst, faulty, model, start_switch) -> FT
         raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
     g = GenericRouter(topo, alg, faulty, model)
     status, hops, sw, ports, _ = g.route(src, dst, start_switch)
-    path = ([topo.node_label(src)] if src is not None else [])
+    path = [topo.node_label(src)] if src is not None else []
     path += [topo.switch_label(int(s)) for s in sw]
     if status == OK:
         path.append(topo.node_label(dst))
-    bad = [(topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-           for a, b in topo.links[np.nonzero(g.faulty)[0]]]
-    return FTRoute(alg.name, "global" if g.is_table else model, status == OK,
-                   STATUS_NAMES[status], path, [int(p) for p in ports], int(hops), bad)
+    bad = [
+        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
+        for a, b in topo.links[np.nonzero(g.faulty)[0]]
+    ]
+    return FTRoute(
+        alg.name,
+        "global" if g.is_table else model,
+        status == OK,
+        STATUS_NAMES[status],
+        path,
+        [int(p) for p in ports],
+        int(hops),
+        bad,
+    )
 
 
-def _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed,
-                   packet) -> FTRoute:
+def _mikantc_route(
+    topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet
+) -> FTRoute:
     from .mikantc import mikantc_route_arrays
 
     if check_model(model) != "local":
@@ -137,14 +188,24 @@ def _mikantc_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_b
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
     status, hops, sw, ports = mikantc_route_arrays(
-        topo, alg.flags, src, dst, faulty, start_switch=start_switch, tie_break=tie_break,
-        seed=seed, packet=packet)
-    path = ([topo.node_label(src)] if src is not None else [])
+        topo,
+        alg.flags,
+        src,
+        dst,
+        faulty,
+        start_switch=start_switch,
+        tie_break=tie_break,
+        seed=seed,
+        packet=packet,
+    )
+    path = [topo.node_label(src)] if src is not None else []
     path += [topo.switch_label(s) for s in sw]
     if status == OK:
         path.append(topo.node_label(dst))
-    bad = [(topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-           for a, b in topo.links[np.nonzero(faulty)[0]]]
+    bad = [
+        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
+        for a, b in topo.links[np.nonzero(faulty)[0]]
+    ]
     return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, hops, bad)
 
 

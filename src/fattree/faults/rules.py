@@ -112,14 +112,27 @@ def context(topo: Topology, seed: int = 0) -> FTContext:
         ccode, cip, ctb, cmode = cr.code, cr.iparams, cr.table, 1
         cname = f"ports one hop closer by {cr.algorithm}"
     N = topo.n_nodes
-    rt = (np.int64(cr.code), cr.iparams, cr.table, np.int64(ccode), cip, ctb, np.int64(cmode),
-          topo.port_peer, topo.link_index, np.int64(N), topo.node_switch.astype(np.int64))
+    rt = (
+        np.int64(cr.code),
+        cr.iparams,
+        cr.table,
+        np.int64(ccode),
+        cip,
+        ctb,
+        np.int64(cmode),
+        topo.port_peer,
+        topo.link_index,
+        np.int64(N),
+        topo.node_switch.astype(np.int64),
+    )
     S = topo.n_switches
-    sample = np.unique(np.concatenate([topo.node_switch[:: max(1, N // 8)],
-                                       np.array([0, S // 2, S - 1])])).astype(np.int64)
+    sample = np.unique(
+        np.concatenate([topo.node_switch[:: max(1, N // 8)], np.array([0, S // 2, S - 1])])
+    ).astype(np.int64)
     big = 4 * S + 16
     dmax = int(_max_length(rt, sample, N, big)) + 1  # + the source's node link
     budget = max(2, dmax)
     ttl = 4 * dmax + 8 + budget * (dmax + 4)
-    return FTContext(rt, cr.algorithm, cname, dmax, budget, ttl, min(big, 4 * dmax + 8),
-                     bool(cr.minimal))
+    return FTContext(
+        rt, cr.algorithm, cname, dmax, budget, ttl, min(big, 4 * dmax + 8), bool(cr.minimal)
+    )

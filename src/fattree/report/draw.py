@@ -44,7 +44,8 @@ def check_size(spec: str, vertices: int, max_vertices: int = MAX_VERTICES) -> No
     if vertices > max_vertices:
         raise ParameterError(
             f"draw: {spec} has {vertices:,} vertices, more than max_vertices={max_vertices:,} that a "
-            f"drawing can show legibly; export it instead: fattree export {spec} --format dot -o FILE.dot")
+            f"drawing can show legibly; export it instead: fattree export {spec} --format dot -o FILE.dot"
+        )
 
 
 def layout(topo: Topology) -> Layout:
@@ -95,12 +96,22 @@ def layout(topo: Topology) -> Layout:
     row = np.where(leaf_row, np.where(above, top + 1, -1), layer[sw])
     hang = np.where(above, 1.0, -1.0) * np.where(leaf_row, ROW_GAP, 1.1)
     ny = sy[sw] + hang
-    return Layout(x=np.concatenate([nx, sx]), y=np.concatenate([ny, sy]),
-                  row=np.concatenate([row, layer]), width=width)
+    return Layout(
+        x=np.concatenate([nx, sx]),
+        y=np.concatenate([ny, sy]),
+        row=np.concatenate([row, layer]),
+        width=width,
+    )
 
 
-def draw(topo: Topology, path: str | os.PathLike, *, ports: bool = False, labels: bool | None = None,
-         max_vertices: int = MAX_VERTICES) -> Path:
+def draw(
+    topo: Topology,
+    path: str | os.PathLike,
+    *,
+    ports: bool = False,
+    labels: bool | None = None,
+    max_vertices: int = MAX_VERTICES,
+) -> Path:
     """Draw ``topo`` to an SVG, PNG or PDF file (by suffix) and return the path.
 
     Parameters
@@ -127,7 +138,9 @@ def draw(topo: Topology, path: str | os.PathLike, *, ports: bool = False, labels
     """
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
-        raise ParameterError(f"output={str(path)!r} has an unknown suffix; allowed: {', '.join(SUFFIXES)}")
+        raise ParameterError(
+            f"output={str(path)!r} has an unknown suffix; allowed: {', '.join(SUFFIXES)}"
+        )
     check_size(topo.spec, topo.n_vertices, max_vertices)
     check_output_path(path)
     from matplotlib import rc_context
@@ -138,7 +151,9 @@ def draw(topo: Topology, path: str | os.PathLike, *, ports: bool = False, labels
         with rc_context({"svg.fonttype": "none"}):
             fig.savefig(path, dpi=_dpi(fig), bbox_inches="tight")
     except OSError as exc:
-        raise ParameterError(f"output={str(path)!r} cannot be written: {exc.strerror or exc}") from None
+        raise ParameterError(
+            f"output={str(path)!r} cannot be written: {exc.strerror or exc}"
+        ) from None
     return path
 
 
@@ -156,7 +171,11 @@ def _figure(topo: Topology, lay: Layout, ports: bool, labels: bool | None):
     n, s = topo.n_nodes, topo.n_switches
     width = lay.width
     sw_rows = lay.row[n:]
-    spacing = np.array([width / max(1, int((sw_rows == r).sum())) for r in np.unique(sw_rows)]) if s else [1.0]
+    spacing = (
+        np.array([width / max(1, int((sw_rows == r).sum())) for r in np.unique(sw_rows)])
+        if s
+        else [1.0]
+    )
     rect_w = 0.85 * float(np.min(spacing))
     rect_h = 0.7
     radius = 0.32
@@ -178,12 +197,26 @@ def _figure(topo: Topology, lay: Layout, ports: bool, labels: bool | None):
     for i in np.flatnonzero(same):  # links within a row (hypercube, torus, lateral): arcs
         x0, x1, y0 = lay.x[a[i]], lay.x[b[i]], lay.y[a[i]]
         verts = [(x0, y0 + rect_h / 2), ((x0 + x1) / 2, y0 + bump[i] * 2), (x1, y0 + rect_h / 2)]
-        ax.add_patch(PathPatch(MplPath(verts, [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3]),
-                               fill=False, edgecolor="0.35", linewidth=0.6, zorder=1))
-    rects = [Rectangle((lay.x[v] - rect_w / 2, lay.y[v] - rect_h / 2), rect_w, rect_h) for v in range(n, n + s)]
-    ax.add_collection(PatchCollection(rects, facecolor="#dce9f5", edgecolor="black", linewidth=0.7, zorder=2))
+        ax.add_patch(
+            PathPatch(
+                MplPath(verts, [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3]),
+                fill=False,
+                edgecolor="0.35",
+                linewidth=0.6,
+                zorder=1,
+            )
+        )
+    rects = [
+        Rectangle((lay.x[v] - rect_w / 2, lay.y[v] - rect_h / 2), rect_w, rect_h)
+        for v in range(n, n + s)
+    ]
+    ax.add_collection(
+        PatchCollection(rects, facecolor="#dce9f5", edgecolor="black", linewidth=0.7, zorder=2)
+    )
     circles = [Circle((lay.x[v], lay.y[v]), radius) for v in range(n)]
-    ax.add_collection(PatchCollection(circles, facecolor="white", edgecolor="black", linewidth=0.7, zorder=2))
+    ax.add_collection(
+        PatchCollection(circles, facecolor="white", edgecolor="black", linewidth=0.7, zorder=2)
+    )
     names = topo.vertex_labels()
     pt = inch * 72  # points per drawing unit
     if labels is not False:
@@ -191,14 +224,23 @@ def _figure(topo: Topology, lay: Layout, ports: bool, labels: bool | None):
         _node_labels(ax, topo, lay, names, radius, pt, labels)
     if ports:
         _port_labels(ax, topo, lay, links, lports, same, rect_w, rect_h, pt)
-    ax.text(width / 2, top_y + 2.3, f"{topo.spec}: {n} compute nodes, {s} switches, {topo.n_links} links",
-            ha="center", va="top", fontsize=min(12.0, max(6.0, pt * 0.8)))
+    ax.text(
+        width / 2,
+        top_y + 2.3,
+        f"{topo.spec}: {n} compute nodes, {s} switches, {topo.n_links} links",
+        ha="center",
+        va="top",
+        fontsize=min(12.0, max(6.0, pt * 0.8)),
+    )
     return fig
 
 
 def _switch_labels(ax, topo, lay, names, rect_w, pt, force):
     n = topo.n_nodes
-    texts = [names[v][1:] if topo.switch_names is None else names[v] for v in range(n, n + topo.n_switches)]
+    texts = [
+        names[v][1:] if topo.switch_names is None else names[v]
+        for v in range(n, n + topo.n_switches)
+    ]
     longest = max((len(t) for t in texts), default=1)
     size = min(8.0, rect_w * pt / (0.62 * max(longest, 1)), 0.55 * pt)
     if size < 3.0 and not force:
@@ -217,8 +259,16 @@ def _node_labels(ax, topo, lay, names, radius, pt, force):
     in_row = (lay.row[:n] < 0) | (lay.row[:n] > lay.row[n:].max(initial=0))
     for v in np.flatnonzero(in_row):  # nodes hanging between rows have no room for a label
         dy = -(radius + 0.12) if below[v] else radius + 0.12
-        ax.text(lay.x[v], lay.y[v] + dy, texts[v], ha="center", va="top" if below[v] else "bottom",
-                rotation=90, fontsize=size, zorder=3)
+        ax.text(
+            lay.x[v],
+            lay.y[v] + dy,
+            texts[v],
+            ha="center",
+            va="top" if below[v] else "bottom",
+            rotation=90,
+            fontsize=size,
+            zorder=3,
+        )
 
 
 def _port_labels(ax, topo, lay, links, lports, same, rect_w, rect_h, pt):
@@ -235,5 +285,14 @@ def _port_labels(ax, topo, lay, links, lports, same, rect_w, rect_h, pt):
             else:
                 t = min(0.45, (rect_h / 2 + 0.35) / max(abs(dy), 1e-9))
                 px, py = lay.x[me] + t * dx, lay.y[me] + t * dy
-            ax.text(px, py, str(port), ha="center", va="center", fontsize=size, color="#b03030", zorder=4,
-                    bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none"})
+            ax.text(
+                px,
+                py,
+                str(port),
+                ha="center",
+                va="center",
+                fontsize=size,
+                color="#b03030",
+                zorder=4,
+                bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none"},
+            )

@@ -47,8 +47,9 @@ def comparison_algorithms(family: str) -> list[str]:
     return names + ["oracle"]
 
 
-def fault_comparison(specs=DEFAULT_SPECS, rates="0:0.3:0.05", trials: int = 20_000,
-                     seed: int = 7, progress=None):
+def fault_comparison(
+    specs=DEFAULT_SPECS, rates="0:0.3:0.05", trials: int = 20_000, seed: int = 7, progress=None
+):
     """One frame of success ratio and path length against the fault rate, per network
     and algorithm (columns of :func:`~fattree.faults.montecarlo.evaluate` plus
     ``family``, ``nodes`` and ``role``: ``local``, ``papers``, ``table`` or ``oracle``).
@@ -117,8 +118,10 @@ def plot_fault_comparison(frame, path: str | Path, title: str = "") -> Path:
             label = f"{spec}: {alg}"
             ax1.plot(h["rate"] * 100, h["success_ratio"], ls, color=f"C{ci}", label=label)
             ax2.plot(h["rate"] * 100, h["avg_path_length"], ls, color=f"C{ci}", label=label)
-    for ax, lab in ((ax1, "successful routing ratio"),
-                    (ax2, "average path length of successful routes (links)")):
+    for ax, lab in (
+        (ax1, "successful routing ratio"),
+        (ax2, "average path length of successful routes (links)"),
+    ):
         ax.set_xlabel("link fault rate (%)")
         ax.set_ylabel(lab)
         ax.grid(alpha=0.3)
@@ -131,10 +134,18 @@ def plot_fault_comparison(frame, path: str | Path, title: str = "") -> Path:
     return path
 
 
-def saturation_vs_faults(specs=DEFAULT_SPECS, rates=(0.0, 0.02, 0.05, 0.1), *,
-                         algorithms: dict | None = None, vcs: int = 2, warmup: int = 300,
-                         measure: int = 1000, fault_seed: int = 1, seed: int = 1,
-                         progress=None):
+def saturation_vs_faults(
+    specs=DEFAULT_SPECS,
+    rates=(0.0, 0.02, 0.05, 0.1),
+    *,
+    algorithms: dict | None = None,
+    vcs: int = 2,
+    warmup: int = 300,
+    measure: int = 1000,
+    fault_seed: int = 1,
+    seed: int = 1,
+    progress=None,
+):
     """Accepted throughput at saturation against the link fault rate, per network and
     algorithm, with the channel-load bound of the surviving routes beside it.
 
@@ -177,21 +188,42 @@ def saturation_vs_faults(specs=DEFAULT_SPECS, rates=(0.0, 0.02, 0.05, 0.1), *,
         if algorithms and fam in algorithms:
             algs = list(algorithms[fam])
         else:
-            algs = [a for a in comparison_algorithms(fam) if a != "oracle"
-                    and (a == default_ft_algorithm(fam) or a.endswith("-table"))]
+            algs = [
+                a
+                for a in comparison_algorithms(fam)
+                if a != "oracle" and (a == default_ft_algorithm(fam) or a.endswith("-table"))
+            ]
         for alg in algs:
             for rate in rates:
-                cfg = SimConfig(load=1.0, fault_rate=float(rate), fault_seed=fault_seed,
-                                algorithm=alg, vcs=vcs, termination="window", warmup=warmup,
-                                measure=measure, seed=seed)
+                cfg = SimConfig(
+                    load=1.0,
+                    fault_rate=float(rate),
+                    fault_seed=fault_seed,
+                    algorithm=alg,
+                    vcs=vcs,
+                    termination="window",
+                    warmup=warmup,
+                    measure=measure,
+                    seed=seed,
+                )
                 ft = fault_tables(topo, cfg)
                 bound = load_bound(topo, "uniform", seed, ft=ft, vcs=vcs)
                 r = simulate(topo, cfg, fault_table=ft)
-                rows.append(dict(topology=topo.spec, family=fam, nodes=topo.n_nodes,
-                                 algorithm=alg, role=_role(alg, fam), rate=float(rate),
-                                 faulty_links=r.faulty_links, accepted=r.accepted_flits,
-                                 bound=bound, unroutable_share=(r.unroutable + r.livelock)
-                                 / max(r.created, 1), deadlock=r.deadlock))
+                rows.append(
+                    dict(
+                        topology=topo.spec,
+                        family=fam,
+                        nodes=topo.n_nodes,
+                        algorithm=alg,
+                        role=_role(alg, fam),
+                        rate=float(rate),
+                        faulty_links=r.faulty_links,
+                        accepted=r.accepted_flits,
+                        bound=bound,
+                        unroutable_share=(r.unroutable + r.livelock) / max(r.created, 1),
+                        deadlock=r.deadlock,
+                    )
+                )
         if progress is not None:
             progress(i + 1, len(specs))
     return pd.DataFrame(rows)
@@ -215,15 +247,15 @@ def plot_saturation_vs_faults(frame, path: str | Path, title: str = "") -> Path:
         raise ParameterError(f"output={str(path)!r} is invalid: use a .png, .svg or .pdf file")
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     for ci, ((spec, alg), g) in enumerate(frame.groupby(["topology", "algorithm"], sort=False)):
-        ax.plot(g["rate"] * 100, g["accepted"], "-o", color=f"C{ci}", ms=3,
-                label=f"{spec}: {alg}")
+        ax.plot(g["rate"] * 100, g["accepted"], "-o", color=f"C{ci}", ms=3, label=f"{spec}: {alg}")
         ax.plot(g["rate"] * 100, g["bound"], ":", color=f"C{ci}")
     ax.set_xlabel("link fault rate (%)")
     ax.set_ylabel("accepted throughput at saturation (flits/node/cycle)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6)
-    ax.set_title(title or "saturation throughput (solid) and channel-load bound (dotted)",
-                 fontsize=9)
+    ax.set_title(
+        title or "saturation throughput (solid) and channel-load bound (dotted)", fontsize=9
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

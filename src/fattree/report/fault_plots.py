@@ -28,13 +28,23 @@ def plot_fault_study(frame, path: str | Path, title: str = "") -> Path:
     for i, ((alg, model), g) in enumerate(frame.groupby(["algorithm", "model"], sort=False)):
         label = alg if model in ("local", "global") else f"{alg} ({model})"
         # distinct marker and line style per algorithm: curves that coincide stay visible
-        style = dict(marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)],
-                     mfc="none", ms=4 + i % 3)
+        style = dict(
+            marker=MARKERS[i % len(MARKERS)],
+            ls=LINESTYLES[i % len(LINESTYLES)],
+            mfc="none",
+            ms=4 + i % 3,
+        )
         if alg == "oracle":
             style.update(lw=2.5, color="black")
         x = g["rate"] * 100
         ax1.plot(x, g["success_ratio"], label=label, **style)
-        ax1.fill_between(x, g["ci_low"], g["ci_high"], alpha=0.15, **({"color": "black"} if alg == "oracle" else {}))
+        ax1.fill_between(
+            x,
+            g["ci_low"],
+            g["ci_high"],
+            alpha=0.15,
+            **({"color": "black"} if alg == "oracle" else {}),
+        )
         ax2.plot(x, g["avg_path_length"], label=label, **style)
     ax1.set_xlabel("link fault rate (%)")
     ax1.set_ylabel("successful routing ratio")

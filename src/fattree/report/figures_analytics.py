@@ -23,9 +23,17 @@ from ..errors import ParameterError
 from ..registry import Registry
 
 _FORMATS = ("png", "svg", "pdf")
-_LABEL = {"kant": "k-ary n-tree", "clos": "Clos k-ary n-tree", "mikant": "MiKANT(k,n)",
-          "cat": "CAT(k,n)", "micat": "MiCAT(k,n)", "kantc": "KANTC(k,n)",
-          "mikantc": "MiKANTC(k,n)", "hypercube": "k-cube", "torus": "k-ary n-cube"}
+_LABEL = {
+    "kant": "k-ary n-tree",
+    "clos": "Clos k-ary n-tree",
+    "mikant": "MiKANT(k,n)",
+    "cat": "CAT(k,n)",
+    "micat": "MiCAT(k,n)",
+    "kantc": "KANTC(k,n)",
+    "mikantc": "MiKANTC(k,n)",
+    "hypercube": "k-cube",
+    "torus": "k-ary n-cube",
+}
 
 
 def _style(i: int, points: int = 0) -> dict:
@@ -33,8 +41,13 @@ def _style(i: int, points: int = 0) -> dict:
     coinciding curves stay visible); long curves get a marker every few points."""
     from .plots import LINESTYLES, MARKERS
 
-    st = dict(marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)], mfc="none",
-              ms=5 + i % 3, mew=1.2)
+    st = dict(
+        marker=MARKERS[i % len(MARKERS)],
+        ls=LINESTYLES[i % len(LINESTYLES)],
+        mfc="none",
+        ms=5 + i % 3,
+        mew=1.2,
+    )
     if points > 16:
         st["markevery"] = max(1, points // 12)
     return st
@@ -66,7 +79,9 @@ def _save(fig, path) -> Path:
 def _check_family(family: str, allowed: Sequence[str], what: str) -> None:
     FORMS.get(family)  # unknown names list the valid ones
     if family not in allowed:
-        raise ParameterError(f"family={family!r} is invalid for {what}: one of {', '.join(allowed)}")
+        raise ParameterError(
+            f"family={family!r} is invalid for {what}: one of {', '.join(allowed)}"
+        )
 
 
 # ------------------------------------------------------------------ cost ratios
@@ -81,12 +96,20 @@ def cost_ratio_series(family: str, baseline: str = "kant", ks: Sequence[int] = r
         rs = [cost.mikant_ratios(n) for n in xs]
         return xs, [float(a) for a, _ in rs], [float(b) for _, b in rs]
     xs = [k for k in ks if k >= 2]
-    return (xs, [float(cost.switch_cost_ratio(family, k, k, baseline)) for k in xs],
-            [float(cost.link_cost_ratio(family, k, k, baseline)) for k in xs])
+    return (
+        xs,
+        [float(cost.switch_cost_ratio(family, k, k, baseline)) for k in xs],
+        [float(cost.link_cost_ratio(family, k, k, baseline)) for k in xs],
+    )
 
 
-def plot_cost_ratios(path, families: Sequence[str] = ("cat", "micat"), baseline: str = "kant",
-                     ks: Sequence[int] = range(2, 9), title: str | None = None) -> Path:
+def plot_cost_ratios(
+    path,
+    families: Sequence[str] = ("cat", "micat"),
+    baseline: str = "kant",
+    ks: Sequence[int] = range(2, 9),
+    title: str | None = None,
+) -> Path:
     """Switch and link cost ratios per node against ``baseline`` (two panels).
 
     Examples
@@ -101,7 +124,9 @@ def plot_cost_ratios(path, families: Sequence[str] = ("cat", "micat"), baseline:
     000 Fig. 5 / eqs. (4)-(5); 001 Fig. 2 / §3.1; 004 Figs. 5-6 / §5.1.
     """
     if baseline not in cost.BASELINES:
-        raise ParameterError(f"baseline={baseline!r} is invalid: one of {', '.join(cost.BASELINES)}")
+        raise ParameterError(
+            f"baseline={baseline!r} is invalid: one of {', '.join(cost.BASELINES)}"
+        )
     _out(path)
     fig, (a_s, a_l) = _figure(2)
     for i, fam in enumerate(families):
@@ -144,9 +169,16 @@ def rcp_series(family: str, n: int, p: int = 1, max_nodes: float = 2**31, printe
     return xs, ys
 
 
-def plot_rcp(path, family: str = "mikant", ns: Sequence[int] = range(2, 9), p: int = 1,
-             mark: Sequence[tuple[int, int]] = (), title: str | None = None, max_nodes: float = 2**31,
-             ylim: float = 2.0) -> Path:
+def plot_rcp(
+    path,
+    family: str = "mikant",
+    ns: Sequence[int] = range(2, 9),
+    p: int = 1,
+    mark: Sequence[tuple[int, int]] = (),
+    title: str | None = None,
+    max_nodes: float = 2**31,
+    ylim: float = 2.0,
+) -> Path:
     """RCP against the hypercube versus system size, one curve per n (k varies along it).
 
     ``mark`` lists (k, n) designs to annotate with their RCP; the y axis stops at ``ylim``
@@ -172,8 +204,14 @@ def plot_rcp(path, family: str = "mikant", ns: Sequence[int] = range(2, 9), p: i
         v = numeric(family, {"k": k, "n": n})
         r = cost.rcp(family, {"k": k, "n": n}, p)
         ax.plot([v["nodes"]], [r], "k*", ms=11)
-        ax.annotate(f"{_LABEL[family].replace('(k,n)', '')}({k},{n})\n{v['nodes']:,} nodes, RCP {r:.4g}",
-                    (v["nodes"], r), textcoords="offset points", xytext=(0, -34), ha="center", fontsize=8)
+        ax.annotate(
+            f"{_LABEL[family].replace('(k,n)', '')}({k},{n})\n{v['nodes']:,} nodes, RCP {r:.4g}",
+            (v["nodes"], r),
+            textcoords="offset points",
+            xytext=(0, -34),
+            ha="center",
+            fontsize=8,
+        )
     ax.axhline(1.0, color="grey", lw=0.8, ls=":")
     ax.set_ylim(0, ylim)
     ax.set_xscale("log")
@@ -200,8 +238,14 @@ def pd_series(family: str, n: int, ks: Sequence[int], printed: bool = False):
     return list(ks), out
 
 
-def plot_path_diversity(path, n: int = 8, families: Sequence[str] = ("hypercube", "kant", "mikant", "cat", "micat"),
-                        ks: Sequence[int] = range(2, 11), show_printed: bool = True, title: str | None = None) -> Path:
+def plot_path_diversity(
+    path,
+    n: int = 8,
+    families: Sequence[str] = ("hypercube", "kant", "mikant", "cat", "micat"),
+    ks: Sequence[int] = range(2, 11),
+    show_printed: bool = True,
+    title: str | None = None,
+) -> Path:
     """Path diversity P̃/N against k at fixed n (corrected formulas; printed ones dashed).
 
     Examples
@@ -218,11 +262,18 @@ def plot_path_diversity(path, n: int = 8, families: Sequence[str] = ("hypercube"
     fig, (ax,) = _figure()
     for i, fam in enumerate(families):
         xs, ys = pd_series(fam, n, ks)
-        line, = ax.plot(xs, ys, label=_LABEL[fam], **_style(i))
+        (line,) = ax.plot(xs, ys, label=_LABEL[fam], **_style(i))
         if show_printed and fam in ("hypercube", "cat", "micat"):
             xs, yp = pd_series(fam, n, ks, printed=True)
-            ax.plot(xs, yp, ls=(0, (1, 2)), lw=2, color=line.get_color(), alpha=0.6,
-                    label=f"{_LABEL[fam]} (as printed)")
+            ax.plot(
+                xs,
+                yp,
+                ls=(0, (1, 2)),
+                lw=2,
+                color=line.get_color(),
+                alpha=0.6,
+                label=f"{_LABEL[fam]} (as printed)",
+            )
     ax.set_yscale("log")
     ax.set_xlabel("k")
     ax.set_ylabel("path diversity P̃/N")
@@ -233,8 +284,15 @@ def plot_path_diversity(path, n: int = 8, families: Sequence[str] = ("hypercube"
 
 
 # ------------------------------------------------------------------ 002 latency
-def plot_kncube_latency(path, nodes: int = 256, constraint: str = "nodesize", wire: str = "constant",
-                        message_length: float = 150.0, node_size: float = 640.0, title: str | None = None) -> Path:
+def plot_kncube_latency(
+    path,
+    nodes: int = 256,
+    constraint: str = "nodesize",
+    wire: str = "constant",
+    message_length: float = 150.0,
+    node_size: float = 640.0,
+    title: str | None = None,
+) -> Path:
     """T_net of the k-ary n-cube and of the fat tree against n (002 §3 models).
 
     Examples
@@ -252,8 +310,13 @@ def plot_kncube_latency(path, nodes: int = 256, constraint: str = "nodesize", wi
     _out(path)
     cube = kncube.kncube_tnet_table(nodes, message_length, constraint, node_size, wire)
     cube = cube[cube["k"] >= 2]
-    tree = kncube.fattree_tnet_table(nodes, message_length, node_size, wire,
-                                     "bisection" if constraint == "bisection" else "table")
+    tree = kncube.fattree_tnet_table(
+        nodes,
+        message_length,
+        node_size,
+        wire,
+        "bisection" if constraint == "bisection" else "table",
+    )
     fig, (ax,) = _figure()
     ax.plot(cube["n"], cube["Tnet"], label="k-ary n-cube (D = n(k-1)/2)", **_style(0))
     ax.plot(tree["n"], tree["Tnet"], label="k-ary n-tree (D = 2n)", **_style(1))
@@ -262,8 +325,11 @@ def plot_kncube_latency(path, nodes: int = 256, constraint: str = "nodesize", wi
     ax.set_ylabel("T_net (cycles)")
     ax.grid(alpha=0.3, which="both")
     ax.legend()
-    ax.set_title(title or f"N = {nodes:,}, constant {'bisection' if constraint == 'bisection' else 'node size'}, "
-                          f"{wire} wire delay, L = {message_length:g}")
+    ax.set_title(
+        title
+        or f"N = {nodes:,}, constant {'bisection' if constraint == 'bisection' else 'node size'}, "
+        f"{wire} wire delay, L = {message_length:g}"
+    )
     return _save(fig, path)
 
 
@@ -287,15 +353,21 @@ ANALYTIC_FIGURES: Registry[AnalyticFigure] = Registry("analytic figure")
 
 def _figure_entry(key: str, title: str, caption: str):
     def deco(fn):
-        ANALYTIC_FIGURES.add(key, AnalyticFigure(key=key, paper=key.split("-")[0], title=title,
-                                                 caption=caption, draw=fn))
+        ANALYTIC_FIGURES.add(
+            key,
+            AnalyticFigure(key=key, paper=key.split("-")[0], title=title, caption=caption, draw=fn),
+        )
         return fn
+
     return deco
 
 
-@_figure_entry("000-fig5", "Cost ratios of links and switches (MiKANT / k-ary n-tree)",
-               "R_S = 1 - 1/n and R_L = 1 - 1/(2n) (000 eqs. 4-5, correct as printed): MiKANT saves "
-               "50% switches and 25% links at n = 2, 12.5% and 6.25% at n = 8.")
+@_figure_entry(
+    "000-fig5",
+    "Cost ratios of links and switches (MiKANT / k-ary n-tree)",
+    "R_S = 1 - 1/n and R_L = 1 - 1/(2n) (000 eqs. 4-5, correct as printed): MiKANT saves "
+    "50% switches and 25% links at n = 2, 12.5% and 6.25% at n = 8.",
+)
 def fig_000_5(path) -> Path:
     """000 Fig. 5 (cost ratios of MiKANT to the k-ary n-tree against n)."""
     _out(path)
@@ -312,8 +384,11 @@ def fig_000_5(path) -> Path:
     return _save(fig, path)
 
 
-@_figure_entry("000-fig6", "Performance improvement of MiKANT(k,n)",
-               "S = 2^(1/n) (000 eq. 6, correct as printed): 41.4% at n = 2 down to 9.05% at n = 8.")
+@_figure_entry(
+    "000-fig6",
+    "Performance improvement of MiKANT(k,n)",
+    "S = 2^(1/n) (000 eq. 6, correct as printed): 41.4% at n = 2 down to 9.05% at n = 8.",
+)
 def fig_000_6(path) -> Path:
     """000 Fig. 6 (cost-performance improvement S - 1 against n)."""
     _out(path)
@@ -330,70 +405,121 @@ def fig_000_6(path) -> Path:
     return _save(fig, path)
 
 
-@_figure_entry("000-fig7", "RCP comparison of Mirrored k-ary n-tree",
-               "RCP = 2k 2n / ((log2(N/p) + p)(log2(N/p) + 2)) for 2 <= n <= 8, p = 1 (000 eq. 7, correct "
-               "as printed); MiKANT(8,6) with 524,288 nodes has RCP 192/420 = 0.457.")
+@_figure_entry(
+    "000-fig7",
+    "RCP comparison of Mirrored k-ary n-tree",
+    "RCP = 2k 2n / ((log2(N/p) + p)(log2(N/p) + 2)) for 2 <= n <= 8, p = 1 (000 eq. 7, correct "
+    "as printed); MiKANT(8,6) with 524,288 nodes has RCP 192/420 = 0.457.",
+)
 def fig_000_7(path) -> Path:
     """000 Fig. 7 (RCP of MiKANT against system size, n = 2..8)."""
-    return plot_rcp(path, "mikant", range(2, 9), 1, mark=[(8, 6)], title="RCP comparison of Mirrored k-ary n-tree")
+    return plot_rcp(
+        path,
+        "mikant",
+        range(2, 9),
+        1,
+        mark=[(8, 6)],
+        title="RCP comparison of Mirrored k-ary n-tree",
+    )
 
 
-@_figure_entry("001-fig2", "Cost ratios of switches and links to k-ary n-tree (CAT, MiCAT)",
-               "n = k; 001 §3.1's ratios (correct as printed): at k = n = 8 CAT saves 87.108% switches and "
-               "80.882% links, MiCAT 87.157% and 80.907%.")
+@_figure_entry(
+    "001-fig2",
+    "Cost ratios of switches and links to k-ary n-tree (CAT, MiCAT)",
+    "n = k; 001 §3.1's ratios (correct as printed): at k = n = 8 CAT saves 87.108% switches and "
+    "80.882% links, MiCAT 87.157% and 80.907%.",
+)
 def fig_001_2(path) -> Path:
     """001 Fig. 2."""
-    return plot_cost_ratios(path, ["cat", "micat"], "kant", range(2, 9),
-                            "Cost ratios of switches and links to k-ary n-tree")
+    return plot_cost_ratios(
+        path,
+        ["cat", "micat"],
+        "kant",
+        range(2, 9),
+        "Cost ratios of switches and links to k-ary n-tree",
+    )
 
 
-_RCP_HYBRID = ("diameter 2n + 2k (001 Table 1, correct); p = 1, 2 <= n <= 7. ")
+_RCP_HYBRID = "diameter 2n + 2k (001 Table 1, correct); p = 1, 2 <= n <= 7. "
 
 
-@_figure_entry("001-fig3", "RCP comparison of CAT(k,n)",
-               _RCP_HYBRID + "CAT(4,7) has 245,760 nodes and RCP 0.4676 - the value 001 attributes to MiCAT(4,7).")
+@_figure_entry(
+    "001-fig3",
+    "RCP comparison of CAT(k,n)",
+    _RCP_HYBRID
+    + "CAT(4,7) has 245,760 nodes and RCP 0.4676 - the value 001 attributes to MiCAT(4,7).",
+)
 def fig_001_3(path) -> Path:
     """001 Fig. 3."""
     return plot_rcp(path, "cat", range(2, 8), 1, mark=[(4, 7)], title="RCP comparison of CAT(k, n)")
 
 
-@_figure_entry("001-fig4", "RCP comparison of MiCAT(k,n)",
-               _RCP_HYBRID + "MiCAT(4,7) has 491,520 nodes and RCP 0.4229 (001 prints 0.4676, which is CAT(4,7)).")
+@_figure_entry(
+    "001-fig4",
+    "RCP comparison of MiCAT(k,n)",
+    _RCP_HYBRID
+    + "MiCAT(4,7) has 491,520 nodes and RCP 0.4229 (001 prints 0.4676, which is CAT(4,7)).",
+)
 def fig_001_4(path) -> Path:
     """001 Fig. 4."""
-    return plot_rcp(path, "micat", range(2, 8), 1, mark=[(4, 7)], title="RCP comparison of MiCAT(k, n)")
+    return plot_rcp(
+        path, "micat", range(2, 8), 1, mark=[(4, 7)], title="RCP comparison of MiCAT(k, n)"
+    )
 
 
-@_figure_entry("001-fig5", "Path diversities (n = 8)",
-               "Corrected formulas (errata): k-cube sum k!/((k-i)! 4^k), CAT and MiCAT closed forms; the printed "
-               "ones are dashed. With the correct formulas CAT/MiCAT exceed the k-ary n-tree/MiKANT from k = 4, "
-               "not k >= 5 as 001 states.")
+@_figure_entry(
+    "001-fig5",
+    "Path diversities (n = 8)",
+    "Corrected formulas (errata): k-cube sum k!/((k-i)! 4^k), CAT and MiCAT closed forms; the printed "
+    "ones are dashed. With the correct formulas CAT/MiCAT exceed the k-ary n-tree/MiKANT from k = 4, "
+    "not k >= 5 as 001 states.",
+)
 def fig_001_5(path) -> Path:
     """001 Fig. 5."""
-    return plot_path_diversity(path, 8, ("hypercube", "kant", "mikant", "cat", "micat"), range(2, 11))
+    return plot_path_diversity(
+        path, 8, ("hypercube", "kant", "mikant", "cat", "micat"), range(2, 11)
+    )
 
 
-@_figure_entry("004-fig5", "Cost ratios of switches and links to KANT(k,n)",
-               "n = k (004 Table 1 counts, correct): at k = n = 8 KANTC saves 84.27% switches and 78.23% links, "
-               "MiKANTC 84.68% and 78.43% (printed '78.%').")
+@_figure_entry(
+    "004-fig5",
+    "Cost ratios of switches and links to KANT(k,n)",
+    "n = k (004 Table 1 counts, correct): at k = n = 8 KANTC saves 84.27% switches and 78.23% links, "
+    "MiKANTC 84.68% and 78.43% (printed '78.%').",
+)
 def fig_004_5(path) -> Path:
     """004 Fig. 5."""
-    return plot_cost_ratios(path, ["kantc", "mikantc"], "kant", range(2, 9),
-                            "Cost ratios of switches and links to KANT(k, n)")
+    return plot_cost_ratios(
+        path,
+        ["kantc", "mikantc"],
+        "kant",
+        range(2, 9),
+        "Cost ratios of switches and links to KANT(k, n)",
+    )
 
 
-@_figure_entry("004-fig6", "Cost ratios of switches and links to MiKANT(k,n)",
-               "n = k: at k = n = 8 KANTC saves 82.03% switches and 76.77% links against MiKANT, "
-               "MiKANTC 82.49% and 76.99%; reductions start at k = n = 4.")
+@_figure_entry(
+    "004-fig6",
+    "Cost ratios of switches and links to MiKANT(k,n)",
+    "n = k: at k = n = 8 KANTC saves 82.03% switches and 76.77% links against MiKANT, "
+    "MiKANTC 82.49% and 76.99%; reductions start at k = n = 4.",
+)
 def fig_004_6(path) -> Path:
     """004 Fig. 6."""
-    return plot_cost_ratios(path, ["kantc", "mikantc"], "mikant", range(2, 9),
-                            "Cost ratios of switches and links to MiKANT(k, n)")
+    return plot_cost_ratios(
+        path,
+        ["kantc", "mikantc"],
+        "mikant",
+        range(2, 9),
+        "Cost ratios of switches and links to MiKANT(k, n)",
+    )
 
 
-_RCP_004 = ("004's RCP formula is printed without its division bar; restored as in 001. The diameter is "
-            "the graph's 2n + 2 floor(k/2) (errata; 004 prints 2n + k, which differs for odd k); n = 2 "
-            "points beyond k = 4 have no verified diameter and are omitted. p = 1, 2 <= n <= 7. ")
+_RCP_004 = (
+    "004's RCP formula is printed without its division bar; restored as in 001. The diameter is "
+    "the graph's 2n + 2 floor(k/2) (errata; 004 prints 2n + k, which differs for odd k); n = 2 "
+    "points beyond k = 4 have no verified diameter and are omitted. p = 1, 2 <= n <= 7. "
+)
 
 
 @_figure_entry("004-fig7", "KANTC RCP performance", _RCP_004)
@@ -402,18 +528,23 @@ def fig_004_7(path) -> Path:
     return plot_rcp(path, "kantc", range(2, 8), 1, title="KANTC RCP performance")
 
 
-@_figure_entry("004-fig8", "MiKANTC RCP performance",
-               _RCP_004 + "MiKANTC(6,7): 5,412,096 nodes, RCP 0.42148.")
+@_figure_entry(
+    "004-fig8", "MiKANTC RCP performance", _RCP_004 + "MiKANTC(6,7): 5,412,096 nodes, RCP 0.42148."
+)
 def fig_004_8(path) -> Path:
     """004 Fig. 8."""
     return plot_rcp(path, "mikantc", range(2, 8), 1, mark=[(6, 7)], title="MiKANTC RCP performance")
 
 
-@_figure_entry("004-fig9", "Path diversities (n = 8)",
-               "k-cube (corrected), k-ary n-tree and MiKANT curves. KANTC/MiKANTC have no closed-form path "
-               "diversity: it depends on the cube grouping and intermediate codes that 004 leaves open "
-               "(errata), so their curves are not drawn.")
+@_figure_entry(
+    "004-fig9",
+    "Path diversities (n = 8)",
+    "k-cube (corrected), k-ary n-tree and MiKANT curves. KANTC/MiKANTC have no closed-form path "
+    "diversity: it depends on the cube grouping and intermediate codes that 004 leaves open "
+    "(errata), so their curves are not drawn.",
+)
 def fig_004_9(path) -> Path:
     """004 Fig. 9 (KANTC/MiKANTC omitted; see the caption)."""
-    return plot_path_diversity(path, 8, ("hypercube", "kant", "mikant"), range(2, 11),
-                               title="Path diversities (n = 8)")
+    return plot_path_diversity(
+        path, 8, ("hypercube", "kant", "mikant"), range(2, 11), title="Path diversities (n = 8)"
+    )

@@ -49,17 +49,23 @@ def design_table(df):
         d = dict(zip(keys, key))
         by = g.groupby("load", sort=True)
         first = by[lat].mean()
-        row = {"design": topology_name(d.get("topology", "")), "routing": d.get("algorithm", ""),
-               "traffic": d.get("traffic", ""),
-               "lowest load": fmt_number(first.index[0]),
-               "latency there (cycles)": fmt_number(first.iloc[0], 3)}
+        row = {
+            "design": topology_name(d.get("topology", "")),
+            "routing": d.get("algorithm", ""),
+            "traffic": d.get("traffic", ""),
+            "lowest load": fmt_number(first.index[0]),
+            "latency there (cycles)": fmt_number(first.iloc[0], 3),
+        }
         if "accepted_flits" in g.columns:
             acc = by["accepted_flits"].mean()
             row["peak accepted (flits/node/cycle)"] = fmt_number(acc.max(), 3)
         if "saturated" in g.columns:
             sat = by["saturated"].agg(lambda s: bool(s.fillna(False).any()))
-            row["first saturated load"] = (fmt_number(sat[sat].index[0]) if sat.any()
-                                           else f"none up to {fmt_number(sat.index[-1])}")
+            row["first saturated load"] = (
+                fmt_number(sat[sat].index[0])
+                if sat.any()
+                else f"none up to {fmt_number(sat.index[-1])}"
+            )
         if "channel_load_bound" in g.columns and g["channel_load_bound"].notna().any():
             row["routing bound"] = fmt_number(float(g["channel_load_bound"].dropna().iloc[0]), 3)
         rows.append(row)
@@ -95,10 +101,18 @@ def routing_table(df, *, max_designs: int = 12):
             bb = b if best == alg else float(channel_load(topo, best, traffic).bound)
         except FattreeError:  # e.g. a trace, or a fault-tolerant algorithm
             continue
-        rows.append({"design": topology_name(spec), "traffic": traffic, "routing": alg,
-                     "bound": fmt_number(b, 3), "best known routing": best,
-                     "best bound": fmt_number(bb, 3), "gain": f"×{fmt_number(bb / b, 3)}",
-                     "_gain": bb / b})
+        rows.append(
+            {
+                "design": topology_name(spec),
+                "traffic": traffic,
+                "routing": alg,
+                "bound": fmt_number(b, 3),
+                "best known routing": best,
+                "best bound": fmt_number(bb, 3),
+                "gain": f"×{fmt_number(bb / b, 3)}",
+                "_gain": bb / b,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -109,8 +123,14 @@ def topology_table(df):
     t = _kind(df, "topology")
     if not len(t) or "topology" not in t.columns:
         return pd.DataFrame()
-    cols = {"nodes": "nodes", "switches": "switches", "links": "links", "max_radix": "radix",
-            "diameter": "diameter", "avg_distance": "mean distance"}
+    cols = {
+        "nodes": "nodes",
+        "switches": "switches",
+        "links": "links",
+        "max_radix": "radix",
+        "diameter": "diameter",
+        "avg_distance": "mean distance",
+    }
     rows = []
     for spec, g in t.groupby("topology", sort=True):
         r = g.iloc[0]
@@ -158,11 +178,16 @@ def _leaders(designs) -> list[str]:
         acc = g[peak].str.replace(",", "").astype(float)
         lat = g[zero].str.replace(",", "").astype(float)
         hi, lo = g.loc[acc.idxmax()], g.loc[lat.idxmin()]
-        others = ", ".join(f"{r['design']} ({r['routing']}) {r[peak]}"
-                           for i, r in g.iterrows() if i != acc.idxmax())
-        out.append(f"{traffic}: {hi['design']} ({hi['routing']}) accepts the most, {hi[peak]} "
-                   f"flits/node/cycle (then {others}); {lo['design']} ({lo['routing']}) has "
-                   f"the lowest latency at load {lo['lowest load']}, {lo[zero]} cycles.")
+        others = ", ".join(
+            f"{r['design']} ({r['routing']}) {r[peak]}"
+            for i, r in g.iterrows()
+            if i != acc.idxmax()
+        )
+        out.append(
+            f"{traffic}: {hi['design']} ({hi['routing']}) accepts the most, {hi[peak]} "
+            f"flits/node/cycle (then {others}); {lo['design']} ({lo['routing']}) has "
+            f"the lowest latency at load {lo['lowest load']}, {lo[zero]} cycles."
+        )
     return out
 
 
@@ -194,9 +219,12 @@ def findings(df, reproductions=None, *, routing: bool = True) -> Findings:
                     out.points.append(
                         f"{r['design']} under {r['traffic']}: {r['routing']} bounds throughput "
                         f"at {r['bound']} flits/node/cycle; {r['best known routing']} would "
-                        f"reach {r['best bound']} ({r['gain']}).")
-            out.tables["Routing: channel-load bounds (flits/node/cycle) of the simulated "
-                       "routing and of the best known"] = rt.drop(columns="_gain")
+                        f"reach {r['best bound']} ({r['gain']})."
+                    )
+            out.tables[
+                "Routing: channel-load bounds (flits/node/cycle) of the simulated "
+                "routing and of the best known"
+            ] = rt.drop(columns="_gain")
     tt = topology_table(df)
     if len(tt):
         out.tables["Topologies"] = tt
@@ -206,17 +234,25 @@ def findings(df, reproductions=None, *, routing: bool = True) -> Findings:
         real = ft[ft["algorithm"] != "oracle"]  # the oracle is a reference, not a routing
         if len(real) and len(ft.columns) > 3:
             best = real.iloc[0]
-            out.points.append(f"fault tolerance on {best['design']}: {best['algorithm']} "
-                              f"routes the most pairs ({ft.columns[-1]}: "
-                              f"{best[ft.columns[-1]]}).")
+            out.points.append(
+                f"fault tolerance on {best['design']}: {best['algorithm']} "
+                f"routes the most pairs ({ft.columns[-1]}: "
+                f"{best[ft.columns[-1]]})."
+            )
     reps = [r for r in (reproductions or [])]
     if reps:
         import pandas as pd
 
         counts = pd.Series([r.status for r in reps]).value_counts()
-        out.points.append("reproductions: " + ", ".join(f"{n} {s}" for s, n in counts.items())
-                          + " (verdicts below).")
+        out.points.append(
+            "reproductions: "
+            + ", ".join(f"{n} {s}" for s, n in counts.items())
+            + " (verdicts below)."
+        )
         out.tables["Reproductions: verdicts"] = pd.DataFrame(
-            [{"name": r.name, "paper": r.paper, "verdict": r.status, "finding": r.finding}
-             for r in reps])
+            [
+                {"name": r.name, "paper": r.paper, "verdict": r.status, "finding": r.finding}
+                for r in reps
+            ]
+        )
     return out

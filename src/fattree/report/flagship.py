@@ -34,8 +34,9 @@ def _verdict(name: str, results) -> list:
     return list(VERDICTS.get(name)(ResultStore(results).read()))
 
 
-def run_shipped(name: str, out, *, workers: int = 2, scheduler: str | None = None,
-                progress=None, on_stage=None) -> ShippedRun:
+def run_shipped(
+    name: str, out, *, workers: int = 2, scheduler: str | None = None, progress=None, on_stage=None
+) -> ShippedRun:
     """Run shipped study ``name`` into ``out`` and write ``out/report.html``.
 
     References
@@ -49,14 +50,26 @@ def run_shipped(name: str, out, *, workers: int = 2, scheduler: str | None = Non
     study = builtin_study(name)
     out = Path(out)
     stage(f"sweep {study.name}: {len(study.points())} points → {out / 'results'}")
-    summary = run_study(study, out / "results", workers=workers, scheduler=scheduler,
-                        progress=progress, skip_unavailable=True)
+    summary = run_study(
+        study,
+        out / "results",
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+        skip_unavailable=True,
+    )
     notes = _verdict(study.name, out / "results")
     notes += [f"not run: {why}" for why in summary.unavailable]
     notes += [f"point {h[:12]} failed: {msg}" for h, msg in summary.failed]
     results = []
-    ctx = R.Context(out=out, workers=workers, scheduler=scheduler, progress=progress,
-                    study=study.name, quick=name.endswith("-quick"))
+    ctx = R.Context(
+        out=out,
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+        study=study.name,
+        quick=name.endswith("-quick"),
+    )
     for rname in study.report.get("reproduce", []):
         if rname not in R.REPRODUCTIONS:
             notes.append(f"reproduction {rname} is not registered in this build")
@@ -68,6 +81,5 @@ def run_shipped(name: str, out, *, workers: int = 2, scheduler: str | None = Non
         else:
             notes.append(f"reproduction {rname} unavailable: {r.finding}")
         results.append(r)
-    report = write_report(out / "results", out / "report.html", reproductions=results,
-                          notes=notes)
+    report = write_report(out / "results", out / "report.html", reproductions=results, notes=notes)
     return ShippedRun(summary, report, results, notes)

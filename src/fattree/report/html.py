@@ -85,10 +85,17 @@ def table_html(df, max_rows: int | None = None) -> str:
                 text = "" if v is None else str(v)
             cells.append(f'<td class="{"" if num[c] else "s"}">{_esc(text)}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    more = "" if max_rows is None or len(df) <= max_rows else \
-        f'<p class="meta">first {max_rows} of {len(df)} rows</p>'
-    return (f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></div>" + more)
+    more = (
+        ""
+        if max_rows is None or len(df) <= max_rows
+        else f'<p class="meta">first {max_rows} of {len(df)} rows</p>'
+    )
+    return (
+        f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>'
+        + "".join(rows)
+        + "</tbody></table></div>"
+        + more
+    )
 
 
 def _figure(fig, caption: str, anchor: str | None = None) -> str:
@@ -104,8 +111,10 @@ def _figure(fig, caption: str, anchor: str | None = None) -> str:
         except Exception:  # noqa: BLE001 - a Figure without pyplot is fine
             pass
     ident = f' id="{_esc(anchor)}"' if anchor else ""
-    return (f'<figure{ident}><img alt="{_esc(caption)}" src="{uri}">'
-            f"<figcaption>{_esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure{ident}><img alt="{_esc(caption)}" src="{uri}">'
+        f"<figcaption>{_esc(caption)}</figcaption></figure>"
+    )
 
 
 def findings_html(df, reproductions=None, *, routing: bool = True) -> str:
@@ -115,8 +124,9 @@ def findings_html(df, reproductions=None, *, routing: bool = True) -> str:
     f = findings(df, reproductions, routing=routing)
     parts = ['<h2 id="findings">Findings</h2>']
     if f.points:
-        parts.append('<ul class="findings">' + "".join(f"<li>{_esc(p)}</li>" for p in f.points)
-                     + "</ul>")
+        parts.append(
+            '<ul class="findings">' + "".join(f"<li>{_esc(p)}</li>" for p in f.points) + "</ul>"
+        )
     if not f.points and not f.tables:
         parts.append("<p>No results to summarise yet.</p>")
     for i, (name, table) in enumerate(f.tables.items()):
@@ -129,8 +139,11 @@ def _toc(entries) -> str:
     items = []
     for anchor, text, children in entries:
         sub = "".join(f'<li><a href="#{_esc(a)}">{_esc(t)}</a></li>' for a, t in children)
-        items.append(f'<li><a href="#{_esc(anchor)}">{_esc(text)}</a>'
-                     + (f"<ul>{sub}</ul>" if sub else "") + "</li>")
+        items.append(
+            f'<li><a href="#{_esc(anchor)}">{_esc(text)}</a>'
+            + (f"<ul>{sub}</ul>" if sub else "")
+            + "</li>"
+        )
     return '<nav class="toc"><b>Contents</b><ul>' + "".join(items) + "</ul></nav>"
 
 
@@ -142,9 +155,14 @@ def _versions() -> str:
 
     from ..version import __version__
 
-    parts = [f"fattree {__version__}", f"Python {platform.python_version()}",
-             f"numpy {numpy.__version__}", f"pandas {pandas.__version__}",
-             f"pyarrow {pyarrow.__version__}", f"matplotlib {matplotlib.__version__}"]
+    parts = [
+        f"fattree {__version__}",
+        f"Python {platform.python_version()}",
+        f"numpy {numpy.__version__}",
+        f"pandas {pandas.__version__}",
+        f"pyarrow {pyarrow.__version__}",
+        f"matplotlib {matplotlib.__version__}",
+    ]
     try:
         import numba
 
@@ -157,11 +175,13 @@ def _versions() -> str:
 def outcome_html(result) -> str:
     """A reproduction result (:class:`fattree.report.reproduce.Result`) as HTML."""
     cls = {"agree": "agree", "disagree": "disagree"}.get(result.status, "none")
-    parts = [f'<h3 id="{_esc(result.name)}">{_esc(result.name)}: {_esc(result.title)}</h3>',
-             f'<p class="meta">{_esc(result.paper)}</p>',
-             f"<p><b>The paper:</b> {_esc(result.claim)}</p>",
-             f'<p><b>We find</b> (<span class="{cls}">{_esc(result.status)}</span>): '
-             f"{_esc(result.finding)}</p>"]
+    parts = [
+        f'<h3 id="{_esc(result.name)}">{_esc(result.name)}: {_esc(result.title)}</h3>',
+        f'<p class="meta">{_esc(result.paper)}</p>',
+        f"<p><b>The paper:</b> {_esc(result.claim)}</p>",
+        f'<p><b>We find</b> (<span class="{cls}">{_esc(result.status)}</span>): '
+        f"{_esc(result.finding)}</p>",
+    ]
     for fig, cap in zip(result.figures, result.captions):
         parts.append(_figure(fig, cap))
     for name, df in result.tables.items():
@@ -169,9 +189,17 @@ def outcome_html(result) -> str:
     return "\n".join(parts)
 
 
-def render(df, *, title: str, studies: dict | None = None, errors: list | None = None,
-           logy: bool | None = None, plots: list[str] | None = None,
-           reproductions: list | None = None, notes: list[str] | None = None) -> str:
+def render(
+    df,
+    *,
+    title: str,
+    studies: dict | None = None,
+    errors: list | None = None,
+    logy: bool | None = None,
+    plots: list[str] | None = None,
+    reproductions: list | None = None,
+    notes: list[str] | None = None,
+) -> str:
     """The report HTML for a results DataFrame (see :func:`write_report`).
 
     Examples
@@ -186,9 +214,11 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
 
     studies = studies or {}
     errors = errors or []
-    body = [f"<h1>{_esc(title)}</h1>",
-            f'<p class="meta">generated {datetime.now(UTC):%Y-%m-%d %H:%M UTC} by '
-            f"{_esc(_versions())}</p>"]
+    body = [
+        f"<h1>{_esc(title)}</h1>",
+        f'<p class="meta">generated {datetime.now(UTC):%Y-%m-%d %H:%M UTC} by '
+        f"{_esc(_versions())}</p>",
+    ]
     if "fattree_version" in df.columns and len(df):
         writers = sorted(map(str, df["fattree_version"].dropna().unique()))
         body.append(f'<p class="meta">rows written by fattree {_esc(", ".join(writers))}</p>')
@@ -214,8 +244,10 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
                 fig = P.draw(sub, name, logy=logy)
                 add_fig(fig, f"{P.PLOTS.get(name).title} ({kind})")
                 if logy is None and name == "latency":
-                    add_fig(P.draw(sub, name, logy=True),
-                            f"{P.PLOTS.get(name).title}, log scale ({kind})")
+                    add_fig(
+                        P.draw(sub, name, logy=True),
+                        f"{P.PLOTS.get(name).title}, log scale ({kind})",
+                    )
     sections = [("findings", "Findings", [])]
     rest = []
     if figs:
@@ -226,8 +258,13 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
         rest.append('<h2 id="reproductions">Reproductions of the papers</h2>')
         rest.append('<p>Verdicts: see <a href="#findings">Findings</a>.</p>')
         rest.extend(outcome_html(r) for r in shown)
-        sections.append(("reproductions", "Reproductions of the papers",
-                         [(r.name, f"{r.name}: {r.title} ({r.status})") for r in shown]))
+        sections.append(
+            (
+                "reproductions",
+                "Reproductions of the papers",
+                [(r.name, f"{r.name}: {r.title} ({r.status})") for r in shown],
+            )
+        )
     rest.append('<h2 id="results">Results</h2>')
     rest.append(_results_tables(df))
     sections.append(("results", "Results (every stored point)", []))
@@ -235,24 +272,41 @@ def render(df, *, title: str, studies: dict | None = None, errors: list | None =
         import pandas as pd
 
         rest.append('<h2 id="failed">Failed points</h2>')
-        rest.append(table_html(pd.DataFrame(
-            [{"config_hash": e.get("config_hash", "")[:12], "experiment": e.get("experiment"),
-              "config": str(e.get("config")), "error": e.get("error")} for e in errors])))
+        rest.append(
+            table_html(
+                pd.DataFrame(
+                    [
+                        {
+                            "config_hash": e.get("config_hash", "")[:12],
+                            "experiment": e.get("experiment"),
+                            "config": str(e.get("config")),
+                            "error": e.get("error"),
+                        }
+                        for e in errors
+                    ]
+                )
+            )
+        )
         sections.append(("failed", "Failed points", []))
     if studies:
         rest.append('<h2 id="studies">Studies</h2>')
         for name, st in studies.items():
-            rest.append(f"<h3>{_esc(name)}</h3><p class='meta'>last run {_esc(st.get('last_run'))}"
-                        f"</p><pre>{_esc(st.get('source', ''))}</pre>")
+            rest.append(
+                f"<h3>{_esc(name)}</h3><p class='meta'>last run {_esc(st.get('last_run'))}"
+                f"</p><pre>{_esc(st.get('source', ''))}</pre>"
+            )
         sections.append(("studies", "Studies (their TOML)", []))
     sections.append(("versions", "Versions", []))
     rest.append(f'<h2 id="versions">Versions</h2><p class="meta">{_esc(_versions())}</p>')
     body.append(findings_html(df, reproductions))
     body.append(_toc(sections))
     body.extend(rest)
-    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
 
 
 def _results_tables(df) -> str:
@@ -263,8 +317,11 @@ def _results_tables(df) -> str:
     metrics = df.attrs.get("metric_columns", [])
     groups = df.groupby("kind", sort=True) if "kind" in df.columns else [("", df)]
     for kind, sub in groups:
-        cols = ["experiment"] + [c for c in config if c in sub.columns and c not in
-                                 ("kind", "study_seed") and sub[c].notna().any()]
+        cols = ["experiment"] + [
+            c
+            for c in config
+            if c in sub.columns and c not in ("kind", "study_seed") and sub[c].notna().any()
+        ]
         cols += [c for c in metrics if c in sub.columns and sub[c].notna().any()]
         cols += ["seed", "elapsed_s", "config_hash"]
         if not config and not metrics:  # a frame that did not come from a store
@@ -277,8 +334,15 @@ def _results_tables(df) -> str:
     return "\n".join(out)
 
 
-def write_report(results_dir, output, *, title: str | None = None, logy: bool | None = None,
-                 reproductions: list | None = None, notes: list[str] | None = None) -> Path:
+def write_report(
+    results_dir,
+    output,
+    *,
+    title: str | None = None,
+    logy: bool | None = None,
+    reproductions: list | None = None,
+    notes: list[str] | None = None,
+) -> Path:
     """Write the HTML report of a results folder.
 
     Parameters
@@ -319,10 +383,16 @@ def write_report(results_dir, output, *, title: str | None = None, logy: bool | 
     df = store.read()
     studies = store.studies
     cfg = next((s.get("report", {}) for s in studies.values() if s.get("report")), {})
-    page = render(df, title=title or cfg.get("title") or f"fattree results: {store.path.name}",
-                  studies=studies, errors=store.errors(),
-                  logy=logy if logy is not None else cfg.get("logy"),
-                  plots=cfg.get("plots") or None, reproductions=reproductions, notes=notes)
+    page = render(
+        df,
+        title=title or cfg.get("title") or f"fattree results: {store.path.name}",
+        studies=studies,
+        errors=store.errors(),
+        logy=logy if logy is not None else cfg.get("logy"),
+        plots=cfg.get("plots") or None,
+        reproductions=reproductions,
+        notes=notes,
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")
     return out

@@ -7,16 +7,25 @@ import math
 
 # family -> (display name, parameters shown in parentheses); kant/torus/hypercube by rule
 _NAMES = {
-    "clos": ("Clos", ("k", "n")), "mikant": ("MiKANT", ("k", "n")),
-    "cat": ("CAT", ("k", "n")), "micat": ("MiCAT", ("k", "n")),
-    "kantc": ("KANTC", ("k", "n")), "mikantc": ("MiKANTC", ("k", "n")),
-    "minft": ("MIN fat tree", ("clients",)), "rsminft": ("RS-MIN fat tree", ("clients",)),
+    "clos": ("Clos", ("k", "n")),
+    "mikant": ("MiKANT", ("k", "n")),
+    "cat": ("CAT", ("k", "n")),
+    "micat": ("MiCAT", ("k", "n")),
+    "kantc": ("KANTC", ("k", "n")),
+    "mikantc": ("MiKANTC", ("k", "n")),
+    "minft": ("MIN fat tree", ("clients",)),
+    "rsminft": ("RS-MIN fat tree", ("clients",)),
     "xgft": ("XGFT", ("m", "w")),
 }
 _RULES = {
     "kant": lambda p: f"{p['k']}-ary {p['n']}-tree",
-    "torus": lambda p: f"{p['k']}-ary {p['n']}-cube" + (f", {p['p']}/router" if str(p.get("p", "1")) != "1" else ""),
-    "hypercube": lambda p: f"{p['d']}-cube" + (f", {p['p']}/switch" if str(p.get("p", "1")) != "1" else ""),
+    "torus": lambda p: (
+        f"{p['k']}-ary {p['n']}-cube"
+        + (f", {p['p']}/router" if str(p.get("p", "1")) != "1" else "")
+    ),
+    "hypercube": lambda p: (
+        f"{p['d']}-cube" + (f", {p['p']}/switch" if str(p.get("p", "1")) != "1" else "")
+    ),
     "graph": lambda p: f"graph {p.get('file', '')}".strip(),
 }
 _FAMILY = {"kant": "k-ary n-tree", "torus": "torus", "hypercube": "hypercube", "graph": "graph"}
@@ -107,7 +116,6 @@ def value_label(column: str, value) -> str:
     if isinstance(value, float):
         value = fmt_number(value)
     return f"{column} {value}"
-
 
 
 def humanize(text: str) -> str:

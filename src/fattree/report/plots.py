@@ -20,9 +20,21 @@ from ..errors import ParameterError, closest
 from ..sweep.plotkinds import PLOTS, PlotKind  # noqa: F401  (PlotKind re-exported)
 
 # Columns that never define a series (bookkeeping of the store and the study).
-BOOKKEEPING = ("config_hash", "seed", "replicate", "study_seed", "study", "experiment",
-               "fattree_version", "started_at", "finished_at", "elapsed_s", "host", "pid",
-               "config")
+BOOKKEEPING = (
+    "config_hash",
+    "seed",
+    "replicate",
+    "study_seed",
+    "study",
+    "experiment",
+    "fattree_version",
+    "started_at",
+    "finished_at",
+    "elapsed_s",
+    "host",
+    "pid",
+    "config",
+)
 
 
 def _pick(df, names: Sequence[str], what: str, plot: str) -> str:
@@ -30,8 +42,10 @@ def _pick(df, names: Sequence[str], what: str, plot: str) -> str:
         if n in df.columns and df[n].notna().any():
             return n
     have = [str(c) for c in df.columns if df[c].notna().any()]
-    raise ParameterError(f"plot {plot!r}: the results have no {what} column (looked for "
-                         f"{', '.join(names)}); columns with values: {', '.join(have)}")
+    raise ParameterError(
+        f"plot {plot!r}: the results have no {what} column (looked for "
+        f"{', '.join(names)}); columns with values: {', '.join(have)}"
+    )
 
 
 def series_columns(df, x: str) -> list[str]:
@@ -49,9 +63,13 @@ def series_columns(df, x: str) -> list[str]:
     import pandas as pd
 
     config = df.attrs.get("config_columns") or [
-        c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
-    cols = [c for c in config if c in df.columns and c != x and c not in BOOKKEEPING
-            and c not in ("family", "kind")]
+        c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])
+    ]
+    cols = [
+        c
+        for c in config
+        if c in df.columns and c != x and c not in BOOKKEEPING and c not in ("family", "kind")
+    ]
     cols = [c for c in cols if df[c].astype(str).nunique() > 1]
     kept: list[str] = []
     for c in cols:  # drop columns determined by an earlier one (k and n by the topology)
@@ -93,14 +111,22 @@ def series_label(df, series: Sequence[str], key: tuple) -> str:
 
     parts = []
     for c, v in zip(series, key):
-        if c == "family" and "topology" in df.columns and "topology" not in series \
-                and df["topology"].nunique() == 1:
+        if (
+            c == "family"
+            and "topology" in df.columns
+            and "topology" not in series
+            and df["topology"].nunique() == 1
+        ):
             parts.append(value_label("topology", df["topology"].iloc[0]))
         else:
             parts.append(value_label(c, v))
     for extra in ("algorithm",):
-        if extra in df.columns and extra not in series and df[extra].nunique() == 1 \
-                and isinstance(df[extra].iloc[0], str):
+        if (
+            extra in df.columns
+            and extra not in series
+            and df[extra].nunique() == 1
+            and isinstance(df[extra].iloc[0], str)
+        ):
             parts.append(str(df[extra].iloc[0]))
     return ", ".join(parts)
 
@@ -113,17 +139,30 @@ def plot_title(df, base: str, series: Sequence[str]) -> str:
 
     extra = []
     if "topology" in df.columns and df["topology"].notna().any():
-        extra.append(" vs ".join(topology_name(t) for t in sorted(df["topology"].dropna().unique())))
+        extra.append(
+            " vs ".join(topology_name(t) for t in sorted(df["topology"].dropna().unique()))
+        )
     for c in ("traffic", "algorithm"):
-        if c in df.columns and c not in series and df[c].nunique() == 1 \
-                and isinstance(df[c].dropna().iloc[0], str):
+        if (
+            c in df.columns
+            and c not in series
+            and df[c].nunique() == 1
+            and isinstance(df[c].dropna().iloc[0], str)
+        ):
             extra.append(str(df[c].dropna().iloc[0]))
     text = base + (": " + ", ".join(extra) if extra else "")
     return "\n".join(textwrap.wrap(text, _WRAP))
 
 
-def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | None = None,
-         title: str | None = None, ax=None):
+def draw(
+    df,
+    name: str,
+    *,
+    logy: bool | None = None,
+    series: Sequence[str] | None = None,
+    title: str | None = None,
+    ax=None,
+):
     """Draw plot ``name`` (a :data:`PLOTS` entry) of a results DataFrame.
 
     One line per series, labelled by :func:`series_label`; each topology has its own
@@ -177,8 +216,9 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
     series = list(series) if series is not None else series_columns(df, x)
     for c in series:
         if c not in df.columns:
-            raise ParameterError(f"series column {c!r} is not in the results"
-                                 f"{closest(c, map(str, df.columns))}")
+            raise ParameterError(
+                f"series column {c!r} is not in the results{closest(c, map(str, df.columns))}"
+            )
     fig = None
     if ax is None:
         from matplotlib.figure import Figure
@@ -186,7 +226,9 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
         fig = Figure(figsize=(6.4, 4.4), layout="constrained")
         ax = fig.subplots()
     log = logy if logy is not None else kind.logy
-    extra = [c for c in ("topology", "algorithm", "saturated") if c in df.columns and c not in series]
+    extra = [
+        c for c in ("topology", "algorithm", "saturated") if c in df.columns and c not in series
+    ]
     data = df[series + extra + [x, y]].dropna(subset=[x, y])
     groups = list(data.groupby(series, sort=True, dropna=False)) if series else [((), data)]
     skey = _style_key(series)
@@ -196,19 +238,32 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
     for gi, (key, g) in enumerate(groups):
         key = key if isinstance(key, tuple) else (key,)
         stats = g.groupby(x, sort=True)[y].agg(["mean", "std", "count"]).reset_index()
-        sat = (g.groupby(x, sort=True)["saturated"].agg(lambda s: bool(s.fillna(False).any()))
-               .reindex(stats[x]).to_numpy(bool) if "saturated" in g.columns
-               else np.zeros(len(stats), bool))
+        sat = (
+            g.groupby(x, sort=True)["saturated"]
+            .agg(lambda s: bool(s.fillna(False).any()))
+            .reindex(stats[x])
+            .to_numpy(bool)
+            if "saturated" in g.columns
+            else np.zeros(len(stats), bool)
+        )
         label = series_label(g, series, key) or y
         si = styles.get(str(g[skey].iloc[0]), gi) if skey else gi
-        style = dict(marker=MARKERS[si % len(MARKERS)], ls=LINESTYLES[si % len(LINESTYLES)],
-                     color=colors[gi], ms=5 + (si % 3), mfc="none", mew=1.3, lw=1.4)
+        style = dict(
+            marker=MARKERS[si % len(MARKERS)],
+            ls=LINESTYLES[si % len(LINESTYLES)],
+            color=colors[gi],
+            ms=5 + (si % 3),
+            mfc="none",
+            mew=1.3,
+            lw=1.4,
+        )
         err = stats["std"].where(stats["count"] > 1)
         xs, ys = stats[x].to_numpy(float), stats["mean"].to_numpy(float)
         ok = ~sat
         if err.notna().any():
-            ax.errorbar(xs[ok], ys[ok], yerr=err.fillna(0).to_numpy()[ok], capsize=2,
-                        label=label, **style)
+            ax.errorbar(
+                xs[ok], ys[ok], yerr=err.fillna(0).to_numpy()[ok], capsize=2, label=label, **style
+            )
         else:
             ax.plot(xs[ok], ys[ok], label=label, **style)
         if sat.any():
@@ -219,14 +274,26 @@ def draw(df, name: str, *, logy: bool | None = None, series: Sequence[str] | Non
         if ok.any():
             unsat_top.append(float(np.nanmax(ys[ok])))
     top, crosses = None, False
-    if not log and name == "latency" and sat_top and unsat_top \
-            and max(sat_top) > 3 * max(unsat_top):
+    if (
+        not log
+        and name == "latency"
+        and sat_top
+        and unsat_top
+        and max(sat_top) > 3 * max(unsat_top)
+    ):
         top = 2.0 * max(unsat_top)  # saturated latencies would flatten the rest
     for seg_x, seg_y, sx, sy, color in pending:
         if top is not None:
             seg_y, high = np.minimum(seg_y, top), sy > top
-            ax.plot(sx[high], np.full(int(high.sum()), top), ls="none", marker="^", ms=7,
-                    color=color, clip_on=False)
+            ax.plot(
+                sx[high],
+                np.full(int(high.sum()), top),
+                ls="none",
+                marker="^",
+                ms=7,
+                color=color,
+                clip_on=False,
+            )
             sx, sy = sx[~high], sy[~high]
         ax.plot(seg_x, seg_y, ls=":", lw=1, color=color)
         ax.plot(sx, sy, ls="none", marker="x", ms=7, mew=1.6, color=color)

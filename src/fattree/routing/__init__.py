@@ -6,11 +6,30 @@ The contract used by the simulator and the fault-tolerance code is in
 """
 
 from . import algorithms as _algorithms  # noqa: F401  (fills ALGORITHMS)
-from .compiled import (ALGORITHMS, Algorithm, CompiledRouting, algorithms_for, compile_routing,
-                       default_algorithm, get_algorithm, register_algorithm)
+from .compiled import (
+    ALGORITHMS,
+    Algorithm,
+    CompiledRouting,
+    algorithms_for,
+    compile_routing,
+    default_algorithm,
+    get_algorithm,
+    register_algorithm,
+)
 from .kernel import next_vc, route_ports
 from .walk import RouteResult, route
 
-__all__ = ["ALGORITHMS", "Algorithm", "CompiledRouting", "algorithms_for", "compile_routing",
-           "default_algorithm", "get_algorithm", "register_algorithm", "next_vc", "route_ports",
-           "RouteResult", "route"]
+__all__ = [
+    "ALGORITHMS",
+    "Algorithm",
+    "CompiledRouting",
+    "algorithms_for",
+    "compile_routing",
+    "default_algorithm",
+    "get_algorithm",
+    "register_algorithm",
+    "next_vc",
+    "route_ports",
+    "RouteResult",
+    "route",
+]

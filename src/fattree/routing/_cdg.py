@@ -25,8 +25,21 @@ def _vc_set(code, iparams, sw, in_port, in_vc, port, V):
 
 
 @njit(cache=True)
-def _cdg_walks(code, iparams, table, port_peer, peer_port, fail, n_nodes, node_switch, node_port,
-               V, hop_limit, adj, used):
+def _cdg_walks(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    node_switch,
+    node_port,
+    V,
+    hop_limit,
+    adj,
+    used,
+):
     """Dependencies of every delivered route of a deterministic (oblivious) algorithm.
     Returns how many pairs were not delivered (they add nothing)."""
     S, R = port_peer.shape
@@ -42,8 +55,23 @@ def _cdg_walks(code, iparams, table, port_peer, peer_port, fail, n_nodes, node_s
             if fail[home, node_port[s]]:
                 lost += 1
                 continue
-            h, status = _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes,
-                                   home, s, t, s * n_nodes + t, hop_limit, cand, sw_out, port_out)
+            h, status = _walk_pair(
+                code,
+                iparams,
+                table,
+                port_peer,
+                peer_port,
+                fail,
+                n_nodes,
+                home,
+                s,
+                t,
+                s * n_nodes + t,
+                hop_limit,
+                cand,
+                sw_out,
+                port_out,
+            )
             if status != DELIVERED:
                 lost += 1
                 continue
@@ -76,8 +104,23 @@ def _add_path(code, iparams, port_peer, peer_port, V, sw_out, port_out, h, adj, 
 
 
 @njit(cache=True)
-def _cdg_states(code, iparams, table, port_peer, peer_port, fail, n_nodes, node_switch, node_port,
-                V, adj, used, target, parent, start_of):
+def _cdg_states(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    node_switch,
+    node_port,
+    V,
+    adj,
+    used,
+    target,
+    parent,
+    start_of,
+):
     """Dependencies of an adaptive algorithm whose candidates do not depend on the
     source: per destination, every state (switch, in port, in VC) reachable from any
     source, and every candidate from it. With ``target >= 0`` (a dependency index
@@ -177,7 +220,7 @@ def _find_cycle(port_peer, n_nodes, V, adj, used):
                         k = 0
                         while stack[k] != d:
                             k += 1
-                        return stack[k:top + 1].copy()
+                        return stack[k : top + 1].copy()
                     if color[d] == 0:
                         color[d] = 1
                         top += 1
@@ -192,8 +235,21 @@ def _find_cycle(port_peer, n_nodes, V, adj, used):
 
 
 @njit(cache=True)
-def _witness_walks(code, iparams, table, port_peer, peer_port, fail, n_nodes, node_switch,
-                   node_port, hop_limit, a_sw, a_p, b_p):
+def _witness_walks(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    node_switch,
+    node_port,
+    hop_limit,
+    a_sw,
+    a_p,
+    b_p,
+):
     """A delivered pair whose route takes port a_p at a_sw then port b_p next."""
     R = port_peer.shape[1]
     cand = np.empty(R + 1, np.int64)
@@ -203,9 +259,23 @@ def _witness_walks(code, iparams, table, port_peer, peer_port, fail, n_nodes, no
         for s in range(n_nodes):
             if s == t:
                 continue
-            h, status = _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes,
-                                   node_switch[s], s, t, s * n_nodes + t, hop_limit, cand,
-                                   sw_out, port_out)
+            h, status = _walk_pair(
+                code,
+                iparams,
+                table,
+                port_peer,
+                peer_port,
+                fail,
+                n_nodes,
+                node_switch[s],
+                s,
+                t,
+                s * n_nodes + t,
+                hop_limit,
+                cand,
+                sw_out,
+                port_out,
+            )
             if status != DELIVERED:
                 continue
             for i in range(h - 1):

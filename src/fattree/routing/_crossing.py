@@ -19,10 +19,16 @@ from ..errors import ParameterError
 _SMALL = {2: "0011", 3: "002111102", 4: "0020111330201213"}
 # k >= 5: a difference rule i = y + d[t - y] (mod k) found by search over difference sets
 _DIFF = {
-    5: [1, 4, 1, 4], 6: [3, 3, 1, 0, 0], 7: [3, 3, 1, 0, 1, 0], 8: [2, 4, 4, 1, 0, 0, 2],
-    9: [2, 4, 4, 1, 0, 0, 2, 1], 10: [3, 3, 5, 5, 1, 0, 0, 2, 2],
-    11: [3, 3, 5, 5, 1, 0, 0, 2, 1, 2], 12: [3, 3, 4, 7, 7, 0, 1, 0, 4, 2, 2],
-    13: [3, 4, 4, 7, 0, 7, 1, 0, 3, 1, 2, 2], 14: [4, 4, 5, 5, 8, 0, 0, 1, 3, 1, 2, 2, 3],
+    5: [1, 4, 1, 4],
+    6: [3, 3, 1, 0, 0],
+    7: [3, 3, 1, 0, 1, 0],
+    8: [2, 4, 4, 1, 0, 0, 2],
+    9: [2, 4, 4, 1, 0, 0, 2, 1],
+    10: [3, 3, 5, 5, 1, 0, 0, 2, 2],
+    11: [3, 3, 5, 5, 1, 0, 0, 2, 1, 2],
+    12: [3, 3, 4, 7, 7, 0, 1, 0, 4, 2, 2],
+    13: [3, 4, 4, 7, 0, 7, 1, 0, 3, 1, 2, 2],
+    14: [4, 4, 5, 5, 8, 0, 0, 1, 3, 1, 2, 2, 3],
     15: [4, 4, 5, 5, 8, 0, 8, 1, 0, 3, 1, 2, 2, 3],
     16: [5, 4, 6, 5, 6, 9, 9, 0, 1, 0, 4, 2, 2, 3, 3],
     17: [4, 6, 5, 5, 6, 9, 9, 0, 1, 0, 4, 1, 2, 2, 3, 3],
@@ -52,8 +58,10 @@ def crossing_table(k: int) -> np.ndarray:
     if k in _SMALL:
         return np.array([int(ch) for ch in _SMALL[k]], np.int64).reshape(k, k)
     if k not in _DIFF:
-        raise ParameterError(f"k={k} is invalid for a balanced root crossing: tables exist for "
-                             f"k = 2..{MAX_K}; use dmodk or minimal-all (2 VCs)")
+        raise ParameterError(
+            f"k={k} is invalid for a balanced root crossing: tables exist for "
+            f"k = 2..{MAX_K}; use dmodk or minimal-all (2 VCs)"
+        )
     d = np.array([0] + _DIFF[k], np.int64)
     y = np.arange(k)[:, None]
     t = np.arange(k)[None, :]

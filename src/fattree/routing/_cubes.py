@@ -54,7 +54,7 @@ def _torus_vc(iparams, sw, in_port, in_vc, out_port, n_vcs):
     vc = 0
     if 0 <= in_port < cube and in_port // 2 == dim and in_vc >= 1:
         vc = 1
-    a = (sw // k ** dim) % k
+    a = (sw // k**dim) % k
     if (out_port % 2 == 0 and a == k - 1) or (out_port % 2 == 1 and a == 0):
         vc = 1
     return vc

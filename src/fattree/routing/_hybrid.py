@@ -12,8 +12,9 @@ import numpy as np
 from numba import njit
 
 # iparams slots
-H_K, H_N, H_POL, H_SEED, H_KN1, H_NODES, H_G, H_M, H_Q, H_TOP, H_MIR, H_SG, H_NG, H_MO, H_QM = \
+H_K, H_N, H_POL, H_SEED, H_KN1, H_NODES, H_G, H_M, H_Q, H_TOP, H_MIR, H_SG, H_NG, H_MO, H_QM = (
     range(15)
+)
 H_POW, H_NEAR, H_OUTER, H_CPOS, H_CODES = range(15, 20)
 H_HEAD = 20
 
@@ -40,8 +41,19 @@ def hybrid_iparams(topo, vc_classes: int, seed: int) -> np.ndarray:
     cpos[codes] = np.arange(g)
     outer = np.flatnonzero(cpos < 0)
     head = np.zeros(H_HEAD, np.int64)
-    head[[H_K, H_N, H_POL, H_SEED, H_KN1, H_NODES, H_G, H_M, H_Q, H_TOP, H_MIR]] = \
-        [k, n, vc_classes, seed, K, topo.n_nodes, g, M, Q, top, int(mirrored)]
+    head[[H_K, H_N, H_POL, H_SEED, H_KN1, H_NODES, H_G, H_M, H_Q, H_TOP, H_MIR]] = [
+        k,
+        n,
+        vc_classes,
+        seed,
+        K,
+        topo.n_nodes,
+        g,
+        M,
+        Q,
+        top,
+        int(mirrored),
+    ]
     head[H_SG] = Q * M + top * K
     head[H_NG] = Q * Mo * k
     head[H_MO] = Mo

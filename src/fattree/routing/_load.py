@@ -35,8 +35,27 @@ def _weight(mode, s, t, n, uni_w, hot, hot_w, perm):
 
 
 @njit(cache=True)
-def _load_kernel(code, iparams, table, port_peer, peer_port, fail, n_nodes, node_switch,
-                 node_port, how, mode, uni_w, hot, hot_w, perm, hop_limit, load, inject, stats):
+def _load_kernel(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    node_switch,
+    node_port,
+    how,
+    mode,
+    uni_w,
+    hot,
+    hot_w,
+    perm,
+    hop_limit,
+    load,
+    inject,
+    stats,
+):
     """Fill ``load[sw, port]`` and ``inject[s]``; ``stats`` = [offered, delivered,
     unused, order violations (adaptive: a candidate that is not one hop closer)]."""
     S, R = port_peer.shape
@@ -61,8 +80,23 @@ def _load_kernel(code, iparams, table, port_peer, peer_port, fail, n_nodes, node
             if fail[home, node_port[s]]:
                 continue
             if how == EVAL_PAIR:
-                h, st = _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes,
-                                   home, s, t, s * n_nodes + t, hop_limit, cand, sw_out, port_out)
+                h, st = _walk_pair(
+                    code,
+                    iparams,
+                    table,
+                    port_peer,
+                    peer_port,
+                    fail,
+                    n_nodes,
+                    home,
+                    s,
+                    t,
+                    s * n_nodes + t,
+                    hop_limit,
+                    cand,
+                    sw_out,
+                    port_out,
+                )
                 if st == DELIVERED:
                     stats[1] += w
                     for i in range(h):
@@ -78,8 +112,23 @@ def _load_kernel(code, iparams, table, port_peer, peer_port, fail, n_nodes, node
                 if w == 0.0:
                     continue
                 mass_home[home] = 0.0
-                h, st = _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes,
-                                   home, src_home[home], t, 0, hop_limit, cand, sw_out, port_out)
+                h, st = _walk_pair(
+                    code,
+                    iparams,
+                    table,
+                    port_peer,
+                    peer_port,
+                    fail,
+                    n_nodes,
+                    home,
+                    src_home[home],
+                    t,
+                    0,
+                    hop_limit,
+                    cand,
+                    sw_out,
+                    port_out,
+                )
                 if st == DELIVERED:
                     stats[1] += w
                     for i in range(h):

@@ -14,9 +14,22 @@ import numpy as np
 from numba import njit
 
 from ._balanced import _balanced_root
-from ._consts import (IP_K, IP_KN1, IP_N, IP_POLICY, IP_POW, IP_SEED, POL_ALG1, POL_ALLMIN,
-                      POL_BALANCED, POL_DMODK, POL_DMODK_BAL, POL_LITERAL000, POL_RANDOM,
-                      POL_SMODK)
+from ._consts import (
+    IP_K,
+    IP_KN1,
+    IP_N,
+    IP_POLICY,
+    IP_POW,
+    IP_SEED,
+    POL_ALG1,
+    POL_ALLMIN,
+    POL_BALANCED,
+    POL_DMODK,
+    POL_DMODK_BAL,
+    POL_LITERAL000,
+    POL_RANDOM,
+    POL_SMODK,
+)
 
 
 @njit(cache=True)
@@ -151,8 +164,9 @@ def _mikant_ports(iparams, sw, src, dst, pkt_key, out):
             return _emit(out, k + iparams[IP_POW + n + 1 + (d // pw) % k * k + (c // pw) % k])
         if lev == n - 2 and pol == POL_BALANCED and (d // pw) % k != (c // pw) % k:
             # root crossing split by a destination digit (routing/_balanced.py)
-            return _emit(out, k + _balanced_root(iparams, IP_POW + n + 1, g, (d // pw) % k,
-                                                 (c // pw) % k, c))
+            return _emit(
+                out, k + _balanced_root(iparams, IP_POW + n + 1, g, (d // pw) % k, (c // pw) % k, c)
+            )
         if lev == n - 2 and pol == POL_ALLMIN:
             # root crossing: every root of the other group leads back minimally
             t = (c // pw) % k

@@ -53,8 +53,23 @@ def _first_healthy(cand, c, fail, sw):
 
 
 @njit(cache=True)
-def _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes, home, src, t,
-               pkt_key, hop_limit, cand, sw_out, port_out):
+def _walk_pair(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    home,
+    src,
+    t,
+    pkt_key,
+    hop_limit,
+    cand,
+    sw_out,
+    port_out,
+):
     """Walk to node ``t`` from switch ``home``; returns (switches visited, status)."""
     sw = home
     in_port = -1
@@ -76,8 +91,27 @@ def _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes, home, 
 
 
 @njit(cache=True)
-def _count_paths(code, iparams, table, port_peer, peer_port, fail, n_nodes, home, t,
-                 hop_limit, memo, touched, n_touched, f_sw, f_ip, f_cand, f_cnt, f_next, f_acc):
+def _count_paths(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    home,
+    t,
+    hop_limit,
+    memo,
+    touched,
+    n_touched,
+    f_sw,
+    f_ip,
+    f_cand,
+    f_cnt,
+    f_next,
+    f_acc,
+):
     """Number of distinct routes from (home, injection) to node ``t`` over all
     candidates, memoised in ``memo[sw, in_port + 1]`` (valid for one destination:
     candidates must not depend on the source). Returns (count, n_touched, looped)."""
@@ -118,8 +152,9 @@ def _count_paths(code, iparams, table, port_peer, peer_port, fail, n_nodes, home
                 f_sw[top] = u
                 f_ip[top] = q
                 memo[u, q + 1] = -2.0
-                f_cnt[top] = route_ports(code, iparams, table, port_peer, u, q, -1, t, 0,
-                                         f_cand[top])
+                f_cnt[top] = route_ports(
+                    code, iparams, table, port_peer, u, q, -1, t, 0, f_cand[top]
+                )
                 f_next[top] = 0
                 f_acc[top] = 0.0
         else:

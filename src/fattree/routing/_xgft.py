@@ -41,21 +41,21 @@ _BASE = 8
 def xgft_iparams(m, w, policy: int, seed: int) -> np.ndarray:
     """The rule's integers for XGFT(h; m; w) (layout in the module docstring)."""
     h = len(m)
-    sizes = [prod(w[: i + 1]) * prod(m[i + 1:]) for i in range(h)]
+    sizes = [prod(w[: i + 1]) * prod(m[i + 1 :]) for i in range(h)]
     off = np.concatenate([[0], np.cumsum(sizes)])
     ip = np.zeros(_BASE + (h + 1) + h + (h + 1) + h + h, np.int64)
     ip[_H], ip[_LEAVES], ip[IP_POLICY], ip[IP_SEED] = h, sizes[0], policy, seed
     ip[_NODES] = sizes[0] * m[0]
     b = _BASE
-    ip[b:b + h + 1] = off
+    ip[b : b + h + 1] = off
     b += h + 1
-    ip[b:b + h] = m
+    ip[b : b + h] = m
     b += h
-    ip[b:b + h] = w
+    ip[b : b + h] = w
     b += h + 1
-    ip[b:b + h] = [prod(w[1:L + 1]) for L in range(h)]
+    ip[b : b + h] = [prod(w[1 : L + 1]) for L in range(h)]
     b += h
-    ip[b:b + h] = [prod(m[1:L + 1]) for L in range(h)]
+    ip[b : b + h] = [prod(m[1 : L + 1]) for L in range(h)]
     return ip
 
 

@@ -36,10 +36,12 @@ class RoutingAdvice:
 
     def message(self) -> str:
         """One line naming the better routing."""
-        return (f"{self.algorithm}'s channel-load bound on {self.spec} under {self.traffic} is "
-                f"{self.bound:.4f}, {self.better_bound / self.bound:.1f}x below {self.better}'s "
-                f"{self.better_bound:.4f}: use --algorithm {self.better} unless you are "
-                f"reproducing a paper")
+        return (
+            f"{self.algorithm}'s channel-load bound on {self.spec} under {self.traffic} is "
+            f"{self.bound:.4f}, {self.better_bound / self.bound:.1f}x below {self.better}'s "
+            f"{self.better_bound:.4f}: use --algorithm {self.better} unless you are "
+            f"reproducing a paper"
+        )
 
     def to_dict(self) -> dict:
         return {**self.__dict__, "ratio": self.ratio}
@@ -60,9 +62,15 @@ def best_routing(family: str) -> str:
     return default_algorithm(family)
 
 
-def routing_advice(topo: Topology, algorithm: str | CompiledRouting, traffic: str = "uniform",
-                   *, bound: float | None = None, seed: int = 0,
-                   far_below: float = FAR_BELOW) -> RoutingAdvice | None:
+def routing_advice(
+    topo: Topology,
+    algorithm: str | CompiledRouting,
+    traffic: str = "uniform",
+    *,
+    bound: float | None = None,
+    seed: int = 0,
+    far_below: float = FAR_BELOW,
+) -> RoutingAdvice | None:
     """Advice when ``algorithm``'s throughput bound is far below the best known routing's.
 
     Parameters
@@ -112,5 +120,11 @@ def routing_advice(topo: Topology, algorithm: str | CompiledRouting, traffic: st
     best = float(channel_load(topo, better, traffic, seed=seed).bound)
     if not bound < far_below * best:
         return None
-    return RoutingAdvice(spec=topo.spec, traffic=traffic, algorithm=name, bound=float(bound),
-                         better=better, better_bound=best)
+    return RoutingAdvice(
+        spec=topo.spec,
+        traffic=traffic,
+        algorithm=name,
+        bound=float(bound),
+        better=better,
+        better_bound=best,
+    )

@@ -13,8 +13,7 @@ from numba import njit
 from ..errors import ParameterError
 from ..registry import Registry
 from ..topology.core import Topology
-from ._walks import (DELIVERED, HOP_LIMIT, NO_ROUTE, _bfs_sigma, _count_paths, _reset,
-                     _walk_pair)
+from ._walks import DELIVERED, HOP_LIMIT, NO_ROUTE, _bfs_sigma, _count_paths, _reset, _walk_pair
 from .compiled import CompiledRouting, compile_routing
 
 # stats slots
@@ -22,9 +21,29 @@ _PAIRS, _DELIV, _NOROUTE, _LOOP, _BAD, _NONMIN, _UNREACH, _CLOOP = range(8)
 
 
 @njit(cache=True)
-def _check_kernel(code, iparams, table, port_peer, peer_port, fail, n_nodes, node_switch,
-                  node_port, dests, sources, share, hop_limit, ccode, c_iparams, c_table,
-                  hist, bfs_hist, stats, examples, div):
+def _check_kernel(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    fail,
+    n_nodes,
+    node_switch,
+    node_port,
+    dests,
+    sources,
+    share,
+    hop_limit,
+    ccode,
+    c_iparams,
+    c_table,
+    hist,
+    bfs_hist,
+    stats,
+    examples,
+    div,
+):
     """Walk every pair; with ``share`` one walk serves all sources on one switch
     (sources must come sorted by switch)."""
     S, R = port_peer.shape
@@ -77,9 +96,23 @@ def _check_kernel(code, iparams, table, port_peer, peer_port, fail, n_nodes, nod
             elif share and home == last_home:
                 h, status = last_h, last_status
             else:
-                h, status = _walk_pair(code, iparams, table, port_peer, peer_port, fail, n_nodes,
-                                       home, s, t, s * n_nodes + t, hop_limit, cand, sw_out,
-                                       port_out)
+                h, status = _walk_pair(
+                    code,
+                    iparams,
+                    table,
+                    port_peer,
+                    peer_port,
+                    fail,
+                    n_nodes,
+                    home,
+                    s,
+                    t,
+                    s * n_nodes + t,
+                    hop_limit,
+                    cand,
+                    sw_out,
+                    port_out,
+                )
                 last_home, last_h, last_status = home, h, status
             if status == DELIVERED:
                 stats[_DELIV] += 1
@@ -102,8 +135,26 @@ def _check_kernel(code, iparams, table, port_peer, peer_port, fail, n_nodes, nod
             npaths = 1.0
             if count:
                 npaths, n_touched, looped = _count_paths(
-                    ccode, c_iparams, c_table, port_peer, peer_port, fail, n_nodes, home, t,
-                    hop_limit, memo, touched, n_touched, f_sw, f_ip, f_cand, f_cnt, f_next, f_acc)
+                    ccode,
+                    c_iparams,
+                    c_table,
+                    port_peer,
+                    peer_port,
+                    fail,
+                    n_nodes,
+                    home,
+                    t,
+                    hop_limit,
+                    memo,
+                    touched,
+                    n_touched,
+                    f_sw,
+                    f_ip,
+                    f_cand,
+                    f_cnt,
+                    f_next,
+                    f_acc,
+                )
                 if looped:
                     stats[_CLOOP] += 1
             div[0] += npaths
@@ -126,8 +177,10 @@ def _paper_mikant(k: int, n: int, N: int) -> float:
 
 # closed-form average distance over S != T, per family (verified in the spec §1.4)
 PAPER_AVERAGE: Registry = Registry("average distance formula")
-PAPER_AVERAGE.add("mikant", ("000 Theorem 6", lambda t: _paper_mikant(
-    int(t.params["k"]), int(t.params["n"]), t.n_nodes)))
+PAPER_AVERAGE.add(
+    "mikant",
+    ("000 Theorem 6", lambda t: _paper_mikant(int(t.params["k"]), int(t.params["n"]), t.n_nodes)),
+)
 
 
 @dataclass
@@ -185,15 +238,19 @@ def fail_mask(topo: Topology, failed_links) -> np.ndarray:
     E = topo.n_links
     if arr.dtype == np.bool_:
         if arr.shape != (E,):
-            raise ParameterError(f"failed_links has shape {arr.shape}; expected ({E},) booleans "
-                                 f"(one per link of {topo.spec})")
+            raise ParameterError(
+                f"failed_links has shape {arr.shape}; expected ({E},) booleans "
+                f"(one per link of {topo.spec})"
+            )
         bad = arr
     else:
         bad = np.zeros(E, np.bool_)
         if arr.size:
             if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() >= E:
-                raise ParameterError(f"failed_links={arr.tolist()[:5]}... is invalid: expected "
-                                     f"link ids 0..{E - 1} or {E} booleans")
+                raise ParameterError(
+                    f"failed_links={arr.tolist()[:5]}... is invalid: expected "
+                    f"link ids 0..{E - 1} or {E} booleans"
+                )
             bad[arr.astype(np.int64)] = True
     li = topo.link_index
     used = li >= 0
@@ -210,9 +267,18 @@ def _nodes_arg(topo, nodes, param):
     return arr
 
 
-def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, seed: int = 0,
-          destinations=None, sources=None, failed_links=None, count_paths: bool = True,
-          hop_limit: int | None = None, sample: int | None = None) -> CheckReport:
+def check(
+    topo: Topology,
+    algorithm: str | CompiledRouting | None = None,
+    *,
+    seed: int = 0,
+    destinations=None,
+    sources=None,
+    failed_links=None,
+    count_paths: bool = True,
+    hop_limit: int | None = None,
+    sample: int | None = None,
+) -> CheckReport:
     """Walk every (source, destination) pair with the numba kernel and report.
 
     Parameters
@@ -255,7 +321,11 @@ def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, see
     t0 = time.perf_counter()
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
-    cr = algorithm if isinstance(algorithm, CompiledRouting) else compile_routing(topo, algorithm, seed)
+    cr = (
+        algorithm
+        if isinstance(algorithm, CompiledRouting)
+        else compile_routing(topo, algorithm, seed)
+    )
     fail = fail_mask(topo, failed_links)
     if sample is not None:
         destinations, sources = _sample_nodes(topo.n_nodes, sample, seed)
@@ -275,28 +345,68 @@ def check(topo: Topology, algorithm: str | CompiledRouting | None = None, *, see
     stats = np.zeros(8, np.int64)
     examples = np.full((8, 2), -1, np.int64)
     div = np.zeros(6, np.float64)
-    _check_kernel(cr.code, cr.iparams, cr.table, peer, topo.port_peer_port, fail, topo.n_nodes,
-                  topo.node_switch, topo.node_port, dests, srcs, not cr.per_packet, int(hop_limit),
-                  ccode, c_ip, c_tab, hist, bfs_hist, stats, examples, div)
+    _check_kernel(
+        cr.code,
+        cr.iparams,
+        cr.table,
+        peer,
+        topo.port_peer_port,
+        fail,
+        topo.n_nodes,
+        topo.node_switch,
+        topo.node_port,
+        dests,
+        srcs,
+        not cr.per_packet,
+        int(hop_limit),
+        ccode,
+        c_ip,
+        c_tab,
+        hist,
+        bfs_hist,
+        stats,
+        examples,
+        div,
+    )
     h = {int(i): int(c) for i, c in enumerate(hist) if c}
     b = {int(i): int(c) for i, c in enumerate(bfs_hist) if c}
     mean = lambda d: sum(k * v for k, v in d.items()) / max(1, sum(d.values()))  # noqa: E731
     paper = PAPER_AVERAGE.get(topo.family) if topo.family in PAPER_AVERAGE else None
     full = destinations is None and sources is None and failed_links is None and sample is None
     names = {_NOROUTE: "no_route", _LOOP: "loop", _BAD: "bad_port", _NONMIN: "non_minimal"}
-    ex = {name: (topo.node_label(int(examples[i, 0])), topo.node_label(int(examples[i, 1])))
-          for i, name in names.items() if examples[i, 0] >= 0}
+    ex = {
+        name: (topo.node_label(int(examples[i, 0])), topo.node_label(int(examples[i, 1])))
+        for i, name in names.items()
+        if examples[i, 0] >= 0
+    }
     npair = max(1, int(div[5]))
     return CheckReport(
-        spec=topo.spec, algorithm=cr.algorithm, minimal_claimed=cr.minimal, pairs=int(stats[_PAIRS]),
-        delivered=int(stats[_DELIV]), no_route=int(stats[_NOROUTE]), loops=int(stats[_LOOP]),
-        bad_port=int(stats[_BAD]), non_minimal=int(stats[_NONMIN]),
-        unreachable=int(stats[_UNREACH]), hist=h, bfs_hist=b, mean_hops=mean(h), mean_bfs=mean(b),
+        spec=topo.spec,
+        algorithm=cr.algorithm,
+        minimal_claimed=cr.minimal,
+        pairs=int(stats[_PAIRS]),
+        delivered=int(stats[_DELIV]),
+        no_route=int(stats[_NOROUTE]),
+        loops=int(stats[_LOOP]),
+        bad_port=int(stats[_BAD]),
+        non_minimal=int(stats[_NONMIN]),
+        unreachable=int(stats[_UNREACH]),
+        hist=h,
+        bfs_hist=b,
+        mean_hops=mean(h),
+        mean_bfs=mean(b),
         paper_mean=paper[1](topo) if (paper and full) else None,
         paper_ref=paper[0] if (paper and full) else None,
-        paths_mean=div[0] / npair, paths_max=float(div[1]), sp_paths_mean=div[2] / npair,
-        sp_paths_max=float(div[3]), pairs_all_shortest=int(div[4]), paths_counted_by=counted_by,
-        examples=ex, seconds=time.perf_counter() - t0, sample=sample)
+        paths_mean=div[0] / npair,
+        paths_max=float(div[1]),
+        sp_paths_mean=div[2] / npair,
+        sp_paths_max=float(div[3]),
+        pairs_all_shortest=int(div[4]),
+        paths_counted_by=counted_by,
+        examples=ex,
+        seconds=time.perf_counter() - t0,
+        sample=sample,
+    )
 
 
 def _sample_nodes(n: int, sample, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -313,7 +423,9 @@ def _sample_nodes(n: int, sample, seed: int) -> tuple[np.ndarray, np.ndarray]:
 PAIR_SECONDS = {"check": 150e-9, "load": 130e-9, "deadlock": 50e-9}
 
 
-def estimate_seconds(topology, work: str = "check", pairs: int | None = None) -> tuple[int, int, float]:
+def estimate_seconds(
+    topology, work: str = "check", pairs: int | None = None
+) -> tuple[int, int, float]:
     """``(nodes, pairs, seconds)`` of an all-pairs computation, estimated without building.
 
     ``topology`` is a spec string (the family's closed-form size) or a Topology;
@@ -340,8 +452,9 @@ def estimate_seconds(topology, work: str = "check", pairs: int | None = None) ->
     return n, p, p * PAIR_SECONDS[work]
 
 
-def refuse_long(topology, work: str, max_seconds: float, *, pairs: int | None = None,
-                hint: str = "") -> float:
+def refuse_long(
+    topology, work: str, max_seconds: float, *, pairs: int | None = None, hint: str = ""
+) -> float:
     """Raise :class:`~fattree.errors.ResourceError` when :func:`estimate_seconds` exceeds
     ``max_seconds``; return the estimate otherwise.
 
@@ -353,14 +466,20 @@ def refuse_long(topology, work: str, max_seconds: float, *, pairs: int | None = 
     from ..errors import ResourceError
 
     if isinstance(max_seconds, bool) or not 0 < max_seconds < float("inf"):
-        raise ParameterError(f"max_seconds={max_seconds!r} is invalid: expected a finite number of "
-                             "seconds > 0")
+        raise ParameterError(
+            f"max_seconds={max_seconds!r} is invalid: expected a finite number of seconds > 0"
+        )
     n, p, sec = estimate_seconds(topology, work, pairs)
     if sec > max_seconds:
-        what = {"check": "routing check", "load": "channel load",
-                "deadlock": "the channel dependency graph"}[work]
-        raise ResourceError(f"{what} over {p:,} node pairs ({n:,} nodes) would take about "
-                            f"{_duration(sec)}, more than max_seconds={max_seconds:g}{hint}")
+        what = {
+            "check": "routing check",
+            "load": "channel load",
+            "deadlock": "the channel dependency graph",
+        }[work]
+        raise ResourceError(
+            f"{what} over {p:,} node pairs ({n:,} nodes) would take about "
+            f"{_duration(sec)}, more than max_seconds={max_seconds:g}{hint}"
+        )
     return sec
 
 

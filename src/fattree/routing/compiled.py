@@ -53,9 +53,20 @@ class Algorithm:
 ALGORITHMS: Registry[Algorithm] = Registry("routing algorithm")
 
 
-def register_algorithm(name: str, *, title: str, paper: str, families=None, minimal=True,
-                       adaptive=False, vcs_required=1, support=None, demo=False, default_for=(),
-                       per_packet=False):
+def register_algorithm(
+    name: str,
+    *,
+    title: str,
+    paper: str,
+    families=None,
+    minimal=True,
+    adaptive=False,
+    vcs_required=1,
+    support=None,
+    demo=False,
+    default_for=(),
+    per_packet=False,
+):
     """Decorator registering a compiler ``f(topo, seed) -> (code, iparams, table)``.
 
     A compiler may return a fourth item, a dict overriding ``vcs_required`` or
@@ -91,12 +102,24 @@ def register_algorithm(name: str, *, title: str, paper: str, families=None, mini
     """
 
     def deco(fn: Compiler) -> Compiler:
-        ALGORITHMS.add(name, Algorithm(
-            name=name, title=title, paper=paper,
-            families=None if families is None else tuple(families), compiler=fn,
-            minimal=minimal, adaptive=adaptive, vcs_required=vcs_required, support=support,
-            demo=demo, default_for=tuple(default_for), per_packet=per_packet,
-            doc=(fn.__doc__ or "").strip()))
+        ALGORITHMS.add(
+            name,
+            Algorithm(
+                name=name,
+                title=title,
+                paper=paper,
+                families=None if families is None else tuple(families),
+                compiler=fn,
+                minimal=minimal,
+                adaptive=adaptive,
+                vcs_required=vcs_required,
+                support=support,
+                demo=demo,
+                default_for=tuple(default_for),
+                per_packet=per_packet,
+                doc=(fn.__doc__ or "").strip(),
+            ),
+        )
         return fn
 
     return deco
@@ -194,8 +217,11 @@ def algorithms_for(family: str, *, include_demo: bool = False) -> list[str]:
     ----------
     000 Algorithm 1; mikant-routing-spec.md §2.
     """
-    own = [a.name for a in ALGORITHMS._entries.values()
-           if a.families is not None and family in a.families and (include_demo or not a.demo)]
+    own = [
+        a.name
+        for a in ALGORITHMS._entries.values()
+        if a.families is not None and family in a.families and (include_demo or not a.demo)
+    ]
     generic = [a.name for a in ALGORITHMS._entries.values() if a.families is None]
     return own + generic
 
@@ -255,12 +281,14 @@ def get_algorithm(name: str, family: str | None = None) -> Algorithm:
         valid = algorithms_for(family, include_demo=True) if family else ALGORITHMS.names()
         raise UnknownNameError(
             f"unknown routing algorithm {name!r}{closest(name, valid)}; valid"
-            f"{' for ' + family if family else ''}: {', '.join(valid)}")
+            f"{' for ' + family if family else ''}: {', '.join(valid)}"
+        )
     alg = ALGORITHMS.get(name)
     if family is not None and not alg.supports(family):
         raise ParameterError(
             f"algorithm={name!r} is not defined for family {family!r}; valid: "
-            f"{', '.join(algorithms_for(family, include_demo=True))}")
+            f"{', '.join(algorithms_for(family, include_demo=True))}"
+        )
     return alg
 
 
@@ -297,7 +325,11 @@ def compile_routing(topo: Topology, algorithm: str | None = None, seed: int = 0)
     if algorithm is None:
         algorithm = default_algorithm(topo.family)
     alg = get_algorithm(algorithm, topo.family)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**63:
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, (int, np.integer))
+        or not 0 <= int(seed) < 2**63
+    ):
         raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")
     code, iparams, table, *extra = alg.compiler(topo, int(seed))
     props = {"minimal": alg.minimal, "vcs_required": alg.vcs_required}
@@ -306,13 +338,31 @@ def compile_routing(topo: Topology, algorithm: str | None = None, seed: int = 0)
     table = np.ascontiguousarray(table, np.int32)
     iparams.flags.writeable = False
     table.flags.writeable = False
-    return CompiledRouting(algorithm=alg.name, code=int(code), iparams=iparams, table=table,
-                           seed=int(seed), minimal=props["minimal"], adaptive=alg.adaptive,
-                           vcs_required=props["vcs_required"], family=topo.family,
-                           support=alg.support,
-                           per_packet=alg.per_packet)
+    return CompiledRouting(
+        algorithm=alg.name,
+        code=int(code),
+        iparams=iparams,
+        table=table,
+        seed=int(seed),
+        minimal=props["minimal"],
+        adaptive=alg.adaptive,
+        vcs_required=props["vcs_required"],
+        family=topo.family,
+        support=alg.support,
+        per_packet=alg.per_packet,
+    )
 
 
-__all__ = ["Compiler", "Algorithm", "ALGORITHMS", "register_algorithm", "CompiledRouting",
-           "NO_TABLE", "tree_iparams", "algorithms_for", "default_algorithm", "get_algorithm",
-           "compile_routing"]
+__all__ = [
+    "Compiler",
+    "Algorithm",
+    "ALGORITHMS",
+    "register_algorithm",
+    "CompiledRouting",
+    "NO_TABLE",
+    "tree_iparams",
+    "algorithms_for",
+    "default_algorithm",
+    "get_algorithm",
+    "compile_routing",
+]

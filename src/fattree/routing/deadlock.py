@@ -76,8 +76,14 @@ class DependencyGraph:
         return np.stack([c, (nxt * R + j // V) * V + j % V], axis=1)
 
 
-def dependency_graph(topo: Topology, algorithm: str | CompiledRouting | None = None, *,
-                     vcs: int = 1, seed: int = 0, failed_links=None) -> DependencyGraph:
+def dependency_graph(
+    topo: Topology,
+    algorithm: str | CompiledRouting | None = None,
+    *,
+    vcs: int = 1,
+    seed: int = 0,
+    failed_links=None,
+) -> DependencyGraph:
     """Build the channel dependency graph that :func:`deadlock` searches (see there).
 
     Examples
@@ -97,7 +103,11 @@ def dependency_graph(topo: Topology, algorithm: str | CompiledRouting | None = N
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
     if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
         raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
-    cr = algorithm if isinstance(algorithm, CompiledRouting) else compile_routing(topo, algorithm, seed)
+    cr = (
+        algorithm
+        if isinstance(algorithm, CompiledRouting)
+        else compile_routing(topo, algorithm, seed)
+    )
     graph_cr = cr
     if not cr.adaptive and cr.support:
         graph_cr = compile_routing(topo, cr.support, cr.seed)
@@ -107,8 +117,14 @@ def dependency_graph(topo: Topology, algorithm: str | CompiledRouting | None = N
     adj = np.zeros((S * R * V, R * V), np.bool_)
     used = np.zeros(S * R * V, np.bool_)
     hop_limit = 4 * _diameter_bound(topo, fail) + 8
-    args = (topo.port_peer, topo.port_peer_port, fail, topo.n_nodes, topo.node_switch,
-            topo.node_port)
+    args = (
+        topo.port_peer,
+        topo.port_peer_port,
+        fail,
+        topo.n_nodes,
+        topo.node_switch,
+        topo.node_port,
+    )
     by_states = graph_cr.adaptive or (not cr.per_packet and failed_links is None)
     lost = 0
     if by_states:
@@ -116,16 +132,23 @@ def dependency_graph(topo: Topology, algorithm: str | CompiledRouting | None = N
         n_states = S * (R + 1) * (V + 1)
         parent = np.empty(n_states, np.int64)
         start = np.empty(n_states, np.int64)
-        _cdg_states(graph_cr.code, graph_cr.iparams, graph_cr.table, *args, V, adj, used, -1,
-                    parent, start)
+        _cdg_states(
+            graph_cr.code, graph_cr.iparams, graph_cr.table, *args, V, adj, used, -1, parent, start
+        )
     else:
         method = "routes"
         lost = int(_cdg_walks(cr.code, cr.iparams, cr.table, *args, V, hop_limit, adj, used))
     return DependencyGraph(cr, graph_cr, V, adj, used, fail, hop_limit, by_states, method, lost)
 
 
-def deadlock(topo: Topology, algorithm: str | CompiledRouting | None = None, *, vcs: int = 1,
-             seed: int = 0, failed_links=None) -> DeadlockReport:
+def deadlock(
+    topo: Topology,
+    algorithm: str | CompiledRouting | None = None,
+    *,
+    vcs: int = 1,
+    seed: int = 0,
+    failed_links=None,
+) -> DeadlockReport:
     """Build the channel dependency graph of all node-to-node routes and look for a cycle.
 
     Channels are (directed switch output link, virtual channel); the VC of every hop
@@ -173,21 +196,35 @@ def deadlock(topo: Topology, algorithm: str | CompiledRouting | None = None, *, 
     t0 = time.perf_counter()
     g = dependency_graph(topo, algorithm, vcs=vcs, seed=seed, failed_links=failed_links)
     cr, graph_cr, V, adj, used = g.cr, g.graph_cr, g.vcs, g.adj, g.used
-    args = (topo.port_peer, topo.port_peer_port, g.fail, topo.n_nodes, topo.node_switch,
-            topo.node_port)
+    args = (
+        topo.port_peer,
+        topo.port_peer_port,
+        g.fail,
+        topo.n_nodes,
+        topo.node_switch,
+        topo.node_port,
+    )
     fail, hop_limit, by_states, method, lost = g.fail, g.hop_limit, g.by_states, g.method, g.lost
     cyc = _find_cycle(topo.port_peer, topo.n_nodes, V, adj, used)
     report = DeadlockReport(
-        spec=topo.spec, algorithm=cr.algorithm, vcs=V, vcs_required=cr.vcs_required,
-        acyclic=cyc.size == 0, channels=int(used.sum()), dependencies=int(adj.sum()),
-        method=method, undelivered_pairs=lost)
+        spec=topo.spec,
+        algorithm=cr.algorithm,
+        vcs=V,
+        vcs_required=cr.vcs_required,
+        acyclic=cyc.size == 0,
+        channels=int(used.sum()),
+        dependencies=int(adj.sum()),
+        method=method,
+        undelivered_pairs=lost,
+    )
     if cyc.size:
         report.cycle = [channel_label(topo, int(c), V) for c in cyc]
         report.cycle_ids = [int(c) for c in cyc]
         ring = np.append(cyc, cyc[0])
         for a, b in zip(ring[:-1].tolist(), ring[1:].tolist()):
-            report.routes.append(_witness(topo, graph_cr, cr, fail, V, hop_limit, a, b, args,
-                                          by_states))
+            report.routes.append(
+                _witness(topo, graph_cr, cr, fail, V, hop_limit, a, b, args, by_states)
+            )
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -212,8 +249,9 @@ def _witness(topo, graph_cr, cr, fail, V, hop_limit, a, b, args, by_states) -> d
     adj = np.zeros((S * R * V, R * V), np.bool_)
     used = np.zeros(S * R * V, np.bool_)
     target = a * R * V + b_p * V + b % V
-    t, st = _cdg_states(graph_cr.code, graph_cr.iparams, graph_cr.table, *args, V, adj, used,
-                        target, parent, start)
+    t, st = _cdg_states(
+        graph_cr.code, graph_cr.iparams, graph_cr.table, *args, V, adj, used, target, parent, start
+    )
     if t < 0:
         return {"dependency": dep, "src": None, "dst": None, "path": []}
     chain = []
@@ -224,15 +262,18 @@ def _witness(topo, graph_cr, cr, fail, V, hop_limit, a, b, args, by_states) -> d
     chain.reverse()
     V1, R1 = V + 1, R + 1
     sws = [c // (V1 * R1) for c in chain]
-    ports = [int(topo.port_peer_port[sws[i + 1], (chain[i + 1] // V1) % R1 - 1])
-             for i in range(len(chain) - 1)]
+    ports = [
+        int(topo.port_peer_port[sws[i + 1], (chain[i + 1] // V1) % R1 - 1])
+        for i in range(len(chain) - 1)
+    ]
     ports.append(b_p)
     nxt = int(topo.port_peer[b_sw, b_p])
     s = int(start[st])
     if nxt == t:
         return _as_route(topo, dep, s, int(t), sws, ports)
-    rest_sw, rest_p = _walk(topo, graph_cr, fail, nxt - N, int(topo.port_peer_port[b_sw, b_p]),
-                            -1, int(t), hop_limit)
+    rest_sw, rest_p = _walk(
+        topo, graph_cr, fail, nxt - N, int(topo.port_peer_port[b_sw, b_p]), -1, int(t), hop_limit
+    )
     return _as_route(topo, dep, s, int(t), sws + rest_sw, ports + rest_p)
 
 
@@ -257,8 +298,13 @@ def _walk(topo, cr, fail, sw, in_port, src, t, hop_limit):
 
 def _as_route(topo, dep, s, t, sws, ports) -> dict:
     path = [topo.node_label(s)] + [topo.switch_label(x) for x in sws] + [topo.node_label(t)]
-    return {"dependency": dep, "src": topo.node_label(s), "dst": topo.node_label(t),
-            "path": path, "ports": [int(p) for p in ports]}
+    return {
+        "dependency": dep,
+        "src": topo.node_label(s),
+        "dst": topo.node_label(t),
+        "path": path,
+        "ports": [int(p) for p in ports],
+    }
 
 
 __all__ = ["deadlock", "dependency_graph", "DeadlockReport", "DependencyGraph", "channel_label"]

@@ -10,8 +10,18 @@ from __future__ import annotations
 
 from numba import njit
 
-from ._consts import (CODE_CLOS, CODE_CUBE, CODE_HYBRID, CODE_KANT, CODE_MIKANT, CODE_MIN,
-                      CODE_TABLE, CODE_XGFT, IP_POLICY, POL_ALLMIN)
+from ._consts import (
+    CODE_CLOS,
+    CODE_CUBE,
+    CODE_HYBRID,
+    CODE_KANT,
+    CODE_MIKANT,
+    CODE_MIN,
+    CODE_TABLE,
+    CODE_XGFT,
+    IP_POLICY,
+    POL_ALLMIN,
+)
 from ._cubes import _cube_ports, _torus_vc
 from ._hybrid import _hybrid_ports, _hybrid_vc
 from ._min import _min_ports

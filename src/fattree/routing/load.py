@@ -64,8 +64,10 @@ def _traffic_weights(traffic: str, n: int, seed: int):
     if tr.code == T_HOTSPOT:
         f = float(tr.options["fraction"])
         return tr.spec, MODE_UNIFORM, (1 - f) / (n - 1), int(tr.options["node"]), f, perm
-    raise ParameterError(f"traffic={traffic!r} is invalid for channel load: a rate pattern is "
-                         f"needed (uniform, hotspot or a permutation such as bitcomp), not a trace")
+    raise ParameterError(
+        f"traffic={traffic!r} is invalid for channel load: a rate pattern is "
+        f"needed (uniform, hotspot or a permutation such as bitcomp), not a trace"
+    )
 
 
 def port_directions(topo: Topology) -> np.ndarray:
@@ -85,8 +87,14 @@ def port_directions(topo: Topology) -> np.ndarray:
     return out
 
 
-def channel_load(topo: Topology, algorithm: str | CompiledRouting | None = None,
-                 traffic: str = "uniform", *, seed: int = 0, failed_links=None) -> LoadReport:
+def channel_load(
+    topo: Topology,
+    algorithm: str | CompiledRouting | None = None,
+    traffic: str = "uniform",
+    *,
+    seed: int = 0,
+    failed_links=None,
+) -> LoadReport:
     """Expected load of every channel per unit injection rate, and the throughput bound.
 
     Parameters
@@ -122,14 +130,20 @@ def channel_load(topo: Topology, algorithm: str | CompiledRouting | None = None,
     t0 = time.perf_counter()
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
-    cr = algorithm if isinstance(algorithm, CompiledRouting) else compile_routing(topo, algorithm, seed)
+    cr = (
+        algorithm
+        if isinstance(algorithm, CompiledRouting)
+        else compile_routing(topo, algorithm, seed)
+    )
     name, mode, uni, hot, hot_w, perm = _traffic_weights(traffic, topo.n_nodes, seed)
     run = cr
     if cr.adaptive or cr.support:
         run = cr if cr.adaptive else compile_routing(topo, cr.support, cr.seed)
         if not run.minimal:
-            raise ParameterError(f"algorithm={cr.algorithm!r}: channel load splits adaptive "
-                                 f"choices along shortest paths only; this algorithm is not minimal")
+            raise ParameterError(
+                f"algorithm={cr.algorithm!r}: channel load splits adaptive "
+                f"choices along shortest paths only; this algorithm is not minimal"
+            )
         how, how_name = EVAL_SPLIT, f"even split over {run.algorithm}'s candidates"
     elif cr.per_packet:
         how, how_name = EVAL_PAIR, "one route per pair"
@@ -140,25 +154,60 @@ def channel_load(topo: Topology, algorithm: str | CompiledRouting | None = None,
     load = np.zeros((S, R), np.float64)
     inject = np.zeros(topo.n_nodes, np.float64)
     stats = np.zeros(4, np.float64)
-    _load_kernel(run.code, run.iparams, run.table, topo.port_peer, topo.port_peer_port, fail,
-                 topo.n_nodes, topo.node_switch, topo.node_port, how, mode, uni, hot, hot_w, perm,
-                 4 * _diameter_bound(topo, fail) + 8, load, inject, stats)
+    _load_kernel(
+        run.code,
+        run.iparams,
+        run.table,
+        topo.port_peer,
+        topo.port_peer_port,
+        fail,
+        topo.n_nodes,
+        topo.node_switch,
+        topo.node_port,
+        how,
+        mode,
+        uni,
+        hot,
+        hot_w,
+        perm,
+        4 * _diameter_bound(topo, fail) + 8,
+        load,
+        inject,
+        stats,
+    )
     if stats[3]:
-        raise ParameterError(f"algorithm={cr.algorithm!r} offered a candidate off the shortest "
-                             f"paths; its load cannot be split exactly")
+        raise ParameterError(
+            f"algorithm={cr.algorithm!r} offered a candidate off the shortest "
+            f"paths; its load cannot be split exactly"
+        )
     dirs = port_directions(topo)
     gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
     flat = np.argsort(load, axis=None)[::-1][:5]
-    busiest = [(f"{topo.switch_label(int(s))}→{topo.vertex_label(int(topo.port_peer[s, p]))}",
-                float(load[s, p])) for s, p in zip(*np.unravel_index(flat, load.shape))
-               if load[s, p] > 0]
+    busiest = [
+        (
+            f"{topo.switch_label(int(s))}→{topo.vertex_label(int(topo.port_peer[s, p]))}",
+            float(load[s, p]),
+        )
+        for s, p in zip(*np.unravel_index(flat, load.shape))
+        if load[s, p] > 0
+    ]
     delivered = float(stats[1])
     return LoadReport(
-        spec=topo.spec, algorithm=cr.algorithm, traffic=name, offered=float(stats[0]),
-        delivered=delivered, gamma_max=gmax, bound=1.0 / gmax if gmax > 0 else float("inf"),
-        busiest=busiest, mean_hops=(load.sum() + delivered) / delivered if delivered else 0.0,
-        by_class=_by_class(topo, load, inject, dirs), evaluation=how_name, gamma=load,
-        inject=inject, seconds=time.perf_counter() - t0)
+        spec=topo.spec,
+        algorithm=cr.algorithm,
+        traffic=name,
+        offered=float(stats[0]),
+        delivered=delivered,
+        gamma_max=gmax,
+        bound=1.0 / gmax if gmax > 0 else float("inf"),
+        busiest=busiest,
+        mean_hops=(load.sum() + delivered) / delivered if delivered else 0.0,
+        by_class=_by_class(topo, load, inject, dirs),
+        evaluation=how_name,
+        gamma=load,
+        inject=inject,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def _by_class(topo, load, inject, dirs) -> list[dict]:
@@ -166,17 +215,36 @@ def _by_class(topo, load, inject, dirs) -> list[dict]:
     lv = np.broadcast_to(topo.switch_level[:, None], load.shape)[used].astype(np.int64)
     dn = dirs[used].astype(str)
     g = load[used]
-    rows = [{"level": "node", "direction": "inject", "channels": int(inject.size),
-             "mean": float(inject.mean()), "max": float(inject.max(initial=0.0))}]
+    rows = [
+        {
+            "level": "node",
+            "direction": "inject",
+            "channels": int(inject.size),
+            "mean": float(inject.mean()),
+            "max": float(inject.max(initial=0.0)),
+        }
+    ]
     keys = np.char.add(np.char.add(lv.astype(str), "|"), dn)
     uniq, inv = np.unique(keys, return_inverse=True)
     for i, key in enumerate(uniq.tolist()):
         m = inv == i
         level, direction = key.split("|")
-        rows.append({"level": int(level), "direction": direction, "channels": int(m.sum()),
-                     "mean": float(g[m].mean()), "max": float(g[m].max())})
+        rows.append(
+            {
+                "level": int(level),
+                "direction": direction,
+                "channels": int(m.sum()),
+                "mean": float(g[m].mean()),
+                "max": float(g[m].max()),
+            }
+        )
     order = {"inject": 0, "up": 1, "cross": 2, "cube": 3, "down": 4, "eject": 5}
     head, rest = rows[:1], rows[1:]
-    rest.sort(key=lambda r: (order.get(r["direction"], 9) >= 4, r["level"] if order.get(
-        r["direction"], 9) < 4 else -r["level"], order.get(r["direction"], 9)))
+    rest.sort(
+        key=lambda r: (
+            order.get(r["direction"], 9) >= 4,
+            r["level"] if order.get(r["direction"], 9) < 4 else -r["level"],
+            order.get(r["direction"], 9),
+        )
+    )
     return head + rest

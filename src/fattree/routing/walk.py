@@ -21,8 +21,21 @@ STATUS = ("delivered", "no route", "hop limit (loop)", "bad port")
 
 
 @njit(cache=True)
-def _walk(code, iparams, table, port_peer, peer_port, n_nodes, sw, src, dst, pkt_key, hop_limit,
-          sw_out, port_out):
+def _walk(
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    n_nodes,
+    sw,
+    src,
+    dst,
+    pkt_key,
+    hop_limit,
+    sw_out,
+    port_out,
+):
     """First-preference walk from switch ``sw``; returns (switches visited, status)."""
     cand = np.empty(port_peer.shape[1] + 1, np.int64)
     in_port = -1
@@ -64,9 +77,14 @@ class RouteResult:
 
     def to_dict(self, topo: Topology) -> dict:
         return {
-            "algorithm": self.algorithm, "src": self.path[0], "dst": topo.node_label(self.dst),
-            "delivered": self.delivered, "status": self.status, "path": self.path,
-            "switches": [topo.switch_label(s) for s in self.switches], "ports": self.ports,
+            "algorithm": self.algorithm,
+            "src": self.path[0],
+            "dst": topo.node_label(self.dst),
+            "delivered": self.delivered,
+            "status": self.status,
+            "path": self.path,
+            "switches": [topo.switch_label(s) for s in self.switches],
+            "ports": self.ports,
             "hops": self.hops,
         }
 
@@ -81,8 +99,15 @@ def _vertex(topo: Topology, v, param: str) -> int:
     return int(v)
 
 
-def route(topo: Topology, cr: CompiledRouting | str | None, src, dst, *, pkt_key: int = 0,
-          hop_limit: int | None = None) -> RouteResult:
+def route(
+    topo: Topology,
+    cr: CompiledRouting | str | None,
+    src,
+    dst,
+    *,
+    pkt_key: int = 0,
+    hop_limit: int | None = None,
+) -> RouteResult:
     """Route one packet with the first-preference port at every switch.
 
     Parameters
@@ -125,20 +150,37 @@ def route(topo: Topology, cr: CompiledRouting | str | None, src, dst, *, pkt_key
     s = _vertex(topo, src, "src")
     d = _vertex(topo, dst, "dst")
     if d >= topo.n_nodes:
-        raise ParameterError(f"dst={topo.vertex_label(d)!r} is a switch, a compute node is expected "
-                             f"(e.g. {topo.node_label(0)!r})")
+        raise ParameterError(
+            f"dst={topo.vertex_label(d)!r} is a switch, a compute node is expected "
+            f"(e.g. {topo.node_label(0)!r})"
+        )
     N = topo.n_nodes
     limit = min(4 * topo.n_switches + 8, 1 << 16) if hop_limit is None else int(hop_limit)
     if limit < 1:
         raise ParameterError(f"hop_limit={hop_limit!r} is invalid: expected a positive integer")
     if s == d:
-        return RouteResult([topo.node_label(s)], [], [], 0, True, STATUS[DELIVERED], s, d, cr.algorithm)
+        return RouteResult(
+            [topo.node_label(s)], [], [], 0, True, STATUS[DELIVERED], s, d, cr.algorithm
+        )
     start = int(topo.node_switch[s]) if s < N else s - N
     sw_out = np.empty(limit, np.int64)
     port_out = np.full(limit, -1, np.int64)
     peer = topo.port_peer
-    count, status = _walk(cr.code, cr.iparams, cr.table, peer, topo.port_peer_port, N, start,
-                          s if s < N else -1, d, int(pkt_key), limit, sw_out, port_out)
+    count, status = _walk(
+        cr.code,
+        cr.iparams,
+        cr.table,
+        peer,
+        topo.port_peer_port,
+        N,
+        start,
+        s if s < N else -1,
+        d,
+        int(pkt_key),
+        limit,
+        sw_out,
+        port_out,
+    )
     sws = sw_out[:count].tolist()
     ports = port_out[:count].tolist()
     if ports and ports[-1] < 0:

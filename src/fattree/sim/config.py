@@ -20,9 +20,16 @@ SIM_TYPES = ("latency", "throughput")  # the booksim model's sampling (BookSim2'
 TERMINATIONS = ("papers", "window")
 
 
-def _f(default, help: str, *, flags: tuple[str, ...] | None = None, cli: bool = True,
-       cli_default: Any = MISSING, rng: tuple[int, int] | None = None,
-       choices: tuple[str, ...] | None = None):
+def _f(
+    default,
+    help: str,
+    *,
+    flags: tuple[str, ...] | None = None,
+    cli: bool = True,
+    cli_default: Any = MISSING,
+    rng: tuple[int, int] | None = None,
+    choices: tuple[str, ...] | None = None,
+):
     """A SimConfig field with its metadata: ``help`` (the CLI's help text), ``flags`` (the
     CLI's option names; default ``--field-name``), ``cli`` (False: not a CLI option),
     ``cli_default`` (when the CLI's default differs), ``range`` (an integer's inclusive
@@ -102,56 +109,89 @@ class SimConfig:
         sampling (BookSim2's ``sim_type``).
     """
 
-    load: float | None = _f(0.1, "offered load, flits/node/cycle in (0, 1]", flags=("--load", "-l"),
-                            cli_default=None)
+    load: float | None = _f(
+        0.1, "offered load, flits/node/cycle in (0, 1]", flags=("--load", "-l"), cli_default=None
+    )
     traffic: str = _f("uniform", "pattern", flags=("--traffic", "-t"))
     injection: str | None = _f(None, "injection process")
-    algorithm: str | None = _f(None, "routing algorithm (default: the family's: dmodk on "
-                               "kant/clos/xgft, balanced on mikant; alg1 = the papers')",
-                               flags=("--algorithm", "-a"))
+    algorithm: str | None = _f(
+        None,
+        "routing algorithm (default: the family's: dmodk on "
+        "kant/clos/xgft, balanced on mikant; alg1 = the papers')",
+        flags=("--algorithm", "-a"),
+    )
     packet_flits: int = _f(1, "flits per packet", rng=(1, 4096))
     buffer: int = _f(2, "FIFO depth in flits per input port and VC", rng=(1, 32767))
-    buffer_level0: int | None = _f(None, "FIFO depth at level-0 switches (001/004 'double "
-                                         "buffer')", rng=(1, 32767))
+    buffer_level0: int | None = _f(
+        None, "FIFO depth at level-0 switches (001/004 'double buffer')", rng=(1, 32767)
+    )
     vcs: int = _f(1, "virtual channels per port", rng=(1, 64))
     router_delay: int = _f(0, "extra cycles per switch", rng=(0, 1000))
     credit_delay: int = _f(0, "extra cycles of the credit return", rng=(0, 1000))
     arbitration: str = _f("random", "output arbitration", choices=ARBITRATIONS)
-    termination: str = _f("papers", "papers (P packets per source) or window",
-                          choices=TERMINATIONS)
-    packets_per_source: int = _f(200, "the papers' P: first P packets of each source",
-                                 flags=("--packets-per-source", "-P"), rng=(1, 10**9))
+    termination: str = _f("papers", "papers (P packets per source) or window", choices=TERMINATIONS)
+    packets_per_source: int = _f(
+        200,
+        "the papers' P: first P packets of each source",
+        flags=("--packets-per-source", "-P"),
+        rng=(1, 10**9),
+    )
     warmup: int = _f(1000, "warm-up cycles (window termination)", rng=(0, 10**9))
     measure: int = _f(10000, "measured cycles (window termination)", rng=(1, 10**9))
     max_cycles: int | None = _f(None, "hard cap on simulated cycles", rng=(1, 2**31 - 16))
-    deadlock_window: int = _f(2000, "cycles without a move that declare a deadlock",
-                              rng=(1, 10**9), cli=False)
-    saturation_ratio: float = _f(0.95, "accepted share of offered below which a run is "
-                                       "saturated", cli=False)
+    deadlock_window: int = _f(
+        2000, "cycles without a move that declare a deadlock", rng=(1, 10**9), cli=False
+    )
+    saturation_ratio: float = _f(
+        0.95, "accepted share of offered below which a run is saturated", cli=False
+    )
     seed: int = _f(0, "seed of every random decision", rng=(0, 2**63 - 1))
-    fault_rate: float | None = _f(None, "share of links failed at random, in [0, 1]; "
-                                        "--algorithm then names a fault-tolerant algorithm "
-                                        "(default: the family's, see faults SPEC --list)")
+    fault_rate: float | None = _f(
+        None,
+        "share of links failed at random, in [0, 1]; "
+        "--algorithm then names a fault-tolerant algorithm "
+        "(default: the family's, see faults SPEC --list)",
+    )
     faults: str | None = _f(None, "fault file: one failed link per line")
     fault_seed: int = _f(0, "seed of the random fault set", rng=(0, 2**63 - 1))
-    fault_model: str = _f("local", "knowledge of the fault-tolerant routing: local (a switch "
-                                   "sees its own links; the papers') or lookahead (a switch "
-                                   "also sees its neighbours' links)", choices=FAULT_MODELS)
-    model: str = _f("papers", "simulation model: papers (the papers' wormhole model) or booksim "
-                              "(BookSim2's router and sampling, docs/booksim.md)")
-    speculative: bool | None = _f(None, "booksim model: speculative VC and switch allocation "
-                                        "(default: on)", flags=("--speculative/--no-speculative",))
-    routing_delay: int | None = _f(None, "booksim model: routing cycles per router (default 0: "
-                                         "lookahead routing; BookSim2's own default is 1)",
-                                   rng=(0, 1000))
-    sim_type: str | None = _f(None, "booksim model: latency (sample until latency converges, "
-                                    "then drain; default) or throughput (BookSim2's saturation "
-                                    "runs)")
+    fault_model: str = _f(
+        "local",
+        "knowledge of the fault-tolerant routing: local (a switch "
+        "sees its own links; the papers') or lookahead (a switch "
+        "also sees its neighbours' links)",
+        choices=FAULT_MODELS,
+    )
+    model: str = _f(
+        "papers",
+        "simulation model: papers (the papers' wormhole model) or booksim "
+        "(BookSim2's router and sampling, docs/booksim.md)",
+    )
+    speculative: bool | None = _f(
+        None,
+        "booksim model: speculative VC and switch allocation (default: on)",
+        flags=("--speculative/--no-speculative",),
+    )
+    routing_delay: int | None = _f(
+        None,
+        "booksim model: routing cycles per router (default 0: "
+        "lookahead routing; BookSim2's own default is 1)",
+        rng=(0, 1000),
+    )
+    sim_type: str | None = _f(
+        None,
+        "booksim model: latency (sample until latency converges, "
+        "then drain; default) or throughput (BookSim2's saturation "
+        "runs)",
+    )
 
     def __post_init__(self) -> None:
         fr = self.fault_rate
-        if fr is not None and (isinstance(fr, bool) or not isinstance(fr, (int, float))
-                               or not math.isfinite(fr) or not 0 <= fr <= 1):
+        if fr is not None and (
+            isinstance(fr, bool)
+            or not isinstance(fr, (int, float))
+            or not math.isfinite(fr)
+            or not 0 <= fr <= 1
+        ):
             raise ParameterError(f"fault_rate={fr!r} is invalid: a share of links in [0, 1]")
         if self.faults is not None and not isinstance(self.faults, str):
             raise ParameterError(f"faults={self.faults!r} is invalid: expected a file path")
@@ -165,16 +205,22 @@ class SimConfig:
             raise ParameterError(f"saturation_ratio={r!r} is invalid: expected 0 < ratio <= 1")
         if self.load is not None:
             lo = self.load
-            if isinstance(lo, bool) or not isinstance(lo, (int, float)) or not math.isfinite(lo) \
-                    or not 0 < lo <= 1:
+            if (
+                isinstance(lo, bool)
+                or not isinstance(lo, (int, float))
+                or not math.isfinite(lo)
+                or not 0 < lo <= 1
+            ):
                 raise ParameterError(
                     f"load={lo!r} is invalid: the offered load is flits per node per cycle, "
-                    f"0 < load <= 1")
+                    f"0 < load <= 1"
+                )
         if not isinstance(self.traffic, str):
             raise ParameterError(f"traffic={self.traffic!r} is invalid: expected a pattern name")
         if self.speculative is not None and not isinstance(self.speculative, bool):
-            raise ParameterError(f"speculative={self.speculative!r} is invalid: expected True or "
-                                 f"False")
+            raise ParameterError(
+                f"speculative={self.speculative!r} is invalid: expected True or False"
+            )
         if self.sim_type is not None and self.sim_type not in SIM_TYPES:
             _choice(self, "sim_type", SIM_TYPES)
         check_model(self)  # unknown model, options that contradict it (sim/models.py)
@@ -206,29 +252,38 @@ class SimConfig:
         """One line stating the flow-control model (printed by the CLI)."""
         if self.model == "booksim":
             return self.booksim_line()
-        b0 = "" if self.buffer_level0 in (None, self.buffer) else f" ({self.buffer_level0} at level 0)"
+        b0 = (
+            ""
+            if self.buffer_level0 in (None, self.buffer)
+            else f" ({self.buffer_level0} at level 0)"
+        )
         rtt = 2 + self.router_delay + self.credit_delay
         papers = self.router_delay == 0 and self.credit_delay == 0
-        return (f"wormhole, {self.vcs} VC{'s' if self.vcs > 1 else ''}, {self.buffer}-flit FIFOs"
-                f"{b0} per input port and VC, {self.packet_flits}-flit packets, "
-                + ("one-hop 'FIFO ready' flow control (000 §V.B), one cycle per hop"
-                   if papers else
-                   f"credit flow control: router delay {self.router_delay}, credit delay "
-                   f"{self.credit_delay}, credit round trip {rtt} cycles")
-                + f", {self.arbitration} arbitration")
-
+        return (
+            f"wormhole, {self.vcs} VC{'s' if self.vcs > 1 else ''}, {self.buffer}-flit FIFOs"
+            f"{b0} per input port and VC, {self.packet_flits}-flit packets, "
+            + (
+                "one-hop 'FIFO ready' flow control (000 §V.B), one cycle per hop"
+                if papers
+                else f"credit flow control: router delay {self.router_delay}, credit delay "
+                f"{self.credit_delay}, credit round trip {rtt} cycles"
+            )
+            + f", {self.arbitration} arbitration"
+        )
 
     def booksim_line(self) -> str:
         """The booksim model's settings in one line (docs/booksim.md)."""
         spec = True if self.speculative is None else self.speculative
         rd = self.routing_delay or 0
         per = rd + (1 if spec else 2) + 2
-        return (f"booksim (BookSim2 28f4329 iq router): {self.vcs} VC{'s' if self.vcs > 1 else ''}, "
-                f"{self.buffer}-flit buffers per VC, {self.packet_flits}-flit packets, "
-                f"{'speculative' if spec else 'non-speculative'} VC/switch allocation (iSLIP, 1 "
-                f"iteration), routing delay {rd}, credit delay {self.credit_delay}: {per} cycles "
-                f"per router, credit-controlled injection and ejection; sampling "
-                f"{self.sim_type or 'latency'} (3 warm-up periods of 1000 cycles)")
+        return (
+            f"booksim (BookSim2 28f4329 iq router): {self.vcs} VC{'s' if self.vcs > 1 else ''}, "
+            f"{self.buffer}-flit buffers per VC, {self.packet_flits}-flit packets, "
+            f"{'speculative' if spec else 'non-speculative'} VC/switch allocation (iSLIP, 1 "
+            f"iteration), routing delay {rd}, credit delay {self.credit_delay}: {per} cycles "
+            f"per router, credit-controlled injection and ejection; sampling "
+            f"{self.sim_type or 'latency'} (3 warm-up periods of 1000 cycles)"
+        )
 
 
 def _int(cfg, name, lo, hi):
@@ -241,7 +296,8 @@ def _choice(cfg, name, valid):
     v = getattr(cfg, name)
     if v not in valid:
         raise UnknownNameError(
-            f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}")
+            f"unknown {name} {v!r}{closest(str(v), valid)}; valid: {', '.join(valid)}"
+        )
 
 
 def merge_config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:

@@ -17,8 +17,26 @@ import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
 from .faulthop import ft_class
-from .layout import (C_DLWIN, C_FT, C_R, C_RCODE, C_V, FS_HHOPS, FS_HREADY, FS_HPKT, FS_LEN,
-                     FS_OUT, FS_OVC, FS_ROUTE, K_T, OP_OWN, OP_TGT, PK_DST, PK_SEQ, PK_SRC)
+from .layout import (
+    C_DLWIN,
+    C_FT,
+    C_R,
+    C_RCODE,
+    C_V,
+    FS_HHOPS,
+    FS_HREADY,
+    FS_HPKT,
+    FS_LEN,
+    FS_OUT,
+    FS_OVC,
+    FS_ROUTE,
+    K_T,
+    OP_OWN,
+    OP_TGT,
+    PK_DST,
+    PK_SEQ,
+    PK_SRC,
+)
 
 
 def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
@@ -47,8 +65,18 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
                 cand[0] = int(st.fs[f, FS_ROUTE])
                 n = 1 if cand[0] >= 0 else 0  # not evaluated yet: waits on nothing
             else:
-                n = route_ports(code, st.riparams, st.rtable, st.port_peer, sw, ip, src, dst,
-                                (src << 32) + int(st.pk[p, PK_SEQ]), cand)
+                n = route_ports(
+                    code,
+                    st.riparams,
+                    st.rtable,
+                    st.port_peer,
+                    sw,
+                    ip,
+                    src,
+                    dst,
+                    (src << 32) + int(st.pk[p, PK_SEQ]),
+                    cand,
+                )
             for port in cand[:n].tolist():
                 op = sw * R + port
                 tg = int(st.ops[op, OP_TGT])
@@ -56,7 +84,7 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
                     nv = int(ft_class(st.ft_i, st.ft_order, st.ft_rt, sw, ip, vc, port, hop, V))
                 else:
                     nv = int(next_vc(code, st.riparams, sw, ip, vc, port, V))
-                for v in (range(V) if nv < 0 else [nv]):
+                for v in range(V) if nv < 0 else [nv]:
                     holder = int(st.ops[op, OP_OWN + v])
                     if holder >= 0:
                         out.append(holder)
@@ -93,7 +121,7 @@ def find_cycle(edges: dict[int, list[int]]) -> list[int]:
                 continue
             s = state.get(nxt, 0)
             if s == 1:
-                return path[path.index(nxt):]
+                return path[path.index(nxt) :]
             if s == 0:
                 state[nxt] = 1
                 stack.append((nxt, iter(edges.get(nxt, ()))))
@@ -134,8 +162,9 @@ def stuck_cycle(st) -> list[int]:
     router and credit delays); ``st.cnt`` holds the current cycle.
     """
     t, win = int(st.cnt[K_T]), int(st.cfg[C_DLWIN])
-    stale = np.flatnonzero((st.fs[:, FS_LEN] > 0)
-                           & (t - st.fs[:, FS_HREADY].astype(np.int64) > win))
+    stale = np.flatnonzero(
+        (st.fs[:, FS_LEN] > 0) & (t - st.fs[:, FS_HREADY].astype(np.int64) > win)
+    )
     if len(stale) == 0:
         return []
     return find_cycle(wedged(wait_for_edges(st, stale.tolist())))

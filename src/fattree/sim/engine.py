@@ -22,13 +22,48 @@ from .deadlock import channel_name, deadlock_cycle, stuck_cycle
 from .memory import check_memory
 from .models import MODELS
 from .faulthop import FaultRouter, fault_router, router_load_bound
-from .layout import (FC_DEPTH, FS_LEN, FS_UP, FS_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_ERR_F,
-                     K_ERR_PKT, K_FLITS_IN, K_FLITS_OUT, K_FREE, K_HOPS_SUM, K_INJECTED, K_LAT_MAX,
-                     K_LIVELOCK, K_UNROUTABLE, K_WIN_DROPPED, K_LAT_SUM, K_MEAS_N, K_MOVES,
-                     K_NET_MAX, K_NET_SUM, K_QPEAK, K_QSUM, K_T,
-                     K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_OWN, PK_DST, PK_SRC, ST_CAP,
-                     ST_CHUNK, ST_DEADLOCK, ST_DONE, ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE,
-                     ST_NOROUTE, ST_STALE)
+from .layout import (
+    FC_DEPTH,
+    FS_LEN,
+    FS_UP,
+    FS_VC,
+    K_CONFLICTS,
+    K_CREATED,
+    K_DELIVERED,
+    K_ERR_F,
+    K_ERR_PKT,
+    K_FLITS_IN,
+    K_FLITS_OUT,
+    K_FREE,
+    K_HOPS_SUM,
+    K_INJECTED,
+    K_LAT_MAX,
+    K_LIVELOCK,
+    K_UNROUTABLE,
+    K_WIN_DROPPED,
+    K_LAT_SUM,
+    K_MEAS_N,
+    K_MOVES,
+    K_NET_MAX,
+    K_NET_SUM,
+    K_QPEAK,
+    K_QSUM,
+    K_T,
+    K_WIN_FLITS_CREATED,
+    K_WIN_FLITS_OUT,
+    OP_OWN,
+    PK_DST,
+    PK_SRC,
+    ST_CAP,
+    ST_CHUNK,
+    ST_DEADLOCK,
+    ST_DONE,
+    ST_GROW_POOL,
+    ST_GROW_QUEUE,
+    ST_MISROUTE,
+    ST_NOROUTE,
+    ST_STALE,
+)
 from .result import SimResult, percentile
 from .state import allocate
 
@@ -43,9 +78,15 @@ def _topology(topology) -> Topology:
     raise ParameterError(f"topology={topology!r} is invalid: expected a Topology or a spec string")
 
 
-def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[int, int], None]
-             | None = None, bound: bool | float | None = False, fault_table: FaultRouter | None
-             = None, **params: Any) -> SimResult:
+def simulate(
+    topology,
+    config: SimConfig | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    bound: bool | float | None = False,
+    fault_table: FaultRouter | None = None,
+    **params: Any,
+) -> SimResult:
     """Simulate one offered load on a network, cycle by cycle.
 
     Parameters
@@ -94,26 +135,39 @@ def simulate(topology, config: SimConfig | None = None, *, progress: Callable[[i
     check_memory(topology, config, **params)  # refused before building (sim/memory.py)
     topo = _topology(topology)
     cfg = _config(config, params)
-    return MODELS.get(cfg.model).run(topo, cfg, progress=progress, bound=bound,
-                                     fault_table=fault_table)
+    return MODELS.get(cfg.model).run(
+        topo, cfg, progress=progress, bound=bound, fault_table=fault_table
+    )
 
 
-def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
-               fault_table: FaultRouter | None = None) -> SimResult:
+def run_papers(
+    topo: Topology,
+    cfg: SimConfig,
+    *,
+    progress=None,
+    bound=False,
+    fault_table: FaultRouter | None = None,
+) -> SimResult:
     """The papers' model (``model="papers"``): :func:`simulate` after validation."""
     ft = None
     if cfg.faulted:
         ft = fault_table if fault_table is not None else fault_tables(topo, cfg)
         if ft.model != cfg.fault_model:
-            raise ParameterError(f"fault_table was built with fault_model={ft.model!r}, "
-                                 f"the configuration has {cfg.fault_model!r}")
+            raise ParameterError(
+                f"fault_table was built with fault_model={ft.model!r}, "
+                f"the configuration has {cfg.fault_model!r}"
+            )
     # with faults the fault-tolerant kernel routes every packet (sim/faulthop.py); the
     # family's routing only fills the state
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
-    cfg = replace(cfg, algorithm=ft.algorithm if ft else cr.algorithm, traffic=traffic.spec,
-                  injection=process.spec)
+    cfg = replace(
+        cfg,
+        algorithm=ft.algorithm if ft else cr.algorithm,
+        traffic=traffic.spec,
+        injection=process.spec,
+    )
     st = allocate(topo, cr, traffic, process, cfg, ft=ft)
     compile_s = _compile_seconds(st)
     t0 = time.perf_counter()
@@ -144,7 +198,8 @@ def run_papers(topo: Topology, cfg: SimConfig, *, progress=None, bound=False,
         what = "has no route" if status == ST_NOROUTE else "was ejected at a wrong node"
         raise SimulationError(
             f"routing {cr.algorithm!r} on {topo.spec}: a packet {st.pk[p, PK_SRC]} -> "
-            f"{st.pk[p, PK_DST]} {what} at switch {topo.switch_label(sw)} (cycle {st.cnt[K_T]})")
+            f"{st.pk[p, PK_DST]} {what} at switch {topo.switch_label(sw)} (cycle {st.cnt[K_T]})"
+        )
     if stuck:  # a part of the network is wedged; the rest may still be moving
         R = topo.max_ports
         cycle = [channel_name(topo, f, R, cfg.vcs) for f in stuck]
@@ -202,16 +257,19 @@ def _check_conservation(st, cfg) -> bool:
     injected = int(st.cnt[K_INJECTED])
     dropped = int(st.cnt[K_UNROUTABLE] + st.cnt[K_LIVELOCK])
     if created != delivered + queued + in_flight + dropped or injected != delivered + in_flight:
-        problems.append(f"created {created} != delivered {delivered} + queued {queued} + in "
-                        f"flight {in_flight} + unroutable/livelock {dropped}")
+        problems.append(
+            f"created {created} != delivered {delivered} + queued {queued} + in "
+            f"flight {in_flight} + unroutable/livelock {dropped}"
+        )
     if flits_buffered != flits_net:
         problems.append(f"buffered flits {flits_buffered} != injected - ejected {flits_net}")
     # credits at each sender + flits stored + credits still travelling back = FIFO depth
     V = cfg.vcs
     up = st.fs[:, FS_UP].astype(np.int64)
     vc = st.fs[:, FS_VC].astype(np.int64)
-    cred = np.where(up >= 0, st.ops[np.maximum(up, 0), OP_OWN + V + vc],
-                    st.ncred[np.maximum(-up - 1, 0), vc])
+    cred = np.where(
+        up >= 0, st.ops[np.maximum(up, 0), OP_OWN + V + vc], st.ncred[np.maximum(-up - 1, 0), vc]
+    )
     pending = np.zeros(len(up), np.int64)
     for w in range(st.wheel.shape[0]):
         np.add.at(pending, st.wheel[w, : st.wheel_n[w]], 1)
@@ -248,7 +306,7 @@ def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
         made, got = c[K_WIN_FLITS_CREATED] / F - c[K_WIN_DROPPED], c[K_WIN_FLITS_OUT] / F
         where = "in the measurement window"
     else:  # the second half of the run, when the network is warm
-        half = st.ser[min(cycles, len(st.ser)) // 2: min(cycles, len(st.ser))]
+        half = st.ser[min(cycles, len(st.ser)) // 2 : min(cycles, len(st.ser))]
         made, got = int(half[:, 0].sum()), int(half[:, 1].sum())
         where = "over the second half of the run"
     reason = ""
@@ -264,40 +322,74 @@ def _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
     elif made - got > max((1 - cfg.saturation_ratio) * made, 4 * math.sqrt(made)):
         reason = f"delivered {got:.0f} of {made:.0f} packets created {where}"
     elif growth is not None and growth[0] > max(GROWTH_SHARE * made, 4 * growth[1], 8):
-        reason = (f"the packets waiting grew by {growth[0]:.0f} ({growth[0] / made:.1%} of the "
-                  f"{made:.0f} created) {where}")
-    ports = (topo.port_peer >= 0)
-    per_level = np.bincount(topo.switch_level.astype(np.int64), weights=ports.sum(axis=1),
-                            minlength=len(st.lvl_flits) - 1)
+        reason = (
+            f"the packets waiting grew by {growth[0]:.0f} ({growth[0] / made:.1%} of the "
+            f"{made:.0f} created) {where}"
+        )
+    ports = topo.port_peer >= 0
+    per_level = np.bincount(
+        topo.switch_level.astype(np.int64),
+        weights=ports.sum(axis=1),
+        minlength=len(st.lvl_flits) - 1,
+    )
     util = {"node": float(st.lvl_flits[0]) / (nsrc * max(cycles, 1))}
     for lv, cnt_ports in enumerate(per_level.tolist()):
-        util[str(lv)] = (float(st.lvl_flits[lv + 1]) / (cnt_ports * max(cycles, 1))
-                         if cnt_ports else 0.0)
-    conf = cfg.to_dict() | {"seed": cfg.seed, "version": __version__, "topology": topo.spec,
-                            "cycle_cap": cfg.cycle_cap}
+        util[str(lv)] = (
+            float(st.lvl_flits[lv + 1]) / (cnt_ports * max(cycles, 1)) if cnt_ports else 0.0
+        )
+    conf = cfg.to_dict() | {
+        "seed": cfg.seed,
+        "version": __version__,
+        "topology": topo.spec,
+        "cycle_cap": cfg.cycle_cap,
+    }
     return SimResult(
-        config=conf, topology=topo.spec, algorithm=cr.algorithm, traffic=traffic.spec,
-        injection=process.spec, flow_control=cfg.flow_control(), n_nodes=topo.n_nodes,
-        n_sources=nsrc, offered_load=float(process.offered), cycles=cycles,
-        created=int(c[K_CREATED]), injected=int(c[K_INJECTED]), delivered=int(c[K_DELIVERED]),
-        measured=meas, avg_latency=avg(K_LAT_SUM), p99_latency=percentile(st.hist_lat, 0.99),
+        config=conf,
+        topology=topo.spec,
+        algorithm=cr.algorithm,
+        traffic=traffic.spec,
+        injection=process.spec,
+        flow_control=cfg.flow_control(),
+        n_nodes=topo.n_nodes,
+        n_sources=nsrc,
+        offered_load=float(process.offered),
+        cycles=cycles,
+        created=int(c[K_CREATED]),
+        injected=int(c[K_INJECTED]),
+        delivered=int(c[K_DELIVERED]),
+        measured=meas,
+        avg_latency=avg(K_LAT_SUM),
+        p99_latency=percentile(st.hist_lat, 0.99),
         max_latency=float(c[K_LAT_MAX]) if meas else math.nan,
-        avg_network_latency=avg(K_NET_SUM), p99_network_latency=percentile(st.hist_net, 0.99),
+        avg_network_latency=avg(K_NET_SUM),
+        p99_network_latency=percentile(st.hist_net, 0.99),
         max_network_latency=float(c[K_NET_MAX]) if meas else math.nan,
-        avg_hops=avg(K_HOPS_SUM), offered_throughput=float(off_flits / F),
-        offered_flits=float(off_flits), accepted_throughput=float(acc_flits / F),
-        accepted_flits=float(acc_flits), received_ratio=float(ratio),
+        avg_hops=avg(K_HOPS_SUM),
+        offered_throughput=float(off_flits / F),
+        offered_flits=float(off_flits),
+        accepted_throughput=float(acc_flits / F),
+        accepted_flits=float(acc_flits),
+        received_ratio=float(ratio),
         received_per_cycle=float(c[K_DELIVERED]) / max(cycles, 1),
-        port_conflicts_per_cycle=float(c[K_CONFLICTS]) / max(cycles, 1), link_utilisation=util,
+        port_conflicts_per_cycle=float(c[K_CONFLICTS]) / max(cycles, 1),
+        link_utilisation=util,
         avg_source_queue=float(c[K_QSUM]) / (nsrc * max(cycles, 1)),
-        max_source_queue=int(c[K_QPEAK]), final_source_queue=float(st.ql.sum()) / nsrc,
-        flit_hops=int(c[K_MOVES] + c[K_FLITS_IN]), saturated=bool(reason), saturation_reason=reason,
-        deadlock=deadlock, deadlock_cycle=cycle,
+        max_source_queue=int(c[K_QPEAK]),
+        final_source_queue=float(st.ql.sum()) / nsrc,
+        flit_hops=int(c[K_MOVES] + c[K_FLITS_IN]),
+        saturated=bool(reason),
+        saturation_reason=reason,
+        deadlock=deadlock,
+        deadlock_cycle=cycle,
         termination={ST_DONE: cfg.termination, ST_CAP: "cap", ST_DEADLOCK: "deadlock"}[status],
-        conservation=ok, channel_load_bound=None,
-        wall_seconds=wall, compile_seconds=compile_s,
+        conservation=ok,
+        channel_load_bound=None,
+        wall_seconds=wall,
+        compile_seconds=compile_s,
         series=st.ser[: min(cycles, len(st.ser))].copy(),
-        unroutable=int(c[K_UNROUTABLE]), livelock=int(c[K_LIVELOCK]))
+        unroutable=int(c[K_UNROUTABLE]),
+        livelock=int(c[K_LIVELOCK]),
+    )
 
 
 GROWTH_SHARE = 0.025  # backlog growth over the window, as a share of the packets created
@@ -345,8 +437,9 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
         return None
 
 
-def load_bound(topo, traffic_spec: str, seed: int, *, cr=None,
-               ft: FaultRouter | None = None, vcs: int = 1) -> float | None:
+def load_bound(
+    topo, traffic_spec: str, seed: int, *, cr=None, ft: FaultRouter | None = None, vcs: int = 1
+) -> float | None:
     """The throughput bound shown beside a curve: of the surviving routes of ``ft`` when
     simulating faults (every admitted pair walked once), else of the compiled routing
     ``cr``."""
@@ -355,9 +448,16 @@ def load_bound(topo, traffic_spec: str, seed: int, *, cr=None,
     return channel_load_bound(topo, cr, traffic_spec)
 
 
-def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = None, *,
-                   workers: int = 1, progress: Callable[[SimResult], None] | None = None,
-                   bound: bool = True, **params: Any):
+def simulate_loads(
+    topology,
+    loads: Sequence[float],
+    config: SimConfig | None = None,
+    *,
+    workers: int = 1,
+    progress: Callable[[SimResult], None] | None = None,
+    bound: bool = True,
+    **params: Any,
+):
     """Simulate several offered loads; one row per load in a pandas DataFrame.
 
     Parameters
@@ -397,10 +497,14 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     topo = _topology(topology)
     value = None
     if bound:
-        value = load_bound(topo, make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec,
-                           cfg.seed, cr=None if ft else compile_routing(topo, cfg.algorithm,
-                                                                        seed=cfg.seed), ft=ft,
-                           vcs=cfg.vcs)
+        value = load_bound(
+            topo,
+            make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec,
+            cfg.seed,
+            cr=None if ft else compile_routing(topo, cfg.algorithm, seed=cfg.seed),
+            ft=ft,
+            vcs=cfg.vcs,
+        )
     if workers == 1:
         for i, x in enumerate(loads):
             results[i] = simulate(topo, cfg.with_load(x), bound=value, fault_table=ft)
@@ -409,13 +513,15 @@ def simulate_loads(topology, loads: Sequence[float], config: SimConfig | None = 
     else:
         if not isinstance(topology, str):
             raise ParameterError(
-                "workers > 1 needs the topology as a spec string (rebuilt in each process)")
+                "workers > 1 needs the topology as a spec string (rebuilt in each process)"
+            )
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futs = {pool.submit(simulate, topology, cfg.with_load(x), bound=value,
-                                fault_table=ft): i
-                    for i, x in enumerate(loads)}
+            futs = {
+                pool.submit(simulate, topology, cfg.with_load(x), bound=value, fault_table=ft): i
+                for i, x in enumerate(loads)
+            }
             for fut in as_completed(futs):
                 results[futs[fut]] = fut.result()
                 if progress is not None:

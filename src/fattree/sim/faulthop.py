@@ -88,13 +88,28 @@ class FaultRouter:
         return int(self.ft_tab.nbytes) if self.engine == ENG_TABLE else 0
 
     def fields(self) -> dict:
-        return {f: getattr(self, f) for f in ("ft_i", "ft_stamp", "ft_tab", "ft_order",
-                                              "ft_cube", "ft_pp", "ft_rt", "ft_ws")}
+        return {
+            f: getattr(self, f)
+            for f in (
+                "ft_i",
+                "ft_stamp",
+                "ft_tab",
+                "ft_order",
+                "ft_cube",
+                "ft_pp",
+                "ft_rt",
+                "ft_ws",
+            )
+        }
 
 
 def _mikant_engine(topo, k, n):
-    return (ENG_MIKANT, 20 * n + 40 + 4 * n * (2 * n + 6),
-            np.ascontiguousarray(topo.port_peer_port, np.int64), np.zeros((4, 1), np.int64))
+    return (
+        ENG_MIKANT,
+        20 * n + 40 + 4 * n * (2 * n + 6),
+        np.ascontiguousarray(topo.port_peer_port, np.int64),
+        np.zeros((4, 1), np.int64),
+    )
 
 
 def _mikantc_engine(topo, k, n):
@@ -102,7 +117,7 @@ def _mikantc_engine(topo, k, n):
     arrays = (tb.codes, tb.cpos, tb.near, tb.outer)
     cube = np.full((4, max(len(a) for a in arrays)), -1, np.int64)
     for r, a in enumerate(arrays):
-        cube[r, :len(a)] = a
+        cube[r, : len(a)] = a
     return ENG_MIKANTC, walk_capacity(k, n), np.zeros((1, 1), np.int64), cube
 
 
@@ -117,9 +132,10 @@ class _Walked:
     why: str = ""
 
 
-_WALKED = {"mikant": _Walked(_mikant_engine, ("local", "lookahead"), True),
-           "mikantc": _Walked(_mikantc_engine, ("local",), False,
-                              "004's Algorithm 1 is local")}
+_WALKED = {
+    "mikant": _Walked(_mikant_engine, ("local", "lookahead"), True),
+    "mikantc": _Walked(_mikantc_engine, ("local",), False, "004's Algorithm 1 is local"),
+}
 
 
 def _rt_dummy(topo) -> tuple:
@@ -127,30 +143,56 @@ def _rt_dummy(topo) -> tuple:
     it (one compiled cycle loop for every engine)."""
     i1 = np.zeros(1, np.int64)
     t1 = np.zeros((1, 1), np.int32)
-    return (np.int64(0), i1, t1, np.int64(0), i1, t1, np.int64(0),
-            np.array(topo.port_peer, np.int32), np.array(topo.link_index, np.int64),
-            np.int64(topo.n_nodes), np.array(topo.node_switch, np.int64))
+    return (
+        np.int64(0),
+        i1,
+        t1,
+        np.int64(0),
+        i1,
+        t1,
+        np.int64(0),
+        np.array(topo.port_peer, np.int32),
+        np.array(topo.link_index, np.int64),
+        np.int64(topo.n_nodes),
+        np.array(topo.node_switch, np.int64),
+    )
 
 
 def _rt_norm(rt: tuple) -> tuple:
     """The generic context ``rt`` with the dtypes of :func:`_rt_dummy`."""
     c, ip, tb, cc, cip, ctb, cm, pp, li, N, ns = rt  # writable copies: one numba type
-    return (np.int64(c), np.array(ip, np.int64), np.array(tb, np.int32), np.int64(cc),
-            np.array(cip, np.int64), np.array(ctb, np.int32), np.int64(cm),
-            np.array(pp, np.int32), np.array(li, np.int64), np.int64(N),
-            np.array(ns, np.int64))
+    return (
+        np.int64(c),
+        np.array(ip, np.int64),
+        np.array(tb, np.int32),
+        np.int64(cc),
+        np.array(cip, np.int64),
+        np.array(ctb, np.int32),
+        np.int64(cm),
+        np.array(pp, np.int32),
+        np.array(li, np.int64),
+        np.int64(N),
+        np.array(ns, np.int64),
+    )
 
 
 def no_faults(topo) -> dict:
     """The ``ft_*`` fields of a fault-free run (never read)."""
-    return {"ft_i": np.zeros(FI_COLS, np.int64), "ft_stamp": np.zeros(1, np.int64),
-            "ft_tab": np.zeros((1, 1), np.int32), "ft_order": np.zeros(1, np.int64),
-            "ft_cube": np.zeros((4, 1), np.int64), "ft_pp": np.zeros((1, 1), np.int64),
-            "ft_rt": _rt_dummy(topo), "ft_ws": np.zeros((W_ROWS, 1), np.int64)}
+    return {
+        "ft_i": np.zeros(FI_COLS, np.int64),
+        "ft_stamp": np.zeros(1, np.int64),
+        "ft_tab": np.zeros((1, 1), np.int32),
+        "ft_order": np.zeros(1, np.int64),
+        "ft_cube": np.zeros((4, 1), np.int64),
+        "ft_pp": np.zeros((1, 1), np.int64),
+        "ft_rt": _rt_dummy(topo),
+        "ft_ws": np.zeros((W_ROWS, 1), np.int64),
+    }
 
 
-def fault_router(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
-                 model: str = "local") -> FaultRouter:
+def fault_router(
+    topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1, model: str = "local"
+) -> FaultRouter:
     """Bind a fault-tolerant algorithm to a topology and a fault set for the simulator.
 
     Parameters
@@ -185,19 +227,24 @@ def fault_router(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
     (alg,) = resolve_algorithms([algorithm], fam)
     if alg.is_oracle:
         valid = ", ".join(a.name for a in resolve_algorithms("all", fam) if not a.is_oracle)
-        raise ParameterError(f"algorithm='oracle' is a bound, not a routing; valid for "
-                             f"{fam}: {valid}")
+        raise ParameterError(
+            f"algorithm='oracle' is a bound, not a routing; valid for {fam}: {valid}"
+        )
     check_model(model)
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
     walked = _WALKED.get(fam) if alg.rule not in TABLE_RULES else None
     if walked is not None and model not in walked.models:
-        raise ParameterError(f"fault_model={model!r} is not defined for {fam}: only "
-                             f"{', '.join(repr(m) for m in walked.models)} ({walked.why})")
+        raise ParameterError(
+            f"fault_model={model!r} is not defined for {fam}: only "
+            f"{', '.join(repr(m) for m in walked.models)} ({walked.why})"
+        )
     if walked is not None and vcs > 1 and not walked.vc_classes:
-        raise ParameterError(f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
-                             f"defined for mikant only; use vcs=1 on {topo.spec}")
+        raise ParameterError(
+            f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
+            f"defined for mikant only; use vcs=1 on {topo.spec}"
+        )
     R = topo.max_ports
     N = topo.n_nodes
     fi = np.zeros(FI_COLS, np.int64)
@@ -230,7 +277,7 @@ def fault_router(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
         ip = np.zeros(0, np.int64)
     fi[FI_ENG] = eng
     ws = np.zeros((W_ROWS, width), np.int64)
-    ws[W_IP, :len(ip)] = ip
+    ws[W_IP, : len(ip)] = ip
     return FaultRouter(alg.name, faulty, model, eng, fi, stamp, tab, order, cube, pp, rt, ws)
 
 
@@ -246,26 +293,75 @@ def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
     link_index = rt[8]
     if eng == ENG_MIKANT:
         k = fi[FI_K]
-        st, _, nsw = ft_walk_into(k, fi[FI_N], port_peer, link_index, stamp, 1, fi[FI_FLAGS],
-                                  fi[FI_LOOK] != 0, src, -1, dst, ws[W_SW], ws[W_PORT], ws[W_IP],
-                                  ws[W_PORTS, :2 * k], ws[W_SEQ, :5], ws[W_LA:W_LA + 8])
+        st, _, nsw = ft_walk_into(
+            k,
+            fi[FI_N],
+            port_peer,
+            link_index,
+            stamp,
+            1,
+            fi[FI_FLAGS],
+            fi[FI_LOOK] != 0,
+            src,
+            -1,
+            dst,
+            ws[W_SW],
+            ws[W_PORT],
+            ws[W_IP],
+            ws[W_PORTS, : 2 * k],
+            ws[W_SEQ, :5],
+            ws[W_LA : W_LA + 8],
+        )
         return st, nsw
     if eng == ENG_MIKANTC:
         k = fi[FI_K]
         n = fi[FI_N]
-        st, _, nsw = mikantc_walk_into(k, n, cube[0], cube[1], cube[2], cube[3], port_peer,
-                                       link_index, stamp, 1, fi[FI_FLAGS], False, 0,
-                                       src * (2 * k ** n) + dst, src, -1, dst, ws[W_SW],
-                                       ws[W_PORT], ws[W_IP], ws[W_PORTS, :2 * k],
-                                       ws[W_DIMS, :k])
+        st, _, nsw = mikantc_walk_into(
+            k,
+            n,
+            cube[0],
+            cube[1],
+            cube[2],
+            cube[3],
+            port_peer,
+            link_index,
+            stamp,
+            1,
+            fi[FI_FLAGS],
+            False,
+            0,
+            src * (2 * k**n) + dst,
+            src,
+            -1,
+            dst,
+            ws[W_SW],
+            ws[W_PORT],
+            ws[W_IP],
+            ws[W_PORTS, : 2 * k],
+            ws[W_DIMS, :k],
+        )
         return st, nsw
     if eng == ENG_TABLE:
-        st, _, nsw = table_route(tab, port_peer, rt[10], stamp, fi[FI_N_NODES], src, -1, dst,
-                                 ws[W_SW], ws[W_PORT])
+        st, _, nsw = table_route(
+            tab, port_peer, rt[10], stamp, fi[FI_N_NODES], src, -1, dst, ws[W_SW], ws[W_PORT]
+        )
         return st, nsw
-    st, _, nsw = ft_walk_generic_into(rt, fi[FI_RULE], fi[FI_LOOK] != 0, fi[FI_BUDGET],
-                                      fi[FI_TTL], stamp, 1, src, -1, dst, ws[W_SW], ws[W_PORT],
-                                      ws[W_HOW], ws[W_GEN])
+    st, _, nsw = ft_walk_generic_into(
+        rt,
+        fi[FI_RULE],
+        fi[FI_LOOK] != 0,
+        fi[FI_BUDGET],
+        fi[FI_TTL],
+        stamp,
+        1,
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+        ws[W_HOW],
+        ws[W_GEN],
+    )
     return st, nsw
 
 
@@ -283,8 +379,7 @@ def ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
         elif fi[FI_ENG] == ENG_MIKANTC:
             top = 0
         else:
-            top = turn_classes(rt[7], fi[FI_N_NODES], order, ws[W_SW], ws[W_PORT], nsw,
-                               ws[W_VCS])
+            top = turn_classes(rt[7], fi[FI_N_NODES], order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS])
         if top < 0 or top >= V:
             return FS_ADMIT_UNROUTABLE
     return FS_ADMIT_OK
@@ -302,14 +397,26 @@ def ft_port(fi, stamp, tab, order, cube, rt, ws, pk, p, sw, in_port, dst, hop):
         N = fi[FI_N_NODES]
         R = port_peer.shape[1]
         g = ws[W_GEN]
-        state = g[4 * (R + 1):4 * (R + 1) + 4]
+        state = g[4 * (R + 1) : 4 * (R + 1) + 4]
         prev = port_peer[sw, in_port] - N if hop > 0 else -1
         state[S_BUDGET] = pk[p, PK_FT]
         state[S_PREV] = prev
         state[S_HOPS] = hop + 1  # links crossed, the source's node link included
-        q = ft_hop(rt, fi[FI_RULE], fi[FI_LOOK] != 0, stamp, 1, sw, dst, state, fi[FI_TTL],
-                   g[0:R + 1], g[R + 1:2 * (R + 1)], g[2 * (R + 1):3 * (R + 1)],
-                   g[3 * (R + 1):4 * (R + 1)])
+        q = ft_hop(
+            rt,
+            fi[FI_RULE],
+            fi[FI_LOOK] != 0,
+            stamp,
+            1,
+            sw,
+            dst,
+            state,
+            fi[FI_TTL],
+            g[0 : R + 1],
+            g[R + 1 : 2 * (R + 1)],
+            g[2 * (R + 1) : 3 * (R + 1)],
+            g[3 * (R + 1) : 4 * (R + 1)],
+        )
         pk[p, PK_FT] = state[S_BUDGET]
         return q
     st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, pk[p, PK_SRC], dst)
@@ -326,8 +433,9 @@ def ft_class(fi, order, rt, sw, in_port, in_vc, out_port, hop, V):
         return -1
     eng = fi[FI_ENG]
     if eng == ENG_MIKANT:
-        return ft_vc(fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0,
-                     out_port, V)
+        return ft_vc(
+            fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0, out_port, V
+        )
     if eng == ENG_MIKANTC:
         return 0
     port_peer = rt[7]
@@ -354,8 +462,26 @@ def init_budget(fr: FaultRouter) -> int:
 
 
 @njit(cache=True)
-def _route_loads(fi, stamp, tab, order, cube, pp, rt, ws, V, node_switch, N, mode, uni_w, hot,
-                 hot_w, perm, load, inject):
+def _route_loads(
+    fi,
+    stamp,
+    tab,
+    order,
+    cube,
+    pp,
+    rt,
+    ws,
+    V,
+    node_switch,
+    N,
+    mode,
+    uni_w,
+    hot,
+    hot_w,
+    perm,
+    load,
+    inject,
+):
     """Channel loads of every admitted pair, walked one at a time (nothing stored)."""
     port_peer = rt[7]
     n_bad = 0
@@ -385,8 +511,9 @@ def _route_loads(fi, stamp, tab, order, cube, pp, rt, ws, V, node_switch, N, mod
 BOUND_MAX_PAIRS = 1 << 25  # pairs walked for the bound (~5,800 nodes); beyond: none
 
 
-def router_load_bound(topo, fr: FaultRouter, traffic: str = "uniform", seed: int = 0,
-                      vcs: int = 1) -> float | None:
+def router_load_bound(
+    topo, fr: FaultRouter, traffic: str = "uniform", seed: int = 0, vcs: int = 1
+) -> float | None:
     """Throughput bound ``1 / γ_max`` (flits/node/cycle of offered load) of the surviving
     routes: every admitted pair walked once, each node injecting one flit per cycle under
     ``traffic`` (unroutable pairs load nothing, as in the simulator). None for a trace or
@@ -416,8 +543,25 @@ def router_load_bound(topo, fr: FaultRouter, traffic: str = "uniform", seed: int
     load = np.zeros((S, R), np.float64)
     inject = np.zeros(N, np.float64)
     ws = fr.ft_ws.copy()
-    _route_loads(fr.ft_i, fr.ft_stamp, fr.ft_tab, fr.ft_order, fr.ft_cube, fr.ft_pp, fr.ft_rt,
-                 ws, int(vcs), np.ascontiguousarray(topo.node_switch, np.int64), N, mode, uni,
-                 hot, hot_w, perm, load, inject)
+    _route_loads(
+        fr.ft_i,
+        fr.ft_stamp,
+        fr.ft_tab,
+        fr.ft_order,
+        fr.ft_cube,
+        fr.ft_pp,
+        fr.ft_rt,
+        ws,
+        int(vcs),
+        np.ascontiguousarray(topo.node_switch, np.int64),
+        N,
+        mode,
+        uni,
+        hot,
+        hot_w,
+        perm,
+        load,
+        inject,
+    )
     gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
     return 1.0 / gmax if gmax > 0 else float("inf")

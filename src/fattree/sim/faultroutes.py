@@ -23,8 +23,13 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError, ResourceError
-from ..faults.algorithms import (FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model,
-                                 resolve_algorithms)
+from ..faults.algorithms import (
+    FT_ALGORITHMS,
+    MIKANT_FAMILIES,
+    TABLE_RULES,
+    check_model,
+    resolve_algorithms,
+)
 from ..faults.cdg import route_vcs
 from ..faults.generic import ft_walk_generic, turn_classes
 from ..faults.gwalk import GenericRouter, table_route
@@ -61,23 +66,90 @@ class FaultRoutes:
 
 
 @njit(cache=True)
-def _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, look, s,
-          t, sw, ports):
+def _walk(
+    family,
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    port_peer,
+    link_index,
+    stamp,
+    flags,
+    look,
+    s,
+    t,
+    sw,
+    ports,
+):
     if family == 0:
         return ft_walk(k, n, port_peer, link_index, stamp, 1, flags, look, s, -1, t, sw, ports)
-    return mikantc_walk(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, 1, flags,
-                        False, 0, s * (2 * k ** n) + t, s, -1, t, sw, ports)
+    return mikantc_walk(
+        k,
+        n,
+        codes,
+        cpos,
+        near,
+        outer,
+        port_peer,
+        link_index,
+        stamp,
+        1,
+        flags,
+        False,
+        0,
+        s * (2 * k**n) + t,
+        s,
+        -1,
+        t,
+        sw,
+        ports,
+    )
 
 
 @njit(cache=True)
-def _lengths(family, k, n, codes, cpos, near, outer, port_peer, link_index, stamp, flags, look,
-             N, cap, status, length):
+def _lengths(
+    family,
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    port_peer,
+    link_index,
+    stamp,
+    flags,
+    look,
+    N,
+    cap,
+    status,
+    length,
+):
     sw = np.empty(cap, np.int64)
     ports = np.empty(cap, np.int64)
     for s in range(N):
         for t in range(N):
-            st, _, nsw = _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index,
-                               stamp, flags, look, s, t, sw, ports)
+            st, _, nsw = _walk(
+                family,
+                k,
+                n,
+                codes,
+                cpos,
+                near,
+                outer,
+                port_peer,
+                link_index,
+                stamp,
+                flags,
+                look,
+                s,
+                t,
+                sw,
+                ports,
+            )
             r = s * N + t
             status[r] = FS_OK if st == OK else (FS_LIVELOCK if st == TTL else FS_UNROUTABLE)
             length[r] = nsw if st == OK else 0
@@ -85,8 +157,27 @@ def _lengths(family, k, n, codes, cpos, near, outer, port_peer, link_index, stam
 
 
 @njit(cache=True)
-def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_index, stamp,
-          flags, look, N, cap, V, status, out_ports, out_vcs):
+def _fill(
+    family,
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    port_peer,
+    peer_port,
+    link_index,
+    stamp,
+    flags,
+    look,
+    N,
+    cap,
+    V,
+    status,
+    out_ports,
+    out_vcs,
+):
     sw = np.empty(cap, np.int64)
     ports = np.empty(cap, np.int64)
     vcs = np.zeros(cap, np.int64)
@@ -95,8 +186,24 @@ def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_ind
             r = s * N + t
             if status[r] != FS_OK:
                 continue
-            st, _, nsw = _walk(family, k, n, codes, cpos, near, outer, port_peer, link_index,
-                               stamp, flags, look, s, t, sw, ports)
+            st, _, nsw = _walk(
+                family,
+                k,
+                n,
+                codes,
+                cpos,
+                near,
+                outer,
+                port_peer,
+                link_index,
+                stamp,
+                flags,
+                look,
+                s,
+                t,
+                sw,
+                ports,
+            )
             if V > 1 and route_vcs(k, n, sw, ports, nsw, peer_port, V, vcs) < 0:
                 status[r] = FS_UNROUTABLE  # needs a class >= V: refused (cdg.py's rule)
                 continue
@@ -106,8 +213,9 @@ def _fill(family, k, n, codes, cpos, near, outer, port_peer, peer_port, link_ind
     return 0
 
 
-def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
-                 model: str = "local") -> FaultRoutes:
+def fault_routes(
+    topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1, model: str = "local"
+) -> FaultRoutes:
     """Every node-to-node route of a fault-tolerant algorithm under ``faulty``.
 
     Parameters
@@ -136,26 +244,35 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
     001 §4.2 (detours), 004 Algorithm 1; mikant-routing-spec.md §6 (VC classes).
     """
     if topo.family not in FAMILIES:
-        raise ParameterError(f"faults in the simulator are defined for {', '.join(FAMILIES)}, "
-                             f"not {topo.family!r} ({topo.spec})")
+        raise ParameterError(
+            f"faults in the simulator are defined for {', '.join(FAMILIES)}, "
+            f"not {topo.family!r} ({topo.spec})"
+        )
     valid = ", ".join(n for n, a in _algs(topo.family))
     if algorithm is None:  # --fault-rate alone: the family's default fault-tolerant algorithm
         algorithm = default_ft_algorithm(topo.family)
     (alg,) = resolve_algorithms([algorithm], topo.family)
     if alg.is_oracle:
-        raise ParameterError(f"algorithm='oracle' is a bound, not a routing; valid for "
-                             f"{topo.family}: {valid}")
+        raise ParameterError(
+            f"algorithm='oracle' is a bound, not a routing; valid for {topo.family}: {valid}"
+        )
     check_model(model)
     if topo.family == "mikantc" and model != "local":
-        raise ParameterError(f"fault_model={model!r} is not defined for mikantc: only 'local' "
-                             f"(004's Algorithm 1 is local)")
+        raise ParameterError(
+            f"fault_model={model!r} is not defined for mikantc: only 'local' "
+            f"(004's Algorithm 1 is local)"
+        )
     if topo.family == "mikantc" and vcs > 1:
-        raise ParameterError(f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
-                             f"defined for mikant only; use vcs=1 on {topo.spec}")
+        raise ParameterError(
+            f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
+            f"defined for mikant only; use vcs=1 on {topo.spec}"
+        )
     N = topo.n_nodes
     if N > FT_MAX_NODES:
-        raise ResourceError(f"faults in the simulator precompute all N^2 routes: {topo.spec} has "
-                            f"{N:,} nodes, at most {FT_MAX_NODES:,} (FT_MAX_NODES)")
+        raise ResourceError(
+            f"faults in the simulator precompute all N^2 routes: {topo.spec} has "
+            f"{N:,} nodes, at most {FT_MAX_NODES:,} (FT_MAX_NODES)"
+        )
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
@@ -178,12 +295,26 @@ def fault_routes(topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1,
     L = max(int(length.max()), 1)
     need = 2 * N * N * L
     if need > FT_TABLE_MAX:
-        raise ResourceError(f"the fault route table of {topo.spec} needs {need / 2**20:.0f} MiB; "
-                            f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)")
+        raise ResourceError(
+            f"the fault route table of {topo.spec} needs {need / 2**20:.0f} MiB; "
+            f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)"
+        )
     ports = np.full((N * N, L), -1, np.int8)
     vcs_t = np.zeros((N * N, L), np.int8)
-    _fill(*common, topo.port_peer_port.astype(np.int64), topo.link_index, stamp, alg.flags, look,
-          N, cap, int(vcs), status, ports, vcs_t)
+    _fill(
+        *common,
+        topo.port_peer_port.astype(np.int64),
+        topo.link_index,
+        stamp,
+        alg.flags,
+        look,
+        N,
+        cap,
+        int(vcs),
+        status,
+        ports,
+        vcs_t,
+    )
     return FaultRoutes(alg.name, faulty, ports, vcs_t, status, model)
 
 
@@ -203,8 +334,9 @@ def _glengths(rt, rule, look, budget, ttl, stamp, table, use_table, status, leng
     how = np.empty(cap, np.int64)
     for s in range(N):
         for t in range(N):
-            st, _, nsw = _gwalk(rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw,
-                                ports, how)
+            st, _, nsw = _gwalk(
+                rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw, ports, how
+            )
             r = s * N + t
             status[r] = FS_OK if st == OK else (FS_LIVELOCK if st == TTL else FS_UNROUTABLE)
             length[r] = nsw if st == OK else 0
@@ -212,8 +344,9 @@ def _glengths(rt, rule, look, budget, ttl, stamp, table, use_table, status, leng
 
 
 @njit(cache=True)
-def _gfill(rt, rule, look, budget, ttl, stamp, table, use_table, order, V, status, out_ports,
-           out_vcs):
+def _gfill(
+    rt, rule, look, budget, ttl, stamp, table, use_table, order, V, status, out_ports, out_vcs
+):
     N = rt[9]
     cap = ttl + 2
     sw = np.empty(cap, np.int64)
@@ -225,8 +358,9 @@ def _gfill(rt, rule, look, budget, ttl, stamp, table, use_table, order, V, statu
             r = s * N + t
             if status[r] != FS_OK:
                 continue
-            st, _, nsw = _gwalk(rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw,
-                                ports, how)
+            st, _, nsw = _gwalk(
+                rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw, ports, how
+            )
             if V > 1:
                 top = turn_classes(rt[7], N, order, sw, ports, nsw, vcs)
                 if top < 0 or top >= V:
@@ -246,14 +380,24 @@ def _generic_routes(topo, alg, faulty, vcs: int, model: str) -> FaultRoutes:
     table = g.table if g.is_table else np.zeros((1, 1), np.int32)
     status = np.zeros(N * N, np.int8)
     length = np.zeros(N * N, np.int64)
-    args = (g.ctx.rt, alg.rule, model == "lookahead", g.ctx.budget, g.ctx.ttl, g.stamp, table,
-            g.is_table)
+    args = (
+        g.ctx.rt,
+        alg.rule,
+        model == "lookahead",
+        g.ctx.budget,
+        g.ctx.ttl,
+        g.stamp,
+        table,
+        g.is_table,
+    )
     _glengths(*args, status, length)
     L = max(int(length.max()), 1)
     need = 2 * N * N * L
     if need > FT_TABLE_MAX:
-        raise ResourceError(f"the fault route table of {topo.spec} needs {need / 2**20:.0f} MiB; "
-                            f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)")
+        raise ResourceError(
+            f"the fault route table of {topo.spec} needs {need / 2**20:.0f} MiB; "
+            f"at most {FT_TABLE_MAX / 2**20:.0f} MiB (FT_TABLE_MAX)"
+        )
     ports = np.full((N * N, L), -1, np.int8)
     vcs_t = np.zeros((N * N, L), np.int8)
     _gfill(*args, g.order, vcs, status, ports, vcs_t)
@@ -267,8 +411,9 @@ def _algs(family):
 
 
 @njit(cache=True)
-def _table_load(ports, status, port_peer, node_switch, N, mode, uni_w, hot, hot_w, perm, load,
-                inject):
+def _table_load(
+    ports, status, port_peer, node_switch, N, mode, uni_w, hot, hot_w, perm, load, inject
+):
     """Channel loads of the routable pairs of a route table (unroutable ones are dropped
     at their source, as the simulator does: they load nothing)."""
     L = ports.shape[1]
@@ -289,8 +434,9 @@ def _table_load(ports, status, port_peer, node_switch, N, mode, uni_w, hot, hot_
     return 0
 
 
-def fault_load_bound(topo, fr: FaultRoutes, traffic: str = "uniform",
-                     seed: int = 0) -> float | None:
+def fault_load_bound(
+    topo, fr: FaultRoutes, traffic: str = "uniform", seed: int = 0
+) -> float | None:
     """Throughput bound ``1 / γ_max`` (flits/node/cycle of *offered* load) of a fault
     route table: the busiest channel over the routable pairs, every node injecting one
     flit per cycle under ``traffic`` (the fault-mode counterpart of
@@ -318,7 +464,19 @@ def fault_load_bound(topo, fr: FaultRoutes, traffic: str = "uniform",
     S, R = topo.port_peer.shape
     load = np.zeros((S, R), np.float64)
     inject = np.zeros(N, np.float64)
-    _table_load(fr.ports, fr.status, topo.port_peer.astype(np.int64),
-                topo.node_switch.astype(np.int64), N, mode, uni, hot, hot_w, perm, load, inject)
+    _table_load(
+        fr.ports,
+        fr.status,
+        topo.port_peer.astype(np.int64),
+        topo.node_switch.astype(np.int64),
+        N,
+        mode,
+        uni,
+        hot,
+        hot_w,
+        perm,
+        load,
+        inject,
+    )
     gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
     return 1.0 / gmax if gmax > 0 else float("inf")

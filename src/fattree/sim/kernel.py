@@ -34,22 +34,130 @@ from ..routing.kernel import next_vc, route_ports
 from ..traffic.injection import create_cycle
 from ..traffic.patterns import dest
 from ..traffic.rng import S_ARB_IN, S_ARB_OUT, hash_prefix, hash_tail
-from .layout import (C_ADAPT, C_ARB, C_CD, C_DLWIN, C_DONLY, C_F, C_FT, C_ICODE, C_INJVC0,
-                     C_MAXCYC, C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE,
-                     C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_COLS,
-                     FC_WNEXT, FS_COLS, FS_FIDX, FS_HDST, FS_HHOPS, FS_HPKT, FS_HREADY, FS_INLIST,
-                     FS_IP, FS_LEN, FS_OUT, FS_OVC, FS_RHEAD, FS_ROUTE, FS_SW, FS_UP, FS_VC,
-                     FS_WAIT, IN_BF, IN_BOP, IN_BVC, IN_COLS, IN_KEYOK, INJ_COLS, INJ_FLIT,
-                     INJ_PEND, INJ_PKT, INJ_VC, K_CONFLICTS, K_CREATED, K_DELIVERED, K_DONE_SRC,
-                     K_ERR_F, K_ERR_PKT, K_EVALS, K_EXCESS, K_FLITS_IN, K_FLITS_OUT, K_FREE,
-                     K_HOPS_SUM, K_INJECTED, K_LAST_MOVE, K_LAT_MAX, K_LAT_SUM, K_LIVELOCK,
-                     K_MEAS_N, K_MOVES, K_NACTIVE, K_NET_MAX, K_NET_SUM, K_NPEND, K_QPEAK,
-                     K_QSUM, K_QUEUED, K_STALE_DUE, K_T, K_UNROUTABLE, K_WIN_CREATED,
-                     K_WIN_DROPPED, K_WIN_FLITS_CREATED, K_WIN_FLITS_OUT, OP_BF, OP_BIP, OP_BVC,
-                     OP_DEM, OP_KEYOK, OP_LVL, OP_OWN, OP_SLEEP, OP_TGT, OP_TSW, OP_WHEAD, PK_COLS,
-                     PK_DST, PK_FT, PK_HOPS, PK_MEAS, PK_SEQ, PK_SRC, PK_TC, PK_TI, SL_COLS, SL_DST,
-                     SL_HOPS, SL_PKT, SL_READY, ST_CAP, ST_CHUNK, ST_DEADLOCK, ST_DONE,
-                     ST_GROW_POOL, ST_GROW_QUEUE, ST_MISROUTE, ST_NOROUTE, ST_STALE)
+from .layout import (
+    C_ADAPT,
+    C_ARB,
+    C_CD,
+    C_DLWIN,
+    C_DONLY,
+    C_F,
+    C_FT,
+    C_ICODE,
+    C_INJVC0,
+    C_MAXCYC,
+    C_MAXPER,
+    C_MEAS,
+    C_N,
+    C_NQUOTA,
+    C_NSRC,
+    C_R,
+    C_RCACHE,
+    C_RCODE,
+    C_RD,
+    C_RING,
+    C_SEED,
+    C_SLEEP,
+    C_TCODE,
+    C_TERM,
+    C_V,
+    C_WARM,
+    FC_COLS,
+    FC_WNEXT,
+    FS_COLS,
+    FS_FIDX,
+    FS_HDST,
+    FS_HHOPS,
+    FS_HPKT,
+    FS_HREADY,
+    FS_INLIST,
+    FS_IP,
+    FS_LEN,
+    FS_OUT,
+    FS_OVC,
+    FS_RHEAD,
+    FS_ROUTE,
+    FS_SW,
+    FS_UP,
+    FS_VC,
+    FS_WAIT,
+    IN_BF,
+    IN_BOP,
+    IN_BVC,
+    IN_COLS,
+    IN_KEYOK,
+    INJ_COLS,
+    INJ_FLIT,
+    INJ_PEND,
+    INJ_PKT,
+    INJ_VC,
+    K_CONFLICTS,
+    K_CREATED,
+    K_DELIVERED,
+    K_DONE_SRC,
+    K_ERR_F,
+    K_ERR_PKT,
+    K_EVALS,
+    K_EXCESS,
+    K_FLITS_IN,
+    K_FLITS_OUT,
+    K_FREE,
+    K_HOPS_SUM,
+    K_INJECTED,
+    K_LAST_MOVE,
+    K_LAT_MAX,
+    K_LAT_SUM,
+    K_LIVELOCK,
+    K_MEAS_N,
+    K_MOVES,
+    K_NACTIVE,
+    K_NET_MAX,
+    K_NET_SUM,
+    K_NPEND,
+    K_QPEAK,
+    K_QSUM,
+    K_QUEUED,
+    K_STALE_DUE,
+    K_T,
+    K_UNROUTABLE,
+    K_WIN_CREATED,
+    K_WIN_DROPPED,
+    K_WIN_FLITS_CREATED,
+    K_WIN_FLITS_OUT,
+    OP_BF,
+    OP_BIP,
+    OP_BVC,
+    OP_DEM,
+    OP_KEYOK,
+    OP_LVL,
+    OP_OWN,
+    OP_SLEEP,
+    OP_TGT,
+    OP_TSW,
+    OP_WHEAD,
+    PK_COLS,
+    PK_DST,
+    PK_FT,
+    PK_HOPS,
+    PK_MEAS,
+    PK_SEQ,
+    PK_SRC,
+    PK_TC,
+    PK_TI,
+    SL_COLS,
+    SL_DST,
+    SL_HOPS,
+    SL_PKT,
+    SL_READY,
+    ST_CAP,
+    ST_CHUNK,
+    ST_DEADLOCK,
+    ST_DONE,
+    ST_GROW_POOL,
+    ST_GROW_QUEUE,
+    ST_MISROUTE,
+    ST_NOROUTE,
+    ST_STALE,
+)
 from .faulthop import FI_BUDGET, ft_admit, ft_class, ft_port
 from .rawmem import ld, prefetch, st
 
@@ -204,8 +312,9 @@ def _phase_credits(net, sw, src, stats, t, na):
         OPC = sw.ops.shape[1]
         w = t % sw.wheel.shape[0]
         for e in range(sw.wheel_n[w]):
-            na = _credit(sw.fs, sw.fcold, sw.ops, OPC, src.ncred, sw.busy, na, stats.cnt,
-                         sw.wheel[w, e], V)
+            na = _credit(
+                sw.fs, sw.fcold, sw.ops, OPC, src.ncred, sw.busy, na, stats.cnt, sw.wheel[w, e], V
+            )
         sw.wheel_n[w] = 0
     return na
 
@@ -219,8 +328,9 @@ def _phase_create(net, src, stats, t, npend):
     qh = src.qh
     ql = src.ql
     qcap = q.shape[1]
-    nc = create_cycle(cfg[C_ICODE], net.iip, net.itab, src.istate, net.src_ids, t, cfg[C_SEED],
-                      src.creators)
+    nc = create_cycle(
+        cfg[C_ICODE], net.iip, net.itab, src.istate, net.src_ids, t, cfg[C_SEED], src.creators
+    )
     for j in range(nc):
         i = ld(src.creators, j)
         pos = ld(qh, i) + ld(ql, i)
@@ -310,8 +420,19 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
             st(src.nseq, i, seq + 1)
             adm = 0
             if ft:  # the source evaluates the route: a packet without one is never injected
-                adm = ft_admit(net.ft_i, net.ft_stamp, net.ft_tab, net.ft_order, net.ft_cube,
-                               net.ft_pp, net.ft_rt, net.ft_ws, V, i, d)
+                adm = ft_admit(
+                    net.ft_i,
+                    net.ft_stamp,
+                    net.ft_tab,
+                    net.ft_order,
+                    net.ft_cube,
+                    net.ft_pp,
+                    net.ft_rt,
+                    net.ft_ws,
+                    V,
+                    i,
+                    d,
+                )
             if adm != 0:  # no route: counted, never injected
                 if adm == 1:
                     cnt[K_UNROUTABLE] += 1
@@ -356,8 +477,9 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
         r = -1
         if use_rcache and k == 0:  # the head's route, looked up early
             r = ld(net.rcache, net.node_fifo[i, 1] * RCW + d)
-        na = _push(sw.fs, sw.slots, RC, sw.busy, na, net.node_fifo[i, 0] + v, p, t + 1 + RD, d,
-                   1, r)
+        na = _push(
+            sw.fs, sw.slots, RC, sw.busy, na, net.node_fifo[i, 0] + v, p, t + 1 + RD, d, 1, r
+        )
         flits_in += 1
         if k + 1 == F:
             st(inj, ib + INJ_PKT, -1)
@@ -422,8 +544,7 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
             while word != 0:
                 low = word & -word
                 word ^= low
-                st(order, nit, wi * 32 + _BITPOS[(np.uint64(low) * _DEBRUIJN)
-                                                 >> np.uint64(58)])
+                st(order, nit, wi * 32 + _BITPOS[(np.uint64(low) * _DEBRUIJN) >> np.uint64(58)])
                 nit += 1
         lst = order
     else:
@@ -472,9 +593,21 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
             if ft:
                 fhop = ld(fs, fb + FS_HHOPS) - 1  # switches before this one
                 if cached < 0:  # once per switch: the kernel may update the header state
-                    cached = ft_port(net.ft_i, net.ft_stamp, net.ft_tab, net.ft_order,
-                                     net.ft_cube, net.ft_rt, net.ft_ws, pk,
-                                     ld(fs, fb + FS_HPKT), s_w, ipl, ld(fs, fb + FS_HDST), fhop)
+                    cached = ft_port(
+                        net.ft_i,
+                        net.ft_stamp,
+                        net.ft_tab,
+                        net.ft_order,
+                        net.ft_cube,
+                        net.ft_rt,
+                        net.ft_ws,
+                        pk,
+                        ld(fs, fb + FS_HPKT),
+                        s_w,
+                        ipl,
+                        ld(fs, fb + FS_HDST),
+                        fhop,
+                    )
                     if cached < 0:  # an admitted packet always has a port: a kernel bug
                         return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t), na, nto
                     st(fs, fb + FS_ROUTE, cached)
@@ -484,13 +617,24 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
                     cached = ld(rcache, s_w * RCW + d)
                 if cached < 0:
                     if donly:  # tested: the route ignores source, key and input port
-                        ncand = route_ports(rcode, riparams, rtable, port_peer, s_w, ipl, 0, d,
-                                            0, cand)
+                        ncand = route_ports(
+                            rcode, riparams, rtable, port_peer, s_w, ipl, 0, d, 0, cand
+                        )
                     else:
                         pb = ld(fs, fb + FS_HPKT) * PK_COLS
                         s = ld(pk, pb + PK_SRC)
-                        ncand = route_ports(rcode, riparams, rtable, port_peer, s_w, ipl, s, d,
-                                            (s << 32) + ld(pk, pb + PK_SEQ), cand)
+                        ncand = route_ports(
+                            rcode,
+                            riparams,
+                            rtable,
+                            port_peer,
+                            s_w,
+                            ipl,
+                            s,
+                            d,
+                            (s << 32) + ld(pk, pb + PK_SEQ),
+                            cand,
+                        )
                     if ncand <= 0:
                         return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t), na, nto
                     cached = cand[0]
@@ -502,8 +646,18 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
                 p = ld(fs, fb + FS_HPKT)
                 pb = p * PK_COLS
                 s = ld(pk, pb + PK_SRC)
-                ncand = route_ports(rcode, riparams, rtable, port_peer, s_w, ipl, s,
-                                    ld(pk, pb + PK_DST), (s << 32) + ld(pk, pb + PK_SEQ), cand)
+                ncand = route_ports(
+                    rcode,
+                    riparams,
+                    rtable,
+                    port_peer,
+                    s_w,
+                    ipl,
+                    s,
+                    ld(pk, pb + PK_DST),
+                    (s << 32) + ld(pk, pb + PK_SEQ),
+                    cand,
+                )
                 if ncand <= 0:
                     return _fail(cnt, ST_NOROUTE, f, p, t), na, nto
             else:
@@ -519,8 +673,9 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
                 hi = V
                 if V > 1:
                     if ft:
-                        nv = ft_class(net.ft_i, net.ft_order, net.ft_rt, s_w, ipl, vc, port,
-                                      fhop, V)
+                        nv = ft_class(
+                            net.ft_i, net.ft_order, net.ft_rt, s_w, ipl, vc, port, fhop, V
+                        )
                     else:
                         nv = next_vc(rcode, riparams, s_w, ipl, vc, port, V)
                     if nv >= 0:
@@ -580,8 +735,19 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
     for j in range(nti):
         ib = ld(touched_in, j) * IN_COLS
         bf = ld(in_scr, ib + IN_BF)
-        _out_request(ops, OPC, op_key, rr_out, arb_pre, arbm, R, ld(in_scr, ib + IN_BOP), bf,
-                     ld(in_scr, ib + IN_BVC), ld(fs, bf * FS_COLS + FS_IP))
+        _out_request(
+            ops,
+            OPC,
+            op_key,
+            rr_out,
+            arb_pre,
+            arbm,
+            R,
+            ld(in_scr, ib + IN_BOP),
+            bf,
+            ld(in_scr, ib + IN_BVC),
+            ld(fs, bf * FS_COLS + FS_IP),
+        )
         st(in_scr, ib + IN_BF, -1)
     # port conflicts of this cycle
     add = cnt[K_EXCESS]
@@ -776,8 +942,10 @@ def _phase_end(net, sw, stats, t, na, npend, flits_in, flits_out, moves):
     if cnt[K_FLITS_IN] > cnt[K_FLITS_OUT] and t - 1 - cnt[K_LAST_MOVE] > dlwin:
         return ST_DEADLOCK
     if cfg[C_TERM] == 1:
-        if t >= cfg[C_WARM] + cfg[C_MEAS] and \
-                cnt[K_MEAS_N] + cnt[K_WIN_DROPPED] == cnt[K_WIN_CREATED]:
+        if (
+            t >= cfg[C_WARM] + cfg[C_MEAS]
+            and cnt[K_MEAS_N] + cnt[K_WIN_DROPPED] == cnt[K_WIN_CREATED]
+        ):
             return ST_DONE
     elif cnt[K_DONE_SRC] >= cfg[C_NQUOTA]:
         return ST_DONE

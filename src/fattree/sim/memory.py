@@ -51,11 +51,13 @@ class MemoryEstimate:
 
     def describe(self) -> str:
         gib = 2**30
-        return (f"about {self.total / gib:.1f} GiB (topology {self.topology / gib:.1f}, "
-                f"simulator state {self.state / gib:.1f} x{HEADROOM:g} for growth, route cache "
-                f"{self.route_cache / gib:.2f}) for {self.nodes:,} nodes and {self.switches:,} "
-                f"switches; {self.available / gib:.1f} GiB is available, of which a run may "
-                f"take {MEMORY_SHARE:.0%}")
+        return (
+            f"about {self.total / gib:.1f} GiB (topology {self.topology / gib:.1f}, "
+            f"simulator state {self.state / gib:.1f} x{HEADROOM:g} for growth, route cache "
+            f"{self.route_cache / gib:.2f}) for {self.nodes:,} nodes and {self.switches:,} "
+            f"switches; {self.available / gib:.1f} GiB is available, of which a run may "
+            f"take {MEMORY_SHARE:.0%}"
+        )
 
 
 def _config(config, params: dict[str, Any]):
@@ -64,8 +66,9 @@ def _config(config, params: dict[str, Any]):
     return merge_config(config if isinstance(config, SimConfig) else None, params or {})
 
 
-def estimate_memory(topology, config=None, *, available: int | None = None,
-                    **params: Any) -> MemoryEstimate:
+def estimate_memory(
+    topology, config=None, *, available: int | None = None, **params: Any
+) -> MemoryEstimate:
     """Estimate the memory a simulation of ``topology`` needs, without building it.
 
     Parameters
@@ -101,8 +104,12 @@ def estimate_memory(topology, config=None, *, available: int | None = None,
 
     cfg = _config(config, params)
     if isinstance(topology, Topology):
-        spec, nodes, switches, ports = (topology.spec, topology.n_nodes, topology.n_switches,
-                                        topology.max_ports)
+        spec, nodes, switches, ports = (
+            topology.spec,
+            topology.n_nodes,
+            topology.n_switches,
+            topology.max_ports,
+        )
         topo_bytes = 0  # already in memory
     elif isinstance(topology, str):
         fam, values = resolve(topology)
@@ -112,17 +119,27 @@ def estimate_memory(topology, config=None, *, available: int | None = None,
         nodes, switches, ports = (int(x) for x in fam.size(values))
         topo_bytes = topology_bytes(nodes, switches, ports)
     else:
-        raise ParameterError(f"topology={topology!r} is invalid: expected a Topology or a spec "
-                             "string such as 'mikant:k=4,n=5'")
+        raise ParameterError(
+            f"topology={topology!r} is invalid: expected a Topology or a spec "
+            "string such as 'mikant:k=4,n=5'"
+        )
     shim = SimpleNamespace(n_nodes=nodes, n_switches=switches, max_ports=ports)
     state = state_bytes(shim, cfg)
     cache = switches * nodes if switches * nodes <= ROUTE_CACHE_MAX else 0
-    return MemoryEstimate(spec, nodes, switches, int(topo_bytes), int(state), int(cache),
-                          int(available if available is not None else available_memory()))
+    return MemoryEstimate(
+        spec,
+        nodes,
+        switches,
+        int(topo_bytes),
+        int(state),
+        int(cache),
+        int(available if available is not None else available_memory()),
+    )
 
 
-def check_memory(topology, config=None, *, available: int | None = None,
-                 **params: Any) -> MemoryEstimate:
+def check_memory(
+    topology, config=None, *, available: int | None = None, **params: Any
+) -> MemoryEstimate:
     """Refuse a simulation that would not fit in memory (see :func:`estimate_memory`).
 
     Raises
@@ -139,6 +156,8 @@ def check_memory(topology, config=None, *, available: int | None = None,
     """
     est = estimate_memory(topology, config, available=available, **params)
     if not est.fits:
-        raise ResourceError(f"simulating {est.spec} needs {est.describe()}; refused before "
-                            "allocating (try a smaller network)")
+        raise ResourceError(
+            f"simulating {est.spec} needs {est.describe()}; refused before "
+            "allocating (try a smaller network)"
+        )
     return est

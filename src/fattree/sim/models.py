@@ -55,13 +55,18 @@ class SimModel:
 MODELS: Registry[SimModel] = Registry("simulation model")
 
 
-def register_model(name: str, *, title: str, own=(), conflicts=None, routing_bound=True,
-                   termination=None):
+def register_model(
+    name: str, *, title: str, own=(), conflicts=None, routing_bound=True, termination=None
+):
     """Register the loader of a model's run function (a decorator)."""
 
     def deco(loader):
-        MODELS.add(name, SimModel(name, title, loader, tuple(own), dict(conflicts or {}),
-                                  routing_bound, termination))
+        MODELS.add(
+            name,
+            SimModel(
+                name, title, loader, tuple(own), dict(conflicts or {}), routing_bound, termination
+            ),
+        )
         return loader
 
     return deco
@@ -71,23 +76,33 @@ def register_model(name: str, *, title: str, own=(), conflicts=None, routing_bou
 BOOKSIM_OWN = ("speculative", "routing_delay", "sim_type")
 
 
-@register_model("papers", title="the papers' wormhole model (000 §V.B; docs/simulator.md)",
-                own=())
+@register_model("papers", title="the papers' wormhole model (000 §V.B; docs/simulator.md)", own=())
 def _papers():
     # resolved by name at run time: engine imports config, which imports this module
     return _resolve("fattree.sim.engine:run_papers")
 
 
 @register_model(
-    "booksim", title="BookSim2's input-queued router and traffic manager (commit 28f4329; "
-                     "docs/booksim.md)",
+    "booksim",
+    title="BookSim2's input-queued router and traffic manager (commit 28f4329; docs/booksim.md)",
     own=BOOKSIM_OWN,
     conflicts={  # papers-only options: BookSim2 has its own fixed semantics for these
-        "algorithm": (None,), "arbitration": ("random",), "termination": ("papers",),
-        "packets_per_source": (200,), "warmup": (1000,), "measure": (10000,),
-        "router_delay": (0,), "buffer_level0": (None,), "injection": (None, "bernoulli", "trace"),
-        "fault_rate": (None,), "faults": (None,), "fault_model": ("local",)},
-    routing_bound=False, termination=lambda cfg: _booksim_termination(cfg))
+        "algorithm": (None,),
+        "arbitration": ("random",),
+        "termination": ("papers",),
+        "packets_per_source": (200,),
+        "warmup": (1000,),
+        "measure": (10000,),
+        "router_delay": (0,),
+        "buffer_level0": (None,),
+        "injection": (None, "bernoulli", "trace"),
+        "fault_rate": (None,),
+        "faults": (None,),
+        "fault_model": ("local",),
+    },
+    routing_bound=False,
+    termination=lambda cfg: _booksim_termination(cfg),
+)
 def _booksim():
     return _resolve("fattree.sim.booksim.model:run_booksim")
 
@@ -104,10 +119,14 @@ def _booksim_termination(cfg) -> str:
     if (cfg.sim_type or "latency") == "throughput":
         how = "until the accepted rate changes by < 5 % three periods in a row"
     else:
-        how = ("until latency and accepted rate change by < 5 % three periods in a row, then "
-               "drain the measured packets; unstable above 500 cycles")
-    return (f"BookSim2's sampling ({cfg.sim_type or 'latency'}): 3 warm-up periods of 1000 "
-            f"cycles, then 1000-cycle periods (10 in all at most) {how}")
+        how = (
+            "until latency and accepted rate change by < 5 % three periods in a row, then "
+            "drain the measured packets; unstable above 500 cycles"
+        )
+    return (
+        f"BookSim2's sampling ({cfg.sim_type or 'latency'}): 3 warm-up periods of 1000 "
+        f"cycles, then 1000-cycle periods (10 in all at most) {how}"
+    )
 
 
 def check_model(cfg) -> None:
@@ -115,16 +134,25 @@ def check_model(cfg) -> None:
     from ..errors import ParameterError
 
     model = MODELS.get(cfg.model)
-    bad = [f"{name}={getattr(cfg, name)!r}" for name, ok in model.conflicts.items()
-           if getattr(cfg, name) not in ok]
+    bad = [
+        f"{name}={getattr(cfg, name)!r}"
+        for name, ok in model.conflicts.items()
+        if getattr(cfg, name) not in ok
+    ]
     for other in MODELS.names():
         if other == cfg.model:
             continue
-        bad += [f"{name}={getattr(cfg, name)!r}" for name in MODELS.get(other).own
-                if name not in model.own and getattr(cfg, name) is not None]
+        bad += [
+            f"{name}={getattr(cfg, name)!r}"
+            for name in MODELS.get(other).own
+            if name not in model.own and getattr(cfg, name) is not None
+        ]
     if bad:
-        why = ("the papers model has no such option" if cfg.model == "papers"
-               else "BookSim2 fixes it")
-        raise ParameterError(f"model={cfg.model!r} contradicts {', '.join(bad)}: {why}"
-                             f"; drop {'it' if len(bad) == 1 else 'them'} or choose another --model "
-                             f"({', '.join(MODELS.names())})")
+        why = (
+            "the papers model has no such option" if cfg.model == "papers" else "BookSim2 fixes it"
+        )
+        raise ParameterError(
+            f"model={cfg.model!r} contradicts {', '.join(bad)}: {why}"
+            f"; drop {'it' if len(bad) == 1 else 'them'} or choose another --model "
+            f"({', '.join(MODELS.names())})"
+        )

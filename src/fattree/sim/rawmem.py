@@ -72,8 +72,7 @@ def st(typingctx, arr, index, value):
     >>> a = np.zeros((2, 3), np.int32); put(a); a.tolist()
     [[0, 0, 0], [0, 0, 7]]
     """
-    if not _array_and_index(arr, index) or not isinstance(value, (types.Integer,
-                                                                   types.Boolean)):
+    if not _array_and_index(arr, index) or not isinstance(value, (types.Integer, types.Boolean)):
         return None
 
     def codegen(context, builder, sig, args):
@@ -106,7 +105,8 @@ def prefetch(typingctx, arr, index):
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch")
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch"
+        )
         ptr = builder.bitcast(_flat_ptr(context, builder, sig, args), i8p)
         builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep in all levels, data
         return context.get_dummy_value()

@@ -21,8 +21,20 @@ from ..routing import compile_routing, next_vc, route_ports
 from ..traffic import make_process, make_traffic
 from ..traffic.injection import I_BERNOULLI, I_BURSTY, I_EXACT, I_TRACE
 from ..traffic.patterns import T_HOTSPOT, T_TABLE, T_TRACE
-from ..traffic.rng import (S_ARB_IN, S_ARB_OUT, S_BURST, S_BURST_SEND, S_CREATE, S_DEST,
-                           S_DEST_HOT, S_EXACT_M, S_EXACT_PICK, py_bernoulli, py_hash3, py_randint)
+from ..traffic.rng import (
+    S_ARB_IN,
+    S_ARB_OUT,
+    S_BURST,
+    S_BURST_SEND,
+    S_CREATE,
+    S_DEST,
+    S_DEST_HOT,
+    S_EXACT_M,
+    S_EXACT_PICK,
+    py_bernoulli,
+    py_hash3,
+    py_randint,
+)
 from .config import SimConfig
 from .engine import _config, _topology, fault_mask
 from .faultroutes import fault_routes
@@ -37,8 +49,11 @@ def _dest(tr, n, src, seq, seed):
         return int(tab[src])
     if tr.code == T_TRACE:
         return int(tab[n + 1 + tab[src] + seq])
-    if tr.code == T_HOTSPOT and src != ip[0] and py_bernoulli(seed, S_DEST_HOT, src, seq,
-                                                                int(ip[1])):
+    if (
+        tr.code == T_HOTSPOT
+        and src != ip[0]
+        and py_bernoulli(seed, S_DEST_HOT, src, seq, int(ip[1]))
+    ):
         return int(ip[0])
     if ip[2]:
         return py_randint(seed, S_DEST, src, seq, n)
@@ -96,8 +111,11 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     # faults: every packet follows its source route from the table of every pair's walk
     # (sim/faultroutes.py); the kernel routes hop by hop (sim/faulthop.py), so equal
     # results check the hop-by-hop kernel against the walks
-    ft = fault_routes(topo, cfg.algorithm, fault_mask(topo, cfg), cfg.vcs,
-                      cfg.fault_model) if cfg.faulted else None
+    ft = (
+        fault_routes(topo, cfg.algorithm, fault_mask(topo, cfg), cfg.vcs, cfg.fault_model)
+        if cfg.faulted
+        else None
+    )
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)
@@ -144,8 +162,11 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                 owner[(sw, p, v)] = None
                 if u >= N:
                     credit[(sw, p, v)] = depth[fid(u - N, back[sw, p], v)]
-    node_credit = {(i, v): depth[fid(int(topo.node_switch[i]), int(topo.node_port[i]), v)]
-                   for i in range(N) for v in range(V)}
+    node_credit = {
+        (i, v): depth[fid(int(topo.node_switch[i]), int(topo.node_port[i]), v)]
+        for i in range(N)
+        for v in range(V)
+    }
 
     def sender(f):
         sw, rem = divmod(f, R * V)
@@ -179,9 +200,23 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     rr_in = {}
     pending = []  # (due cycle, fifo) of credits travelling back
     lat, net, hops = [], [], []
-    st = dict(created=0, injected=0, delivered=0, flits_in=0, flits_out=0, moves=0,
-              conflicts=0, win_created=0, win_flits_created=0, win_flits_out=0, qsum=0, qpeak=0,
-              unroutable=0, livelock=0, win_dropped=0)
+    st = dict(
+        created=0,
+        injected=0,
+        delivered=0,
+        flits_in=0,
+        flits_out=0,
+        moves=0,
+        conflicts=0,
+        win_created=0,
+        win_flits_created=0,
+        win_flits_out=0,
+        qsum=0,
+        qpeak=0,
+        unroutable=0,
+        livelock=0,
+        win_dropped=0,
+    )
     lvl_flits = [0] * (int(level.max()) + 2)
     done_src = 0
     last_move = 0
@@ -260,8 +295,18 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                     if cand[0] < 0:
                         raise RuntimeError(f"route table ends before {pk} arrives")
                 else:
-                    n = route_ports(cr.code, cr.iparams, cr.table, peer32, sw, ip, pk["src"],
-                                    pk["dst"], (pk["src"] << 32) + pk["seq"], cand)
+                    n = route_ports(
+                        cr.code,
+                        cr.iparams,
+                        cr.table,
+                        peer32,
+                        sw,
+                        ip,
+                        pk["src"],
+                        pk["dst"],
+                        (pk["src"] << 32) + pk["seq"],
+                        cand,
+                    )
                 if n <= 0:
                     raise RuntimeError(f"no route at switch {sw} for {pk}")
                 if not cr.adaptive:
@@ -272,7 +317,7 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                         nv = int(ft.vcs[row, hop]) if V > 1 else -1
                     else:
                         nv = int(next_vc(cr.code, cr.iparams, sw, ip, vc, port, V)) if V > 1 else -1
-                    for v in (range(V) if nv < 0 else [nv]):
+                    for v in range(V) if nv < 0 else [nv]:
                         if owner[(sw, port, v)] is not None:
                             continue
                         score = (1 << 30) if peer[sw, port] < N else credit[(sw, port, v)]
@@ -360,15 +405,25 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     meas = len(lat)
     hist = np.bincount(np.asarray(lat, np.int64), minlength=1) if lat else np.zeros(1, np.int64)
     return dict(
-        cycles=t, termination=status, deadlock=status == "deadlock",
-        created=st["created"], injected=st["injected"], delivered=st["delivered"],
-        queued=sum(len(q) for q in queue.values()), in_flight=len(packets), measured=meas,
+        cycles=t,
+        termination=status,
+        deadlock=status == "deadlock",
+        created=st["created"],
+        injected=st["injected"],
+        delivered=st["delivered"],
+        queued=sum(len(q) for q in queue.values()),
+        in_flight=len(packets),
+        measured=meas,
         avg_latency=sum(lat) / meas if meas else math.nan,
         avg_network_latency=sum(net) / meas if meas else math.nan,
         avg_hops=sum(hops) / meas if meas else math.nan,
         max_latency=float(max(lat)) if meas else math.nan,
         p99_latency=percentile(hist, 0.99),
         port_conflicts_per_cycle=st["conflicts"] / max(t, 1),
-        flit_hops=st["moves"] + st["flits_in"], lvl_flits=lvl_flits,
-        max_source_queue=st["qpeak"], qsum=st["qsum"], unroutable=st["unroutable"],
-        livelock=st["livelock"])
+        flit_hops=st["moves"] + st["flits_in"],
+        lvl_flits=lvl_flits,
+        max_source_queue=st["qpeak"],
+        qsum=st["qsum"],
+        unroutable=st["unroutable"],
+        livelock=st["livelock"],
+    )

@@ -82,10 +82,15 @@ class SimResult:
         """One line for humans: latency or "saturated", throughput, hops."""
         if self.deadlock:
             return f"load {self.offered_load:.3f}: DEADLOCK after {self.cycles} cycles"
-        lat = (f"saturated ({self.saturation_reason})" if self.saturated
-               else f"latency {self.avg_latency:.2f} (p99 {self.p99_latency:.0f})")
-        return (f"load {self.offered_load:.3f}: {lat}, accepted {self.accepted_flits:.3f} "
-                f"flits/node/cycle, hops {self.avg_hops:.2f}, {self.cycles} cycles")
+        lat = (
+            f"saturated ({self.saturation_reason})"
+            if self.saturated
+            else f"latency {self.avg_latency:.2f} (p99 {self.p99_latency:.0f})"
+        )
+        return (
+            f"load {self.offered_load:.3f}: {lat}, accepted {self.accepted_flits:.3f} "
+            f"flits/node/cycle, hops {self.avg_hops:.2f}, {self.cycles} cycles"
+        )
 
 
 def _plain(v):

@@ -29,10 +29,21 @@ def _destination_only(code, iparams, table, port_peer, sws, dsts, srcs, keys, po
     a = np.zeros(R + 1, np.int64)
     b = np.zeros(R + 1, np.int64)
     for i in range(sws.shape[0]):
-        na = route_ports(code, iparams, table, port_peer, sws[i], -1, srcs[2 * i], dsts[i],
-                         keys[2 * i], a)
-        nb = route_ports(code, iparams, table, port_peer, sws[i], ports[i], srcs[2 * i + 1],
-                         dsts[i], keys[2 * i + 1], b)
+        na = route_ports(
+            code, iparams, table, port_peer, sws[i], -1, srcs[2 * i], dsts[i], keys[2 * i], a
+        )
+        nb = route_ports(
+            code,
+            iparams,
+            table,
+            port_peer,
+            sws[i],
+            ports[i],
+            srcs[2 * i + 1],
+            dsts[i],
+            keys[2 * i + 1],
+            b,
+        )
         if na != nb:
             return False
         for j in range(na):
@@ -52,10 +63,17 @@ def route_cache(topo, cr) -> tuple[np.ndarray, bool]:
     used = topo.port_peer[sws] >= 0
     pick = rng.random((SAMPLES, R)) * used
     ports = pick.argmax(axis=1).astype(np.int64)
-    ok = _destination_only(cr.code, cr.iparams, cr.table, np.ascontiguousarray(topo.port_peer),
-                           sws.astype(np.int64), rng.integers(0, N, SAMPLES),
-                           rng.integers(0, N, 2 * SAMPLES), rng.integers(0, 2**62, 2 * SAMPLES),
-                           ports)
+    ok = _destination_only(
+        cr.code,
+        cr.iparams,
+        cr.table,
+        np.ascontiguousarray(topo.port_peer),
+        sws.astype(np.int64),
+        rng.integers(0, N, SAMPLES),
+        rng.integers(0, N, 2 * SAMPLES),
+        rng.integers(0, 2**62, 2 * SAMPLES),
+        ports,
+    )
     if not ok:
         return NO_CACHE, False
     if S * N > ROUTE_CACHE_MAX or R > 127:

@@ -9,12 +9,61 @@ import numpy as np
 
 from ..errors import ResourceError
 from ..topology.family import available_memory
-from .layout import (C_ADAPT, C_FT, C_ARB, C_CD, C_COLS, C_DLWIN, C_DONLY, C_F, C_ICODE, C_INJVC0,
-                     C_MAXCYC, C_MAXPER, C_MEAS, C_N, C_NQUOTA, C_NSRC, C_R, C_RCACHE, C_RCODE,
-                     C_RD, C_RING, C_SEED, C_SLEEP, C_TCODE, C_TERM, C_V, C_WARM, FC_COLS, FC_DEPTH,
-                     FC_WNEXT, FS_COLS, FS_IP, FS_OUT, FS_ROUTE, FS_SW, FS_UP, FS_VC, FS_WAIT,
-                     IN_BF, IN_COLS, INJ_COLS, INJ_PKT, K_COLS, K_FREE, K_NACTIVE, OP_BF, OP_LVL, OP_OWN,
-                     OP_TGT, OP_TSW, OP_WHEAD, PK_COLS, SL_COLS)
+from .layout import (
+    C_ADAPT,
+    C_FT,
+    C_ARB,
+    C_CD,
+    C_COLS,
+    C_DLWIN,
+    C_DONLY,
+    C_F,
+    C_ICODE,
+    C_INJVC0,
+    C_MAXCYC,
+    C_MAXPER,
+    C_MEAS,
+    C_N,
+    C_NQUOTA,
+    C_NSRC,
+    C_R,
+    C_RCACHE,
+    C_RCODE,
+    C_RD,
+    C_RING,
+    C_SEED,
+    C_SLEEP,
+    C_TCODE,
+    C_TERM,
+    C_V,
+    C_WARM,
+    FC_COLS,
+    FC_DEPTH,
+    FC_WNEXT,
+    FS_COLS,
+    FS_IP,
+    FS_OUT,
+    FS_ROUTE,
+    FS_SW,
+    FS_UP,
+    FS_VC,
+    FS_WAIT,
+    IN_BF,
+    IN_COLS,
+    INJ_COLS,
+    INJ_PKT,
+    K_COLS,
+    K_FREE,
+    K_NACTIVE,
+    OP_BF,
+    OP_LVL,
+    OP_OWN,
+    OP_TGT,
+    OP_TSW,
+    OP_WHEAD,
+    PK_COLS,
+    SL_COLS,
+)
 from .faulthop import no_faults
 from .routecache import route_cache
 
@@ -27,10 +76,15 @@ BITMAP_BYTES = 16 << 20  # FIFO rows beyond this: busy bit map visited in index 
 # The kernel's named groups of state (numba types a namedtuple of arrays field by field;
 # the phases of :mod:`fattree.sim.kernel` read them as ``sw.fs``, ``src.ncred``, ...).
 # Each field takes the State attribute of the same name, so nothing depends on an order.
-Net = namedtuple("Net", "cfg port_peer node_fifo rcache rtable riparams tip tfp ttab iip itab "
-                        "src_ids ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws")
-Net.__doc__ = ("Read-only tables: configuration, topology, routing, traffic, and the fault "
-               "view of sim/faulthop.py (ft_ws: its walk scratch)")
+Net = namedtuple(
+    "Net",
+    "cfg port_peer node_fifo rcache rtable riparams tip tfp ttab iip itab "
+    "src_ids ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws",
+)
+Net.__doc__ = (
+    "Read-only tables: configuration, topology, routing, traffic, and the fault "
+    "view of sim/faulthop.py (ft_ws: its walk scratch)"
+)
 Switches = namedtuple("Switches", "fs fcold slots ops busy order sleepq wheel wheel_n")
 Switches.__doc__ = "Input FIFOs, their flits, output ports, the busy list and the credit wheel."
 Arbiters = namedtuple("Arbiters", "op_key touched_op in_scr in_key rr_out rr_in touched_in cand")
@@ -126,7 +180,7 @@ class State:
         free = int(self.cnt[K_FREE])
         pfree = np.zeros(2 * old, np.int32)
         pfree[:free] = self.pfree[:free]
-        pfree[free:free + old] = np.arange(old, 2 * old, dtype=np.int32)
+        pfree[free : free + old] = np.arange(old, 2 * old, dtype=np.int32)
         self.pk, self.pfree = pk, pfree
         self.cnt[K_FREE] = free + old
 
@@ -138,7 +192,7 @@ def aligned(shape, dtype, fill=0) -> np.ndarray:
     n = int(np.prod(shape))
     raw = np.empty(n * dtype.itemsize + 64, np.uint8)
     off = (-raw.ctypes.data) % 64
-    a = raw[off: off + n * dtype.itemsize].view(dtype).reshape(shape)
+    a = raw[off : off + n * dtype.itemsize].view(dtype).reshape(shape)
     a[...] = fill
     return a
 
@@ -153,12 +207,17 @@ def estimate_bytes(topo, cfg) -> int:
     ports = topo.n_switches * topo.max_ports
     v = cfg.vcs
     slots = ports * v * max(cfg.buffer - 1, (cfg.buffer_level0 or 1) - 1, 1)
-    return ports * v * (4 * FS_COLS + 16) + 8 * slots + ports * (4 * op_cols(v) + 24) \
+    return (
+        ports * v * (4 * FS_COLS + 16)
+        + 8 * slots
+        + ports * (4 * op_cols(v) + 24)
         + topo.n_nodes * (4 * QUEUE_START + 136 + 8 * PK_COLS * 4)
+    )
 
 
-def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
-             bitmap: bool | None = None, ft=None) -> State:
+def allocate(
+    topo, cr, traffic, process, cfg, sleep: bool = True, bitmap: bool | None = None, ft=None
+) -> State:
     """Build the initial state of a run (validated inputs; nothing simulated yet).
 
     ``sleep=False`` evaluates every busy FIFO every cycle; ``bitmap`` forces the busy
@@ -170,7 +229,8 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     if need > 0.8 * available_memory():
         raise ResourceError(
             f"simulating {topo.spec} needs about {need / 2**30:.1f} GiB of state; only "
-            f"{available_memory() / 2**30:.1f} GiB is available")
+            f"{available_memory() / 2**30:.1f} GiB is available"
+        )
     N, S, R, V, F = topo.n_nodes, topo.n_switches, topo.max_ports, cfg.vcs, cfg.packet_flits
     peer = np.ascontiguousarray(topo.port_peer, np.int32)
     back = topo.port_peer_port.astype(np.int64)
@@ -207,11 +267,11 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     ops[:, OP_TSW] = np.where(p64 >= N, p64 - N, -1)
     ops[:, OP_LVL] = np.repeat(level + 1, R)
     ops[:, OP_WHEAD] = -1
-    ops[:, OP_OWN:OP_OWN + V] = -1
+    ops[:, OP_OWN : OP_OWN + V] = -1
     to_switch = op_tgt >= 0
     tgt_cap = np.zeros((nports, V), np.int64)
     tgt_cap[to_switch] = cap[op_tgt[to_switch, None] + np.arange(V)[None, :]]
-    ops[:, OP_OWN + V:OP_OWN + 2 * V] = tgt_cap
+    ops[:, OP_OWN + V : OP_OWN + 2 * V] = tgt_cap
     node_fifo = ((topo.node_switch.astype(np.int64) * R + topo.node_port) * V).astype(np.int64)
     ncred = cap[node_fifo[:, None] + np.arange(V)[None, :]].astype(np.int32)
     node_fifo = np.stack([node_fifo, topo.node_switch.astype(np.int64)], axis=1)
@@ -264,24 +324,52 @@ def allocate(topo, cr, traffic, process, cfg, sleep: bool = True,
     inj = np.zeros((N, INJ_COLS), np.int64)
     inj[:, INJ_PKT] = -1
     return State(
-        cfg=c, port_peer=peer, node_fifo=node_fifo, rcache=rcache, rtable=cr.table,
-        riparams=cr.iparams, tip=traffic.iparams, tfp=traffic.fparams, ttab=traffic.table,
-        iip=process.iparams, itab=process.table, istate=process.state.copy(), src_ids=src_ids,
-        fs=fs, fcold=fcold, slots=aligned((max(nf * ring, 1), SL_COLS), np.int32), ops=ops,
-        op_key=np.zeros(nports, np.uint64), touched_op=np.zeros(nports, np.int64),
-        in_scr=in_scr, in_key=np.zeros(nin, np.uint64), rr_out=np.zeros(nports, np.int32),
-        rr_in=np.zeros(nin, np.int32), touched_in=np.zeros(nin, np.int64),
+        cfg=c,
+        port_peer=peer,
+        node_fifo=node_fifo,
+        rcache=rcache,
+        rtable=cr.table,
+        riparams=cr.iparams,
+        tip=traffic.iparams,
+        tfp=traffic.fparams,
+        ttab=traffic.table,
+        iip=process.iparams,
+        itab=process.table,
+        istate=process.state.copy(),
+        src_ids=src_ids,
+        fs=fs,
+        fcold=fcold,
+        slots=aligned((max(nf * ring, 1), SL_COLS), np.int32),
+        ops=ops,
+        op_key=np.zeros(nports, np.uint64),
+        touched_op=np.zeros(nports, np.int64),
+        in_scr=in_scr,
+        in_key=np.zeros(nin, np.uint64),
+        rr_out=np.zeros(nports, np.int32),
+        rr_in=np.zeros(nin, np.int32),
+        touched_in=np.zeros(nin, np.int64),
         busy=np.zeros((nf + 31) // 32 if bitmap else nf, np.int64),
-        order=np.zeros(nf if bitmap else 1, np.int64), sleepq=np.zeros((nf, 2), np.int32),
-        q=np.zeros((N, QUEUE_START), np.int32), qh=np.zeros(N, np.int64), ql=np.zeros(N, np.int64),
-        inj=inj, pend=np.zeros(N, np.int64), ncred=ncred, nseq=np.zeros(N, np.int64),
+        order=np.zeros(nf if bitmap else 1, np.int64),
+        sleepq=np.zeros((nf, 2), np.int32),
+        q=np.zeros((N, QUEUE_START), np.int32),
+        qh=np.zeros(N, np.int64),
+        ql=np.zeros(N, np.int64),
+        inj=inj,
+        pend=np.zeros(N, np.int64),
+        ncred=ncred,
+        nseq=np.zeros(N, np.int64),
         dfirst=np.zeros(N, np.int64),
-        quota=quota, pk=aligned((pool, PK_COLS), np.int64),
+        quota=quota,
+        pk=aligned((pool, PK_COLS), np.int64),
         pfree=np.arange(pool, dtype=np.int32)[::-1].copy(),
-        wheel=np.zeros((W, nports if W > 1 else 1), np.int32), wheel_n=np.zeros(W, np.int64),
-        cnt=cnt, hist_lat=np.zeros(hist, np.int64), hist_net=np.zeros(hist, np.int64),
+        wheel=np.zeros((W, nports if W > 1 else 1), np.int32),
+        wheel_n=np.zeros(W, np.int64),
+        cnt=cnt,
+        hist_lat=np.zeros(hist, np.int64),
+        hist_net=np.zeros(hist, np.int64),
         lvl_flits=np.zeros(int(level.max()) + 2, np.int64),
         ser=np.zeros((min(cap_cycles + 1, SERIES_MAX), 2), np.int32),
         cand=np.zeros(R + 1, np.int64),
         creators=np.zeros(max(nsrc, process.max_creators, 1), np.int64),
-        **ftf)
+        **ftf,
+    )

@@ -61,8 +61,7 @@ def point_row(study: str, point: Point, outcome: dict) -> tuple[dict, list[str],
     """
     from .study import canonical_json
 
-    row: dict = {"config_hash": point.config_hash, "study": study,
-                 "experiment": point.experiment}
+    row: dict = {"config_hash": point.config_hash, "study": study, "experiment": point.experiment}
     config_cols = list(IDENTITY_KEYS[:1]) + list(point.params) + list(IDENTITY_KEYS[1:])
     for key in config_cols:
         v = point.config[key]
@@ -79,17 +78,35 @@ def point_row(study: str, point: Point, outcome: dict) -> tuple[dict, list[str],
         metric_cols.append(name)
     from ..version import __version__
 
-    row.update({"fattree_version": __version__, "started_at": outcome["started_at"],
-                "finished_at": outcome["finished_at"], "elapsed_s": outcome["elapsed_s"],
-                "host": outcome["host"], "pid": outcome["pid"],
-                "config": canonical_json(point.config)})
+    row.update(
+        {
+            "fattree_version": __version__,
+            "started_at": outcome["started_at"],
+            "finished_at": outcome["finished_at"],
+            "elapsed_s": outcome["elapsed_s"],
+            "host": outcome["host"],
+            "pid": outcome["pid"],
+            "config": canonical_json(point.config),
+        }
+    )
     return row, config_cols, metric_cols
 
 
-def run_study(study: Study, out, *, scheduler: str | None = None, workers: int = 2,
-              threads_per_worker: int = 1, progress: Callable[[Progress], None] | None = None,
-              connect_timeout: float = 5.0, allowed_failures: int = 3, retries: int = 0,
-              compact_at: int = 256, client=None, skip_unavailable: bool = False) -> SweepSummary:
+def run_study(
+    study: Study,
+    out,
+    *,
+    scheduler: str | None = None,
+    workers: int = 2,
+    threads_per_worker: int = 1,
+    progress: Callable[[Progress], None] | None = None,
+    connect_timeout: float = 5.0,
+    allowed_failures: int = 3,
+    retries: int = 0,
+    compact_at: int = 256,
+    client=None,
+    skip_unavailable: bool = False,
+) -> SweepSummary:
     """Run every point of ``study`` not yet in the results folder ``out``.
 
     Parameters
@@ -138,12 +155,19 @@ def run_study(study: Study, out, *, scheduler: str | None = None, workers: int =
     """
     top = max(4, 4 * (os.cpu_count() or 1))
     if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= top:
-        raise ParameterError(f"workers={workers!r} is invalid: an integer from 0 (in-process) to "
-                             f"{top} (4 per core of this machine; a scheduler for a cluster)")
-    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) \
-            or not 0 < connect_timeout < float("inf"):
-        raise ParameterError(f"connect_timeout={connect_timeout!r} is invalid: expected a finite "
-                             "number of seconds > 0")
+        raise ParameterError(
+            f"workers={workers!r} is invalid: an integer from 0 (in-process) to "
+            f"{top} (4 per core of this machine; a scheduler for a cluster)"
+        )
+    if (
+        isinstance(connect_timeout, bool)
+        or not isinstance(connect_timeout, (int, float))
+        or not 0 < connect_timeout < float("inf")
+    ):
+        raise ParameterError(
+            f"connect_timeout={connect_timeout!r} is invalid: expected a finite "
+            "number of seconds > 0"
+        )
     t0 = time.perf_counter()
     kinds = {e.kind for e in study.experiments}
     unavailable = sorted(why for k in kinds if (why := TASKS.get(k).available()))
@@ -154,15 +178,37 @@ def run_study(study: Study, out, *, scheduler: str | None = None, workers: int =
         # reach the cluster before touching the results folder: a bad address changes nothing
         client = own = connect(scheduler, connect_timeout)
     try:
-        return _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures,
-                    retries, compact_at, client, unavailable)
+        return _run(
+            study,
+            out,
+            t0,
+            workers,
+            threads_per_worker,
+            progress,
+            allowed_failures,
+            retries,
+            compact_at,
+            client,
+            unavailable,
+        )
     finally:
         if own is not None:
             own.close()
 
 
-def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures, retries,
-         compact_at, client, unavailable) -> SweepSummary:
+def _run(
+    study,
+    out,
+    t0,
+    workers,
+    threads_per_worker,
+    progress,
+    allowed_failures,
+    retries,
+    compact_at,
+    client,
+    unavailable,
+) -> SweepSummary:
     store = ResultStore(out, create=True)
     previous = store.manifest.get("written_by")
     with store.lock():
@@ -174,15 +220,19 @@ def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures
 
             from ..errors import DamagedDataWarning
 
-            warnings.warn(f"{store.path}: {len(quarantined)} damaged file"
-                          f"{'s' if len(quarantined) > 1 else ''} moved to quarantine/ "
-                          f"({quarantined[0][0]}: {quarantined[0][1]}"
-                          f"{', ...' if len(quarantined) > 1 else ''}); recomputing "
-                          f"{'their' if len(quarantined) > 1 else 'its'} points",
-                          DamagedDataWarning, stacklevel=3)
+            warnings.warn(
+                f"{store.path}: {len(quarantined)} damaged file"
+                f"{'s' if len(quarantined) > 1 else ''} moved to quarantine/ "
+                f"({quarantined[0][0]}: {quarantined[0][1]}"
+                f"{', ...' if len(quarantined) > 1 else ''}); recomputing "
+                f"{'their' if len(quarantined) > 1 else 'its'} points",
+                DamagedDataWarning,
+                stacklevel=3,
+            )
         done = store.finished()
-        todo = [p for p in points if p.config_hash not in done
-                and TASKS.get(p.kind).available() is None]
+        todo = [
+            p for p in points if p.config_hash not in done and TASKS.get(p.kind).available() is None
+        ]
         skipped = sum(p.config_hash in done for p in points)
         from ..version import __version__
 
@@ -191,20 +241,33 @@ def _run(study, out, t0, workers, threads_per_worker, progress, allowed_failures
 
             from ..errors import StaleResultsWarning
 
-            warnings.warn(f"{store.path}: {skipped} point{'s' if skipped > 1 else ''} already "
-                          f"stored by fattree {previous} {'are' if skipped > 1 else 'is'} reused "
-                          f"by fattree {__version__}; defaults (e.g. routing) may differ between "
-                          "versions: give a new folder to recompute", StaleResultsWarning,
-                          stacklevel=3)
-        summary = SweepSummary(total=len(todo), skipped=skipped, unavailable=unavailable,
-                               quarantined=quarantined)
+            warnings.warn(
+                f"{store.path}: {skipped} point{'s' if skipped > 1 else ''} already "
+                f"stored by fattree {previous} {'are' if skipped > 1 else 'is'} reused "
+                f"by fattree {__version__}; defaults (e.g. routing) may differ between "
+                "versions: give a new folder to recompute",
+                StaleResultsWarning,
+                stacklevel=3,
+            )
+        summary = SweepSummary(
+            total=len(todo), skipped=skipped, unavailable=unavailable, quarantined=quarantined
+        )
         report = progress or (lambda _p: None)
         report(Progress(0, len(todo), skipped))
         if todo:
             runner = _run_serial if (workers == 0 and client is None) else _run_dask
-            runner(study, todo, store, summary, report, workers=workers,
-                   threads_per_worker=threads_per_worker, allowed_failures=allowed_failures,
-                   retries=retries, client=client)
+            runner(
+                study,
+                todo,
+                store,
+                summary,
+                report,
+                workers=workers,
+                threads_per_worker=threads_per_worker,
+                allowed_failures=allowed_failures,
+                retries=retries,
+                client=client,
+            )
         if len(list(store.parts.glob("*.parquet"))) >= compact_at:
             store.compact()
     summary.elapsed_s = time.perf_counter() - t0
@@ -215,19 +278,42 @@ def _finish(study, point, outcome, store, summary, report) -> None:
     row, cc, mc = point_row(study.name, point, outcome)
     store.write_row(row, config_columns=cc, metric_columns=mc)
     summary.done += 1
-    report(Progress(summary.done + len(summary.failed), summary.total, summary.skipped,
-                    point.config_hash, True))
+    report(
+        Progress(
+            summary.done + len(summary.failed),
+            summary.total,
+            summary.skipped,
+            point.config_hash,
+            True,
+        )
+    )
 
 
 def _fail(study, point, exc, store, summary, report) -> None:
     msg = f"{type(exc).__name__}: {exc}" if not isinstance(exc, FattreeError) else str(exc)
-    store.write_error(point.config_hash, {
-        "config_hash": point.config_hash, "study": study.name, "experiment": point.experiment,
-        "config": point.config, "seed": point.seed, "error": msg,
-        "traceback": "".join(traceback.format_exception(exc)) if exc.__traceback__ else ""})
+    store.write_error(
+        point.config_hash,
+        {
+            "config_hash": point.config_hash,
+            "study": study.name,
+            "experiment": point.experiment,
+            "config": point.config,
+            "seed": point.seed,
+            "error": msg,
+            "traceback": "".join(traceback.format_exception(exc)) if exc.__traceback__ else "",
+        },
+    )
     summary.failed.append((point.config_hash, msg))
-    report(Progress(summary.done + len(summary.failed), summary.total, summary.skipped,
-                    point.config_hash, False, msg))
+    report(
+        Progress(
+            summary.done + len(summary.failed),
+            summary.total,
+            summary.skipped,
+            point.config_hash,
+            False,
+            msg,
+        )
+    )
 
 
 def _run_serial(study, todo, store, summary, report, **_):
@@ -244,8 +330,9 @@ def _run_serial(study, todo, store, summary, report, **_):
 def check_scheduler(scheduler) -> str:
     """Refuse a scheduler address that is not a non-empty string (before any work)."""
     if not isinstance(scheduler, str) or not scheduler.strip():
-        raise ParameterError(f"scheduler={scheduler!r} is invalid: expected an address like "
-                             "tcp://host:8786")
+        raise ParameterError(
+            f"scheduler={scheduler!r} is invalid: expected an address like tcp://host:8786"
+        )
     return scheduler
 
 
@@ -258,12 +345,25 @@ def connect(scheduler: str, timeout: float = 5.0):
         return Client(scheduler, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError, MemoryError) as exc:
         # MemoryError: something that is not a Dask scheduler answered with garbage
-        raise ParameterError(f"scheduler={scheduler!r} is unreachable: {type(exc).__name__}: "
-                             f"{str(exc)[:200]} (is `dask scheduler` running there?)") from None
+        raise ParameterError(
+            f"scheduler={scheduler!r} is unreachable: {type(exc).__name__}: "
+            f"{str(exc)[:200]} (is `dask scheduler` running there?)"
+        ) from None
 
 
-def _run_dask(study, todo, store, summary, report, *, workers, threads_per_worker,
-              allowed_failures, retries, client):
+def _run_dask(
+    study,
+    todo,
+    store,
+    summary,
+    report,
+    *,
+    workers,
+    threads_per_worker,
+    allowed_failures,
+    retries,
+    client,
+):
     import dask
     from distributed import LocalCluster, as_completed
 
@@ -271,9 +371,13 @@ def _run_dask(study, todo, store, summary, report, *, workers, threads_per_worke
     own_client = client is None
     if client is None:
         with dask.config.set({"distributed.scheduler.allowed-failures": allowed_failures}):
-            cluster = LocalCluster(n_workers=max(workers, 1),
-                                   threads_per_worker=threads_per_worker, processes=True,
-                                   dashboard_address=":0", silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=max(workers, 1),
+                threads_per_worker=threads_per_worker,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
         from distributed import Client
 
         client = Client(cluster, set_as_default=False)
@@ -286,8 +390,15 @@ def _run_dask(study, todo, store, summary, report, *, workers, threads_per_worke
         by_key = {}
 
         def submit(p: Point):
-            fut = client.submit(execute, p.kind, p.params, p.seed, pure=False,
-                                key=f"fattree-point-{p.config_hash}", retries=retries)
+            fut = client.submit(
+                execute,
+                p.kind,
+                p.params,
+                p.seed,
+                pure=False,
+                key=f"fattree-point-{p.config_hash}",
+                retries=retries,
+            )
             by_key[fut.key] = p
             return fut
 

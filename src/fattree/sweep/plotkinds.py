@@ -36,24 +36,64 @@ def _add(kind: PlotKind) -> None:
     PLOTS.add(kind.name, kind)
 
 
-_add(PlotKind("latency", "average packet latency",
-              ("latency_avg", "avg_latency", "latency_mean", "latency"),
-              "average packet latency (cycles)"))
-_add(PlotKind("throughput", "accepted throughput",
-              ("accepted_flits", "accepted_throughput", "throughput"),
-              "accepted load (flits per node per cycle)", identity=True))
-_add(PlotKind("conflicts", "average output-port conflicts",
-              ("port_conflicts_per_cycle", "avg_conflicts", "conflicts"),
-              "average output-port conflicts per cycle"))
-_add(PlotKind("received", "ratio of packets received to packets sent",
-              ("received_ratio", "receive_ratio", "ratio_received"),
-              "packets received / packets sent"))
-_add(PlotKind("received_per_cycle", "average packets received per cycle",
-              ("received_per_cycle", "packets_received_per_cycle"),
-              "packets received per cycle"))
-_add(PlotKind("fault_success", "successful routing ratio",
-              ("success_ratio", "successful_ratio", "success"), "successful routing ratio",
-              x=("rate", "fault_rate"), xlabel="link fault rate"))
-_add(PlotKind("fault_path_length", "average path length of successful routes",
-              ("path_length_avg", "avg_path_length", "path_length"), "average path length (hops)",
-              x=("rate", "fault_rate"), xlabel="link fault rate"))
+_add(
+    PlotKind(
+        "latency",
+        "average packet latency",
+        ("latency_avg", "avg_latency", "latency_mean", "latency"),
+        "average packet latency (cycles)",
+    )
+)
+_add(
+    PlotKind(
+        "throughput",
+        "accepted throughput",
+        ("accepted_flits", "accepted_throughput", "throughput"),
+        "accepted load (flits per node per cycle)",
+        identity=True,
+    )
+)
+_add(
+    PlotKind(
+        "conflicts",
+        "average output-port conflicts",
+        ("port_conflicts_per_cycle", "avg_conflicts", "conflicts"),
+        "average output-port conflicts per cycle",
+    )
+)
+_add(
+    PlotKind(
+        "received",
+        "ratio of packets received to packets sent",
+        ("received_ratio", "receive_ratio", "ratio_received"),
+        "packets received / packets sent",
+    )
+)
+_add(
+    PlotKind(
+        "received_per_cycle",
+        "average packets received per cycle",
+        ("received_per_cycle", "packets_received_per_cycle"),
+        "packets received per cycle",
+    )
+)
+_add(
+    PlotKind(
+        "fault_success",
+        "successful routing ratio",
+        ("success_ratio", "successful_ratio", "success"),
+        "successful routing ratio",
+        x=("rate", "fault_rate"),
+        xlabel="link fault rate",
+    )
+)
+_add(
+    PlotKind(
+        "fault_path_length",
+        "average path length of successful routes",
+        ("path_length_avg", "avg_path_length", "path_length"),
+        "average path length (hops)",
+        x=("rate", "fault_rate"),
+        xlabel="link fault rate",
+    )
+)

@@ -130,18 +130,29 @@ class ResultStore:
         if self.manifest_path.exists():
             self.manifest = self._read_manifest()
         elif not create:
-            what = "does not exist" if not self.path.exists() else "is not a fattree results folder (no manifest.json)"
+            what = (
+                "does not exist"
+                if not self.path.exists()
+                else "is not a fattree results folder (no manifest.json)"
+            )
             raise InputFileError(f"results folder {str(self.path)!r} {what}")
         else:
             if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
                 raise InputFileError(
                     f"results folder {str(self.path)!r} exists and is not a fattree results "
-                    "folder (no manifest.json); give a new or empty folder")
+                    "folder (no manifest.json); give a new or empty folder"
+                )
             self.path.mkdir(parents=True, exist_ok=True)
             now = datetime.now(UTC).isoformat()
-            self.manifest = {"format": _FORMAT_NAME, "format_version": list(FORMAT_VERSION),
-                             "created_by": _version(), "written_by": _version(),
-                             "created": now, "studies": {}, "files": {}}
+            self.manifest = {
+                "format": _FORMAT_NAME,
+                "format_version": list(FORMAT_VERSION),
+                "created_by": _version(),
+                "written_by": _version(),
+                "created": now,
+                "studies": {},
+                "files": {},
+            }
             self._write_manifest()
         for d in (self.parts, self.data, self.errors_dir):
             d.mkdir(exist_ok=True)
@@ -162,7 +173,8 @@ class ResultStore:
                 f"results folder {str(self.path)!r} was written by fattree {by} (store format "
                 f"{fv[0]}.{fv[1]}); this is fattree {_version()}, which reads format "
                 f"{FORMAT_VERSION[0]}.x written by fattree {_major(_version())}.x: upgrade fattree "
-                "to use it (nothing was changed)")
+                "to use it (nothing was changed)"
+            )
         return m
 
     def _write_manifest(self) -> None:
@@ -173,8 +185,9 @@ class ResultStore:
         """Remember a study run into this folder (its text, for reports and reruns)."""
         now = datetime.now(UTC).isoformat()
         entry = self.manifest["studies"].get(name, {"first_run": now})
-        entry.update({"source": source, "source_hash": source_hash, "last_run": now,
-                      "report": report})
+        entry.update(
+            {"source": source, "source_hash": source_hash, "last_run": now, "report": report}
+        )
         self.manifest["studies"][name] = entry
         self.manifest["written_by"] = _version()
         self._write_manifest()
@@ -193,8 +206,10 @@ class ResultStore:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 other = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-                raise InputFileError(f"results folder {str(self.path)!r} is being written by "
-                                     f"another sweep (pid {other})") from None
+                raise InputFileError(
+                    f"results folder {str(self.path)!r} is being written by "
+                    f"another sweep (pid {other})"
+                ) from None
             os.ftruncate(fd, 0)
             os.pwrite(fd, str(os.getpid()).encode(), 0)
             self._clean_temporaries()
@@ -217,8 +232,11 @@ class ResultStore:
         if not isinstance(h, str) or not re.fullmatch(r"[0-9a-f]{64}", h):
             raise ParameterError(f"config_hash={h!r} is invalid: expected 64 hex digits")
         table = pa.Table.from_pylist([row])
-        meta = {"config_columns": list(config_columns), "metric_columns": list(metric_columns),
-                "format_version": list(FORMAT_VERSION)}
+        meta = {
+            "config_columns": list(config_columns),
+            "metric_columns": list(metric_columns),
+            "format_version": list(FORMAT_VERSION),
+        }
         table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
         target = self.parts / f"{h}.parquet"
         atomic_write(target, lambda fh: pq.write_table(table, fh))
@@ -364,10 +382,14 @@ class ResultStore:
         df.attrs["metric_columns"] = metric_cols
         df.attrs["damaged"] = damaged
         if damaged:
-            warnings.warn(f"{self.path}: skipped {len(damaged)} damaged file"
-                          f"{'s' if len(damaged) > 1 else ''} ({damaged[0][0]}: {damaged[0][1]}"
-                          f"{', ...' if len(damaged) > 1 else ''}); run the sweep again to "
-                          "recompute them", DamagedDataWarning, stacklevel=2)
+            warnings.warn(
+                f"{self.path}: skipped {len(damaged)} damaged file"
+                f"{'s' if len(damaged) > 1 else ''} ({damaged[0][0]}: {damaged[0][1]}"
+                f"{', ...' if len(damaged) > 1 else ''}); run the sweep again to "
+                "recompute them",
+                DamagedDataWarning,
+                stacklevel=2,
+            )
         return query(df, where) if where is not None else df
 
     def compact(self, min_parts: int = 1) -> int:
@@ -398,8 +420,11 @@ class ResultStore:
             return 0  # kinds whose columns clash in type stay in their own part files
         last = {h: i for i, h in enumerate(table.column("config_hash").to_pylist())}
         table = table.take(sorted(last.values()))  # one row per hash, the latest
-        meta = {"config_columns": config_cols, "metric_columns": metric_cols,
-                "format_version": list(FORMAT_VERSION)}
+        meta = {
+            "config_columns": config_cols,
+            "metric_columns": metric_cols,
+            "format_version": list(FORMAT_VERSION),
+        }
         table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
         target = self.data / f"compact-{stamp}-{uuid.uuid4().hex[:6]}.parquet"
@@ -461,7 +486,9 @@ def translate_where(expr: str) -> str:
     "traffic != 'a=b'"
     """
     if not isinstance(expr, str) or not expr.strip():
-        raise ParameterError(f"where={expr!r} is invalid: expected a filter like \"family='mikant'\"")
+        raise ParameterError(
+            f"where={expr!r} is invalid: expected a filter like \"family='mikant'\""
+        )
     out, i, quote = [], 0, None
     while i < len(expr):
         c = expr[i]
@@ -490,8 +517,9 @@ def translate_where(expr: str) -> str:
     text = "".join(out)
     # keywords outside quotes: split on quoted spans and lower-case only the rest
     pieces = re.split(r"('(?:[^']*)'|\"(?:[^\"]*)\")", text)
-    return "".join(p if p[:1] in "'\"" else _WORDS.sub(lambda m: m.group(1).lower(), p)
-                   for p in pieces)
+    return "".join(
+        p if p[:1] in "'\"" else _WORDS.sub(lambda m: m.group(1).lower(), p) for p in pieces
+    )
 
 
 def query(df, where: str):
@@ -510,9 +538,11 @@ def query(df, where: str):
     except Exception as exc:  # pandas raises many kinds (UndefinedVariableError, SyntaxError...)
         m = re.search(r"name '([^']+)' is not defined", str(exc))
         if m:
-            raise ParameterError(f"where={where!r} is invalid: unknown column {m.group(1)!r}"
-                                 f"{closest(m.group(1), map(str, df.columns))}; columns: "
-                                 f"{', '.join(map(str, df.columns))}") from None
+            raise ParameterError(
+                f"where={where!r} is invalid: unknown column {m.group(1)!r}"
+                f"{closest(m.group(1), map(str, df.columns))}; columns: "
+                f"{', '.join(map(str, df.columns))}"
+            ) from None
         raise ParameterError(f"where={where!r} is invalid: {type(exc).__name__}: {exc}") from None
     out.attrs = dict(df.attrs)
     return out

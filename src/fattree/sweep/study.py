@@ -33,14 +33,31 @@ from ..tomlpos import KeyLines
 #: keys of a point's configuration that are not task parameters
 IDENTITY_KEYS = ("kind", "replicate", "study_seed")
 
-_STUDY_KEYS = {"name": str, "kind": str, "seed": int, "replicates": int, "zip": list,
-               "description": str}
-_EXPERIMENT_KEYS = {"name": str, "kind": str, "replicates": int, "zip": list,
-                    "description": str, "parameters": dict}
+_STUDY_KEYS = {
+    "name": str,
+    "kind": str,
+    "seed": int,
+    "replicates": int,
+    "zip": list,
+    "description": str,
+}
+_EXPERIMENT_KEYS = {
+    "name": str,
+    "kind": str,
+    "replicates": int,
+    "zip": list,
+    "description": str,
+    "parameters": dict,
+}
 _REPORT_KEYS = {"title": str, "reproduce": list, "plots": list, "logy": bool}
 _TOP_KEYS = ("study", "parameters", "experiment", "report")
-_TYPE_WORDS = {str: "a string", int: "an integer", list: "a list", dict: "a table",
-               bool: "true or false"}
+_TYPE_WORDS = {
+    str: "a string",
+    int: "an integer",
+    list: "a list",
+    dict: "a table",
+    bool: "true or false",
+}
 
 
 @dataclass(frozen=True)
@@ -101,8 +118,10 @@ class Study:
         known = [e.name for e in self.experiments]
         for n in names:
             if n not in known:
-                raise ParameterError(f"experiment={n!r} is invalid{closest(n, known)}: "
-                                     f"{self.name} has {', '.join(known)}")
+                raise ParameterError(
+                    f"experiment={n!r} is invalid{closest(n, known)}: "
+                    f"{self.name} has {', '.join(known)}"
+                )
         return replace(self, experiments=tuple(e for e in self.experiments if e.name in names))
 
     @property
@@ -118,8 +137,9 @@ def canonical_json(obj: Any) -> str:
     >>> canonical_json({"b": 1, "a": [0.5, "x"]})
     '{"a":[0.5,"x"],"b":1}'
     """
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return json.dumps(
+        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    )
 
 
 def config_hash(config: dict) -> str:
@@ -141,13 +161,19 @@ def derive_seed(study_seed: int, chash: str) -> int:
     >>> derive_seed(1, "ab" * 32) == derive_seed(1, "ab" * 32) != derive_seed(2, "ab" * 32)
     True
     """
-    words = tuple(int(chash[i:i + 8], 16) for i in range(0, 64, 8))
+    words = tuple(int(chash[i : i + 8], 16) for i in range(0, 64, 8))
     hi, lo = np.random.SeedSequence(study_seed, spawn_key=words).generate_state(2, np.uint32)
     return ((int(hi) << 32) | int(lo)) & (2**63 - 1)
 
 
-def make_point(kind: str, params: dict, replicate: int, study_seed: int,
-               experiment: str = "", task: Task | None = None) -> Point:
+def make_point(
+    kind: str,
+    params: dict,
+    replicate: int,
+    study_seed: int,
+    experiment: str = "",
+    task: Task | None = None,
+) -> Point:
     """Build one point: configuration, hash, seed and derived columns.
 
     Examples
@@ -162,8 +188,9 @@ def make_point(kind: str, params: dict, replicate: int, study_seed: int,
     crn = {p.name for p in task.params if p.crn}
     seed_hash = config_hash({k: v for k, v in config.items() if k not in crn}) if crn else h
     cols = task.columns(params) if task.columns else {}
-    return Point(experiment, kind, dict(params), config, h, derive_seed(study_seed, seed_hash),
-                 cols)
+    return Point(
+        experiment, kind, dict(params), config, h, derive_seed(study_seed, seed_hash), cols
+    )
 
 
 # ----------------------------------------------------------------------------- parsing
@@ -240,16 +267,26 @@ class _Parser:
         name = "[" + ".".join(table) + "]" if table else "the top level"
         for key in data:
             if key not in allowed:
-                raise self.fail(f"unknown key {key!r} in {name}{closest(key, allowed)}; "
-                                f"valid keys: {', '.join(allowed)}", table, key, occ)
+                raise self.fail(
+                    f"unknown key {key!r} in {name}{closest(key, allowed)}; "
+                    f"valid keys: {', '.join(allowed)}",
+                    table,
+                    key,
+                    occ,
+                )
 
     def typed(self, data: dict, schema: dict, table, occ: int = 0) -> None:
         for key, value in data.items():
             want = schema[key]
             ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
             if not ok:
-                raise self.fail(f"{'.'.join((*table, key))} = {_show(value)} has the wrong type: "
-                                f"expected {_TYPE_WORDS[want]}", table, key, occ)
+                raise self.fail(
+                    f"{'.'.join((*table, key))} = {_show(value)} has the wrong type: "
+                    f"expected {_TYPE_WORDS[want]}",
+                    table,
+                    key,
+                    occ,
+                )
 
     def study(self, doc: dict, default_name: str) -> Study:
         self.check_keys(doc, _TOP_KEYS, ())
@@ -260,8 +297,11 @@ class _Parser:
         self.typed(meta, _STUDY_KEYS, ("study",))
         seed = meta.get("seed", 0)
         if not 0 <= seed < 2**63:
-            raise self.fail(f"study.seed = {seed} is invalid: expected an integer 0 <= seed < 2**63",
-                            ("study",), "seed")
+            raise self.fail(
+                f"study.seed = {seed} is invalid: expected an integer 0 <= seed < 2**63",
+                ("study",),
+                "seed",
+            )
         report = doc.get("report", {})
         if not isinstance(report, dict):
             raise self.fail("'report' must be a table ([report])", (), "report")
@@ -274,40 +314,63 @@ class _Parser:
         raw_exps = doc.get("experiment")
         experiments = []
         if raw_exps is None:
-            experiments.append(self.experiment(meta, shared, ("study",), ("parameters",), 0,
-                                               meta.get("name", default_name)))
+            experiments.append(
+                self.experiment(
+                    meta, shared, ("study",), ("parameters",), 0, meta.get("name", default_name)
+                )
+            )
         else:
             if not isinstance(raw_exps, list):
-                raise self.fail("'experiment' must be an array of tables ([[experiment]])",
-                                (), "experiment")
+                raise self.fail(
+                    "'experiment' must be an array of tables ([[experiment]])", (), "experiment"
+                )
             for key in ("replicates", "zip"):
                 if key in meta:
-                    raise self.fail(f"study.{key} is set per [[experiment]] when there are "
-                                    "experiments", ("study",), key)
+                    raise self.fail(
+                        f"study.{key} is set per [[experiment]] when there are experiments",
+                        ("study",),
+                        key,
+                    )
             for i, raw in enumerate(raw_exps):
                 self.check_keys(raw, _EXPERIMENT_KEYS, ("experiment",), i)
                 self.typed(raw, _EXPERIMENT_KEYS, ("experiment",), i)
                 merged = {**raw, "kind": raw.get("kind", meta.get("kind", "simulate"))}
                 params = {**shared, **raw.get("parameters", {})}
-                experiments.append(self.experiment(merged, params, ("experiment",),
-                                                   ("experiment", "parameters"), i,
-                                                   raw.get("name", f"experiment{i + 1}"),
-                                                   shared_keys=set(shared)
-                                                   - set(raw.get("parameters", {}))))
+                experiments.append(
+                    self.experiment(
+                        merged,
+                        params,
+                        ("experiment",),
+                        ("experiment", "parameters"),
+                        i,
+                        raw.get("name", f"experiment{i + 1}"),
+                        shared_keys=set(shared) - set(raw.get("parameters", {})),
+                    )
+                )
         names = [e.name for e in experiments]
         dup = {n for n in names if names.count(n) > 1}
         if dup:
-            raise self.fail(f"experiment name {sorted(dup)[0]!r} is used twice", ("experiment",),
-                            "name", 1)
-        study = Study(name=meta.get("name", default_name), seed=seed,
-                      experiments=tuple(experiments), report=report,
-                      description=meta.get("description", ""), source=self.text,
-                      path=self.source)
-        total = sum(e.replicates * int(np.prod([len(v) for _, v in e.axes], dtype=object))
-                    for e in experiments)
+            raise self.fail(
+                f"experiment name {sorted(dup)[0]!r} is used twice", ("experiment",), "name", 1
+            )
+        study = Study(
+            name=meta.get("name", default_name),
+            seed=seed,
+            experiments=tuple(experiments),
+            report=report,
+            description=meta.get("description", ""),
+            source=self.text,
+            path=self.source,
+        )
+        total = sum(
+            e.replicates * int(np.prod([len(v) for _, v in e.axes], dtype=object))
+            for e in experiments
+        )
         if total > MAX_POINTS:
-            raise self.fail(f"the study has {total:,} points; at most {MAX_POINTS:,} (split it "
-                            "into several studies)")
+            raise self.fail(
+                f"the study has {total:,} points; at most {MAX_POINTS:,} (split it "
+                "into several studies)"
+            )
         self.check_points(study)
         return study
 
@@ -338,24 +401,46 @@ class _Parser:
         for key in ("reproduce", "plots"):
             for v in report.get(key, []):
                 if not isinstance(v, str):
-                    raise self.fail(f"report.{key} must list strings, got {_show(v)}",
-                                    ("report",), key)
+                    raise self.fail(
+                        f"report.{key} must list strings, got {_show(v)}", ("report",), key
+                    )
         for name in report.get("plots", []):
             if name not in PLOTS:
-                raise self.fail(f"unknown plot {name!r} in report.plots{closest(name, PLOTS)}; "
-                                f"valid: {', '.join(PLOTS)}", ("report",), "plots")
+                raise self.fail(
+                    f"unknown plot {name!r} in report.plots{closest(name, PLOTS)}; "
+                    f"valid: {', '.join(PLOTS)}",
+                    ("report",),
+                    "plots",
+                )
 
-    def experiment(self, meta: dict, params: dict, table, ptable, occ: int, name: str,
-                   shared_keys: set = frozenset()) -> Experiment:
+    def experiment(
+        self,
+        meta: dict,
+        params: dict,
+        table,
+        ptable,
+        occ: int,
+        name: str,
+        shared_keys: set = frozenset(),
+    ) -> Experiment:
         kind = meta.get("kind", "simulate")
         if kind not in TASKS:
-            raise self.fail(f"unknown experiment kind {kind!r}{closest(kind, TASKS)}; "
-                            f"valid: {', '.join(TASKS)}", table, "kind", occ)
+            raise self.fail(
+                f"unknown experiment kind {kind!r}{closest(kind, TASKS)}; "
+                f"valid: {', '.join(TASKS)}",
+                table,
+                "kind",
+                occ,
+            )
         task = TASKS.get(kind)
         reps = meta.get("replicates", 1)
         if reps < 1:
-            raise self.fail(f"replicates = {reps} is invalid: expected an integer >= 1",
-                            table, "replicates", occ)
+            raise self.fail(
+                f"replicates = {reps} is invalid: expected an integer >= 1",
+                table,
+                "replicates",
+                occ,
+            )
         valid = [p.name for p in task.params]
 
         def where(key):  # shared [parameters] keys sit in the top-level table
@@ -364,14 +449,23 @@ class _Parser:
         for key in params:
             if key not in valid:
                 t, o = where(key)
-                raise self.fail(f"unknown parameter {key!r} for kind {kind!r}{closest(key, valid)};"
-                                f" valid parameters: {', '.join(valid)}", t, key, o)
+                raise self.fail(
+                    f"unknown parameter {key!r} for kind {kind!r}{closest(key, valid)};"
+                    f" valid parameters: {', '.join(valid)}",
+                    t,
+                    key,
+                    o,
+                )
         values: dict[str, list] = {}
         for p in task.params:
             if p.name not in params:
                 if p.default is REQUIRED:
-                    raise self.fail(f"missing parameter {p.name!r} for kind {kind!r}: "
-                                    f"{p.describe()}", ptable, None, occ)
+                    raise self.fail(
+                        f"missing parameter {p.name!r} for kind {kind!r}: {p.describe()}",
+                        ptable,
+                        None,
+                        occ,
+                    )
                 values[p.name] = [p.default]
                 continue
             t, o = where(p.name)
@@ -385,8 +479,13 @@ class _Parser:
                 axes.append((tuple(group), list(zip(*(values[m] for m in group)))))
             elif n not in zipped:
                 axes.append(((n,), [(v,) for v in values[n]]))
-        return Experiment(name=name, kind=kind, replicates=reps, axes=tuple(axes),
-                          description=meta.get("description", ""))
+        return Experiment(
+            name=name,
+            kind=kind,
+            replicates=reps,
+            axes=tuple(axes),
+            description=meta.get("description", ""),
+        )
 
     def axis(self, p, raw: Any, table, occ: int) -> list:
         """The list of values a parameter takes (one value: a constant)."""
@@ -401,26 +500,45 @@ class _Parser:
             try:
                 out.append(p.convert(v))
             except FattreeError as exc:
-                raise self.fail(f"{p.name} = {_show(v)}: {exc}; {p.describe()}",
-                                table, p.name, occ) from None
+                raise self.fail(
+                    f"{p.name} = {_show(v)}: {exc}; {p.describe()}", table, p.name, occ
+                ) from None
         return out
 
     def range(self, p, raw: dict, table, occ: int) -> list:
         keys = ("start", "stop", "step")
         self.check_keys(raw, keys, (*table, p.name), occ)
-        if set(raw) != set(keys) or p.type not in (int, float) or not all(
-                isinstance(raw[k], (int, float)) and not isinstance(raw[k], bool) for k in keys):
-            raise self.fail(f"{p.name} = {_show(raw)}: a range needs numeric start, stop and step"
-                            f" (e.g. {{start = 0.05, stop = 1.0, step = 0.05}}); {p.describe()}",
-                            table, p.name, occ)
+        if (
+            set(raw) != set(keys)
+            or p.type not in (int, float)
+            or not all(
+                isinstance(raw[k], (int, float)) and not isinstance(raw[k], bool) for k in keys
+            )
+        ):
+            raise self.fail(
+                f"{p.name} = {_show(raw)}: a range needs numeric start, stop and step"
+                f" (e.g. {{start = 0.05, stop = 1.0, step = 0.05}}); {p.describe()}",
+                table,
+                p.name,
+                occ,
+            )
         start, stop, step = raw["start"], raw["stop"], raw["step"]
         if not all(np.isfinite(float(raw[k])) for k in keys):
-            raise self.fail(f"{p.name} = {_show(raw)}: start, stop and step must be finite "
-                            "numbers", table, p.name, occ)
+            raise self.fail(
+                f"{p.name} = {_show(raw)}: start, stop and step must be finite numbers",
+                table,
+                p.name,
+                occ,
+            )
         count = (stop - start) / step if step > 0 else -1
         if count < 0 or abs(count - round(count)) > 1e-9 or round(count) > 1_000_000:
-            raise self.fail(f"{p.name} = {_show(raw)}: stop - start must be a non-negative "
-                            "multiple of a positive step", table, p.name, occ)
+            raise self.fail(
+                f"{p.name} = {_show(raw)}: stop - start must be a non-negative "
+                "multiple of a positive step",
+                table,
+                p.name,
+                occ,
+            )
         vals = [start + i * step for i in range(round(count) + 1)]
         # round away binary drift (0.1 + 2*0.05) so hashes match hand-written lists
         return [round(v, 12) if p.type is float else int(v) for v in vals]
@@ -430,20 +548,29 @@ class _Parser:
         used: set[str] = set()
         for g in groups:
             if not isinstance(g, list) or len(g) < 2 or not all(isinstance(x, str) for x in g):
-                raise self.fail(f"zip = {_show(groups)}: each group is a list of two or more "
-                                "parameter names", table, "zip", occ)
+                raise self.fail(
+                    f"zip = {_show(groups)}: each group is a list of two or more parameter names",
+                    table,
+                    "zip",
+                    occ,
+                )
             for name in g:
                 if name not in values:
-                    raise self.fail(f"zip names unknown parameter {name!r}"
-                                    f"{closest(name, values)}", table, "zip", occ)
+                    raise self.fail(
+                        f"zip names unknown parameter {name!r}{closest(name, values)}",
+                        table,
+                        "zip",
+                        occ,
+                    )
                 if name in used:
                     raise self.fail(f"zip lists {name!r} twice", table, "zip", occ)
                 used.add(name)
             lengths = {name: len(values[name]) for name in g}
             if len(set(lengths.values())) != 1:
                 desc = ", ".join(f"{k} has {v}" for k, v in lengths.items())
-                raise self.fail(f"zip group {g} needs lists of equal length: {desc}",
-                                table, "zip", occ)
+                raise self.fail(
+                    f"zip group {g} needs lists of equal length: {desc}", table, "zip", occ
+                )
             out.append(list(g))
         return out
 
@@ -519,8 +646,11 @@ def builtin_studies() -> list[str]:
     """
     from importlib.resources import files
 
-    return sorted(p.name[:-5] for p in files("fattree.sweep").joinpath("studies").iterdir()
-                  if p.name.endswith(".toml"))
+    return sorted(
+        p.name[:-5]
+        for p in files("fattree.sweep").joinpath("studies").iterdir()
+        if p.name.endswith(".toml")
+    )
 
 
 def builtin_study(name: str) -> Study:
@@ -535,7 +665,9 @@ def builtin_study(name: str) -> Study:
 
     names = builtin_studies()
     if name not in names:
-        raise ParameterError(f"study={name!r} is invalid{closest(name, names)}: "
-                             f"shipped studies are {', '.join(names)}")
+        raise ParameterError(
+            f"study={name!r} is invalid{closest(name, names)}: "
+            f"shipped studies are {', '.join(names)}"
+        )
     res = files("fattree.sweep").joinpath("studies", f"{name}.toml")
     return parse_study(res.read_text(encoding="utf-8"), f"{name}.toml", default_name=name)

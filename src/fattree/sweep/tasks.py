@@ -75,10 +75,14 @@ class TaskParam(Parameter):
         try:
             value = self.parse(value)
         except Invalid:
-            raise ParameterError(f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}") from None
+            raise ParameterError(
+                f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}"
+            ) from None
         if self.type is float and not math.isfinite(value):
-            raise ParameterError(f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}")
-        if self.type is int and not -2**63 <= value < 2**63:
+            raise ParameterError(
+                f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}"
+            )
+        if self.type is int and not -(2**63) <= value < 2**63:
             raise ParameterError(f"{self.name}={value!r} is invalid: beyond a 64-bit integer")
         return self.check(value) if self.check is not None else value
 
@@ -148,9 +152,18 @@ def task(name: str, *, params: list[TaskParam], columns=None, requires=(), headl
     """
 
     def deco(run):
-        TASKS.add(name, Task(name=name, run=run, params=tuple(params),
-                             doc=(run.__doc__ or "").strip(), columns=columns,
-                             requires=tuple(requires), headline=tuple(headline)))
+        TASKS.add(
+            name,
+            Task(
+                name=name,
+                run=run,
+                params=tuple(params),
+                doc=(run.__doc__ or "").strip(),
+                columns=columns,
+                requires=tuple(requires),
+                headline=tuple(headline),
+            ),
+        )
         return run
 
     return deco
@@ -206,8 +219,9 @@ def flatten_metrics(metrics: dict, prefix: str = "") -> dict:
         if isinstance(value, dict):
             out.update(flatten_metrics(value, name + "_"))
         elif isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
-            out[name] = json.dumps(np.asarray(value).tolist() if isinstance(value, np.ndarray)
-                                   else _plain(value))
+            out[name] = json.dumps(
+                np.asarray(value).tolist() if isinstance(value, np.ndarray) else _plain(value)
+            )
         else:
             out[name] = _plain(value)
     return out
@@ -239,9 +253,14 @@ def execute(kind: str, config: dict, seed: int) -> dict:
     t0 = time.perf_counter()
     metrics = flatten_metrics(t.run(dict(config), int(seed)))
     elapsed = time.perf_counter() - t0
-    return {"metrics": metrics, "started_at": started,
-            "finished_at": datetime.now(UTC), "elapsed_s": elapsed,
-            "host": socket.gethostname(), "pid": os.getpid()}
+    return {
+        "metrics": metrics,
+        "started_at": started,
+        "finished_at": datetime.now(UTC),
+        "elapsed_s": elapsed,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+    }
 
 
 # ----------------------------------------------------------------------------- kinds
@@ -251,13 +270,22 @@ def _distances_mode(value: str) -> str:
     return value
 
 
-@task("topology", columns=topology_columns,
-      headline=("nodes", "switches", "links", "max_radix", "diameter", "avg_distance"), params=[
-    TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=5'", check=topology_spec),
-    TaskParam("distances", str, "node-to-node BFS statistics: 'none', 'classes' (one source "
-              "per symmetry class) or 'all' (every node a source, brute force)",
-              default="classes", check=_distances_mode),
-])
+@task(
+    "topology",
+    columns=topology_columns,
+    headline=("nodes", "switches", "links", "max_radix", "diameter", "avg_distance"),
+    params=[
+        TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=5'", check=topology_spec),
+        TaskParam(
+            "distances",
+            str,
+            "node-to-node BFS statistics: 'none', 'classes' (one source "
+            "per symmetry class) or 'all' (every node a source, brute force)",
+            default="classes",
+            check=_distances_mode,
+        ),
+    ],
+)
 def _topology(config: dict, seed: int) -> dict:
     """Build the topology and count it from the graph: sizes, radix, distances.
 
@@ -268,9 +296,14 @@ def _topology(config: dict, seed: int) -> dict:
     t0 = time.perf_counter()
     topo = build(config["topology"])
     out: dict[str, Any] = {
-        "nodes": topo.n_nodes, "switches": topo.n_switches, "links": topo.n_links,
-        "switch_links": topo.n_switch_links, "max_radix": int(topo.radix.max()),
-        "min_radix": int(topo.radix.min()), "build_s": time.perf_counter() - t0}
+        "nodes": topo.n_nodes,
+        "switches": topo.n_switches,
+        "links": topo.n_links,
+        "switch_links": topo.n_switch_links,
+        "max_radix": int(topo.radix.max()),
+        "min_radix": int(topo.radix.min()),
+        "build_s": time.perf_counter() - t0,
+    }
     mode = config.get("distances", "classes")
     if mode == "none":
         return out
@@ -285,20 +318,24 @@ def _topology(config: dict, seed: int) -> dict:
     st = node_pair_stats(topo, sources, weights)
     n = topo.n_nodes
     total = float(np.dot(st.dist_sum, st.weights))
-    out.update({
-        "diameter": int(st.eccentricity.max()),
-        "avg_distance": total / n**2,  # 000's convention: N² ordered pairs, s = t included
-        "avg_distance_distinct": total / (n * (n - 1)) if n > 1 else 0.0,
-        "unreached_pairs": int(np.dot(st.unreached, st.weights)),
-        "bfs_sources": int(len(sources)),
-        "bfs_s": time.perf_counter() - t0})
+    out.update(
+        {
+            "diameter": int(st.eccentricity.max()),
+            "avg_distance": total / n**2,  # 000's convention: N² ordered pairs, s = t included
+            "avg_distance_distinct": total / (n * (n - 1)) if n > 1 else 0.0,
+            "unreached_pairs": int(np.dot(st.unreached, st.weights)),
+            "bfs_sources": int(len(sources)),
+            "bfs_s": time.perf_counter() - t0,
+        }
+    )
     return out
 
 
 def _load(value: float) -> float:
     if not 0.0 < value <= 1.0:
-        raise ParameterError(f"load={value!r} is invalid: expected 0 < load <= 1 "
-                             "(flits per node per cycle)")
+        raise ParameterError(
+            f"load={value!r} is invalid: expected 0 < load <= 1 (flits per node per cycle)"
+        )
     return value
 
 
@@ -306,8 +343,9 @@ def _trials(value: int) -> int:
     from ..faults.montecarlo import MAX_TRIALS
 
     if not 1 <= value <= MAX_TRIALS:
-        raise ParameterError(f"trials={value!r} is invalid: an integer from 1 to {MAX_TRIALS:,} "
-                             "per rate")
+        raise ParameterError(
+            f"trials={value!r} is invalid: an integer from 1 to {MAX_TRIALS:,} per rate"
+        )
     return value
 
 
@@ -336,18 +374,38 @@ def _sim_params() -> list[TaskParam]:
             continue
         ann = str(f.type)
         typ = float if "float" in ann else int if "int" in ann else bool if "bool" in ann else str
-        out.append(TaskParam(f.name, typ, f"simulator parameter (fattree.sim.config.SimConfig, "
-                             f"default {f.default!r})", default=OMIT, check=checker(f.name)))
+        out.append(
+            TaskParam(
+                f.name,
+                typ,
+                f"simulator parameter (fattree.sim.config.SimConfig, default {f.default!r})",
+                default=OMIT,
+                check=checker(f.name),
+            )
+        )
     return out
 
 
-@task("simulate", columns=topology_columns, requires=("fattree.sim:simulate",),
-      headline=("avg_latency", "accepted_flits", "received_ratio", "received_per_cycle",
-                "port_conflicts_per_cycle", "avg_hops", "saturated", "cycles"), params=[
-    TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=5'", check=topology_spec),
-    TaskParam("load", float, "offered load: flits per node per cycle", check=_load),
-    *_sim_params(),
-])
+@task(
+    "simulate",
+    columns=topology_columns,
+    requires=("fattree.sim:simulate",),
+    headline=(
+        "avg_latency",
+        "accepted_flits",
+        "received_ratio",
+        "received_per_cycle",
+        "port_conflicts_per_cycle",
+        "avg_hops",
+        "saturated",
+        "cycles",
+    ),
+    params=[
+        TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=5'", check=topology_spec),
+        TaskParam("load", float, "offered load: flits per node per cycle", check=_load),
+        *_sim_params(),
+    ],
+)
 def _simulate(config: dict, seed: int) -> dict:
     """One cycle-accurate simulation (fattree.sim) at one offered load.
 
@@ -386,19 +444,46 @@ def _rate(value: float) -> float:
     return value
 
 
-@task("faults", columns=topology_columns, requires=("fattree.faults.montecarlo:evaluate",),
-      headline=("success_ratio", "ci_low", "ci_high", "avg_path_length", "faulty_links"), params=[
-    TaskParam("topology", str, "a topology spec, e.g. 'mikant:k=3,n=3'", check=topology_spec),
-    TaskParam("algorithm", str, "fault-tolerant routing algorithm (fattree faults SPEC --list), "
-              "or 'default': the family's default", check=_ft_algorithm, crn=True),
-    TaskParam("model", str, "'local' or 'lookahead' fault knowledge", default="local",
-              check=_choice("model", ("local", "lookahead")), crn=True),
-    TaskParam("rate", float, "fraction of links made faulty", check=_rate),
-    TaskParam("trials", int, "Monte Carlo trials (random faults and node pair)", default=10000,
-              check=_trials),
-    TaskParam("fault_pool", str, "links that may fail: 'all' (node links included) or "
-              "'switch-only'", default="all", check=_choice("fault_pool", ("all", "switch-only"))),
-])
+@task(
+    "faults",
+    columns=topology_columns,
+    requires=("fattree.faults.montecarlo:evaluate",),
+    headline=("success_ratio", "ci_low", "ci_high", "avg_path_length", "faulty_links"),
+    params=[
+        TaskParam("topology", str, "a topology spec, e.g. 'mikant:k=3,n=3'", check=topology_spec),
+        TaskParam(
+            "algorithm",
+            str,
+            "fault-tolerant routing algorithm (fattree faults SPEC --list), "
+            "or 'default': the family's default",
+            check=_ft_algorithm,
+            crn=True,
+        ),
+        TaskParam(
+            "model",
+            str,
+            "'local' or 'lookahead' fault knowledge",
+            default="local",
+            check=_choice("model", ("local", "lookahead")),
+            crn=True,
+        ),
+        TaskParam("rate", float, "fraction of links made faulty", check=_rate),
+        TaskParam(
+            "trials",
+            int,
+            "Monte Carlo trials (random faults and node pair)",
+            default=10000,
+            check=_trials,
+        ),
+        TaskParam(
+            "fault_pool",
+            str,
+            "links that may fail: 'all' (node links included) or 'switch-only'",
+            default="all",
+            check=_choice("fault_pool", ("all", "switch-only")),
+        ),
+    ],
+)
 def _faults(config: dict, seed: int) -> dict:
     """Monte Carlo success ratio and path length of one fault-tolerant routing algorithm.
 
@@ -415,12 +500,19 @@ def _faults(config: dict, seed: int) -> dict:
     name = config["algorithm"]
     if name == "default":
         name = default_ft_algorithm(topo.family)
-    st = evaluate(topo, name, [config["rate"]], config["trials"], seed,
-                  models=[config.get("model", "local")],
-                  switch_only=config.get("fault_pool", "all") == "switch-only")
+    st = evaluate(
+        topo,
+        name,
+        [config["rate"]],
+        config["trials"],
+        seed,
+        models=[config.get("model", "local")],
+        switch_only=config.get("fault_pool", "all") == "switch-only",
+    )
     row = st.rows[0]
-    out = {k: v for k, v in row.items() if k not in ("algorithm", "rate", "trials", "topology",
-                                                     "seed")}
+    out = {
+        k: v for k, v in row.items() if k not in ("algorithm", "rate", "trials", "topology", "seed")
+    }
     out["ft_algorithm"] = name  # what "default" resolved to
     return out
 
@@ -441,24 +533,60 @@ def _switch_radix(value: int) -> int:
     from ..analysis.advisor import MAX_RADIX
 
     if not 0 <= value <= MAX_RADIX:
-        raise ParameterError(f"switch_radix={value!r} is invalid: an integer from 0 (the design's "
-                             f"own radix) to {MAX_RADIX:,}")
+        raise ParameterError(
+            f"switch_radix={value!r} is invalid: an integer from 0 (the design's "
+            f"own radix) to {MAX_RADIX:,}"
+        )
     return value
 
 
-@task("cost", columns=topology_columns,
-      headline=("usd", "watts", "usd_per_node", "switches", "links", "bisection", "avg_distance",
-                "bound_uniform", "bound_randperm", "bound_bitcomp"), params=[
-    TaskParam("topology", str, "topology spec, e.g. 'xgft:m=16.16.16,w=1.8.16'", check=topology_spec),
-    TaskParam("algorithm", str, "routing whose channel-load bounds are reported (default: the "
-              "family's)", default=OMIT),
-    TaskParam("prices", str, "price file (TOML) over fattree/data/prices.toml", default=OMIT,
-              check=_price_file),
-    TaskParam("switch_radix", int, "price every switch as this product (0: the design's own radix)",
-              default=0, check=_switch_radix),
-    TaskParam("channel_loads", bool, "compute the routing's channel-load bounds (off: only the "
-              "cut bound, for large N)", default=True),
-])
+@task(
+    "cost",
+    columns=topology_columns,
+    headline=(
+        "usd",
+        "watts",
+        "usd_per_node",
+        "switches",
+        "links",
+        "bisection",
+        "avg_distance",
+        "bound_uniform",
+        "bound_randperm",
+        "bound_bitcomp",
+    ),
+    params=[
+        TaskParam(
+            "topology", str, "topology spec, e.g. 'xgft:m=16.16.16,w=1.8.16'", check=topology_spec
+        ),
+        TaskParam(
+            "algorithm",
+            str,
+            "routing whose channel-load bounds are reported (default: the family's)",
+            default=OMIT,
+        ),
+        TaskParam(
+            "prices",
+            str,
+            "price file (TOML) over fattree/data/prices.toml",
+            default=OMIT,
+            check=_price_file,
+        ),
+        TaskParam(
+            "switch_radix",
+            int,
+            "price every switch as this product (0: the design's own radix)",
+            default=0,
+            check=_switch_radix,
+        ),
+        TaskParam(
+            "channel_loads",
+            bool,
+            "compute the routing's channel-load bounds (off: only the cut bound, for large N)",
+            default=True,
+        ),
+    ],
+)
 def _cost(config: dict, seed: int) -> dict:
     """Price model (fattree cost), bisection, zero-load distance and channel-load bounds.
 
@@ -491,16 +619,28 @@ def _cost(config: dict, seed: int) -> dict:
         width, label = int(b.width), f"upper bound (graph: {b.method})"
     props = properties(topo, bisection=False)
     cr = compile_routing(topo, config.get("algorithm"), seed=seed)
-    out = {"usd": c.total, "watts": c.watts, "usd_per_node": c.per_node,
-           "watts_per_node": c.watts_per_node, "nodes": topo.n_nodes,
-           "switches": topo.n_switches, "links": topo.n_links, "radix": int(topo.radix.max()),
-           "switch_bought": c.switch_radix_bought, "copper": bill.copper, "optical": bill.optical,
-           "transceivers": bill.transceivers, "bisection": width, "bisection_label": label,
-           "usd_per_bisection_link": c.total / width if width else None,
-           "cut_bound": uniform_bound(topo.n_nodes, width, topo.family, dict(topo.params)),
-           "avg_distance": float(props["avg_distance_excl_self"]),
-           "diameter": int(props["diameter"]), "routing": cr.algorithm,
-           "prices": prices.source}
+    out = {
+        "usd": c.total,
+        "watts": c.watts,
+        "usd_per_node": c.per_node,
+        "watts_per_node": c.watts_per_node,
+        "nodes": topo.n_nodes,
+        "switches": topo.n_switches,
+        "links": topo.n_links,
+        "radix": int(topo.radix.max()),
+        "switch_bought": c.switch_radix_bought,
+        "copper": bill.copper,
+        "optical": bill.optical,
+        "transceivers": bill.transceivers,
+        "bisection": width,
+        "bisection_label": label,
+        "usd_per_bisection_link": c.total / width if width else None,
+        "cut_bound": uniform_bound(topo.n_nodes, width, topo.family, dict(topo.params)),
+        "avg_distance": float(props["avg_distance_excl_self"]),
+        "diameter": int(props["diameter"]),
+        "routing": cr.algorithm,
+        "prices": prices.source,
+    }
     n = topo.n_nodes
     for traffic in _COST_TRAFFIC if config.get("channel_loads", True) else ():
         if traffic == "bitcomp" and n & (n - 1):

@@ -79,22 +79,41 @@ def equal_cost(df) -> list[str]:
             sim_p = None if big else _sim_peak(df, topo, "randperm")
             sim_b = None if big else _sim_peak(df, topo, "bitcomp")
             bound = r.get("bound_uniform")
-            bound = None if bound is None or (isinstance(bound, float) and math.isnan(bound)) else bound
+            bound = (
+                None if bound is None or (isinstance(bound, float) and math.isnan(bound)) else bound
+            )
             bis = r["bisection"]
-            bis_txt = "-" if bis is None or (isinstance(bis, float) and math.isnan(bis)) else \
-                ("<=" if str(r["bisection_label"]).startswith("upper") else "") + f"{int(bis):,}"
+            bis_txt = (
+                "-"
+                if bis is None or (isinstance(bis, float) and math.isnan(bis))
+                else ("<=" if str(r["bisection_label"]).startswith("upper") else "")
+                + f"{int(bis):,}"
+            )
             lines.append(
                 f"  {topo}: ${r['usd_per_node']:,.0f}/node, {r['watts_per_node']:.0f} W/node, "
                 f"{int(r['switches']):,} switches, {int(r['links']):,} links, "
                 f"{r['avg_distance']:.2f} hops, bisection {bis_txt}, cut bound {_f(r['cut_bound'])}"
-                + ("" if big else
-                   f"; routing {r.get('routing', '-')}: bound uniform {_f(bound)} (sim {_f(sim_u)}), "
-                   f"randperm {_f(r.get('bound_randperm'))} of one seeded permutation (sim {_f(sim_p)}, "
-                   f"its own permutation), bitcomp {_f(r.get('bound_bitcomp'))} (sim {_f(sim_b)})"))
+                + (
+                    ""
+                    if big
+                    else f"; routing {r.get('routing', '-')}: bound uniform {_f(bound)} (sim {_f(sim_u)}), "
+                    f"randperm {_f(r.get('bound_randperm'))} of one seeded permutation (sim {_f(sim_p)}, "
+                    f"its own permutation), bitcomp {_f(r.get('bound_bitcomp'))} (sim {_f(sim_b)})"
+                )
+            )
             bnd = bound if bound else r["cut_bound"]
-            out.append(dict(scale=exp, topo=topo, usd_node=float(r["usd_per_node"]), nodes=int(r["nodes"]),
-                            usd=float(r["usd"]), sim=sim_u, bound=float(bnd) if bnd else None,
-                            how="channel-load bound" if bound else "cut bound"))
+            out.append(
+                dict(
+                    scale=exp,
+                    topo=topo,
+                    usd_node=float(r["usd_per_node"]),
+                    nodes=int(r["nodes"]),
+                    usd=float(r["usd"]),
+                    sim=sim_u,
+                    bound=float(bnd) if bnd else None,
+                    how="channel-load bound" if bound else "cut bound",
+                )
+            )
     for scale in sorted({o["scale"] for o in out}):
         rows = [o for o in out if o["scale"] == scale]
         for key, what in (("bound", "bound"), ("sim", "simulated peak")):
@@ -108,7 +127,9 @@ def equal_cost(df) -> list[str]:
             lines.append(
                 f"verdict ({scale}, uniform {label}): per dollar {ranked[0]['topo']} delivers the most "
                 f"({ranked[0][key + '_per_musd']:.0f} flits/cycle per US$1M), then "
-                + ", ".join(f"{o['topo']} ({o[key + '_per_musd']:.0f})" for o in ranked[1:4]) + ".")
+                + ", ".join(f"{o['topo']} ({o[key + '_per_musd']:.0f})" for o in ranked[1:4])
+                + "."
+            )
             mk = next((o for o in ranked if o["topo"].startswith("mikant:")), None)
             tap = next((o for o in ranked if _taper(o["topo"]) == 2), None)
             if mk and tap:
@@ -117,11 +138,14 @@ def equal_cost(df) -> list[str]:
                     f"verdict ({scale}, uniform {label}): MiKANT {mk['topo']} costs {abs(cheaper):.0f}% "
                     f"{'less' if cheaper >= 0 else 'more'} per node than the 2:1 tapered {tap['topo']}; "
                     f"at equal cost it delivers {mk[key + '_per_musd'] / tap[key + '_per_musd']:.2f}x its "
-                    f"throughput ({mk[key]:.3f} vs {tap[key]:.3f} flits/node/cycle).")
+                    f"throughput ({mk[key]:.3f} vs {tap[key]:.3f} flits/node/cycle)."
+                )
     lines += _fault_lines(df)
-    lines.append("Prices are the default assumptions of fattree/data/prices.toml (every switch priced "
-                 "as the study's switch_radix product); throughput is per the family's routing named "
-                 "above; 'sim' is the peak accepted rate over the offered loads.")
+    lines.append(
+        "Prices are the default assumptions of fattree/data/prices.toml (every switch priced "
+        "as the study's switch_radix product); throughput is per the family's routing named "
+        "above; 'sim' is the peak accepted rate over the offered loads."
+    )
     return lines
 
 
@@ -136,9 +160,12 @@ def _fault_lines(df) -> list[str]:
     rates = sorted(ft["rate"].unique())
     pool = str(ft["fault_pool"].iloc[0]) if "fault_pool" in ft.columns else "all"
     trials = int(ft["trials"].iloc[0]) if "trials" in ft.columns else 0
-    lines = [f"link faults ({'switch-to-switch links only' if pool == 'switch-only' else 'node links included'}"
-             f", {trials:,} trials per rate; success ratio at "
-             + " / ".join(f"{r:.0%}" for r in rates) + "):"]
+    lines = [
+        f"link faults ({'switch-to-switch links only' if pool == 'switch-only' else 'node links included'}"
+        f", {trials:,} trials per rate; success ratio at "
+        + " / ".join(f"{r:.0%}" for r in rates)
+        + "):"
+    ]
     worst = []
     for topo, rows in ft.groupby("topology", sort=False):
         parts = []
@@ -148,15 +175,19 @@ def _fault_lines(df) -> list[str]:
                 continue
             name = str(sub["ft_algorithm"].iloc[0]) if "ft_algorithm" in sub.columns else alg_kind
             vals = [sub[sub["rate"] == r]["success_ratio"] for r in rates]
-            parts.append(f"{name} " + " / ".join(_f(float(v.iloc[0]), 4) if len(v) else "-"
-                                                for v in vals))
+            parts.append(
+                f"{name} " + " / ".join(_f(float(v.iloc[0]), 4) if len(v) else "-" for v in vals)
+            )
             if alg_kind == "default" and len(vals[-1]):
                 worst.append((float(vals[-1].iloc[0]), topo, name))
         lines.append(f"  {topo}: " + "; ".join(parts))
     if worst:
         worst.sort(reverse=True)
-        lines.append(f"verdict (faults at {rates[-1]:.0%}, each family's default local routing): "
-                     + ", ".join(f"{t} {v:.4f}" for v, t, _ in worst) + ".")
+        lines.append(
+            f"verdict (faults at {rates[-1]:.0%}, each family's default local routing): "
+            + ", ".join(f"{t} {v:.4f}" for v, t, _ in worst)
+            + "."
+        )
     return lines
 
 

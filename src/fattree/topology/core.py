@@ -79,10 +79,24 @@ class Topology:
     meta: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def create(cls, family: str, params: dict[str, Any], *, node_digits, switch_digits,
-               switch_level, port_peer, port_peer_port, port_kind, node_switch=None,
-               node_port=None, node_names=None, switch_names=None, meta=None,
-               switch_layer=None) -> Topology:
+    def create(
+        cls,
+        family: str,
+        params: dict[str, Any],
+        *,
+        node_digits,
+        switch_digits,
+        switch_level,
+        port_peer,
+        port_peer_port,
+        port_kind,
+        node_switch=None,
+        node_port=None,
+        node_names=None,
+        switch_names=None,
+        meta=None,
+        switch_layer=None,
+    ) -> Topology:
         """Freeze arrays and derive the node attachment from the port tables if not given."""
         port_peer = np.asarray(port_peer)
         n_nodes = len(node_digits) if node_names is None else len(node_names)
@@ -140,8 +154,10 @@ class Topology:
         return self.family + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
 
     def __repr__(self) -> str:
-        return (f"Topology({self.spec!r}, nodes={self.n_nodes}, switches={self.n_switches}, "
-                f"links={self.n_links})")
+        return (
+            f"Topology({self.spec!r}, nodes={self.n_nodes}, switches={self.n_switches}, "
+            f"links={self.n_links})"
+        )
 
     # ------------------------------------------------------------------ links
     @cached_property
@@ -286,23 +302,29 @@ class Topology:
             if v is None:
                 raise ParameterError(
                     f"label {label!r} is not a vertex of {self.spec}; valid labels are the "
-                    f"imported names, e.g. {self.node_label(0)!r} or {self.switch_label(0)!r}")
+                    f"imported names, e.g. {self.node_label(0)!r} or {self.switch_label(0)!r}"
+                )
             return v
         kind = label[:1]
         example = f"e.g. {self.node_label(self.n_nodes - 1)!r} or {self.switch_label(0)!r}"
         if kind not in ("n", "s"):
-            raise ParameterError(f"label {label!r} must start with 'n' (node) or 's' (switch), {example}")
+            raise ParameterError(
+                f"label {label!r} must start with 'n' (node) or 's' (switch), {example}"
+            )
         try:
             digits = [int(x) for x in label[1:].split(".")]
         except ValueError:
-            raise ParameterError(f"label {label!r} is not dot-separated integers after '{kind}', {example}") from None
+            raise ParameterError(
+                f"label {label!r} is not dot-separated integers after '{kind}', {example}"
+            ) from None
         table = self.node_digits if kind == "n" else self.switch_digits
         i = _lookup_row(table, digits, self._digit_keys(kind))
         if i < 0:
             what = "node" if kind == "n" else "switch"
             raise ParameterError(
                 f"{what} label {label!r} does not exist in {self.spec} "
-                f"({table.shape[1]} digits, ranges {_ranges(table)}), {example}")
+                f"({table.shape[1]} digits, ranges {_ranges(table)}), {example}"
+            )
         return i if kind == "n" else self.n_nodes + i
 
     def find_node(self, label: str, param: str = "node") -> int:
@@ -311,7 +333,8 @@ class Topology:
         if v >= self.n_nodes:
             raise ParameterError(
                 f"{param}={label!r} is a switch, a compute node is expected "
-                f"(e.g. {self.node_label(0)!r})")
+                f"(e.g. {self.node_label(0)!r})"
+            )
         return v
 
     def _digit_keys(self, kind: str):
@@ -336,15 +359,25 @@ def _ranges(table: np.ndarray) -> str:
     if table.size == 0:
         return "none"
     lo, hi = table.min(axis=0), table.max(axis=0)
-    return "<" + ",".join(f"{a}..{b}" if a != b else f"{a}" for a, b in zip(lo.tolist(), hi.tolist())) + ">"
+    return (
+        "<"
+        + ",".join(f"{a}..{b}" if a != b else f"{a}" for a, b in zip(lo.tolist(), hi.tolist()))
+        + ">"
+    )
 
 
 def _build_keys(table: np.ndarray):
-    base = table.max(axis=0).astype(np.int64) + 1 if table.size else np.ones(table.shape[1], np.int64)
+    base = (
+        table.max(axis=0).astype(np.int64) + 1 if table.size else np.ones(table.shape[1], np.int64)
+    )
     mult = np.ones(table.shape[1], np.int64)
     for j in range(table.shape[1] - 2, -1, -1):
         mult[j] = mult[j + 1] * base[j + 1]
-    keys = (table.astype(np.int64) * mult).sum(axis=1) if table.size else np.zeros(len(table), np.int64)
+    keys = (
+        (table.astype(np.int64) * mult).sum(axis=1)
+        if table.size
+        else np.zeros(len(table), np.int64)
+    )
     order = np.argsort(keys, kind="stable")
     return base, mult, keys[order], order
 

@@ -55,13 +55,34 @@ class Exporter:
 EXPORTERS: Registry[Exporter] = Registry("export format")
 
 
-def exporter(name: str, *, suffix: str, help: str, sidecar=None, sidecar_suffix: str = "",
-             companion=None, companion_suffix: str = "", add_suffix: bool = False):
+def exporter(
+    name: str,
+    *,
+    suffix: str,
+    help: str,
+    sidecar=None,
+    sidecar_suffix: str = "",
+    companion=None,
+    companion_suffix: str = "",
+    add_suffix: bool = False,
+):
     """Decorator registering a chunk writer ``f(topo) -> Iterator[bytes]`` as a format."""
 
     def deco(fn):
-        EXPORTERS.add(name, Exporter(name, suffix, help, fn, sidecar, sidecar_suffix,
-                                     companion, companion_suffix, add_suffix))
+        EXPORTERS.add(
+            name,
+            Exporter(
+                name,
+                suffix,
+                help,
+                fn,
+                sidecar,
+                sidecar_suffix,
+                companion,
+                companion_suffix,
+                add_suffix,
+            ),
+        )
         return fn
 
     return deco
@@ -183,12 +204,16 @@ def label_table(topo: Topology, escape: Callable[[str], str] | None = None):
     if topo.node_names is not None or topo.switch_names is not None:
         names = topo.vertex_labels()
         return _names_table([escape(s) for s in names] if escape else names)
-    parts = [_label_bytes(_ascii("n"), topo.node_digits.astype(np.int64)),
-             _label_bytes(_ascii("s"), topo.switch_digits.astype(np.int64))]
+    parts = [
+        _label_bytes(_ascii("n"), topo.node_digits.astype(np.int64)),
+        _label_bytes(_ascii("s"), topo.switch_digits.astype(np.int64)),
+    ]
     return _stack_tables(parts)
 
 
-def _rows(table, lens, fields: list[tuple[str, bool]], end: str, vals: np.ndarray) -> Iterator[bytes]:
+def _rows(
+    table, lens, fields: list[tuple[str, bool]], end: str, vals: np.ndarray
+) -> Iterator[bytes]:
     """Render ``vals`` row by row in chunks; ``fields`` are ``(literal, is_label)``."""
     pieces = [f for f, _ in fields] + [end]
     lit = np.concatenate([_ascii(p) for p in pieces] + [np.zeros(0, np.uint8)])
@@ -196,7 +221,7 @@ def _rows(table, lens, fields: list[tuple[str, bool]], end: str, vals: np.ndarra
     is_label = np.array([lab for _, lab in fields], np.bool_)
     vals = np.asarray(vals, np.int64).reshape(len(vals), len(fields))
     for start in range(0, len(vals), CHUNK_ROWS):
-        chunk = np.ascontiguousarray(vals[start:start + CHUNK_ROWS])
+        chunk = np.ascontiguousarray(vals[start : start + CHUNK_ROWS])
         yield _render(table, lens, lit, lit_off, is_label, chunk).tobytes()
 
 
@@ -244,13 +269,18 @@ def port_kinds_at(topo: Topology, v: np.ndarray, port: np.ndarray) -> np.ndarray
 
 
 def _header_lines(topo: Topology) -> list[str]:
-    return [f"{topo.spec}",
-            f"{topo.n_nodes} compute nodes, {topo.n_switches} switches, {topo.n_links} links"]
+    return [
+        f"{topo.spec}",
+        f"{topo.n_nodes} compute nodes, {topo.n_switches} switches, {topo.n_links} links",
+    ]
 
 
 # ---------------------------------------------------------------------- formats
-@exporter("edgelist", suffix=".txt",
-          help="one line per link 'a b port_a port_b' after '#' header comments")
+@exporter(
+    "edgelist",
+    suffix=".txt",
+    help="one line per link 'a b port_a port_b' after '#' header comments",
+)
 def write_edgelist(topo: Topology) -> Iterator[bytes]:
     """Edge list: ``a b port_a port_b`` per link, node links first.
 
@@ -267,28 +297,40 @@ def write_edgelist(topo: Topology) -> Iterator[bytes]:
     ----------
     000 §IV (port labels).
     """
+
     def _check(name: str) -> str:
         if not name or any(ch.isspace() for ch in name) or name.startswith("#"):
             raise ParameterError(
                 f"vertex name {name!r} cannot be written to an edge list (whitespace or a leading '#'); "
-                f"use --format graphml or json")
+                f"use --format graphml or json"
+            )
         return name
 
     table, lens = label_table(topo, _check)
-    head = _header_lines(topo) + ["labels: n... compute node, s... switch (imported graphs: their own names)",
-                                  "a b port_a port_b  (port_a of a, port_b of b; a compute node's port is 0)"]
+    head = _header_lines(topo) + [
+        "labels: n... compute node, s... switch (imported graphs: their own names)",
+        "a b port_a port_b  (port_a of a, port_b of b; a compute node's port is 0)",
+    ]
     yield "".join(f"# {h}\n" for h in head).encode()
     links, ports = topo.links, topo.link_ports
-    yield from _rows(table, lens, [("", True), (" ", True), (" ", False), (" ", False)], "\n",
-                     np.concatenate([links, ports], axis=1))
+    yield from _rows(
+        table,
+        lens,
+        [("", True), (" ", True), (" ", False), (" ", False)],
+        "\n",
+        np.concatenate([links, ports], axis=1),
+    )
 
 
 def _json_escape(s: str) -> str:
     return json.dumps(s)[1:-1]
 
 
-@exporter("json", suffix=".json",
-          help="{family, params, nodes:[{label}], switches:[{label, level}], links:[{a, b, port_a, port_b}]}")
+@exporter(
+    "json",
+    suffix=".json",
+    help="{family, params, nodes:[{label}], switches:[{label, level}], links:[{a, b, port_a, port_b}]}",
+)
 def write_json(topo: Topology) -> Iterator[bytes]:
     """JSON document with the labels, switch levels and the ports of every link.
 
@@ -303,17 +345,30 @@ def write_json(topo: Topology) -> Iterator[bytes]:
     n = topo.n_nodes
     params = json.dumps({str(k): v for k, v in topo.params.items()})
     yield (f'{{"family": {json.dumps(topo.family)}, "params": {params},\n"nodes": [\n').encode()
-    yield from _records(_rows(table, lens, [('  {"label": "', True)], '"},\n',
-                              np.arange(n)[:, None]))
+    yield from _records(
+        _rows(table, lens, [('  {"label": "', True)], '"},\n', np.arange(n)[:, None])
+    )
     yield b'],\n"switches": [\n'
     sw = np.stack([n + np.arange(topo.n_switches), topo.switch_level.astype(np.int64)], axis=1)
-    yield from _records(_rows(table, lens, [('  {"label": "', True), ('", "level": ', False)],
-                              "},\n", sw))
+    yield from _records(
+        _rows(table, lens, [('  {"label": "', True), ('", "level": ', False)], "},\n", sw)
+    )
     yield b'],\n"links": [\n'
     links, ports = topo.links, topo.link_ports
-    yield from _records(_rows(
-        table, lens, [('  {"a": "', True), ('", "b": "', True), ('", "port_a": ', False),
-                      (', "port_b": ', False)], "},\n", np.concatenate([links, ports], axis=1)))
+    yield from _records(
+        _rows(
+            table,
+            lens,
+            [
+                ('  {"a": "', True),
+                ('", "b": "', True),
+                ('", "port_a": ', False),
+                (', "port_b": ', False),
+            ],
+            "},\n",
+            np.concatenate([links, ports], axis=1),
+        )
+    )
     yield b"]}\n"
 
 
@@ -321,9 +376,12 @@ def _xml(s: str) -> str:
     return _xml_escape(s, {'"': "&quot;"})
 
 
-@exporter("graphml", suffix=".graphml",
-          help="GraphML: vertex attributes kind (node/switch), level, layer; edge attributes "
-               "port_a, port_b, kind_a, kind_b")
+@exporter(
+    "graphml",
+    suffix=".graphml",
+    help="GraphML: vertex attributes kind (node/switch), level, layer; edge attributes "
+    "port_a, port_b, kind_a, kind_b",
+)
 def write_graphml(topo: Topology) -> Iterator[bytes]:
     """GraphML as networkx and yEd read it; ``port_a`` and ``kind_a`` belong to the edge's source.
 
@@ -345,32 +403,73 @@ def write_graphml(topo: Topology) -> Iterator[bytes]:
     table, lens = _stack_tables([labels, kinds])
     v = topo.n_vertices
     n = topo.n_nodes
-    keys = [("kind", "node", "string"), ("level", "node", "int"), ("layer", "node", "int"),
-            ("port_a", "edge", "int"), ("port_b", "edge", "int"), ("kind_a", "edge", "string"),
-            ("kind_b", "edge", "string"), ("family", "graph", "string"), ("spec", "graph", "string")]
-    head = ['<?xml version="1.0" encoding="UTF-8"?>',
-            '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
-            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-            'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
-            'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">']
+    keys = [
+        ("kind", "node", "string"),
+        ("level", "node", "int"),
+        ("layer", "node", "int"),
+        ("port_a", "edge", "int"),
+        ("port_b", "edge", "int"),
+        ("kind_a", "edge", "string"),
+        ("kind_b", "edge", "string"),
+        ("family", "graph", "string"),
+        ("spec", "graph", "string"),
+    ]
+    head = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+        'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+        'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">',
+    ]
     head += [f'  <key id="{k}" for="{f}" attr.name="{k}" attr.type="{t}"/>' for k, f, t in keys]
-    head += ['  <graph id="G" edgedefault="undirected">',
-             f'    <data key="family">{_xml(topo.family)}</data>',
-             f'    <data key="spec">{_xml(topo.spec)}</data>']
+    head += [
+        '  <graph id="G" edgedefault="undirected">',
+        f'    <data key="family">{_xml(topo.family)}</data>',
+        f'    <data key="spec">{_xml(topo.spec)}</data>',
+    ]
     yield ("\n".join(head) + "\n").encode()
-    yield from _rows(table, lens, [('    <node id="', True)],
-                     '"><data key="kind">node</data></node>\n', np.arange(n)[:, None])
-    sw = np.stack([n + np.arange(topo.n_switches), topo.switch_level.astype(np.int64),
-                   topo.switch_layer.astype(np.int64)], axis=1)
-    yield from _rows(table, lens, [('    <node id="', True),
-                                   ('"><data key="kind">switch</data><data key="level">', False),
-                                   ('</data><data key="layer">', False)], "</data></node>\n", sw)
+    yield from _rows(
+        table,
+        lens,
+        [('    <node id="', True)],
+        '"><data key="kind">node</data></node>\n',
+        np.arange(n)[:, None],
+    )
+    sw = np.stack(
+        [
+            n + np.arange(topo.n_switches),
+            topo.switch_level.astype(np.int64),
+            topo.switch_layer.astype(np.int64),
+        ],
+        axis=1,
+    )
+    yield from _rows(
+        table,
+        lens,
+        [
+            ('    <node id="', True),
+            ('"><data key="kind">switch</data><data key="level">', False),
+            ('</data><data key="layer">', False),
+        ],
+        "</data></node>\n",
+        sw,
+    )
     links, ports = topo.links, topo.link_ports
     ka, kb = (v + port_kinds_at(topo, links[:, j], ports[:, j]) for j in (0, 1))
-    yield from _rows(table, lens, [('    <edge source="', True), ('" target="', True),
-                                   ('"><data key="port_a">', False), ('</data><data key="port_b">', False),
-                                   ('</data><data key="kind_a">', True), ('</data><data key="kind_b">', True)],
-                     "</data></edge>\n", np.concatenate([links, ports, ka[:, None], kb[:, None]], axis=1))
+    yield from _rows(
+        table,
+        lens,
+        [
+            ('    <edge source="', True),
+            ('" target="', True),
+            ('"><data key="port_a">', False),
+            ('</data><data key="port_b">', False),
+            ('</data><data key="kind_a">', True),
+            ('</data><data key="kind_b">', True),
+        ],
+        "</data></edge>\n",
+        np.concatenate([links, ports, ka[:, None], kb[:, None]], axis=1),
+    )
     yield b"  </graph>\n</graphml>\n"
 
 
@@ -378,8 +477,11 @@ def _dot_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
-@exporter("dot", suffix=".dot",
-          help="Graphviz: one rank=same block per switch layer, nodes in rows below/above, ports as edge labels")
+@exporter(
+    "dot",
+    suffix=".dot",
+    help="Graphviz: one rank=same block per switch layer, nodes in rows below/above, ports as edge labels",
+)
 def write_dot(topo: Topology) -> Iterator[bytes]:
     """Graphviz DOT, laid out bottom-up (``rankdir=BT``) like the papers' figures.
 
@@ -404,8 +506,10 @@ def write_dot(topo: Topology) -> Iterator[bytes]:
     layer = topo.switch_layer.astype(np.int64)
     top = int(layer.max()) if layer.size else 0
     above = node_above(topo)
-    yield (f'graph "{_dot_escape(topo.spec)}" {{\n  rankdir=BT;\n  node [shape=box, fontsize=8];\n'
-           f'  edge [fontsize=6];\n').encode()
+    yield (
+        f'graph "{_dot_escape(topo.spec)}" {{\n  rankdir=BT;\n  node [shape=box, fontsize=8];\n'
+        f"  edge [fontsize=6];\n"
+    ).encode()
     rows = [("  { rank=same; node [shape=circle];\n", np.flatnonzero(~above))]
     rows += [("  { rank=same;\n", n + np.flatnonzero(layer == ly)) for ly in range(top + 1)]
     rows.append(("  { rank=same; node [shape=circle];\n", np.flatnonzero(above)))
@@ -421,15 +525,24 @@ def write_dot(topo: Topology) -> Iterator[bytes]:
     swap = vl[links[:, 0]] > vl[links[:, 1]]
     links = np.where(swap[:, None], links[:, ::-1], links)
     ports = np.where(swap[:, None], ports[:, ::-1], ports)
-    yield from _rows(table, lens, [('  "', True), ('" -- "', True), ('" [taillabel=', False),
-                                   (", headlabel=", False)], "];\n", np.concatenate([links, ports], axis=1))
+    yield from _rows(
+        table,
+        lens,
+        [('  "', True), ('" -- "', True), ('" [taillabel=', False), (", headlabel=", False)],
+        "];\n",
+        np.concatenate([links, ports], axis=1),
+    )
     yield b"}\n"
 
 
 def _booksim_table(topo: Topology):
     n, s = topo.n_nodes, topo.n_switches
-    return _stack_tables([_label_bytes(_ascii("node "), np.arange(n, dtype=np.int64)[:, None]),
-                          _label_bytes(_ascii("router "), np.arange(s, dtype=np.int64)[:, None])])
+    return _stack_tables(
+        [
+            _label_bytes(_ascii("node "), np.arange(n, dtype=np.int64)[:, None]),
+            _label_bytes(_ascii("router "), np.arange(s, dtype=np.int64)[:, None]),
+        ]
+    )
 
 
 def _booksim_check(topo: Topology) -> None:
@@ -444,15 +557,21 @@ def _booksim_check(topo: Topology) -> None:
         raise ParameterError(
             f"format='booksim' cannot represent {topo.spec}: switch {topo.switch_label(s)!r} has a "
             f"parallel link or a link to itself, which BookSim2's anynet file merges; "
-            f"use --format edgelist or graphml")
+            f"use --format edgelist or graphml"
+        )
 
 
-@exporter("booksim", suffix=".anynet",
-          help="BookSim2 anynet network_file: 'router R node N ... router R2 ...' (ids: see the .labels "
-               "sidecar) and a BookSim2 .cfg with --model booksim's settings",
-          sidecar=lambda topo: _booksim_labels(topo), sidecar_suffix=".labels",
-          companion=lambda topo, name: iter([booksim_config(name, spec=topo.spec).encode()]),
-          companion_suffix=".cfg", add_suffix=True)
+@exporter(
+    "booksim",
+    suffix=".anynet",
+    help="BookSim2 anynet network_file: 'router R node N ... router R2 ...' (ids: see the .labels "
+    "sidecar) and a BookSim2 .cfg with --model booksim's settings",
+    sidecar=lambda topo: _booksim_labels(topo),
+    sidecar_suffix=".labels",
+    companion=lambda topo, name: iter([booksim_config(name, spec=topo.spec).encode()]),
+    companion_suffix=".cfg",
+    add_suffix=True,
+)
 def write_booksim(topo: Topology) -> Iterator[bytes]:
     """BookSim2 ``anynet`` network file (``topology = anynet; network_file = FILE``).
 
@@ -476,7 +595,9 @@ def write_booksim(topo: Topology) -> Iterator[bytes]:
     _booksim_check(topo)
     table, lens = _booksim_table(topo)
     n = topo.n_nodes
-    vals = np.concatenate([n + np.arange(topo.n_switches)[:, None], topo.port_peer.astype(np.int64)], axis=1)
+    vals = np.concatenate(
+        [n + np.arange(topo.n_switches)[:, None], topo.port_peer.astype(np.int64)], axis=1
+    )
     fields = [("", True)] + [(" ", True)] * topo.max_ports
     yield from _rows(table, lens, fields, "\n", vals)
 
@@ -486,8 +607,13 @@ def _booksim_labels(topo: Topology) -> Iterator[bytes]:
     v = topo.n_vertices
     table, lens = _stack_tables([_booksim_table(topo), label_table(topo)])
     yield f"# BookSim2 ids of {topo.spec}: kind id label\n".encode()
-    yield from _rows(table, lens, [("", True), (" ", True)], "\n",
-                     np.stack([np.arange(v), v + np.arange(v)], axis=1))
+    yield from _rows(
+        table,
+        lens,
+        [("", True), (" ", True)],
+        "\n",
+        np.stack([np.arange(v), v + np.arange(v)], axis=1),
+    )
 
 
 #: Our ``--model booksim`` options and the BookSim2 configuration keys they set
@@ -510,27 +636,63 @@ BOOKSIM_KEYS: dict[str, str] = {
 #: (1 VC, 2-flit buffers, 1-flit packets) and the pipeline of the validation matrix
 #: (lookahead routing, ``routing_delay = 0``; speculative VC/switch allocation).
 BOOKSIM_DEFAULTS: dict[str, object] = {
-    "load": 0.1, "traffic": "uniform", "packet_flits": 1, "buffer": 2, "vcs": 1,
-    "speculative": True, "routing_delay": 0, "credit_delay": 0, "seed": 0,
+    "load": 0.1,
+    "traffic": "uniform",
+    "packet_flits": 1,
+    "buffer": 2,
+    "vcs": 1,
+    "speculative": True,
+    "routing_delay": 0,
+    "credit_delay": 0,
+    "seed": 0,
 }
 
 #: Keys written with fixed values: BookSim2's defaults, spelled out so that the file
 #: does not depend on them.
 BOOKSIM_FIXED: dict[str, object] = {
-    "router": "iq", "vc_alloc_delay": 1, "sw_alloc_delay": 1, "st_prepare_delay": 0,
-    "st_final_delay": 1, "input_speedup": 1, "output_speedup": 1, "internal_speedup": 1.0,
-    "vc_allocator": "islip", "sw_allocator": "islip", "alloc_iters": 1,
-    "wait_for_tail_credit": 0, "hold_switch_for_packet": 0, "injection_process": "bernoulli",
-    "injection_rate_uses_flits": 1, "sim_type": "latency", "warmup_periods": 3,
-    "sample_period": 1000, "max_samples": 10, "latency_thres": 500.0, "include_queuing": 1,
+    "router": "iq",
+    "vc_alloc_delay": 1,
+    "sw_alloc_delay": 1,
+    "st_prepare_delay": 0,
+    "st_final_delay": 1,
+    "input_speedup": 1,
+    "output_speedup": 1,
+    "internal_speedup": 1.0,
+    "vc_allocator": "islip",
+    "sw_allocator": "islip",
+    "alloc_iters": 1,
+    "wait_for_tail_credit": 0,
+    "hold_switch_for_packet": 0,
+    "injection_process": "bernoulli",
+    "injection_rate_uses_flits": 1,
+    "sim_type": "latency",
+    "warmup_periods": 3,
+    "sample_period": 1000,
+    "max_samples": 10,
+    "latency_thres": 500.0,
+    "include_queuing": 1,
 }
 
-_TRAFFIC_NAMES = ("uniform", "bitcomp", "transpose", "bitrev", "shuffle", "randperm", "tornado",
-                  "neighbor")
+_TRAFFIC_NAMES = (
+    "uniform",
+    "bitcomp",
+    "transpose",
+    "bitrev",
+    "shuffle",
+    "randperm",
+    "tornado",
+    "neighbor",
+)
 
 
-def booksim_config(network_file: str | None = None, *, spec: str | None = None,
-                   k: int | None = None, n: int | None = None, **settings) -> str:
+def booksim_config(
+    network_file: str | None = None,
+    *,
+    spec: str | None = None,
+    k: int | None = None,
+    n: int | None = None,
+    **settings,
+) -> str:
     """A BookSim2 configuration with the settings of our ``--model booksim``.
 
     Parameters
@@ -563,23 +725,53 @@ def booksim_config(network_file: str | None = None, *, spec: str | None = None,
     """
     bad = sorted(set(settings) - set(BOOKSIM_KEYS))
     if bad:
-        raise ParameterError(f"booksim_config: unknown setting {bad[0]!r}; allowed: {', '.join(BOOKSIM_KEYS)}")
+        raise ParameterError(
+            f"booksim_config: unknown setting {bad[0]!r}; allowed: {', '.join(BOOKSIM_KEYS)}"
+        )
     s = {**BOOKSIM_DEFAULTS, **settings}
     traffic = str(s["traffic"])
-    if traffic.split(":")[0] not in _TRAFFIC_NAMES or ":" in traffic and traffic != "uniform:include_self=true":
-        raise ParameterError(f"traffic={traffic!r} has no BookSim2 equivalent here; allowed: "
-                             f"{', '.join(_TRAFFIC_NAMES)}")
-    lines = ["// BookSim2 (github booksim/booksim2, commit 28f4329) configuration written by fattree"]
+    if (
+        traffic.split(":")[0] not in _TRAFFIC_NAMES
+        or ":" in traffic
+        and traffic != "uniform:include_self=true"
+    ):
+        raise ParameterError(
+            f"traffic={traffic!r} has no BookSim2 equivalent here; allowed: "
+            f"{', '.join(_TRAFFIC_NAMES)}"
+        )
+    lines = [
+        "// BookSim2 (github booksim/booksim2, commit 28f4329) configuration written by fattree"
+    ]
     if spec:
         lines.append(f"// network: {spec}")
     if network_file is not None:
-        lines += ["topology = anynet;", f"network_file = {network_file};", "routing_function = min;"]
+        lines += [
+            "topology = anynet;",
+            f"network_file = {network_file};",
+            "routing_function = min;",
+        ]
     else:
         if k is None or n is None:
-            raise ParameterError("booksim_config: give network_file, or k and n for BookSim2's fattree")
-        lines += ["topology = fattree;", f"k = {int(k)};", f"n = {int(n)};", "routing_function = nca;"]
-    order = ["vcs", "buffer", "packet_flits", "speculative", "routing_delay", "credit_delay",
-             "traffic", "load", "seed"]
+            raise ParameterError(
+                "booksim_config: give network_file, or k and n for BookSim2's fattree"
+            )
+        lines += [
+            "topology = fattree;",
+            f"k = {int(k)};",
+            f"n = {int(n)};",
+            "routing_function = nca;",
+        ]
+    order = [
+        "vcs",
+        "buffer",
+        "packet_flits",
+        "speculative",
+        "routing_delay",
+        "credit_delay",
+        "traffic",
+        "load",
+        "seed",
+    ]
     for name in order:
         v = s[name]
         if name == "traffic":
@@ -611,7 +803,9 @@ def check_output_path(path: str | os.PathLike, param: str = "output") -> Path:
     if p.is_dir():
         raise ParameterError(f"{param}={str(path)!r} is a directory; give a file name")
     if not parent.is_dir():
-        raise ParameterError(f"{param}={str(path)!r} cannot be written: folder {str(parent)!r} does not exist")
+        raise ParameterError(
+            f"{param}={str(path)!r} cannot be written: folder {str(parent)!r} does not exist"
+        )
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise ParameterError(f"{param}={str(path)!r} cannot be written: permission denied")
     return p
@@ -623,7 +817,9 @@ def _write_chunks(chunks: Iterator[bytes], path: Path, param: str) -> None:
             for c in chunks:
                 fh.write(c)
     except OSError as exc:
-        raise ParameterError(f"{param}={str(path)!r} cannot be written: {exc.strerror or exc}") from None
+        raise ParameterError(
+            f"{param}={str(path)!r} cannot be written: {exc.strerror or exc}"
+        ) from None
 
 
 def export(topo: Topology, fmt: str, out: str | os.PathLike | BinaryIO) -> list[Path]:
@@ -662,8 +858,10 @@ def export(topo: Topology, fmt: str, out: str | os.PathLike | BinaryIO) -> list[
         path = path.with_name(path.name + ex.suffix)
     path = check_output_path(path)
     if ex.companion is not None and path.suffix == ex.companion_suffix:
-        raise ParameterError(f"output={str(out)!r}: format {fmt!r} writes its {ex.companion_suffix} "
-                             f"next to the network file; give another name (e.g. {path.stem}{ex.suffix})")
+        raise ParameterError(
+            f"output={str(out)!r}: format {fmt!r} writes its {ex.companion_suffix} "
+            f"next to the network file; give another name (e.g. {path.stem}{ex.suffix})"
+        )
     _write_chunks(ex.write(topo), path, "output")
     written = [path]
     if ex.sidecar is not None:

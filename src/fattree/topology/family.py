@@ -64,7 +64,8 @@ class Param(Parameter):
                 raise ParameterError(f"{family}: {self.name}={raw!r} is not an integer") from None
             size = "small" if exc.reason == "low" else "large"
             raise ParameterError(
-                f"{family}: {self.name}={exc.value} is too {size}; {self.describe()}") from None
+                f"{family}: {self.name}={exc.value} is too {size}; {self.describe()}"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,8 @@ class Family:
             if key not in known:
                 allowed = ", ".join(known) or "none"
                 raise ParameterError(
-                    f"{self.name}: unknown parameter {key!r}{closest(key, known)}; parameters: {allowed}")
+                    f"{self.name}: unknown parameter {key!r}{closest(key, known)}; parameters: {allowed}"
+                )
         out: dict[str, Any] = {}
         for p in self.params:
             if p.name in raw:
@@ -142,8 +144,17 @@ class Family:
         return out
 
 
-def register_family(name: str, *, title: str, paper: str, params: list[Param],
-                    facets: Facets, size=None, check=None, node_classes=None):
+def register_family(
+    name: str,
+    *,
+    title: str,
+    paper: str,
+    params: list[Param],
+    facets: Facets,
+    size=None,
+    check=None,
+    node_classes=None,
+):
     """Decorator registering a builder ``f(**params) -> Topology`` as a family.
 
     Parameters
@@ -172,10 +183,21 @@ def register_family(name: str, *, title: str, paper: str, params: list[Param],
     """
 
     def deco(builder):
-        FAMILIES.add(name, Family(name=name, title=title, paper=paper, params=tuple(params),
-                                  builder=builder, size=size, check=check,
-                                  node_classes=node_classes, doc=(builder.__doc__ or "").strip(),
-                                  facets=facets))
+        FAMILIES.add(
+            name,
+            Family(
+                name=name,
+                title=title,
+                paper=paper,
+                params=tuple(params),
+                builder=builder,
+                size=size,
+                check=check,
+                node_classes=node_classes,
+                doc=(builder.__doc__ or "").strip(),
+                facets=facets,
+            ),
+        )
         return builder
 
     return deco
@@ -204,8 +226,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     >>> parse_spec("mikant:k=4,n=5")
     ('mikant', {'k': '4', 'n': '5'})
     """
-    return split_spec(spec, "topology", "FAMILY:key=value,... e.g. 'mikant:k=4,n=5'",
-                      "mikant:k=4,n=5")
+    return split_spec(
+        spec, "topology", "FAMILY:key=value,... e.g. 'mikant:k=4,n=5'", "mikant:k=4,n=5"
+    )
 
 
 def available_memory() -> int:
@@ -242,7 +265,9 @@ def estimate_bytes(nodes: int, switches: int, ports: int) -> int:
     return BYTES_PER_PORT * switches * ports + BYTES_PER_NODE * nodes
 
 
-def resolve(spec_or_name: str, params: dict[str, Any] | None = None) -> tuple[Family, dict[str, Any]]:
+def resolve(
+    spec_or_name: str, params: dict[str, Any] | None = None
+) -> tuple[Family, dict[str, Any]]:
     """Find the family and validate its parameters (nothing is built).
 
     Parameters
@@ -313,9 +338,13 @@ def build(spec: str, /, **params: Any) -> Topology:
     000 §II (MiKANT), 001 §2 (CAT/MiCAT), 004 §2 (KANTC/MiKANTC), 002, 003.
     """
     if not isinstance(spec, str):
-        raise ParameterError(f"spec={spec!r} is invalid: expected a topology spec string such as "
-                             "'mikant:k=4,n=5' (or a family name and keywords)")
-    fam, values = resolve(spec, params if params else None) if params or ":" not in spec else resolve(spec)
+        raise ParameterError(
+            f"spec={spec!r} is invalid: expected a topology spec string such as "
+            "'mikant:k=4,n=5' (or a family name and keywords)"
+        )
+    fam, values = (
+        resolve(spec, params if params else None) if params or ":" not in spec else resolve(spec)
+    )
     if fam.size is not None:
         nodes, switches, ports = fam.size(values)
         need = estimate_bytes(nodes, switches, ports)
@@ -324,9 +353,22 @@ def build(spec: str, /, **params: Any) -> Topology:
             raise ResourceError(
                 f"{fam.name}:{','.join(f'{k}={v}' for k, v in values.items())} needs about "
                 f"{need / 2**30:.1f} GiB ({nodes:,} nodes, {switches:,} switches); "
-                f"only {have / 2**30:.1f} GiB is available")
+                f"only {have / 2**30:.1f} GiB is available"
+            )
     return fam.builder(**values)
 
 
-__all__ = ["FAMILIES", "Param", "Facets", "Family", "register_family", "parse_spec", "available_memory",
-           "BYTES_PER_PORT", "BYTES_PER_NODE", "estimate_bytes", "resolve", "build"]
+__all__ = [
+    "FAMILIES",
+    "Param",
+    "Facets",
+    "Family",
+    "register_family",
+    "parse_spec",
+    "available_memory",
+    "BYTES_PER_PORT",
+    "BYTES_PER_NODE",
+    "estimate_bytes",
+    "resolve",
+    "build",
+]

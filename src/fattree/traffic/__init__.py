@@ -10,5 +10,17 @@ from .injection import INJECTIONS, Injection, Process, check_load, create_cycle,
 from .patterns import PATTERNS, Pattern, Traffic, dest, make_traffic
 from .trace import read_trace
 
-__all__ = ["PATTERNS", "INJECTIONS", "Pattern", "Injection", "Traffic", "Process", "make_traffic",
-           "make_process", "dest", "create_cycle", "check_load", "read_trace"]
+__all__ = [
+    "PATTERNS",
+    "INJECTIONS",
+    "Pattern",
+    "Injection",
+    "Traffic",
+    "Process",
+    "make_traffic",
+    "make_process",
+    "dest",
+    "create_cycle",
+    "check_load",
+    "read_trace",
+]

@@ -51,17 +51,20 @@ class Opt(Parameter):
         except Invalid:
             if self.kind is bool:
                 raise ParameterError(
-                    f"{owner}: {self.name}={raw!r} is invalid: expected true or false") from None
+                    f"{owner}: {self.name}={raw!r} is invalid: expected true or false"
+                ) from None
             raise ParameterError(
                 f"{owner}: {self.name}={raw!r} is invalid: expected {self.kind.__name__}; "
-                f"{self.describe()}") from None
+                f"{self.describe()}"
+            ) from None
         if self.kind in (bool, str):
             return value
         try:
             return self.check_range(value)
         except Invalid:
             raise ParameterError(
-                f"{owner}: {self.name}={value!r} is out of range; {self.describe()}") from None
+                f"{owner}: {self.name}={value!r} is out of range; {self.describe()}"
+            ) from None
 
 
 def split_spec(spec: str, what: str) -> tuple[str, dict[str, str]]:
@@ -82,5 +85,6 @@ def validate_options(owner: str, opts: tuple[Opt, ...], raw: dict[str, Any]) -> 
         if key not in known:
             allowed = ", ".join(known) or "none"
             raise ParameterError(
-                f"{owner}: unknown option {key!r}{closest(key, known)}; options: {allowed}")
+                f"{owner}: unknown option {key!r}{closest(key, known)}; options: {allowed}"
+            )
     return {o.name: (o.convert(owner, raw[o.name]) if o.name in raw else o.default) for o in opts}

@@ -20,8 +20,19 @@ from ..errors import ParameterError
 from ..registry import Registry
 from ._options import Opt, split_spec, validate_options
 from .patterns import Traffic
-from .rng import (S_BURST, S_BURST_INIT, S_BURST_SEND, S_CREATE, S_EXACT_M, S_EXACT_PICK, bernoulli,
-                  hash_prefix, hash_tail, randint, threshold)
+from .rng import (
+    S_BURST,
+    S_BURST_INIT,
+    S_BURST_SEND,
+    S_CREATE,
+    S_EXACT_M,
+    S_EXACT_PICK,
+    bernoulli,
+    hash_prefix,
+    hash_tail,
+    randint,
+    threshold,
+)
 
 I_BERNOULLI = 0
 I_EXACT = 1
@@ -65,9 +76,19 @@ def register_injection(name: str, *, title: str, paper: str = "", options=(), in
     callable
         The decorator; it returns ``prepare`` unchanged.
     """
+
     def deco(fn):
-        INJECTIONS.add(name, Injection(name=name, title=title, paper=paper,
-                                       options=tuple(options), prepare=fn, internal=internal))
+        INJECTIONS.add(
+            name,
+            Injection(
+                name=name,
+                title=title,
+                paper=paper,
+                options=tuple(options),
+                prepare=fn,
+                internal=internal,
+            ),
+        )
         return fn
 
     return deco
@@ -94,12 +115,14 @@ class Process:
 
     @property
     def spec(self) -> str:
-        return self.name + ("" if not self.options else ":" + ",".join(
-            f"{k}={v}" for k, v in self.options.items()))
+        return self.name + (
+            "" if not self.options else ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+        )
 
 
-def make_process(spec: str | None, traffic: Traffic, load: float | None, packet_flits: int,
-                 seed: int = 0) -> Process:
+def make_process(
+    spec: str | None, traffic: Traffic, load: float | None, packet_flits: int, seed: int = 0
+) -> Process:
     """Bind an injection process to a traffic, a load and a packet length.
 
     ``spec`` None picks ``bernoulli`` (``trace`` for a trace pattern, whose file
@@ -150,12 +173,14 @@ def make_process(spec: str | None, traffic: Traffic, load: float | None, packet_
         raise ParameterError(
             f"injection={spec!r} is invalid with traffic {traffic.name!r}: a trace file gives its "
             f"own creation times (injection 'trace'), every other pattern needs bernoulli, "
-            f"exact or bursty")
+            f"exact or bursty"
+        )
     opts = validate_options(f"injection {name!r}", inj.options, raw)
     if not traffic.timed:
         check_load(load)
-    return inj.prepare(traffic, None if load is None else float(load), int(packet_flits),
-                       int(seed), opts)
+    return inj.prepare(
+        traffic, None if load is None else float(load), int(packet_flits), int(seed), opts
+    )
 
 
 def check_load(load) -> None:
@@ -171,11 +196,15 @@ def check_load(load) -> None:
     ParameterError
         If ``load`` is not a finite number in (0, 1].
     """
-    if isinstance(load, bool) or not isinstance(load, (int, float, np.floating, np.integer)) \
-            or not math.isfinite(float(load)) or not 0.0 < float(load) <= 1.0:
+    if (
+        isinstance(load, bool)
+        or not isinstance(load, (int, float, np.floating, np.integer))
+        or not math.isfinite(float(load))
+        or not 0.0 < float(load) <= 1.0
+    ):
         raise ParameterError(
-            f"load={load!r} is invalid: the offered load is flits per node per cycle, "
-            f"0 < load <= 1")
+            f"load={load!r} is invalid: the offered load is flits per node per cycle, 0 < load <= 1"
+        )
 
 
 @njit(cache=True)
@@ -237,29 +266,56 @@ def _ip(*values) -> np.ndarray:
 _NO_TABLE = np.zeros(1, np.int64)
 
 
-@register_injection("bernoulli", title="Bernoulli: each node creates a packet with "
-                    "probability load/F per cycle", paper="BookSim2 'bernoulli'")
+@register_injection(
+    "bernoulli",
+    title="Bernoulli: each node creates a packet with probability load/F per cycle",
+    paper="BookSim2 'bernoulli'",
+)
 def _bernoulli(traffic, load, flits, seed, o):
     na = int(traffic.active.sum())
-    return Process("bernoulli", o, I_BERNOULLI, _ip(threshold(load / flits)), _NO_TABLE,
-                   np.zeros(1, np.int64), load, 1, na)
+    return Process(
+        "bernoulli",
+        o,
+        I_BERNOULLI,
+        _ip(threshold(load / flits)),
+        _NO_TABLE,
+        np.zeros(1, np.int64),
+        load,
+        1,
+        na,
+    )
 
 
-@register_injection("exact", title="exactly N·load/F senders per cycle, drawn at random "
-                    "(fractional part by a Bernoulli draw)", paper="000 §V.B")
+@register_injection(
+    "exact",
+    title="exactly N·load/F senders per cycle, drawn at random "
+    "(fractional part by a Bernoulli draw)",
+    paper="000 §V.B",
+)
 def _exact(traffic, load, flits, seed, o):
     na = int(traffic.active.sum())
     mean = na * load / flits
     whole = math.floor(mean)
-    return Process("exact", o, I_EXACT, _ip(whole, threshold(mean - whole)), _NO_TABLE,
-                   np.full(na, -1, np.int64), load, 1, na)
+    return Process(
+        "exact",
+        o,
+        I_EXACT,
+        _ip(whole, threshold(mean - whole)),
+        _NO_TABLE,
+        np.full(na, -1, np.int64),
+        load,
+        1,
+        na,
+    )
 
 
-@register_injection("bursty", title="on/off bursts: sends back to back while on, on for "
-                    "'burst' cycles on average, on a fraction 'load' of the time",
-                    paper="BookSim2 'onoff'",
-                    options=[Opt("burst", "mean length of an on period (cycles)", 32.0, float,
-                                 minimum=1.0)])
+@register_injection(
+    "bursty",
+    title="on/off bursts: sends back to back while on, on for "
+    "'burst' cycles on average, on a fraction 'load' of the time",
+    paper="BookSim2 'onoff'",
+    options=[Opt("burst", "mean length of an on period (cycles)", 32.0, float, minimum=1.0)],
+)
 def _bursty(traffic, load, flits, seed, o):
     n = traffic.n_nodes
     pi = load  # on fraction: while on, a packet of F flits starts with probability 1/F
@@ -269,9 +325,17 @@ def _bursty(traffic, load, flits, seed, o):
         beta, alpha = 1.0, (1.0 - pi) / pi
     thr_pi = threshold(pi)
     state = _init_states(seed, n, thr_pi)
-    return Process("bursty", o, I_BURSTY, _ip(threshold(alpha), threshold(beta),
-                                               threshold(1.0 / flits)),
-                   _NO_TABLE, state, load, 1, int(traffic.active.sum()))
+    return Process(
+        "bursty",
+        o,
+        I_BURSTY,
+        _ip(threshold(alpha), threshold(beta), threshold(1.0 / flits)),
+        _NO_TABLE,
+        state,
+        load,
+        1,
+        int(traffic.active.sum()),
+    )
 
 
 @njit(cache=True)
@@ -294,9 +358,21 @@ def _trace(traffic, load, flits, seed, o):
     per_cycle = int(np.bincount(cycle).max())
     span = int(cycle.max()) + 1
     offered = m * flits / (int(traffic.active.sum()) * span)
-    return Process("trace", o, I_TRACE, _ip(0), table, np.zeros(1, np.int64), offered,
-                   per_node, per_cycle)
+    return Process(
+        "trace", o, I_TRACE, _ip(0), table, np.zeros(1, np.int64), offered, per_node, per_cycle
+    )
 
 
-__all__ = ["I_BERNOULLI", "I_EXACT", "I_BURSTY", "I_TRACE", "Injection", "INJECTIONS",
-           "register_injection", "Process", "make_process", "check_load", "create_cycle"]
+__all__ = [
+    "I_BERNOULLI",
+    "I_EXACT",
+    "I_BURSTY",
+    "I_TRACE",
+    "Injection",
+    "INJECTIONS",
+    "register_injection",
+    "Process",
+    "make_process",
+    "check_load",
+    "create_cycle",
+]

@@ -72,8 +72,9 @@ def register_pattern(*names: str, title: str, paper: str = "", options=(), timed
     """
 
     def deco(fn):
-        pat = Pattern(name=names[0], title=title, paper=paper, options=tuple(options),
-                      prepare=fn, timed=timed)
+        pat = Pattern(
+            name=names[0], title=title, paper=paper, options=tuple(options), prepare=fn, timed=timed
+        )
         for nm in names:
             PATTERNS.add(nm, pat)
         return fn
@@ -180,10 +181,20 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
     active = _active(code, ip, table, n)
     if not active.any():
         raise ParameterError(
-            f"traffic={spec!r} sends nothing on {n} nodes (every node would send to itself)")
-    return Traffic(name=pat.name, options=opts, n_nodes=n, code=code, iparams=ip, fparams=fp,
-                   table=table, active=_frozen(active, np.bool_), timed=pat.timed,
-                   trace=extra[0] if extra else None)
+            f"traffic={spec!r} sends nothing on {n} nodes (every node would send to itself)"
+        )
+    return Traffic(
+        name=pat.name,
+        options=opts,
+        n_nodes=n,
+        code=code,
+        iparams=ip,
+        fparams=fp,
+        table=table,
+        active=_frozen(active, np.bool_),
+        timed=pat.timed,
+        trace=extra[0] if extra else None,
+    )
 
 
 def _frozen(a, dtype):
@@ -204,7 +215,8 @@ def _bits(n: int, name: str) -> int:
     if n & (n - 1):
         raise ParameterError(
             f"traffic={name!r} needs a power-of-two number of nodes (a binary address space); "
-            f"this network has {n} nodes; use uniform, randperm, tornado or neighbor instead")
+            f"this network has {n} nodes; use uniform, randperm, tornado or neighbor instead"
+        )
     return n.bit_length() - 1
 
 
@@ -213,9 +225,12 @@ def _uniform_ip(include_self: bool, hot: int = 0, thr: int = 0):
 
 
 # ------------------------------------------------------------------ the patterns
-@register_pattern("uniform", title="uniform random destination", paper="000 §V.B",
-                  options=[Opt("include_self", "the source may draw itself (as BookSim)", False,
-                               bool)])
+@register_pattern(
+    "uniform",
+    title="uniform random destination",
+    paper="000 §V.B",
+    options=[Opt("include_self", "the source may draw itself (as BookSim)", False, bool)],
+)
 def _uniform(n, o, seed):
     return T_UNIFORM, _uniform_ip(o["include_self"]), None, None
 
@@ -242,7 +257,8 @@ def _transpose(n, o, seed):
     if b % 2:
         raise ParameterError(
             f"traffic='transpose' needs N = 4^m nodes (an even number of address bits); "
-            f"this network has {n} = 2^{b} nodes")
+            f"this network has {n} = 2^{b} nodes"
+        )
     h = b // 2
     s = np.arange(n, dtype=np.int64)
     return T_TABLE, None, None, ((s & ((1 << h) - 1)) << h) | (s >> h)
@@ -260,41 +276,66 @@ def _tornado(n, o, seed):
     return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + (n + 1) // 2 - 1) % n
 
 
-@register_pattern("neighbor", "neighbour", title="neighbour: node i sends to i + offset (mod N)",
-                  options=[Opt("offset", "address offset", 1, int)])
+@register_pattern(
+    "neighbor",
+    "neighbour",
+    title="neighbour: node i sends to i + offset (mod N)",
+    options=[Opt("offset", "address offset", 1, int)],
+)
 def _neighbor(n, o, seed):
     return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"]) % n
 
 
-@register_pattern("randperm", title="random permutation (seeded)",
-                  options=[Opt("seed", "permutation seed (default: the simulation seed)", -1, int,
-                               minimum=-1)])
+@register_pattern(
+    "randperm",
+    title="random permutation (seeded)",
+    options=[Opt("seed", "permutation seed (default: the simulation seed)", -1, int, minimum=-1)],
+)
 def _randperm(n, o, seed):
     s = seed if o["seed"] < 0 else o["seed"]
     return T_TABLE, None, None, np.random.default_rng(s).permutation(n).astype(np.int64)
 
 
-@register_pattern("hotspot", title="hotspot: a fraction of packets to one node, the rest uniform",
-                  options=[Opt("node", "the hot node", 0, int, minimum=0),
-                           Opt("fraction", "share of each source's packets sent to it", 0.1, float,
-                               minimum=0.0, maximum=1.0)])
+@register_pattern(
+    "hotspot",
+    title="hotspot: a fraction of packets to one node, the rest uniform",
+    options=[
+        Opt("node", "the hot node", 0, int, minimum=0),
+        Opt(
+            "fraction",
+            "share of each source's packets sent to it",
+            0.1,
+            float,
+            minimum=0.0,
+            maximum=1.0,
+        ),
+    ],
+)
 def _hotspot(n, o, seed):
     if o["node"] >= n:
         raise ParameterError(f"traffic 'hotspot': node={o['node']} is out of range 0..{n - 1}")
     return T_HOTSPOT, _uniform_ip(False, o["node"], threshold(o["fraction"])), None, None
 
 
-@register_pattern("alltoone", "static", title="all-to-one: every node sends to one node",
-                  paper="003 §5 (static addressing, the worst case)",
-                  options=[Opt("node", "the destination node", 0, int, minimum=0)])
+@register_pattern(
+    "alltoone",
+    "static",
+    title="all-to-one: every node sends to one node",
+    paper="003 §5 (static addressing, the worst case)",
+    options=[Opt("node", "the destination node", 0, int, minimum=0)],
+)
 def _alltoone(n, o, seed):
     if o["node"] >= n:
         raise ParameterError(f"traffic 'alltoone': node={o['node']} is out of range 0..{n - 1}")
     return T_TABLE, None, None, np.full(n, o["node"], np.int64)
 
 
-@register_pattern("trace", title="trace file: one packet per line 'cycle src dst'", timed=True,
-                  options=[Opt("file", "path of the trace", "", str)])
+@register_pattern(
+    "trace",
+    title="trace file: one packet per line 'cycle src dst'",
+    timed=True,
+    options=[Opt("file", "path of the trace", "", str)],
+)
 def _trace(n, o, seed):
     from .trace import read_trace, trace_tables
 
@@ -305,5 +346,15 @@ def _trace(n, o, seed):
     return T_TRACE, None, None, table, (cycle, src, dst)
 
 
-__all__ = ["T_UNIFORM", "T_TABLE", "T_HOTSPOT", "T_TRACE", "Pattern", "PATTERNS",
-           "register_pattern", "Traffic", "dest", "make_traffic"]
+__all__ = [
+    "T_UNIFORM",
+    "T_TABLE",
+    "T_HOTSPOT",
+    "T_TRACE",
+    "Pattern",
+    "PATTERNS",
+    "register_pattern",
+    "Traffic",
+    "dest",
+    "make_traffic",
+]

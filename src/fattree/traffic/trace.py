@@ -75,12 +75,14 @@ def read_trace(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         except ValueError:
             raise InputFileError(
                 f"{p}:{lineno}: expected three non-negative integers 'cycle src dst', "
-                f"got {line.strip()!r}") from None
+                f"got {line.strip()!r}"
+            ) from None
         rows.append((c, s, d))
         numbers.append(lineno)
     if not rows:
         raise InputFileError(
-            f"trace file {str(p)!r} holds no packets (expected lines 'cycle src dst')")
+            f"trace file {str(p)!r} holds no packets (expected lines 'cycle src dst')"
+        )
     a = np.asarray(rows, np.int64)
     return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy(), np.asarray(numbers, np.int64)
 
@@ -115,7 +117,8 @@ def trace_tables(path, cycle, src, dst, lines, n: int) -> np.ndarray:
         i = int(bad[0])
         raise InputFileError(
             f"{path}:{int(lines[i])}: node id out of range 0..{n - 1} "
-            f"(src={int(src[i])}, dst={int(dst[i])})")
+            f"(src={int(src[i])}, dst={int(dst[i])})"
+        )
     order = np.lexsort((np.arange(len(src)), cycle, src))
     counts = np.bincount(src, minlength=n)
     offsets = np.zeros(n + 1, np.int64)

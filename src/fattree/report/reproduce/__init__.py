@@ -21,15 +21,35 @@ import traceback
 from pathlib import Path
 
 from ...errors import FattreeError
+
 # the paper modules register their entries on import (order: the order of `all`)
 from . import p000, p001, p002, p003, p004  # noqa: F401
 from . import families  # noqa: F401,E402  (issue 11: not a paper's figure; after the papers)
-from .base import (REPRODUCTIONS, Context, Outcome, Reproduction, Result, _adopt_analytic_figures,
-                   _markdown_table, _slug, reproduction)
+from .base import (
+    REPRODUCTIONS,
+    Context,
+    Outcome,
+    Reproduction,
+    Result,
+    _adopt_analytic_figures,
+    _markdown_table,
+    _slug,
+    reproduction,
+)
 from .p000 import graph_properties  # public since the single module
 
-__all__ = ["REPRODUCTIONS", "Context", "Outcome", "Reproduction", "Result", "reproduction", "run",
-           "write", "reproduce", "graph_properties"]
+__all__ = [
+    "REPRODUCTIONS",
+    "Context",
+    "Outcome",
+    "Reproduction",
+    "Result",
+    "reproduction",
+    "run",
+    "write",
+    "reproduce",
+    "graph_properties",
+]
 
 
 def run(name: str, ctx: Context) -> Result:
@@ -44,12 +64,21 @@ def run(name: str, ctx: Context) -> Result:
     except FattreeError as exc:
         return Result(**base, status="error", finding=str(exc))
     except Exception as exc:  # a bug in one entry must not stop `reproduce all`
-        return Result(**base, status="error", finding=f"{type(exc).__name__}: {exc}\n"
-                      + traceback.format_exc(limit=3))
+        return Result(
+            **base,
+            status="error",
+            finding=f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=3),
+        )
     status = {True: "agree", False: "disagree", None: "no verdict"}[out.agree]
     caps = out.captions or [rep.title] * len(out.figures)
-    return Result(**base, status=status, finding=out.finding, figures=out.figures,
-                  captions=caps, tables=out.tables)
+    return Result(
+        **base,
+        status=status,
+        finding=out.finding,
+        figures=out.figures,
+        captions=caps,
+        tables=out.tables,
+    )
 
 
 def write(result: Result, out: Path) -> Result:
@@ -69,9 +98,20 @@ def write(result: Result, out: Path) -> Result:
         p = d / f"{_slug(tname)}.csv"
         df.to_csv(p, index=False)
         files.append(p)
-    lines = [f"# {result.name}: {result.title}", "", f"Source: {result.paper}", "",
-             "## What the paper claims", "", result.claim, "",
-             f"## What we find: **{result.status}**", "", result.finding, ""]
+    lines = [
+        f"# {result.name}: {result.title}",
+        "",
+        f"Source: {result.paper}",
+        "",
+        "## What the paper claims",
+        "",
+        result.claim,
+        "",
+        f"## What we find: **{result.status}**",
+        "",
+        result.finding,
+        "",
+    ]
     for tname, df in result.tables.items():
         lines += [f"### {tname}", "", _markdown_table(df), ""]
     lines += [f"![{result.name}]({p.name})" for p in files if p.suffix == ".png"]
@@ -81,8 +121,16 @@ def write(result: Result, out: Path) -> Result:
     return result
 
 
-def reproduce(names: str | list[str], out, *, workers: int = 2, scheduler: str | None = None,
-              progress=None, quick: bool = False, on_result=None) -> list[Result]:
+def reproduce(
+    names: str | list[str],
+    out,
+    *,
+    workers: int = 2,
+    scheduler: str | None = None,
+    progress=None,
+    quick: bool = False,
+    on_result=None,
+) -> list[Result]:
     """Run reproductions (``"all"``, one name or a list) and write them under ``out``.
 
     Writes ``out/<name>/`` per entry and ``out/index.md`` summarising the verdicts.
@@ -111,8 +159,10 @@ def reproduce(names: str | list[str], out, *, workers: int = 2, scheduler: str |
     index = ["# Reproductions", "", "| name | paper | status | finding |", "|---|---|---|---|"]
     for r in results:
         first = r.finding.splitlines()[0] if r.finding else ""
-        index.append(f"| [{r.name}]({r.name}/README.md) | {r.paper} | {r.status} | "
-                     f"{first.replace('|', '/')} |")
+        index.append(
+            f"| [{r.name}]({r.name}/README.md) | {r.paper} | {r.status} | "
+            f"{first.replace('|', '/')} |"
+        )
     (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     return results
 

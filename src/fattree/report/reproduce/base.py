@@ -96,8 +96,9 @@ def reproduction(name: str, *, title: str, paper: str, claim: str, requires=(), 
     """
 
     def deco(make):
-        REPRODUCTIONS.add(name, Reproduction(name, title, paper, claim, make,
-                                             tuple(requires), slow))
+        REPRODUCTIONS.add(
+            name, Reproduction(name, title, paper, claim, make, tuple(requires), slow)
+        )
         return make
 
     return deco
@@ -139,13 +140,19 @@ def _adopt_analytic_figures(claims: dict) -> None:
         if key in REPRODUCTIONS:
             continue
         paper, claim, judge = claims.get(
-            key, (fig.paper, "(the paper's claim about this figure is not transcribed yet)",
-                  lambda: (None, "")))
+            key,
+            (
+                fig.paper,
+                "(the paper's claim about this figure is not transcribed yet)",
+                lambda: (None, ""),
+            ),
+        )
 
         def make(ctx, fig=fig, judge=judge):
             path = fig.draw(ctx.out / fig.key / f"{fig.key}.png")
             agree, finding = judge()
-            return Outcome(agree, f"{finding} Figure notes: {fig.caption}".strip(), [path],
-                           [fig.title])
+            return Outcome(
+                agree, f"{finding} Figure notes: {fig.caption}".strip(), [path], [fig.title]
+            )
 
         REPRODUCTIONS.add(key, Reproduction(key, fig.title, paper, claim, make))

@@ -18,20 +18,36 @@ def _make(key: str):
         notes = list(df.attrs.get("notes", []))
         text = ("; ".join(notes) + ".") if notes else ""
         if flagged.empty:
-            return Outcome(True, f"Every printed value is reproduced to its printed precision. "
-                                 f"{text}".strip(), tables={key: df})
+            return Outcome(
+                True,
+                f"Every printed value is reproduced to its printed precision. {text}".strip(),
+                tables={key: df},
+            )
         cols = sorted({c for f in flagged["flag"] for c in str(f).split(",") if c})
         why = "; ".join(sorted({str(n) for n in flagged["note"] if n}))
-        return Outcome(False, f"{len(flagged)} of {len(df)} rows differ from the printed values "
-                              f"(columns {', '.join(cols)}; see 'flag' and 'note'): {why}. {text}",
-                       tables={key: df})
+        return Outcome(
+            False,
+            f"{len(flagged)} of {len(df)} rows differ from the printed values "
+            f"(columns {', '.join(cols)}; see 'flag' and 'note'): {why}. {text}",
+            tables={key: df},
+        )
+
     return make
 
 
 #: 002 numbers none of its tables; ours follow the text: k-ary n-cubes, then fat trees, then Dally
-_ORDER = ("cube-bisection-4096", "cube-nodesize-4096", "cube-tnet-256", "cube-tnet-16384",
-          "fattree-hops-16384", "flat-fattree-4096", "hypertree-4096", "fattree-tnet-256",
-          "fattree-tnet-16384", "dally-contention-4096")
+_ORDER = (
+    "cube-bisection-4096",
+    "cube-nodesize-4096",
+    "cube-tnet-256",
+    "cube-tnet-16384",
+    "fattree-hops-16384",
+    "flat-fattree-4096",
+    "hypertree-4096",
+    "fattree-tnet-256",
+    "fattree-tnet-16384",
+    "dally-contention-4096",
+)
 
 
 def _register() -> None:
@@ -45,12 +61,17 @@ def _register() -> None:
     for i, key in enumerate(keys, 1):
         fn, name = TABLES_002.get(key), f"002-table{i}"
         doc = f"{key}: " + (fn.__doc__ or key).strip().splitlines()[0]
-        claim = (f"002 §3 prints this table: {doc} The printed values are in the '*_printed' "
-                 "columns; 002 states them as computed from its models (no further claim in "
-                 "words).")
-        REPRODUCTIONS.add(name, Reproduction(name, doc, "002 §3", claim,
-                                                     _make(key),
-                                                     ("fattree.analysis.kncube:TABLES_002",)))
+        claim = (
+            f"002 §3 prints this table: {doc} The printed values are in the '*_printed' "
+            "columns; 002 states them as computed from its models (no further claim in "
+            "words)."
+        )
+        REPRODUCTIONS.add(
+            name,
+            Reproduction(
+                name, doc, "002 §3", claim, _make(key), ("fattree.analysis.kncube:TABLES_002",)
+            ),
+        )
 
 
 _register()

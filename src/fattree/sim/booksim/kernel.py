@@ -33,14 +33,56 @@ import numpy as np
 from numba import njit
 
 # cfg (int64) indices
-(C_S, C_R, C_V, C_B, C_F, C_N, C_W, C_SPEC, C_RD, C_CD, C_RKIND, C_DMODE, C_HOT, C_TRACE, C_LR,
- C_LV, C_LF, C_NV) = range(18)
+(
+    C_S,
+    C_R,
+    C_V,
+    C_B,
+    C_F,
+    C_N,
+    C_W,
+    C_SPEC,
+    C_RD,
+    C_CD,
+    C_RKIND,
+    C_DMODE,
+    C_HOT,
+    C_TRACE,
+    C_LR,
+    C_LV,
+    C_LF,
+    C_NV,
+) = range(18)
 # fcfg (float64)
 FC_P, FC_HOT = range(2)
 # counters
-(K_T, K_STATE, K_DRAIN_T, K_ACC, K_PLAT_SUM, K_PLAT_N, K_PLAT_MAX, K_NLAT_SUM, K_HOPS_SUM,
- K_MEAS_INFL, K_INFL_F, K_INFL_CT, K_CREATED, K_INJ_F, K_DELIVERED, K_NDRAINED, K_NFREE,
- K_AN, K_SENT_F, K_MOVES, K_NLAT_MAX, K_RESET_T, K_TRACE_LEFT, K_QSUM, K_QN) = range(25)
+(
+    K_T,
+    K_STATE,
+    K_DRAIN_T,
+    K_ACC,
+    K_PLAT_SUM,
+    K_PLAT_N,
+    K_PLAT_MAX,
+    K_NLAT_SUM,
+    K_HOPS_SUM,
+    K_MEAS_INFL,
+    K_INFL_F,
+    K_INFL_CT,
+    K_CREATED,
+    K_INJ_F,
+    K_DELIVERED,
+    K_NDRAINED,
+    K_NFREE,
+    K_AN,
+    K_SENT_F,
+    K_MOVES,
+    K_NLAT_MAX,
+    K_RESET_T,
+    K_TRACE_LEFT,
+    K_QSUM,
+    K_QN,
+) = range(25)
 N_COUNTERS = 25
 # simulation states (BookSim2's _sim_state)
 WARMING, RUNNING, DRAINING = 0, 1, 2
@@ -57,8 +99,11 @@ O_USE, O_CRED, O_VAG = range(3)  # ov (NIV, 4) int32
 P_SAG, P_SAA, P_RR, P_PSW, P_PPORT, P_PNODE, P_LO, P_HI = range(8)  # pp (NP, 8) int32
 PK_DST, PK_SRC, PK_CT, PK_IT, PK_HOPS, PK_REC, PK_B = range(7)  # pk (P, 8) int64
 
-Net = namedtuple("Net", "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
-                        "next_hop dtab tr_cycle tr_dst tr_start tr_end")
+Net = namedtuple(
+    "Net",
+    "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
+    "next_hop dtab tr_cycle tr_dst tr_start tr_end",
+)
 Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
@@ -358,8 +403,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                             found = True
                             d1 = rv - off
                             d2 = sa_v[i] - off
-                            if prio > sa_pr[i] or (prio == sa_pr[i] and (d1 + NV if d1 < 0 else d1)
-                                                   < (d2 + NV if d2 < 0 else d2)):
+                            if prio > sa_pr[i] or (
+                                prio == sa_pr[i]
+                                and (d1 + NV if d1 < 0 else d1) < (d2 + NV if d2 < 0 else d2)
+                            ):
                                 sa_v[i] = rv
                                 sa_pr[i] = prio
                             break
@@ -423,7 +470,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     if g_in[o] < 0 or d < g_dist[o]:
                         g_in[o] = sa_p[i]
                         g_dist[o] = d
-                for i in range(nsa):  # accept: each input picks the granting output nearest its pointer
+                for i in range(
+                    nsa
+                ):  # accept: each input picks the granting output nearest its pointer
                     p = sa_p[i]
                     o = sa_o[i]
                     if g_in[o] == p:

@@ -86,18 +86,50 @@ def _alloc(topo, cfg, net, traffic, load):
     else:
         raise ParameterError(f"traffic={traffic.spec!r} is not available in model='booksim'")
     p = 0.0 if timed else float(load) / F
-    icfg = np.array([S, R, V, B, F, N, W, int(_spec(cfg)), cfg.routing_delay or 0, cd, net.kind,
-                     dmode, hot, int(timed), LR, LV, LF, NV], np.int64)
+    icfg = np.array(
+        [
+            S,
+            R,
+            V,
+            B,
+            F,
+            N,
+            W,
+            int(_spec(cfg)),
+            cfg.routing_delay or 0,
+            cd,
+            net.kind,
+            dmode,
+            hot,
+            int(timed),
+            LR,
+            LV,
+            LF,
+            NV,
+        ],
+        np.int64,
+    )
     up_ports = np.full((S, R), -1, np.int32)
     if len(net.up_ports):
         up_ports[:, :R0] = net.up_ports.reshape(S, R0)
-    netw = K.Net(icfg, np.array([p, hfrac]), peer_sw, peer_node, peer_port,
-                 np.asarray(topo.node_switch, np.int64), np.asarray(topo.node_port, np.int64),
-                 np.asarray(net.booksim_of, np.int64),
-                 net.up_n if len(net.up_n) else np.zeros(1, np.int32),
-                 up_ports.ravel(),
-                 net.next_hop if len(net.next_hop) else np.zeros(1, np.int16), dtab,
-                 tr_cycle, tr_dst, tr_start, tr_end)
+    netw = K.Net(
+        icfg,
+        np.array([p, hfrac]),
+        peer_sw,
+        peer_node,
+        peer_port,
+        np.asarray(topo.node_switch, np.int64),
+        np.asarray(topo.node_port, np.int64),
+        np.asarray(net.booksim_of, np.int64),
+        net.up_n if len(net.up_n) else np.zeros(1, np.int32),
+        up_ports.ravel(),
+        net.next_hop if len(net.next_hop) else np.zeros(1, np.int16),
+        dtab,
+        tr_cycle,
+        tr_dst,
+        tr_start,
+        tr_end,
+    )
     iv = np.zeros((NIV, 8), np.int32)
     ov = np.zeros((NIV, 4), np.int32)
     ov[:, K.O_USE] = -1
@@ -118,21 +150,37 @@ def _alloc(topo, cfg, net, traffic, load):
     rt = K.Rt(np.zeros(NIV * B, np.int64), iv, ov, pp, np.zeros(S, np.int64), np.zeros(S, np.int8))
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
-        nnext = np.where(tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)],
-                         1 << 62).astype(np.int64)
+        nnext = np.where(
+            tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)], 1 << 62
+        ).astype(np.int64)
     else:
         nnext = np.zeros(N, np.int64)
         for n in range(N):  # the first success of each source's trials 0, 1, ...
             nnext[n] = K.gap_py(rng, p) - 1
     ncred = np.full((N, V), B, np.int64)
     ncred[:, NV:] = 0
-    nd = K.Nd(np.full(N, -1, np.int64), np.zeros(N, np.int64), np.full(N, -1, np.int64),
-              np.full(N, -1, np.int64), np.zeros(N * V, np.int8), ncred.ravel(),
-              nnext, np.zeros(N, np.int8), tr_start.copy())
+    nd = K.Nd(
+        np.full(N, -1, np.int64),
+        np.zeros(N, np.int64),
+        np.full(N, -1, np.int64),
+        np.full(N, -1, np.int64),
+        np.zeros(N * V, np.int8),
+        ncred.ravel(),
+        nnext,
+        np.zeros(N, np.int8),
+        tr_start.copy(),
+    )
     CAP = NP + N
-    ev = K.Ev(np.zeros((W * CAP, 2), np.int64), np.zeros(W, np.int64), np.zeros(W * CAP, np.int64),
-              np.zeros(W, np.int64), np.zeros(W * N, np.int64), np.zeros(W, np.int64),
-              np.zeros(W * N, np.int64), np.zeros(W, np.int64))
+    ev = K.Ev(
+        np.zeros((W * CAP, 2), np.int64),
+        np.zeros(W, np.int64),
+        np.zeros(W * CAP, np.int64),
+        np.zeros(W, np.int64),
+        np.zeros(W * N, np.int64),
+        np.zeros(W, np.int64),
+        np.zeros(W * N, np.int64),
+        np.zeros(W, np.int64),
+    )
     pool = 4 * N + 64
     pk = _pool(pool)
     cnt = np.zeros(K.N_COUNTERS, np.int64)
@@ -179,14 +227,22 @@ class _Sim:
         new = _pool(2 * old, pk)
         nfree = int(st.cnt[K.K_NFREE])
         new.free[:nfree] = pk.free[:nfree]
-        new.free[nfree: nfree + old] = np.arange(2 * old - 1, old - 1, -1)
+        new.free[nfree : nfree + old] = np.arange(2 * old - 1, old - 1, -1)
         st.cnt[K.K_NFREE] = nfree + old
         self.args[4] = new
 
     def clear(self):
         c = self.cnt
-        for k in (K.K_ACC, K.K_PLAT_SUM, K.K_PLAT_N, K.K_PLAT_MAX, K.K_NLAT_SUM, K.K_HOPS_SUM,
-                  K.K_SENT_F, K.K_NLAT_MAX):
+        for k in (
+            K.K_ACC,
+            K.K_PLAT_SUM,
+            K.K_PLAT_N,
+            K.K_PLAT_MAX,
+            K.K_NLAT_SUM,
+            K.K_HOPS_SUM,
+            K.K_SENT_F,
+            K.K_NLAT_MAX,
+        ):
             c[k] = 0
         self.args[5].hist[:] = 0
         c[K.K_RESET_T] = c[K.K_T]
@@ -324,8 +380,9 @@ def run_booksim(topo, cfg, *, progress=None, bound=False, fault_table=None) -> S
         ok, reason = _single_sim(sim, sim_type == "latency", progress)
         termination = sim_type if ok else "unstable"
     wall = time.perf_counter() - t0
-    return _result(topo, cfg, net, traffic, load, sim, ok, reason, termination, wall, compile_s,
-                   bound)
+    return _result(
+        topo, cfg, net, traffic, load, sim, ok, reason, termination, wall, compile_s, bound
+    )
 
 
 def _conserved(sim) -> bool:
@@ -335,8 +392,10 @@ def _conserved(sim) -> bool:
     if int(c[K.K_CREATED]) != int(c[K.K_DELIVERED]) + in_pool:
         from ...errors import SimulationError
 
-        raise SimulationError(f"conservation violated: created {int(c[K.K_CREATED])} != "
-                              f"delivered {int(c[K.K_DELIVERED])} + in flight {in_pool}")
+        raise SimulationError(
+            f"conservation violated: created {int(c[K.K_CREATED])} != "
+            f"delivered {int(c[K.K_DELIVERED])} + in flight {in_pool}"
+        )
     return True
 
 
@@ -354,30 +413,64 @@ def _result(topo, cfg, net, traffic, load, sim, ok, reason, termination, wall, c
         return float(c[key]) / meas if meas else math.nan
 
     cfg = replace(cfg, traffic=traffic.spec, injection="trace" if load is None else "bernoulli")
-    conf = cfg.to_dict() | {"seed": cfg.seed, "version": __version__, "topology": topo.spec,
-                            "cycle_cap": cfg.cycle_cap, "model": "booksim",
-                            "speculative": _spec(cfg), "routing_delay": cfg.routing_delay or 0,
-                            "sim_type": cfg.sim_type or "latency", "booksim_routing": net.routing}
+    conf = cfg.to_dict() | {
+        "seed": cfg.seed,
+        "version": __version__,
+        "topology": topo.spec,
+        "cycle_cap": cfg.cycle_cap,
+        "model": "booksim",
+        "speculative": _spec(cfg),
+        "routing_delay": cfg.routing_delay or 0,
+        "sim_type": cfg.sim_type or "latency",
+        "booksim_routing": net.routing,
+    }
     offered = float(load) if load is not None else sent
     hist = sim.args[5].hist
     return SimResult(
-        config=conf, topology=topo.spec, algorithm=net.routing, traffic=traffic.spec,
-        injection=cfg.injection, flow_control=cfg.flow_control(), n_nodes=N, n_sources=N,
-        offered_load=offered, cycles=cycles, created=int(c[K.K_CREATED]),
-        injected=int(c[K.K_INJ_F]) // F, delivered=int(c[K.K_DELIVERED]), measured=meas,
-        avg_latency=avg(K.K_PLAT_SUM), p99_latency=percentile(hist, 0.99),
+        config=conf,
+        topology=topo.spec,
+        algorithm=net.routing,
+        traffic=traffic.spec,
+        injection=cfg.injection,
+        flow_control=cfg.flow_control(),
+        n_nodes=N,
+        n_sources=N,
+        offered_load=offered,
+        cycles=cycles,
+        created=int(c[K.K_CREATED]),
+        injected=int(c[K.K_INJ_F]) // F,
+        delivered=int(c[K.K_DELIVERED]),
+        measured=meas,
+        avg_latency=avg(K.K_PLAT_SUM),
+        p99_latency=percentile(hist, 0.99),
         max_latency=float(c[K.K_PLAT_MAX]) if meas else math.nan,
-        avg_network_latency=avg(K.K_NLAT_SUM), p99_network_latency=math.nan,
+        avg_network_latency=avg(K.K_NLAT_SUM),
+        p99_network_latency=math.nan,
         max_network_latency=float(c[K.K_NLAT_MAX]) if meas else math.nan,
         avg_hops=avg(K.K_HOPS_SUM) + 1 if meas else math.nan,
-        offered_throughput=sent / F, offered_flits=sent, accepted_throughput=acc / F,
-        accepted_flits=acc, received_ratio=(int(c[K.K_DELIVERED]) / int(c[K.K_CREATED])
-                                            if c[K.K_CREATED] else math.nan),
+        offered_throughput=sent / F,
+        offered_flits=sent,
+        accepted_throughput=acc / F,
+        accepted_flits=acc,
+        received_ratio=(
+            int(c[K.K_DELIVERED]) / int(c[K.K_CREATED]) if c[K.K_CREATED] else math.nan
+        ),
         received_per_cycle=int(c[K.K_DELIVERED]) / max(cycles, 1),
-        port_conflicts_per_cycle=math.nan, link_utilisation={},
-        avg_source_queue=math.nan, max_source_queue=0, final_source_queue=math.nan,
-        flit_hops=int(c[K.K_MOVES] + c[K.K_INJ_F]), saturated=not ok, saturation_reason=reason,
-        deadlock=False, deadlock_cycle=[], termination=termination,
+        port_conflicts_per_cycle=math.nan,
+        link_utilisation={},
+        avg_source_queue=math.nan,
+        max_source_queue=0,
+        final_source_queue=math.nan,
+        flit_hops=int(c[K.K_MOVES] + c[K.K_INJ_F]),
+        saturated=not ok,
+        saturation_reason=reason,
+        deadlock=False,
+        deadlock_cycle=[],
+        termination=termination,
         conservation=_conserved(sim),
-        channel_load_bound=None if bound is False or bound is None or bound is True else float(bound),
-        wall_seconds=wall, compile_seconds=compile_s)
+        channel_load_bound=None
+        if bound is False or bound is None or bound is True
+        else float(bound),
+        wall_seconds=wall,
+        compile_seconds=compile_s,
+    )

@@ -105,9 +105,17 @@ def _fattree_nca(topo) -> BsNet:
     c = np.arange(N, dtype=np.int64)
     kn1 = k ** (n - 1)
     b = (c % kn1) * k + c // kn1
-    lo, hi, count = _down_ranges(S, R, N, peer, np.asarray(topo.port_peer_port, np.int64),
-                                 up.astype(np.int8), np.asarray(topo.node_switch, np.int64),
-                                 np.asarray(topo.node_port, np.int64), b)
+    lo, hi, count = _down_ranges(
+        S,
+        R,
+        N,
+        peer,
+        np.asarray(topo.port_peer_port, np.int64),
+        up.astype(np.int8),
+        np.asarray(topo.node_switch, np.int64),
+        np.asarray(topo.node_port, np.int64),
+        b,
+    )
     used = count > 0
     if not np.array_equal(hi[used] - lo[used] + 1, count[used]):
         raise AssertionError("kant: a subtree is not contiguous in BookSim2's numbering")
@@ -159,8 +167,9 @@ def _anynet_min(topo) -> BsNet:
     S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
     peer = np.asarray(topo.port_peer, np.int64)
     nh = _min_table(S, R, N, peer)
-    return BsNet("min", R_TABLE, _EMPTY64, _EMPTY64, _EMPTY32, _EMPTY32, nh,
-                 np.arange(N, dtype=np.int64))
+    return BsNet(
+        "min", R_TABLE, _EMPTY64, _EMPTY64, _EMPTY32, _EMPTY32, nh, np.arange(N, dtype=np.int64)
+    )
 
 
 @njit(cache=True)

@@ -38,8 +38,7 @@ def hybrid_size(k: int, n: int, mirrored: bool, per_cube: int) -> tuple[int, int
     groups = 2 if mirrored else 1
     stages = n - 2 if mirrored else n - 1
     cubes = K // per_cube
-    return (groups * cubes * (2**k - per_cube) * k,
-            groups * (cubes * 2**k + stages * K), 2 * k)
+    return (groups * cubes * (2**k - per_cube) * k, groups * (cubes * 2**k + stages * K), 2 * k)
 
 
 def _popcount(x: np.ndarray, bits: int) -> np.ndarray:
@@ -88,8 +87,7 @@ def nearest_intermediate(k: int, codes: np.ndarray) -> np.ndarray:
     return np.argmin(_popcount(corners[:, None] ^ codes[None, :], k), axis=1)
 
 
-def build_hybrid(family: str, params: dict, k: int, n: int, mirrored: bool,
-                 codes) -> Topology:
+def build_hybrid(family: str, params: dict, k: int, n: int, mirrored: bool, codes) -> Topology:
     """Tree (k-ary n-tree, or MiKANT if ``mirrored``) whose level-0 positions are cube corners.
 
     Level-0 tree position ``D`` (``n-1`` digits) is corner ``codes[D % g]`` of cube
@@ -201,15 +199,30 @@ def build_hybrid(family: str, params: dict, k: int, n: int, mirrored: bool,
     switch_digits = _label_table(G if mirrored else None, L, D, c, None, k, n)
     layer = np.where(G == 0, L, 2 * (n - 1) - 1 - L) if mirrored else L
     cube_port_base = np.where(~cube, -1, np.where(inter, 0, k)).astype(np.int8)
-    meta = {"cube_dim": k, "groups": NG, "intermediate_codes": codes.copy(),
-            "intermediate": inter, "cube_port_base": cube_port_base}
+    meta = {
+        "cube_dim": k,
+        "groups": NG,
+        "intermediate_codes": codes.copy(),
+        "intermediate": inter,
+        "cube_port_base": cube_port_base,
+    }
     for v in meta.values():
         if isinstance(v, np.ndarray):
             v.flags.writeable = False
-    return Topology.create(family, params, node_digits=node_digits, switch_digits=switch_digits,
-                           switch_level=L, switch_layer=layer, port_peer=peer,
-                           port_peer_port=pport, port_kind=kind,
-                           node_switch=gn * Sg + qn * M + cn, node_port=pn, meta=meta)
+    return Topology.create(
+        family,
+        params,
+        node_digits=node_digits,
+        switch_digits=switch_digits,
+        switch_level=L,
+        switch_layer=layer,
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=gn * Sg + qn * M + cn,
+        node_port=pn,
+        meta=meta,
+    )
 
 
 def _corner_orbits(k: int, codes: np.ndarray) -> np.ndarray:
@@ -271,16 +284,28 @@ def hybrid_node_classes(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
     return (rank * k).astype(np.int64), (counts * k * cubes).astype(np.int64)
 
 
-_PARAMS = [Param("k", "cube dimension and tree arity (switch radix 2k)", minimum=2, maximum=16),
-           Param("n", "tree levels", minimum=2, maximum=24)]
+_PARAMS = [
+    Param("k", "cube dimension and tree arity (switch radix 2k)", minimum=2, maximum=16),
+    Param("n", "tree levels", minimum=2, maximum=24),
+]
 
 
 @register_family(
-    "cat", title="k-cube k-ary n-tree CAT(k,n)", paper="001 §2.1 / Table 1",
-    params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], False, 1),
+    "cat",
+    title="k-cube k-ary n-tree CAT(k,n)",
+    paper="001 §2.1 / Table 1",
+    params=_PARAMS,
+    size=lambda p: hybrid_size(p["k"], p["n"], False, 1),
     node_classes=hybrid_node_classes,
-    facets=Facets(routing="cube-tree", forms="cat", fault_tolerance="generic", advisor=("cat",),
-                  drawing="layered", example="cat:k=2,n=2"))
+    facets=Facets(
+        routing="cube-tree",
+        forms="cat",
+        fault_tolerance="generic",
+        advisor=("cat",),
+        drawing="layered",
+        example="cat:k=2,n=2",
+    ),
+)
 def cat(k: int, n: int) -> Topology:
     """CAT(k, n): a k-ary n-tree whose leaf switches are the transit corners of k-cubes.
 
@@ -303,11 +328,21 @@ def cat(k: int, n: int) -> Topology:
 
 
 @register_family(
-    "micat", title="mirrored k-cube k-ary n-tree MiCAT(k,n)", paper="001 §2.2 / Table 1",
-    params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], True, 1),
+    "micat",
+    title="mirrored k-cube k-ary n-tree MiCAT(k,n)",
+    paper="001 §2.2 / Table 1",
+    params=_PARAMS,
+    size=lambda p: hybrid_size(p["k"], p["n"], True, 1),
     node_classes=hybrid_node_classes,
-    facets=Facets(routing="cube-tree", forms="micat", fault_tolerance="generic", advisor=("micat",),
-                  drawing="layered", example="micat:k=2,n=2"))
+    facets=Facets(
+        routing="cube-tree",
+        forms="micat",
+        fault_tolerance="generic",
+        advisor=("micat",),
+        drawing="layered",
+        example="micat:k=2,n=2",
+    ),
+)
 def micat(k: int, n: int) -> Topology:
     """MiCAT(k, n): MiKANT(k, n) whose stage-0 switches are the transit corners of k-cubes.
 

@@ -25,12 +25,24 @@ def _size(p):
 
 
 @register_family(
-    "clos", title="bidirectional Clos k-ary n-tree (2n-1 stages)", paper="000 Fig. 2 / Table I",
-    params=[Param("k", "arity (switch radix 2k)", minimum=2, maximum=64),
-            Param("n", "tree levels (2n-1 stages)", minimum=2, maximum=24)],
-    size=_size, node_classes=all_nodes_one_class,
-    facets=Facets(routing="dmodk", forms="clos", fault_tolerance="rules", advisor=("clos",),
-                  drawing="layered", example="clos:k=2,n=2"))
+    "clos",
+    title="bidirectional Clos k-ary n-tree (2n-1 stages)",
+    paper="000 Fig. 2 / Table I",
+    params=[
+        Param("k", "arity (switch radix 2k)", minimum=2, maximum=64),
+        Param("n", "tree levels (2n-1 stages)", minimum=2, maximum=24),
+    ],
+    size=_size,
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="dmodk",
+        forms="clos",
+        fault_tolerance="rules",
+        advisor=("clos",),
+        drawing="layered",
+        example="clos:k=2,n=2",
+    ),
+)
 def clos(k: int, n: int) -> Topology:
     """Bidirectional Clos k-ary n-tree: 2k^n nodes, (2n-1)k^(n-1) switches, 2n k^n links.
 
@@ -86,9 +98,15 @@ def clos(k: int, n: int) -> Topology:
     cc = c % k**n
     node_switch = np.where(g == 0, 0, top * K) + cc % K
     return Topology.create(
-        "clos", {"k": k, "n": n},
+        "clos",
+        {"k": k, "n": n},
         node_digits=np.concatenate([g[:, None], digits_msd(cc, n, k)], axis=1),
         switch_digits=np.concatenate([L[:, None], digits_msd(D, n - 1, k)], axis=1),
-        switch_level=np.where(L <= mid, L, top - L), switch_layer=L,
-        port_peer=peer, port_peer_port=pport, port_kind=kind,
-        node_switch=node_switch, node_port=cc // K)
+        switch_level=np.where(L <= mid, L, top - L),
+        switch_layer=L,
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=node_switch,
+        node_port=cc // K,
+    )

@@ -33,7 +33,8 @@ def _check_ids(family: str, desc: str, switches: int, p: int) -> None:
     if total > _MAX_VERTICES:
         raise ParameterError(
             f"{family}: {desc} gives {total:,} vertices; at most {_MAX_VERTICES:,} are allowed "
-            f"(vertex ids are int32)")
+            f"(vertex ids are int32)"
+        )
 
 
 def _attach_nodes(S: int, p: int, base: int, peer, pport, kind):
@@ -76,12 +77,25 @@ def _hc_check(q):
 
 
 @register_family(
-    "hypercube", title="binary hypercube (d-cube), p nodes per switch", paper="000 §V RCP / 001 / 004",
-    params=[Param("d", "dimension (cube ports per switch)", minimum=1, maximum=30),
-            Param("p", "compute nodes per switch", default=1, minimum=1, maximum=64)],
-    size=_hc_size, check=_hc_check, node_classes=all_nodes_one_class,
-    facets=Facets(routing="ecube", forms="hypercube", fault_tolerance="generic", advisor=("hypercube",),
-                  drawing="layered", example="hypercube:d=3,p=1"))
+    "hypercube",
+    title="binary hypercube (d-cube), p nodes per switch",
+    paper="000 §V RCP / 001 / 004",
+    params=[
+        Param("d", "dimension (cube ports per switch)", minimum=1, maximum=30),
+        Param("p", "compute nodes per switch", default=1, minimum=1, maximum=64),
+    ],
+    size=_hc_size,
+    check=_hc_check,
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="ecube",
+        forms="hypercube",
+        fault_tolerance="generic",
+        advisor=("hypercube",),
+        drawing="layered",
+        example="hypercube:d=3,p=1",
+    ),
+)
 def hypercube(d: int, p: int = 1) -> Topology:
     """Binary d-cube with p nodes per switch: 2^d switches of radix d+p, d 2^(d-1) cube links.
 
@@ -115,13 +129,26 @@ def hypercube(d: int, p: int = 1) -> Topology:
     node_switch, node_port = _attach_nodes(S, p, d, peer, pport, kind)
     sw_digits = bits_msd(sid, d)
     return Topology.create(
-        "hypercube", {"d": d, "p": p}, node_digits=_node_digits(sw_digits, p),
-        switch_digits=sw_digits, switch_level=np.zeros(S, np.int64),
+        "hypercube",
+        {"d": d, "p": p},
+        node_digits=_node_digits(sw_digits, p),
+        switch_digits=sw_digits,
+        switch_level=np.zeros(S, np.int64),
         switch_layer=sw_digits.sum(axis=1, dtype=np.int64),  # drawing rows: Hamming weight
-        port_peer=peer, port_peer_port=pport, port_kind=kind,
-        node_switch=node_switch, node_port=node_port,
-        meta={"dims": d, "radix_k": 2, "ports_per_dim": 1, "cube_ports": d,
-              "node_port_base": d, "nodes_per_switch": p})
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=node_switch,
+        node_port=node_port,
+        meta={
+            "dims": d,
+            "radix_k": 2,
+            "ports_per_dim": 1,
+            "cube_ports": d,
+            "node_port_base": d,
+            "nodes_per_switch": p,
+        },
+    )
 
 
 # ---------------------------------------------------------------- torus
@@ -140,13 +167,26 @@ def _torus_check(q):
 
 
 @register_family(
-    "torus", title="k-ary n-cube torus, p nodes per router", paper="002 §1 (Dally 1990)",
-    params=[Param("k", "routers per ring (radix of each dimension)", minimum=2, maximum=4096),
-            Param("n", "dimensions", minimum=1, maximum=30),
-            Param("p", "compute nodes per router", default=1, minimum=1, maximum=64)],
-    size=_torus_size, check=_torus_check, node_classes=all_nodes_one_class,
-    facets=Facets(routing="dor", forms="torus", fault_tolerance="generic", advisor=("torus",),
-                  drawing="layered", example="torus:k=3,n=2,p=1"))
+    "torus",
+    title="k-ary n-cube torus, p nodes per router",
+    paper="002 §1 (Dally 1990)",
+    params=[
+        Param("k", "routers per ring (radix of each dimension)", minimum=2, maximum=4096),
+        Param("n", "dimensions", minimum=1, maximum=30),
+        Param("p", "compute nodes per router", default=1, minimum=1, maximum=64),
+    ],
+    size=_torus_size,
+    check=_torus_check,
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="dor",
+        forms="torus",
+        fault_tolerance="generic",
+        advisor=("torus",),
+        drawing="layered",
+        example="torus:k=3,n=2,p=1",
+    ),
+)
 def torus(k: int, n: int, p: int = 1) -> Topology:
     """k-ary n-cube torus: k^n routers in rings of k along each of n dimensions.
 
@@ -192,9 +232,23 @@ def torus(k: int, n: int, p: int = 1) -> Topology:
     # drawing rows: ring distance from the origin
     ring = np.minimum(sw_digits, k - sw_digits).astype(np.int64)
     return Topology.create(
-        "torus", {"k": k, "n": n, "p": p}, node_digits=_node_digits(sw_digits, p),
-        switch_digits=sw_digits, switch_level=np.zeros(S, np.int64),
-        switch_layer=ring.sum(axis=1), port_peer=peer, port_peer_port=pport,
-        port_kind=kind, node_switch=node_switch, node_port=node_port,
-        meta={"dims": n, "radix_k": k, "ports_per_dim": ppd, "cube_ports": cube,
-              "node_port_base": cube, "nodes_per_switch": p})
+        "torus",
+        {"k": k, "n": n, "p": p},
+        node_digits=_node_digits(sw_digits, p),
+        switch_digits=sw_digits,
+        switch_level=np.zeros(S, np.int64),
+        switch_layer=ring.sum(axis=1),
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=node_switch,
+        node_port=node_port,
+        meta={
+            "dims": n,
+            "radix_k": k,
+            "ports_per_dim": ppd,
+            "cube_ports": cube,
+            "node_port_base": cube,
+            "nodes_per_switch": p,
+        },
+    )

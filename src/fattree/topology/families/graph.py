@@ -62,26 +62,49 @@ class _Parsed:
 
 def _check(p: dict) -> None:
     if p["format"] not in FORMATS:
-        raise ParameterError(f"graph: format={p['format']!r} is invalid; allowed: {', '.join(FORMATS)}")
+        raise ParameterError(
+            f"graph: format={p['format']!r} is invalid; allowed: {', '.join(FORMATS)}"
+        )
     if not p["node_prefix"]:
-        raise ParameterError("graph: node_prefix='' is invalid: give the label prefix of compute nodes, e.g. 'n'")
+        raise ParameterError(
+            "graph: node_prefix='' is invalid: give the label prefix of compute nodes, e.g. 'n'"
+        )
     path = Path(p["file"])
     if not path.exists():
         raise InputFileError(f"graph: file={p['file']!r} does not exist")
     if path.is_dir():
-        raise InputFileError(f"graph: file={p['file']!r} is a directory, not a GraphML, edge-list or anynet file")
+        raise InputFileError(
+            f"graph: file={p['file']!r} is a directory, not a GraphML, edge-list or anynet file"
+        )
 
 
 @register_family(
-    "graph", title="imported graph (GraphML, edge list or BookSim2 anynet)",
+    "graph",
+    title="imported graph (GraphML, edge list or BookSim2 anynet)",
     paper="user file (docs/export-and-import.md)",
-    params=[Param("file", "GraphML (.graphml/.xml), BookSim2 anynet (.anynet) or edge-list file", kind=str),
-            Param("format", "auto, edgelist, graphml or anynet", default="auto", kind=str),
-            Param("node_prefix", "labels starting with this are compute nodes (no 'kind' given)",
-                  default="n", kind=str)],
-    check=_check, node_classes=None,
-    facets=Facets(routing="shortest", forms=None, fault_tolerance="rules", advisor=(),
-                  drawing="layered", example=None))
+    params=[
+        Param(
+            "file", "GraphML (.graphml/.xml), BookSim2 anynet (.anynet) or edge-list file", kind=str
+        ),
+        Param("format", "auto, edgelist, graphml or anynet", default="auto", kind=str),
+        Param(
+            "node_prefix",
+            "labels starting with this are compute nodes (no 'kind' given)",
+            default="n",
+            kind=str,
+        ),
+    ],
+    check=_check,
+    node_classes=None,
+    facets=Facets(
+        routing="shortest",
+        forms=None,
+        fault_tolerance="rules",
+        advisor=(),
+        drawing="layered",
+        example=None,
+    ),
+)
 def graph(file: str, format: str = "auto", node_prefix: str = "n") -> Topology:
     """Import a network (switches, compute nodes, links and ports) from a file.
 
@@ -115,8 +138,9 @@ def graph(file: str, format: str = "auto", node_prefix: str = "n") -> Topology:
         parsed = _read_anynet(path, _decode(path, _read_bytes(path)))
     else:
         parsed = _read_edgelist(path, _decode(path, _read_bytes(path)))
-    return _assemble(path, parsed, node_prefix, {"file": file, "format": format, "node_prefix": node_prefix},
-                     fmt)
+    return _assemble(
+        path, parsed, node_prefix, {"file": file, "format": format, "node_prefix": node_prefix}, fmt
+    )
 
 
 # ---------------------------------------------------------------------- readers
@@ -125,7 +149,9 @@ def _read_bytes(path: Path, limit: int = -1) -> bytes:
         with open(path, "rb") as fh:
             return fh.read(limit)
     except OSError as exc:
-        raise InputFileError(f"graph: file={str(path)!r} cannot be read: {exc.strerror or exc}") from None
+        raise InputFileError(
+            f"graph: file={str(path)!r} cannot be read: {exc.strerror or exc}"
+        ) from None
 
 
 def _decode(path: Path, data: bytes) -> str:
@@ -133,7 +159,9 @@ def _decode(path: Path, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputFileError(f"{path}: line {line}: not UTF-8 text (is this a GraphML or edge-list file?)") from None
+        raise InputFileError(
+            f"{path}: line {line}: not UTF-8 text (is this a GraphML or edge-list file?)"
+        ) from None
 
 
 def _sniff(path: Path) -> str:
@@ -177,8 +205,10 @@ def _read_anynet(path: Path, text: str) -> _Parsed:
             return int(tok)
 
         if f[0] not in ("router", "node"):
-            bad(f"expected 'router R' or 'node I' at the start (BookSim2's anynet format has no "
-                f"comments), got {f[0]!r}")
+            bad(
+                f"expected 'router R' or 'node I' at the start (BookSim2's anynet format has no "
+                f"comments), got {f[0]!r}"
+            )
         if len(f) < 2:
             bad(f"{f[0]} without an id")
         head_kind, head = f[0], ident(f[1])
@@ -197,7 +227,9 @@ def _read_anynet(path: Path, text: str) -> _Parsed:
                 if not f[i].isdigit():
                     bad(f"expected a link latency (integer), got {f[i]!r}")
                 if int(f[i]) != 1:
-                    bad(f"link latency {f[i]} is not supported; fattree's links take one cycle (latency 1)")
+                    bad(
+                        f"link latency {f[i]} is not supported; fattree's links take one cycle (latency 1)"
+                    )
                 i += 1
             if head_kind == "node" and kind == "node":
                 bad(f"a link between two compute nodes (node {head} and node {other})")
@@ -210,14 +242,18 @@ def _read_anynet(path: Path, text: str) -> _Parsed:
                 continue
             node, router = (other, head) if kind == "node" else (head, other)
             if node in nodes and nodes[node][0] != router:
-                bad(f"node {node} is connected to router {router} and, on line {nodes[node][1]}, to router "
-                    f"{nodes[node][0]}; a compute node has one link")
+                bad(
+                    f"node {node} is connected to router {router} and, on line {nodes[node][1]}, to router "
+                    f"{nodes[node][0]}; a compute node has one link"
+                )
             nodes.setdefault(node, (router, lineno))
     for what, ids in (("node", sorted(nodes)), ("router", sorted(routers))):
         if ids and ids != list(range(len(ids))):
             gap = next(i for i, x in enumerate(ids) if x != i)
-            raise InputFileError(f"{path}: {what} ids must be 0..{len(ids) - 1} without gaps (BookSim2 requires "
-                                 f"it); {what} {gap} is missing")
+            raise InputFileError(
+                f"{path}: {what} ids must be 0..{len(ids) - 1} without gaps (BookSim2 requires "
+                f"it); {what} {gap} is missing"
+            )
     g = _Parsed()
     for v in range(len(nodes)):
         g.vertex(f"node{v}", nodes[v][1])
@@ -270,13 +306,15 @@ def _read_edgelist(path: Path, text: str) -> _Parsed:
         nf = len(f)
         if nf not in (2, 4):
             raise InputFileError(
-                f"{path}: line {lineno}: expected 'a b' or 'a b port_a port_b', got {nf} fields: {line.strip()!r}")
+                f"{path}: line {lineno}: expected 'a b' or 'a b port_a port_b', got {nf} fields: {line.strip()!r}"
+            )
         if with_ports is None:
             with_ports, first = nf == 4, lineno
         elif with_ports != (nf == 4):
             raise InputFileError(
                 f"{path}: line {lineno}: {nf} fields, but line {first} has {4 if with_ports else 2}; "
-                f"give ports on every line or on none")
+                f"give ports on every line or on none"
+            )
         x, y = f[0], f[1]
         g.a.append(ids[x] if x in ids else vertex(x, lineno))
         g.b.append(ids[y] if y in ids else vertex(y, lineno))
@@ -286,7 +324,8 @@ def _read_edgelist(path: Path, text: str) -> _Parsed:
                 p, q = int(f[2]), int(f[3])
             except ValueError:
                 raise InputFileError(
-                    f"{path}: line {lineno}: ports must be integers, got {f[2]!r} {f[3]!r}") from None
+                    f"{path}: line {lineno}: ports must be integers, got {f[2]!r} {f[3]!r}"
+                ) from None
             g.pa.append(p)
             g.pb.append(q)
     return g
@@ -385,10 +424,13 @@ def _read_graphml(path: Path) -> _Parsed:
         with open(path, "rb") as fh:
             parser.ParseFile(fh)  # streamed: the file is never held in memory whole
     except OSError as exc:
-        raise InputFileError(f"graph: file={str(path)!r} cannot be read: {exc.strerror or exc}") from None
+        raise InputFileError(
+            f"graph: file={str(path)!r} cannot be read: {exc.strerror or exc}"
+        ) from None
     except xml.parsers.expat.ExpatError as exc:
         raise InputFileError(
-            f"{path}: line {exc.lineno}: malformed GraphML ({xml.parsers.expat.ErrorString(exc.code)})") from None
+            f"{path}: line {exc.lineno}: malformed GraphML ({xml.parsers.expat.ErrorString(exc.code)})"
+        ) from None
     if not state["graphs"]:
         raise InputFileError(f"{path}: no <graph> element; is this a GraphML file?")
     for attrs in (vattr, eattr):
@@ -407,7 +449,8 @@ def _vertex_attributes(path: Path, g: _Parsed, vattr: dict) -> None:
             if kind not in _NODE_KINDS | _SWITCH_KINDS:
                 raise InputFileError(
                     f"{path}: line {g.where[v]}: vertex {g.names[v]!r} has kind={kind!r}; "
-                    f"allowed: 'node' (compute node) or 'switch'")
+                    f"allowed: 'node' (compute node) or 'switch'"
+                )
             g.kind[v] = kind in _NODE_KINDS
     for name, store in (("level", g.level), ("layer", g.layer)):
         for v, value in enumerate(vattr[name]):
@@ -415,8 +458,10 @@ def _vertex_attributes(path: Path, g: _Parsed, vattr: dict) -> None:
                 try:
                     store[v] = int(float(value))
                 except ValueError:
-                    raise InputFileError(f"{path}: line {g.where[v]}: vertex {g.names[v]!r} has "
-                                         f"{name}={value!r}, not an integer") from None
+                    raise InputFileError(
+                        f"{path}: line {g.where[v]}: vertex {g.names[v]!r} has "
+                        f"{name}={value!r}, not an integer"
+                    ) from None
 
 
 def _edge_attributes(path: Path, g: _Parsed, eattr: dict) -> None:
@@ -426,20 +471,25 @@ def _edge_attributes(path: Path, g: _Parsed, eattr: dict) -> None:
             if x is None or y is None:
                 raise InputFileError(
                     f"{path}: line {g.line[i]}: edge without port_a and port_b, while other edges have "
-                    f"them; give ports on every edge or on none")
+                    f"them; give ports on every edge or on none"
+                )
             try:
                 g.pa.append(int(float(x)))
                 g.pb.append(int(float(y)))
             except ValueError:
-                raise InputFileError(f"{path}: line {g.line[i]}: ports must be integers, got {x!r} {y!r}") from None
+                raise InputFileError(
+                    f"{path}: line {g.line[i]}: ports must be integers, got {x!r} {y!r}"
+                ) from None
     ka, kb = eattr["kind_a"], eattr["kind_b"]
     if ka and all(x is not None for x in ka) and all(y is not None for y in kb):
         codes = {name: code for code, name in enumerate(PORT_KIND_NAMES)}
         for i, (x, y) in enumerate(zip(ka, kb)):
             x, y = x.lower(), y.lower()
             if x not in codes or y not in codes:
-                raise InputFileError(f"{path}: line {g.line[i]}: port kinds ({x!r}, {y!r}) invalid; "
-                                     f"allowed: {', '.join(PORT_KIND_NAMES)}")
+                raise InputFileError(
+                    f"{path}: line {g.line[i]}: port kinds ({x!r}, {y!r}) invalid; "
+                    f"allowed: {', '.join(PORT_KIND_NAMES)}"
+                )
             g.ka.append(codes[x])
             g.kb.append(codes[y])
 
@@ -449,7 +499,9 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
     names = g.names
     nv = len(names)
     if not g.a:
-        raise InputFileError(f"{path}: no links found (expected lines 'a b [port_a port_b]' or GraphML edges)")
+        raise InputFileError(
+            f"{path}: no links found (expected lines 'a b [port_a port_b]' or GraphML edges)"
+        )
     # compute nodes: the 'kind' attribute where every vertex has one, else the prefix rule
     kinds = g.kind
     if any(k is not None for k in kinds):
@@ -458,14 +510,16 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
             v = missing[0]
             raise InputFileError(
                 f"{path}: line {g.where[v]}: vertex {names[v]!r} has no 'kind' attribute while others do; "
-                f"give kind='node' or 'switch' to every vertex")
+                f"give kind='node' or 'switch' to every vertex"
+            )
         is_node = np.array(kinds, bool)
     else:
         is_node = np.fromiter((s.startswith(node_prefix) for s in names), bool, nv)
     if not is_node.any():
         raise InputFileError(
             f"{path}: no compute nodes: no vertex has kind='node' or a label starting with {node_prefix!r} "
-            f"(set node_prefix=..., e.g. graph:file={params['file']},node_prefix=h)")
+            f"(set node_prefix=..., e.g. graph:file={params['file']},node_prefix=h)"
+        )
     a = np.asarray(g.a, np.int64)
     b = np.asarray(g.b, np.int64)
     line = np.asarray(g.line, np.int64)
@@ -479,8 +533,13 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
         at(a == b, lambda i: f"link from {names[a[i]]!r} to itself")
     nn = is_node[a] & is_node[b]
     if nn.any():
-        at(nn, lambda i: f"link between two compute nodes {names[a[i]]!r} and {names[b[i]]!r}; "
-                         f"a compute node connects to one switch")
+        at(
+            nn,
+            lambda i: (
+                f"link between two compute nodes {names[a[i]]!r} and {names[b[i]]!r}; "
+                f"a compute node connects to one switch"
+            ),
+        )
     deg = np.bincount(np.concatenate([a, b]), minlength=nv)
     bad = np.flatnonzero(is_node & (deg != 1))
     if len(bad):
@@ -488,7 +547,8 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
         where = line[(a == v) | (b == v)][:3].tolist()
         raise InputFileError(
             f"{path}: line {g.where[v]}: compute node {names[v]!r} has {deg[v]} links (lines "
-            f"{', '.join(map(str, where))}); a compute node has exactly one link, to a switch")
+            f"{', '.join(map(str, where))}); a compute node has exactly one link, to a switch"
+        )
     if ports is not None:
         pa, pb = ports
         neg = (pa < 0) | (pb < 0) | (pa > MAX_PORT) | (pb > MAX_PORT)
@@ -528,8 +588,9 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
             e1, e2 = srt[j], srt[j + 1]
             raise InputFileError(
                 f"{path}: line {ends_line[e2]}: port {port[e2]} of switch {names[sw_old[ends_sw[e2] - n]]!r} "
-                f"is already used on line {ends_line[e1]}")
-    peer_port = np.concatenate([port[len(a):], port[: len(a)]])
+                f"is already used on line {ends_line[e1]}"
+            )
+    peer_port = np.concatenate([port[len(a) :], port[: len(a)]])
     radix = int(port[at_switch].max()) + 1 if at_switch.any() else 1
     port_peer = np.full((s, radix), -1, np.int64)
     port_peer_port = np.zeros((s, radix), np.int64)
@@ -537,23 +598,38 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
     port_peer[rows, cols] = ends_peer[at_switch]
     port_peer_port[rows, cols] = peer_port[at_switch]
     level = _levels(g, sw_old, n, s, a, b)
-    layer = (np.array([g.layer[v] for v in sw_old], np.int64)
-             if s and all(v in g.layer for v in sw_old) else level)
+    layer = (
+        np.array([g.layer[v] for v in sw_old], np.int64)
+        if s and all(v in g.layer for v in sw_old)
+        else level
+    )
     kind = np.full((s, radix), PORT_NONE, np.int64)
     used = port_peer >= 0
     peer_sw = np.where(port_peer >= n, port_peer - n, 0)
     peer_level = level[peer_sw]
     mine = level[:, None]
-    kind[used] = np.select([port_peer < n, peer_level > mine, peer_level < mine],
-                           [PORT_NODE, PORT_UP, PORT_DOWN], PORT_CUBE)[used]
+    kind[used] = np.select(
+        [port_peer < n, peer_level > mine, peer_level < mine],
+        [PORT_NODE, PORT_UP, PORT_DOWN],
+        PORT_CUBE,
+    )[used]
     if g.ka:  # the file's own port kinds (a port facing a compute node stays PORT_NODE)
         given = np.concatenate([g.ka, g.kb])[at_switch]
         kind[rows, cols] = np.where(port_peer[rows, cols] < n, PORT_NODE, given)
     return Topology.create(
-        "graph", params, node_digits=np.zeros((n, 0), np.int64), switch_digits=np.zeros((s, 0), np.int64),
-        switch_level=level, switch_layer=layer, port_peer=port_peer, port_peer_port=port_peer_port,
-        port_kind=kind, node_names=[names[v] for v in node_old], switch_names=[names[v] for v in sw_old],
-        meta={"source": str(path), "format": fmt})
+        "graph",
+        params,
+        node_digits=np.zeros((n, 0), np.int64),
+        switch_digits=np.zeros((s, 0), np.int64),
+        switch_level=level,
+        switch_layer=layer,
+        port_peer=port_peer,
+        port_peer_port=port_peer_port,
+        port_kind=kind,
+        node_names=[names[v] for v in node_old],
+        switch_names=[names[v] for v in sw_old],
+        meta={"source": str(path), "format": fmt},
+    )
 
 
 def _adjacency(a, b, nv):
@@ -573,7 +649,8 @@ def _check_connected(path, names, node_old, sw_old, a, b, nv, where) -> None:
     raise InputFileError(
         f"{path}: line {where[old[v]]}: the graph is disconnected ({count} components): vertex {name!r} "
         f"is in a component of {sizes[comp[v]]} vertices, not connected to {other!r} "
-        f"(largest component, {sizes[big]} vertices)")
+        f"(largest component, {sizes[big]} vertices)"
+    )
 
 
 def _levels(g: _Parsed, sw_old, n, s, a, b) -> np.ndarray:
@@ -582,7 +659,11 @@ def _levels(g: _Parsed, sw_old, n, s, a, b) -> np.ndarray:
         return np.array([g.level[v] for v in sw_old], np.int64)
     if s == 0:
         return np.zeros(0, np.int64)
-    dist = csgraph.dijkstra(_adjacency(a, b, n + s), directed=False, indices=np.arange(n),
-                            unweighted=True, min_only=True)
+    dist = csgraph.dijkstra(
+        _adjacency(a, b, n + s),
+        directed=False,
+        indices=np.arange(n),
+        unweighted=True,
+        min_only=True,
+    )
     return (dist[n:] - 1).astype(np.int64)
-

@@ -21,9 +21,19 @@ def _size(p):
     return k**n, n * k ** (n - 1), 2 * k
 
 
-def tree_ports(k: int, n: int, stages: int, L: np.ndarray, D: np.ndarray, base: np.ndarray,
-               node_of: np.ndarray, up_digit: np.ndarray, down_digit: np.ndarray,
-               up_stride: int, N: int):
+def tree_ports(
+    k: int,
+    n: int,
+    stages: int,
+    L: np.ndarray,
+    D: np.ndarray,
+    base: np.ndarray,
+    node_of: np.ndarray,
+    up_digit: np.ndarray,
+    down_digit: np.ndarray,
+    up_stride: int,
+    N: int,
+):
     """Port tables of a stack of k-ary tree stages (shared by kant and clos).
 
     ``up_digit[s]`` is the digit changed going from the switch towards the roots,
@@ -61,12 +71,24 @@ def tree_ports(k: int, n: int, stages: int, L: np.ndarray, D: np.ndarray, base: 
 
 
 @register_family(
-    "kant", title="classical k-ary n-tree", paper="000 Fig. 1 / Table I",
-    params=[Param("k", "arity (switch radix 2k, roots k)", minimum=2, maximum=64),
-            Param("n", "stages", minimum=1, maximum=24)],
-    size=_size, node_classes=all_nodes_one_class,
-    facets=Facets(routing="dmodk", forms="kant", fault_tolerance="rules", advisor=("kant",),
-                  drawing="layered", example="kant:k=2,n=2"))
+    "kant",
+    title="classical k-ary n-tree",
+    paper="000 Fig. 1 / Table I",
+    params=[
+        Param("k", "arity (switch radix 2k, roots k)", minimum=2, maximum=64),
+        Param("n", "stages", minimum=1, maximum=24),
+    ],
+    size=_size,
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="dmodk",
+        forms="kant",
+        fault_tolerance="rules",
+        advisor=("kant",),
+        drawing="layered",
+        example="kant:k=2,n=2",
+    ),
+)
 def kant(k: int, n: int) -> Topology:
     """Classical k-ary n-tree: k^n nodes, n k^(n-1) switches, n k^n links.
 
@@ -96,7 +118,14 @@ def kant(k: int, n: int) -> Topology:
     peer, pport, kind = tree_ports(k, n, n, L, D, base, node_of, up_digit, down_digit, K, N)
     c = np.arange(N, dtype=np.int64)
     return Topology.create(
-        "kant", {"k": k, "n": n}, node_digits=digits_msd(c, n, k),
+        "kant",
+        {"k": k, "n": n},
+        node_digits=digits_msd(c, n, k),
         switch_digits=np.concatenate([L[:, None], digits_msd(D, n - 1, k)], axis=1),
-        switch_level=L, port_peer=peer, port_peer_port=pport, port_kind=kind,
-        node_switch=c % K, node_port=c // K)
+        switch_level=L,
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=c % K,
+        node_port=c // K,
+    )

@@ -43,16 +43,28 @@ def intermediate_codes(k: int) -> np.ndarray:
     return np.asarray(codes, np.int64)
 
 
-_PARAMS = [Param("k", "cube dimension and tree arity (switch radix 2k)", minimum=2, maximum=16),
-           Param("n", "tree levels", minimum=2, maximum=24)]
+_PARAMS = [
+    Param("k", "cube dimension and tree arity (switch radix 2k)", minimum=2, maximum=16),
+    Param("n", "tree levels", minimum=2, maximum=24),
+]
 
 
 @register_family(
-    "kantc", title="k-ary n-tree k-cube KANTC(k,n)", paper="004 §2.1 / Table 1",
-    params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], False, p["k"]),
+    "kantc",
+    title="k-ary n-tree k-cube KANTC(k,n)",
+    paper="004 §2.1 / Table 1",
+    params=_PARAMS,
+    size=lambda p: hybrid_size(p["k"], p["n"], False, p["k"]),
     node_classes=hybrid_node_classes,
-    facets=Facets(routing="cube-tree", forms="kantc", fault_tolerance="generic", advisor=("kantc",),
-                  drawing="layered", example="kantc:k=2,n=2"))
+    facets=Facets(
+        routing="cube-tree",
+        forms="kantc",
+        fault_tolerance="generic",
+        advisor=("kantc",),
+        drawing="layered",
+        example="kantc:k=2,n=2",
+    ),
+)
 def kantc(k: int, n: int) -> Topology:
     """KANTC(k, n): levels 1..n-1 of a k-ary n-tree above k^(n-2) k-cubes.
 
@@ -76,11 +88,21 @@ def kantc(k: int, n: int) -> Topology:
 
 
 @register_family(
-    "mikantc", title="mirrored k-ary n-tree k-cube MiKANTC(k,n)", paper="004 §2.2 / Table 1",
-    params=_PARAMS, size=lambda p: hybrid_size(p["k"], p["n"], True, p["k"]),
+    "mikantc",
+    title="mirrored k-ary n-tree k-cube MiKANTC(k,n)",
+    paper="004 §2.2 / Table 1",
+    params=_PARAMS,
+    size=lambda p: hybrid_size(p["k"], p["n"], True, p["k"]),
     node_classes=hybrid_node_classes,
-    facets=Facets(routing="cube-tree", forms="mikantc", fault_tolerance="rules", advisor=("mikantc",),
-                  drawing="layered", example="mikantc:k=2,n=2"))
+    facets=Facets(
+        routing="cube-tree",
+        forms="mikantc",
+        fault_tolerance="rules",
+        advisor=("mikantc",),
+        drawing="layered",
+        example="mikantc:k=2,n=2",
+    ),
+)
 def mikantc(k: int, n: int) -> Topology:
     """MiKANTC(k, n): MiKANT(k, n) whose stage-0 switches are the intermediates of k-cubes.
 

@@ -21,12 +21,24 @@ def _size(p):
 
 
 @register_family(
-    "mikant", title="Mirrored k-ary n-tree MiKANT(k,n)", paper="000 §II",
-    params=[Param("k", "arity (switch radix 2k)", minimum=2, maximum=64),
-            Param("n", "tree levels (2n-2 switch stages)", minimum=2, maximum=24)],
-    size=_size, node_classes=all_nodes_one_class,
-    facets=Facets(routing="balanced", forms="mikant", fault_tolerance="rules", advisor=("mikant",),
-                  drawing="layered", example="mikant:k=2,n=2"))
+    "mikant",
+    title="Mirrored k-ary n-tree MiKANT(k,n)",
+    paper="000 §II",
+    params=[
+        Param("k", "arity (switch radix 2k)", minimum=2, maximum=64),
+        Param("n", "tree levels (2n-2 switch stages)", minimum=2, maximum=24),
+    ],
+    size=_size,
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="balanced",
+        forms="mikant",
+        fault_tolerance="rules",
+        advisor=("mikant",),
+        drawing="layered",
+        example="mikant:k=2,n=2",
+    ),
+)
 def mikant(k: int, n: int) -> Topology:
     """MiKANT(k, n): 2k^n nodes, 2(n-1)k^(n-1) switches of radix 2k, (2n-1)k^n links.
 
@@ -49,7 +61,7 @@ def mikant(k: int, n: int) -> Topology:
     GL = sid // K
     L = GL % (n - 1)
     G = GL // (n - 1)
-    base_gl = (sid - D)  # index of <G, L, 0>
+    base_gl = sid - D  # index of <G, L, 0>
 
     peer = np.full((S, 2 * k), -1, np.int64)
     pport = np.zeros((S, 2 * k), np.int64)
@@ -95,8 +107,16 @@ def mikant(k: int, n: int) -> Topology:
     node_port = c // K
     # drawing layer: group 0 stages 0..n-2 bottom-up, group 1 stacked above, mirrored
     layer = np.where(G == 0, L, 2 * (n - 1) - 1 - L)
-    return Topology.create("mikant", {"k": k, "n": n}, node_digits=node_digits,
-                           switch_digits=switch_digits, switch_level=L,
-                           switch_layer=layer, port_peer=peer,
-                           port_peer_port=pport, port_kind=kind, node_switch=node_switch,
-                           node_port=node_port)
+    return Topology.create(
+        "mikant",
+        {"k": k, "n": n},
+        node_digits=node_digits,
+        switch_digits=switch_digits,
+        switch_level=L,
+        switch_layer=layer,
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=node_switch,
+        node_port=node_port,
+    )

@@ -34,15 +34,17 @@ from ._digits import all_nodes_one_class
 from .cubes import bits_msd
 
 PORT_LATERAL = 4
-_CLIENTS = Param("clients", "number of clients N, a power of two (8, 16, 32, ...)",
-                 minimum=8, maximum=2**26)
+_CLIENTS = Param(
+    "clients", "number of clients N, a power of two (8, 16, 32, ...)", minimum=8, maximum=2**26
+)
 
 
 def _log2_clients(family: str, clients: int) -> int:
     if clients & (clients - 1):
         raise ParameterError(
             f"{family}: clients={clients} is not a power of two; allowed: 2^m clients with "
-            f"m >= 3 (8, 16, 32, 64, ...)")
+            f"m >= 3 (8, 16, 32, 64, ...)"
+        )
     return clients.bit_length() - 1
 
 
@@ -87,22 +89,38 @@ def _build(family: str, clients: int, reduced: bool) -> Topology:
         pport[:, PORT_LATERAL] = PORT_LATERAL
         kind[:, PORT_LATERAL] = PORT_CUBE
     addr = np.arange(N, dtype=np.int64)
-    meta = {"n": n, "rows": rows, "columns": C, "clients_per_leaf": 2,
-            "down_ports": (0, 1), "up_ports": (2, 3),
-            "lateral_port": PORT_LATERAL if reduced else -1, "lateral_bits": lateral}
+    meta = {
+        "n": n,
+        "rows": rows,
+        "columns": C,
+        "clients_per_leaf": 2,
+        "down_ports": (0, 1),
+        "up_ports": (2, 3),
+        "lateral_port": PORT_LATERAL if reduced else -1,
+        "lateral_bits": lateral,
+    }
     sw_digits = np.empty((S, n), np.int16)
     sw_digits[:, 0] = r
     sw_digits[:, 1:] = bits_msd(c, n - 1)
     return Topology.create(
-        family, {"clients": clients}, node_digits=bits_msd(addr, n),
-        switch_digits=sw_digits, switch_level=r, port_peer=peer,
-        port_peer_port=pport, port_kind=kind, node_switch=addr // 2, node_port=addr % 2,
-        meta=meta)
+        family,
+        {"clients": clients},
+        node_digits=bits_msd(addr, n),
+        switch_digits=sw_digits,
+        switch_level=r,
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=addr // 2,
+        node_port=addr % 2,
+        meta=meta,
+    )
 
 
 def _check(family: str):
     def check(q):
         _log2_clients(family, q["clients"])
+
     return check
 
 
@@ -110,14 +128,27 @@ def _size(rows_less: int):
     def size(q):
         n = q["clients"].bit_length() - 1
         return q["clients"], (n - rows_less) * q["clients"] // 2, 4 + rows_less
+
     return size
 
 
 @register_family(
-    "minft", title="MIN (butterfly) fat tree, 2 clients per leaf router", paper="003 §3",
-    params=[_CLIENTS], size=_size(0), check=_check("minft"), node_classes=all_nodes_one_class,
-    facets=Facets(routing="summit", forms="minft", fault_tolerance="generic", advisor=("minft",),
-                  drawing="layered", example="minft:clients=8"))
+    "minft",
+    title="MIN (butterfly) fat tree, 2 clients per leaf router",
+    paper="003 §3",
+    params=[_CLIENTS],
+    size=_size(0),
+    check=_check("minft"),
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="summit",
+        forms="minft",
+        fault_tolerance="generic",
+        advisor=("minft",),
+        drawing="layered",
+        example="minft:clients=8",
+    ),
+)
 def minft(clients: int) -> Topology:
     """Bouhraoua's MIN fat tree: N = 2^n clients, n rows of N/2 routers (n 2^(n-1) in all).
 
@@ -144,11 +175,22 @@ def minft(clients: int) -> Topology:
 
 
 @register_family(
-    "rsminft", title="reduced-switch scalable MIN fat tree with lateral links", paper="003 §4",
-    params=[_CLIENTS], size=_size(1), check=_check("rsminft"),
+    "rsminft",
+    title="reduced-switch scalable MIN fat tree with lateral links",
+    paper="003 §4",
+    params=[_CLIENTS],
+    size=_size(1),
+    check=_check("rsminft"),
     node_classes=all_nodes_one_class,
-    facets=Facets(routing="lateral", forms="rsminft", fault_tolerance="generic", advisor=("rsminft",),
-                  drawing="layered", example="rsminft:clients=8"))
+    facets=Facets(
+        routing="lateral",
+        forms="rsminft",
+        fault_tolerance="generic",
+        advisor=("rsminft",),
+        drawing="layered",
+        example="rsminft:clients=8",
+    ),
+)
 def rsminft(clients: int) -> Topology:
     """003's reduced-switch MIN fat tree: the top row removed, one lateral link per router.
 

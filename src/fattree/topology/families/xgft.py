@@ -37,8 +37,9 @@ MAX_ENTRY = 1024
 MAX_VERTICES = 2**31 - 2
 
 
-def parse_levels(name: str, raw, max_entry: int | None = MAX_ENTRY,
-                 max_levels: int | None = MAX_LEVELS) -> str:
+def parse_levels(
+    name: str, raw, max_entry: int | None = MAX_ENTRY, max_levels: int | None = MAX_LEVELS
+) -> str:
     """Canonical dot-separated list of positive integers (``"4.4.4"``) from a spec value.
 
     Accepts a string ``"4.4.4"``, an integer (one level) or a sequence of integers.
@@ -75,7 +76,8 @@ def parse_levels(name: str, raw, max_entry: int | None = MAX_ENTRY,
             raise ParameterError(f"xgft: {name}={raw!r} is invalid: {allowed}") from None
         if v < 1 or (max_entry is not None and v > max_entry):
             raise ParameterError(
-                f"xgft: {name}={raw!r} is invalid: entry {v} is out of range; {allowed}")
+                f"xgft: {name}={raw!r} is invalid: entry {v} is out of range; {allowed}"
+            )
         out.append(v)
     if not out or (max_levels is not None and len(out) > max_levels):
         raise ParameterError(f"xgft: {name}={raw!r} is invalid: {allowed}")
@@ -111,7 +113,7 @@ def shape(params, limits: bool = True) -> tuple[tuple[int, ...], tuple[int, ...]
 def stage_sizes(m, w) -> list[int]:
     """Switches per stage: level i has ``prod_{j>i} m_j * prod_{j<=i} w_j``."""
     h = len(m)
-    return [prod(w[: i + 1]) * prod(m[i + 1:]) for i in range(h)]
+    return [prod(w[: i + 1]) * prod(m[i + 1 :]) for i in range(h)]
 
 
 def stage_radix(m, w) -> list[int]:
@@ -125,18 +127,21 @@ def _check(p):
     if len(m) != len(w):
         raise ParameterError(
             f"xgft: m={p['m']} has {len(m)} levels but w={p['w']} has {len(w)}; "
-            f"give one m and one w per level")
+            f"give one m and one w per level"
+        )
     if w[0] != 1:
         raise ParameterError(
             f"xgft: w={p['w']} is invalid: w_1 must be 1 (a compute node has one link to "
-            f"its leaf switch); w_1={w[0]}")
+            f"its leaf switch); w_1={w[0]}"
+        )
     nodes, switches = prod(m), sum(stage_sizes(m, w))
     if nodes < 2:
         raise ParameterError(f"xgft: m={p['m']} gives {nodes} compute node; at least 2 are needed")
     if nodes + switches > MAX_VERTICES:
         raise ParameterError(
             f"xgft: m={p['m']},w={p['w']} is too large: {nodes:,} nodes and {switches:,} "
-            f"switches; at most {MAX_VERTICES:,} vertices in all")
+            f"switches; at most {MAX_VERTICES:,} vertices in all"
+        )
 
 
 def _size(p):
@@ -169,14 +174,29 @@ def _join(digits, radices):
 
 
 @register_family(
-    "xgft", title="extended generalized fat tree XGFT(h; m; w)",
+    "xgft",
+    title="extended generalized fat tree XGFT(h; m; w)",
     paper="Öhring, Ibel, Das, Kumar 1995",
-    params=[Param("m", "children per switch per level, dot-separated (m_1 = nodes per leaf)",
-                  kind=_m_param),
-            Param("w", "parents per vertex per level, dot-separated (w_1 = 1)", kind=_w_param)],
-    size=_size, check=_check, node_classes=all_nodes_one_class,
-    facets=Facets(routing="dmodk", forms="xgft", fault_tolerance="generic", advisor=("xgft-2:1", "xgft-4:1"),
-                  drawing="layered", example="xgft:m=2.2,w=1.2"))
+    params=[
+        Param(
+            "m",
+            "children per switch per level, dot-separated (m_1 = nodes per leaf)",
+            kind=_m_param,
+        ),
+        Param("w", "parents per vertex per level, dot-separated (w_1 = 1)", kind=_w_param),
+    ],
+    size=_size,
+    check=_check,
+    node_classes=all_nodes_one_class,
+    facets=Facets(
+        routing="dmodk",
+        forms="xgft",
+        fault_tolerance="generic",
+        advisor=("xgft-2:1", "xgft-4:1"),
+        drawing="layered",
+        example="xgft:m=2.2,w=1.2",
+    ),
+)
 def xgft(m: str, w: str) -> Topology:
     """Extended generalized fat tree XGFT(h; m_1..m_h; w_1..w_h).
 
@@ -243,7 +263,15 @@ def xgft(m: str, w: str) -> Topology:
     leaf_digits = _split(c % M, _radices(mm, ww, 0))[:, ::-1]
     node_digits = np.concatenate([(c // M)[:, None], leaf_digits], axis=1)
     return Topology.create(
-        "xgft", {"m": m, "w": w}, node_digits=node_digits, switch_digits=labels,
-        switch_level=level, port_peer=peer, port_peer_port=pport, port_kind=kind,
-        node_switch=c % M, node_port=c // M,
-        meta={"h": h, "m": mm, "w": ww, "stage_offsets": tuple(int(v) for v in off)})
+        "xgft",
+        {"m": m, "w": w},
+        node_digits=node_digits,
+        switch_digits=labels,
+        switch_level=level,
+        port_peer=peer,
+        port_peer_port=pport,
+        port_kind=kind,
+        node_switch=c % M,
+        node_port=c // M,
+        meta={"h": h, "m": mm, "w": ww, "stage_offsets": tuple(int(v) for v in off)},
+    )
