@@ -322,6 +322,14 @@ def compare(
     from ..analysis.pricing import load_prices
 
     check_p(p)
+    if nodes is not None:
+        from ..analysis.advisor import MAX_NODES
+        from ..errors import ParameterError
+
+        if not 2 <= nodes <= MAX_NODES:
+            raise ParameterError(
+                f"nodes={nodes!r} is invalid: an integer from 2 to {MAX_NODES:,} (as design --nodes)"
+            )
     pr = load_prices(prices)
     entries = [_compare_entry(s, p, nodes, pr) for s in specs]
     rows = (
