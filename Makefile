@@ -17,13 +17,13 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/fattree study flagship -o out
 
-# every test (the README's command; CI runs it through .ci/run)
+# every test (the README's command; CI runs it through .ci/run), one worker per core
 test: $(STAMP)
-	$(BIN)/python -m pytest tests src/fattree
+	$(BIN)/python -m pytest -n auto --dist worksteal tests src/fattree
 
 # the tests not marked slow (under a minute on two cores)
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow" tests src/fattree
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not slow" tests src/fattree
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done

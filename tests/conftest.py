@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+
+# pytest-xdist's workers set COLUMNS=80, which the CLI honours (as it should for a user's
+# terminal); the tests expect a pipe's output, as under plain pytest
+os.environ.pop("COLUMNS", None)
 
 
 def assert_ports_consistent(topo) -> None:

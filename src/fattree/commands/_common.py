@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 
 from ..errors import ParameterError
 
@@ -38,8 +38,27 @@ def _width(stream) -> int | None:
         return _NO_TTY_WIDTH
 
 
-console = Console(width=_width(sys.stdout))
-err_console = Console(stderr=True, width=_width(sys.stderr))
+class _Console(Console):
+    """A console whose width follows the stream it writes to *now* (a terminal's width,
+    ``COLUMNS``, or wide enough for a pipe), not the stream there was at import."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._width = None  # rich fixes COLUMNS at construction; ``size`` reads it live
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        dims = super().size
+        width = _width(self.file)
+        return dims if width is None else ConsoleDimensions(width, dims.height)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)
+
+
+console = _Console()
+err_console = _Console(stderr=True)
 
 
 #: the most points a START:STOP:STEP list (loads, rates) may expand to
@@ -287,7 +306,6 @@ def warn_routing(topo, cr, traffic: str, bound: float | None, seed: int = 0) -> 
     is far below the best known routing's (fattree.routing.advice); nothing otherwise."""
     if cr is None or bound is None:
         return
-    import sys
 
     from ..routing.advice import routing_advice
 

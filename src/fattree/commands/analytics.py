@@ -16,6 +16,7 @@ from rich.table import Table
 
 from ..analysis.closed_forms import FORMS
 from ..analysis.cost import BASELINES
+from ..analysis.kncube import CONSTRAINTS, WIRES
 from ..report.figures_analytics import RCP_FAMILIES
 from ._common import ProgressLine, check_number, check_output, console, listing, print_json
 
@@ -548,9 +549,11 @@ def _records(df) -> list[dict]:
 def model_kncube(
     nodes: int = typer.Option(4096, "--nodes", help="nodes N (all integer k^n = N are listed)"),
     constraint: str = typer.Option(
-        "bisection", "--constraint", help="bisection (Dally) or nodesize (Agarwal)"
+        "bisection",
+        "--constraint",
+        help=f"{listing(CONSTRAINTS)} (Dally's bisection, Agarwal's node size)",
     ),
-    wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
+    wire: str = typer.Option("constant", "--wire", help=f"wire delay: {listing(WIRES)}"),
     message_length: float = typer.Option(
         150.0, "--message-length", help="message length L in bits"
     ),
@@ -613,7 +616,7 @@ def model_fattree(
     node_size: float = typer.Option(
         640.0, "--node-size", help="router size in wires (constant node size)"
     ),
-    wire: str = typer.Option("constant", "--wire", help="wire delay: constant, log or linear"),
+    wire: str = typer.Option("constant", "--wire", help=f"wire delay: {listing(WIRES)}"),
     width_rule: str = typer.Option(
         "table",
         "--width-rule",
@@ -757,8 +760,8 @@ def plot_path_diversity(
 def plot_kncube_latency(
     output: Path = _OUT,
     nodes: int = typer.Option(256, "--nodes", help="nodes N"),
-    constraint: str = typer.Option("nodesize", "--constraint", help="nodesize or bisection"),
-    wire: str = typer.Option("constant", "--wire", help="constant, log or linear"),
+    constraint: str = typer.Option("nodesize", "--constraint", help=listing(CONSTRAINTS)),
+    wire: str = typer.Option("constant", "--wire", help=listing(WIRES)),
     message_length: float = typer.Option(
         150.0, "--message-length", help="message length L in bits"
     ),

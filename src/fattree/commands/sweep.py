@@ -196,7 +196,14 @@ def results(
             ]
         )
         return
-    table = Table(title=f"{folder}: {len(df)} points" + (f" where {where}" if where else ""))
+    # a heading line, not the table's title: a title wraps to the table's width, and a long
+    # folder path then breaks across lines
+    console.print(
+        f"{folder}: {len(df)} points" + (f" where {where}" if where else ""),
+        markup=False,
+        highlight=False,
+    )
+    table = Table()
     for c in cols:
         table.add_column(c, overflow="fold")
     for rec in df[cols].head(limit).itertuples(index=False):
