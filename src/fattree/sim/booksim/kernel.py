@@ -31,6 +31,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # cfg (int64) indices
 (
@@ -104,11 +105,17 @@ Net = namedtuple(
     "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
     "next_hop dtab tr_cycle tr_dst tr_start tr_end",
 )
-Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
+Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
-Pk = namedtuple("Pk", "pk free")
+Pk = namedtuple("Pk", "pk free pkey phops")
 St = namedtuple("St", "cnt hist rng")
+
+
+@njit(cache=True, inline="always")
+def vmask_words(rv):
+    """Words of a router's bit mask of non-empty input VCs (``rv`` = ports x VCs)."""
+    return (rv + 63) >> 6
 
 
 @njit(cache=True, inline="always")
@@ -154,6 +161,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     MV = V - 1
     MF = (1 << LF) - 1
     RV = R * V
+    MW = vmask_words(RV)
     CAP = ev.f_ev.shape[0] // W
     cnt = st.cnt
     rng = st.rng
@@ -161,10 +169,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    bq, iv, ov, pp, alist, inlist = rt
+    bq, iv, ov, pp, alist, inlist, vmask, plh = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
-    pk, pk_free = pk
+    pk, pk_free, pkey, phops = pk
     node_sw, node_pt = net.node_sw, net.node_pt
     bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
@@ -223,7 +231,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     nl = t - pk[pid, PK_IT]
                     cnt[K_NLAT_SUM] += nl
                     cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
-                    cnt[K_HOPS_SUM] += pk[pid, PK_HOPS]
+                    cnt[K_HOPS_SUM] += phops[pid]
                     hist[min(lat, HIST - 1)] += 1
                 if pk[pid, PK_REC]:
                     cnt[K_MEAS_INFL] -= 1
@@ -241,12 +249,11 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if iv[g, I_ST] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g >> LRV
                     iv[g, I_ST] = VA
-                    d = pk[code >> LF, PK_DST]
+                    d = pkey[code >> LF]  # nca: BookSim2's id of the destination; min: ours
                     if RKIND == 0:  # nca: down if below, else a random up port
-                        bd = pk[code >> LF, PK_B]
                         rp = -1
                         for q in range(R):
-                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                            if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
                                 rp = q
                                 break
                         if rp < 0:
@@ -261,6 +268,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 else:
                     iv[g, I_RDY] = t
             s = g >> LRV
+            if n0 == 0:
+                li = g & (RV - 1)
+                vmask[s * MW + (li >> 6)] |= np.uint64(1) << np.uint64(li & 63)
             if not inlist[s]:
                 inlist[s] = 1
                 alist[cnt[K_AN]] = s
@@ -280,7 +290,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     ct = nnext[n]
                     pk[pid, PK_CT] = ct
                     pk[pid, PK_SRC] = n
-                    pk[pid, PK_HOPS] = 0
+                    phops[pid] = 0
                     if TRACE:
                         d = tr_dst[tr_ptr[n]]
                     elif DMODE == D_TABLE:
@@ -300,6 +310,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                                 d = d + 1 if d >= n else d
                     pk[pid, PK_DST] = d
                     pk[pid, PK_B] = bsof[d]
+                    pkey[pid] = bsof[d] if RKIND == 0 else d
                     rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
                     pk[pid, PK_REC] = rec
                     if rec:
@@ -365,11 +376,14 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             busy = False
             nva = 0
             nsa = 0
-            for li in range(RV):
-                g = base + li
-                if iv[g, I_BL] == 0:
-                    continue
+            for w in range(MW):  # the input VCs holding flits, in index order
+              m = vmask[s * MW + w]
+              if m:
                 busy = True
+              while m:
+                li = (w << 6) + np.int64(trailing_zeros(m))
+                m &= m - np.uint64(1)
+                g = base + li
                 if iv[g, I_RDY] > t:
                     continue
                 vs = iv[g, I_ST]
@@ -539,7 +553,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if tail:
                     ov[ovc, O_USE] = -1
                 if idx == 0:
-                    pk[pid, PK_HOPS] += 1
+                    phops[pid] += 1
                 cnt[K_MOVES] += 1
                 port = s * R + o
                 ds = pp[port, P_PSW]
@@ -572,17 +586,18 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     ev_nc[s2 * N + k] = pp[inport, P_PNODE] * V + v
                     nc_n[s2] = k + 1
                 if iv[g, I_BL] == 0:
+                    li = g & (RV - 1)
+                    vmask[s * MW + (li >> 6)] &= ~(np.uint64(1) << np.uint64(li & 63))
                     if tail:
                         iv[g, I_ST] = IDLE
                 elif tail:  # the next packet's head: routed, then VC allocation
                     nxt = bq[g * B + iv[g, I_BH]]
                     iv[g, I_ST] = VA
-                    d = pk[nxt >> LF, PK_DST]
+                    d = pkey[nxt >> LF]
                     if RKIND == 0:  # nca: down if below, else a random up port
-                        bd = pk[nxt >> LF, PK_B]
                         rp = -1
                         for q in range(R):
-                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                            if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
                                 rp = q
                                 break
                         if rp < 0:

@@ -147,7 +147,19 @@ def _alloc(topo, cfg, net, traffic, load):
         hi[:, :R0] = net.port_hi.reshape(S, R0)
     pp[:, K.P_LO] = lo.ravel()
     pp[:, K.P_HI] = hi.ravel()
-    rt = K.Rt(np.zeros(NIV * B, np.int64), iv, ov, pp, np.zeros(S, np.int64), np.zeros(S, np.int8))
+    plh = np.empty((NP, 2), np.int32)  # each port's range of BookSim2 destination ids
+    plh[:, 0] = lo.ravel()
+    plh[:, 1] = hi.ravel()
+    rt = K.Rt(
+        np.zeros(NIV * B, np.int64),
+        iv,
+        ov,
+        pp,
+        np.zeros(S, np.int64),
+        np.zeros(S, np.int8),
+        np.zeros(S * K.vmask_words(R * V), np.uint64),
+        plh.ravel(),
+    )
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
         nnext = np.where(
@@ -190,9 +202,16 @@ def _alloc(topo, cfg, net, traffic, load):
 
 
 def _pool(size: int, old=None):
-    pk = K.Pk(np.zeros((size, 8), np.int64), np.arange(size - 1, -1, -1, dtype=np.int64))
+    pk = K.Pk(
+        np.zeros((size, 8), np.int64),
+        np.arange(size - 1, -1, -1, dtype=np.int64),
+        np.zeros(size, np.int32),
+        np.zeros(size, np.int32),
+    )
     if old is not None:
         pk.pk[: len(old.pk)] = old.pk
+        pk.pkey[: len(old.pk)] = old.pkey
+        pk.phops[: len(old.pk)] = old.phops
         pk.free[:] = -1
     return pk
 
