@@ -130,23 +130,27 @@ def _alloc(topo, cfg, net, traffic, load):
         tr_start,
         tr_end,
     )
-    iv = np.zeros((NIV, 8), np.int32)
-    ov = np.zeros((NIV, 4), np.int32)
-    ov[:, K.O_USE] = -1
-    cred = np.where(peer >= 0, B, 0).astype(np.int32)
-    ov[:, K.O_CRED] = np.repeat(cred, V)
-    ov.reshape(NP, V, 4)[:, NV:, K.O_CRED] = 0  # padded VCs never carry a flit
-    pp = np.zeros((NP, 8), np.int32)
-    pp[:, K.P_PSW] = peer_sw
-    pp[:, K.P_PPORT] = peer_port
-    pp[:, K.P_PNODE] = peer_node
+    if R * V >= K.SMALL or B >= K.SMALL:
+        raise ParameterError(
+            f"buffer={B} with {R0} ports x {NV} VCs: model='booksim' allows buffer < "
+            f"{K.SMALL} and (ports x VCs, each rounded up to a power of two) < {K.SMALL}"
+        )
+    iv = np.zeros(NIV, K.IV_DT)
+    ov = np.zeros(NIV, K.OV_DT)
+    ov["use"] = -1
+    cred = np.where(peer >= 0, B, 0).astype(np.int16)
+    ov["cred"] = np.repeat(cred, V)
+    ov["cred"].reshape(NP, V)[:, NV:] = 0  # padded VCs never carry a flit
+    pp = np.zeros(NP, K.PP_DT)
+    unconnected = -(1 << 30)  # (never a route)
+    pp["peer"] = np.where(
+        peer_sw >= 0, peer_sw * R + peer_port, np.where(peer_node >= 0, -1 - peer_node, unconnected)
+    )
     lo = np.full((S, R), -1, np.int64)
     hi = np.full((S, R), -2, np.int64)
     if len(net.port_lo):
         lo[:, :R0] = net.port_lo.reshape(S, R0)
         hi[:, :R0] = net.port_hi.reshape(S, R0)
-    pp[:, K.P_LO] = lo.ravel()
-    pp[:, K.P_HI] = hi.ravel()
     plh = np.empty((NP, 2), np.int32)  # each port's range of BookSim2 destination ids
     plh[:, 0] = lo.ravel()
     plh[:, 1] = hi.ravel()
@@ -203,7 +207,7 @@ def _alloc(topo, cfg, net, traffic, load):
 
 def _pool(size: int, old=None):
     pk = K.Pk(
-        np.zeros((size, 8), np.int64),
+        np.zeros(size, K.PK_DT),
         np.arange(size - 1, -1, -1, dtype=np.int64),
         np.zeros(size, np.int32),
         np.zeros(size, np.int32),
