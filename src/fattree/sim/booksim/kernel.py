@@ -109,15 +109,8 @@ IV_DT = np.dtype(  # an input VC: ready cycle, buffer head and length, state, ro
 OV_DT = np.dtype(  # an output VC: owner (router-local input VC or -1), credits, grant pointer
     [("use", np.int16), ("cred", np.int16), ("vag", np.int16), ("pad", np.int16)]
 )
-PP_DT = np.dtype(  # a port: switch allocation's grant and accept pointers, the VC round
-    [  # robin, and its peer: the peer switch's global port index, or -1 - node
-        ("sag", np.int16),
-        ("saa", np.int16),
-        ("rr", np.int16),
-        ("pad", np.int16),
-        ("peer", np.int32),
-        ("pad2", np.int32),
-    ]
+PP_DT = np.dtype(  # a port: switch allocation's grant and accept pointers, the VC round robin
+    [("sag", np.int16), ("saa", np.int16), ("rr", np.int16), ("pad", np.int16)]
 )
 PK_DT = np.dtype([("ct", np.int64), ("it", np.int64), ("rec", np.int64)])  # a packet
 SMALL = 1 << 15  # ports x VCs and the buffer depth fit the int16 fields above
@@ -127,7 +120,7 @@ Net = namedtuple(
     "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
     "next_hop dtab tr_cycle tr_dst tr_start tr_end",
 )
-Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh")  # pp: PP_DT, iv: IV_DT, ...
+Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh peer")  # pp: PP_DT, iv: IV_DT, ...
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
 Pk = namedtuple("Pk", "pk free pkey phops")
@@ -191,7 +184,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    bq, iv, ov, pp, alist, inlist, vmask, plh = rt
+    bq, iv, ov, pp, alist, inlist, vmask, plh, peer = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
     pk, pk_free, pkey, phops = pk
@@ -575,7 +568,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if idx == 0:
                     phops[pid] += 1
                 cnt[K_MOVES] += 1
-                ds = pp[s * R + o].peer
+                ds = peer[s * R + o]
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
                     k = f_n[s3]
@@ -593,7 +586,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     c_n[s5] = k + 1
                 inport = g >> LV
                 v = g & MV
-                us = pp[inport].peer
+                us = peer[inport]
                 if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
                     s2 = (t + 2 + CD) & (W - 1)
                     k = c_n[s2]

@@ -143,7 +143,7 @@ def _alloc(topo, cfg, net, traffic, load):
     ov["cred"].reshape(NP, V)[:, NV:] = 0  # padded VCs never carry a flit
     pp = np.zeros(NP, K.PP_DT)
     unconnected = -(1 << 30)  # (never a route)
-    pp["peer"] = np.where(
+    ppeer = np.where(  # the peer switch's global port index, or -1 - node
         peer_sw >= 0, peer_sw * R + peer_port, np.where(peer_node >= 0, -1 - peer_node, unconnected)
     )
     lo = np.full((S, R), -1, np.int64)
@@ -163,6 +163,7 @@ def _alloc(topo, cfg, net, traffic, load):
         np.zeros(S, np.int8),
         np.zeros(S * K.vmask_words(R * V), np.uint64),
         plh.ravel(),
+        ppeer.astype(np.int32),
     )
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
