@@ -31,6 +31,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # cfg (int64) indices
 (
@@ -93,22 +94,43 @@ ST_STOP, ST_DONE, ST_GROW = 0, 1, 2
 # destination modes
 D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
 HIST = 1 << 14
-# packed rows (one cache line or less per input VC, output VC, port, packet)
-I_BH, I_BL, I_ST, I_RDY, I_ROUTE, I_OUT, I_OVV, I_VAA = range(8)  # iv (NIV, 8) int32
-O_USE, O_CRED, O_VAG = range(3)  # ov (NIV, 4) int32
-P_SAG, P_SAA, P_RR, P_PSW, P_PPORT, P_PNODE, P_LO, P_HI = range(8)  # pp (NP, 8) int32
-PK_DST, PK_SRC, PK_CT, PK_IT, PK_HOPS, PK_REC, PK_B = range(7)  # pk (P, 8) int64
+# packed records, small so that a router's state spans few cache lines
+IV_DT = np.dtype(  # an input VC: ready cycle, buffer head and length, state, route, ...
+    [
+        ("rdy", np.int32),
+        ("bh", np.int16),
+        ("bl", np.int16),
+        ("st", np.int16),
+        ("route", np.int16),  # the routed output port (also the allocated one when ACTIVE)
+        ("ovv", np.int16),  # the allocated VC of that port
+        ("vaa", np.int16),  # VC allocation's accept pointer
+    ]
+)
+OV_DT = np.dtype(  # an output VC: owner (router-local input VC or -1), credits, grant pointer
+    [("use", np.int16), ("cred", np.int16), ("vag", np.int16), ("pad", np.int16)]
+)
+PP_DT = np.dtype(  # a port: switch allocation's grant and accept pointers, the VC round robin
+    [("sag", np.int16), ("saa", np.int16), ("rr", np.int16), ("pad", np.int16)]
+)
+PK_DT = np.dtype([("ct", np.int64), ("it", np.int64), ("rec", np.int64)])  # a packet
+SMALL = 1 << 15  # ports x VCs and the buffer depth fit the int16 fields above
 
 Net = namedtuple(
     "Net",
     "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
     "next_hop dtab tr_cycle tr_dst tr_start tr_end",
 )
-Rt = namedtuple("Rt", "bq iv ov pp alist inlist")
+Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh peer")  # pp: PP_DT, iv: IV_DT, ...
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
-Pk = namedtuple("Pk", "pk free")
+Pk = namedtuple("Pk", "pk free pkey phops")
 St = namedtuple("St", "cnt hist rng")
+
+
+@njit(cache=True, inline="always")
+def vmask_words(rv):
+    """Words of a router's bit mask of non-empty input VCs (``rv`` = ports x VCs)."""
+    return (rv + 63) >> 6
 
 
 @njit(cache=True, inline="always")
@@ -154,6 +176,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     MV = V - 1
     MF = (1 << LF) - 1
     RV = R * V
+    MW = vmask_words(RV)
     CAP = ev.f_ev.shape[0] // W
     cnt = st.cnt
     rng = st.rng
@@ -161,10 +184,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    bq, iv, ov, pp, alist, inlist = rt
+    bq, iv, ov, pp, alist, inlist, vmask, plh, peer = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
-    pk, pk_free = pk
+    pk, pk_free, pkey, phops = pk
     node_sw, node_pt = net.node_sw, net.node_pt
     bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
@@ -212,20 +235,22 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             if state != DRAINING:
                 cnt[K_ACC] += 1
             cnt[K_INFL_F] -= 1
-            cnt[K_INFL_CT] -= pk[pid, PK_CT]
+            ct = pk[pid].ct
+            cnt[K_INFL_CT] -= ct
             if (code & MF) == F - 1:  # tail: the packet is delivered
                 cnt[K_DELIVERED] += 1
-                if state == WARMING or pk[pid, PK_REC]:
-                    lat = t - pk[pid, PK_CT]
+                rec = pk[pid].rec
+                if state == WARMING or rec:
+                    lat = t - ct
                     cnt[K_PLAT_SUM] += lat
                     cnt[K_PLAT_N] += 1
                     cnt[K_PLAT_MAX] = max(cnt[K_PLAT_MAX], lat)
-                    nl = t - pk[pid, PK_IT]
+                    nl = t - pk[pid].it
                     cnt[K_NLAT_SUM] += nl
                     cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
-                    cnt[K_HOPS_SUM] += pk[pid, PK_HOPS]
+                    cnt[K_HOPS_SUM] += phops[pid]
                     hist[min(lat, HIST - 1)] += 1
-                if pk[pid, PK_REC]:
+                if rec:
                     cnt[K_MEAS_INFL] -= 1
                 pk_free[cnt[K_NFREE]] = pid
                 cnt[K_NFREE] += 1
@@ -233,20 +258,19 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         for i in range(f_n[slot]):  # flits into router input buffers
             g = f_ev[slot * CAP + i, 0]
             code = f_ev[slot * CAP + i, 1]
-            n0 = iv[g, I_BL]
-            h = iv[g, I_BH] + n0
+            n0 = iv[g].bl
+            h = iv[g].bh + n0
             bq[g * B + (h - B if h >= B else h)] = code
-            iv[g, I_BL] = n0 + 1
+            iv[g].bl = n0 + 1
             if n0 == 0:
-                if iv[g, I_ST] == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
+                if iv[g].st == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g >> LRV
-                    iv[g, I_ST] = VA
-                    d = pk[code >> LF, PK_DST]
+                    iv[g].st = VA
+                    d = pkey[code >> LF]  # nca: BookSim2's id of the destination; min: ours
                     if RKIND == 0:  # nca: down if below, else a random up port
-                        bd = pk[code >> LF, PK_B]
                         rp = -1
                         for q in range(R):
-                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                            if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
                                 rp = q
                                 break
                         if rp < 0:
@@ -256,18 +280,21 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     else:  # the anynet min table
                         ds = node_sw[d]
                         rp = node_pt[d] if ds == s else next_hop[s * S + ds]
-                    iv[g, I_ROUTE] = rp
-                    iv[g, I_RDY] = t + RD
+                    iv[g].route = rp
+                    iv[g].rdy = t + RD
                 else:
-                    iv[g, I_RDY] = t
+                    iv[g].rdy = t
             s = g >> LRV
+            if n0 == 0:
+                li = g & (RV - 1)
+                vmask[s * MW + (li >> 6)] |= np.uint64(1) << np.uint64(li & 63)
             if not inlist[s]:
                 inlist[s] = 1
                 alist[cnt[K_AN]] = s
                 cnt[K_AN] += 1
         f_n[slot] = 0
         for i in range(c_n[slot]):  # credits back at routers
-            ov[c_ovc[slot * CAP + i], O_CRED] += 1
+            ov[c_ovc[slot * CAP + i]].cred += 1
         c_n[slot] = 0
         # ---- 2. nodes: lazy creation, then injection
         for n in range(N):
@@ -278,9 +305,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     pid = pk_free[cnt[K_NFREE] - 1]
                     cnt[K_NFREE] -= 1
                     ct = nnext[n]
-                    pk[pid, PK_CT] = ct
-                    pk[pid, PK_SRC] = n
-                    pk[pid, PK_HOPS] = 0
+                    pk[pid].ct = ct
+                    phops[pid] = 0
                     if TRACE:
                         d = tr_dst[tr_ptr[n]]
                     elif DMODE == D_TABLE:
@@ -298,10 +324,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                             else:
                                 d = min(int(u * (N - 1)), N - 2)
                                 d = d + 1 if d >= n else d
-                    pk[pid, PK_DST] = d
-                    pk[pid, PK_B] = bsof[d]
+                    pkey[pid] = bsof[d] if RKIND == 0 else d
                     rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
-                    pk[pid, PK_REC] = rec
+                    pk[pid].rec = rec
                     if rec:
                         cnt[K_MEAS_INFL] += 1
                     cnt[K_CREATED] += 1
@@ -343,7 +368,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             if idx == 0:
                 nuse[n * V + vc] = 1
                 nlvc[n] = vc
-                pk[pid, PK_IT] = t
+                pk[pid].it = t
             if state != DRAINING:
                 cnt[K_SENT_F] += 1
             cnt[K_INJ_F] += 1
@@ -365,57 +390,60 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             busy = False
             nva = 0
             nsa = 0
-            for li in range(RV):
-                g = base + li
-                if iv[g, I_BL] == 0:
-                    continue
-                busy = True
-                if iv[g, I_RDY] > t:
-                    continue
-                vs = iv[g, I_ST]
-                ro = -1
-                prio = 0
-                if vs == VA:
-                    va_li[nva] = li
-                    va_res[nva] = -1
-                    nva += 1
-                    if SPEC:  # a speculative request if a VC of the port is free, with a credit
-                        o = iv[g, I_ROUTE]
-                        ob = (s * R + o) * V
-                        for oj in range(NV):
-                            if ov[ob + oj, O_USE] < 0 and ov[ob + oj, O_CRED] > 0:
-                                ro = o
+            for w in range(MW):  # the input VCs holding flits, in index order
+                m = vmask[s * MW + w]
+                if m:
+                    busy = True
+                while m:
+                    li = (w << 6) + np.int64(trailing_zeros(m))
+                    m &= m - np.uint64(1)
+                    g = base + li
+                    if iv[g].rdy > t:
+                        continue
+                    vs = iv[g].st
+                    ro = -1
+                    prio = 0
+                    if vs == VA:
+                        va_li[nva] = li
+                        va_res[nva] = -1
+                        nva += 1
+                        if SPEC:  # a speculative request if a VC of the port is free, with a credit
+                            o = iv[g].route
+                            ob = (s * R + o) * V
+                            for oj in range(NV):
+                                if ov[ob + oj].use < 0 and ov[ob + oj].cred > 0:
+                                    ro = o
+                                    break
+                    elif vs == ACTIVE:
+                        if ov[(s * R + iv[g].route) * V + iv[g].ovv].cred > 0:
+                            ro = iv[g].route
+                            prio = 1
+                    if ro >= 0:
+                        # one request per (input, output): a non-speculative one beats a
+                        # speculative one, then the VC nearest the input's round-robin offset
+                        # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
+                        rp = li >> LV
+                        rv = li & MV
+                        off = pp[s * R + rp].rr
+                        found = False
+                        for i in range(nsa):
+                            if sa_p[i] == rp and sa_o[i] == ro:
+                                found = True
+                                d1 = rv - off
+                                d2 = sa_v[i] - off
+                                if prio > sa_pr[i] or (
+                                    prio == sa_pr[i]
+                                    and (d1 + NV if d1 < 0 else d1) < (d2 + NV if d2 < 0 else d2)
+                                ):
+                                    sa_v[i] = rv
+                                    sa_pr[i] = prio
                                 break
-                elif vs == ACTIVE:
-                    if ov[(s * R + iv[g, I_OUT]) * V + iv[g, I_OVV], O_CRED] > 0:
-                        ro = iv[g, I_OUT]
-                        prio = 1
-                if ro >= 0:
-                    # one request per (input, output): a non-speculative one beats a
-                    # speculative one, then the VC nearest the input's round-robin offset
-                    # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
-                    rp = li >> LV
-                    rv = li & MV
-                    off = pp[s * R + rp, P_RR]
-                    found = False
-                    for i in range(nsa):
-                        if sa_p[i] == rp and sa_o[i] == ro:
-                            found = True
-                            d1 = rv - off
-                            d2 = sa_v[i] - off
-                            if prio > sa_pr[i] or (
-                                prio == sa_pr[i]
-                                and (d1 + NV if d1 < 0 else d1) < (d2 + NV if d2 < 0 else d2)
-                            ):
-                                sa_v[i] = rv
-                                sa_pr[i] = prio
-                            break
-                    if not found:
-                        sa_p[nsa] = rp
-                        sa_v[nsa] = rv
-                        sa_o[nsa] = ro
-                        sa_pr[nsa] = prio
-                        nsa += 1
+                        if not found:
+                            sa_p[nsa] = rp
+                            sa_v[nsa] = rv
+                            sa_o[nsa] = ro
+                            sa_pr[nsa] = prio
+                            nsa += 1
             if not busy:  # nothing buffered: leaves the active list
                 inlist[s] = 0
                 cnt[K_AN] -= 1
@@ -427,12 +455,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 for i in range(nva):
                     li = va_li[i]
                     g = base + li
-                    ob = (s * R + iv[g, I_ROUTE]) * V
+                    ob = (s * R + iv[g].route) * V
                     for oj in range(NV):
                         ovc = ob + oj
-                        if ov[ovc, O_USE] < 0:
+                        if ov[ovc].use < 0:
                             ol = ovc - base
-                            d = li - ov[ovc, O_VAG]
+                            d = li - ov[ovc].vag
                             d = d + RV if d < 0 else d
                             if va_gbest[ol] < 0 or d < va_gdist[ol]:
                                 va_gbest[ol] = li
@@ -441,23 +469,23 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 for i in range(nva):
                     li = va_li[i]
                     g = base + li
-                    o = iv[g, I_ROUTE]
+                    o = iv[g].route
                     best = -1
                     bd = 0
                     for oj in range(NV):
                         ol = o * V + oj
                         if va_gbest[ol] == li:
-                            d = ol - iv[g, I_VAA]
+                            d = ol - iv[g].vaa
                             d = d + RV if d < 0 else d
                             if best < 0 or d < bd:
                                 best = ol
                                 bd = d
                     if best >= 0:
                         va_res[i] = best
-                        ov[base + best, O_VAG] = li + 1 if li + 1 < RV else 0
-                        iv[g, I_VAA] = best + 1 if best + 1 < RV else 0
+                        ov[base + best].vag = li + 1 if li + 1 < RV else 0
+                        iv[g].vaa = best + 1 if best + 1 < RV else 0
                 for i in range(nva):  # reset the scratch
-                    o = iv[base + va_li[i], I_ROUTE]
+                    o = iv[base + va_li[i]].route
                     for oj in range(NV):
                         va_gbest[o * V + oj] = -1
             nwin = 0
@@ -465,7 +493,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 pb = s * R
                 for i in range(nsa):  # grant: each output picks the input nearest its pointer
                     o = sa_o[i]
-                    d = sa_p[i] - pp[pb + o, P_SAG]
+                    d = sa_p[i] - pp[pb + o].sag
                     d = d + R if d < 0 else d
                     if g_in[o] < 0 or d < g_dist[o]:
                         g_in[o] = sa_p[i]
@@ -476,7 +504,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     p = sa_p[i]
                     o = sa_o[i]
                     if g_in[o] == p:
-                        d = o - pp[pb + p, P_SAA]
+                        d = o - pp[pb + p].saa
                         d = d + R if d < 0 else d
                         if a_out[p] < 0 or d < a_dist[p]:
                             a_out[p] = o
@@ -487,9 +515,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     if a_out[p] != o:
                         continue
                     v = sa_v[i]
-                    pp[pb + o, P_SAG] = p + 1 if p + 1 < R else 0
-                    pp[pb + p, P_SAA] = o + 1 if o + 1 < R else 0
-                    pp[pb + p, P_RR] = v + 1 if v + 1 < NV else 0
+                    pp[pb + o].sag = p + 1 if p + 1 < R else 0
+                    pp[pb + p].saa = o + 1 if o + 1 < R else 0
+                    pp[pb + p].rr = v + 1 if v + 1 < NV else 0
                     li = p * V + v
                     g = s * RV + li
                     if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
@@ -501,10 +529,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                         if r < 0 or (r >> LV) != o:
                             continue
                         ovc = (pb + o) * V + (r & (V - 1))
-                        if ov[ovc, O_CRED] == 0:
+                        if ov[ovc].cred == 0:
                             continue
                     else:
-                        ovc = (pb + o) * V + iv[g, I_OVV]
+                        ovc = (pb + o) * V + iv[g].ovv
                     win_g[nwin] = g
                     win_o[nwin] = o
                     win_ovc[nwin] = ovc
@@ -518,35 +546,33 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if r >= 0:
                     g = base + va_li[i]
                     o = r >> LV
-                    ov[(s * R + o) * V + (r & MV), O_USE] = g
-                    iv[g, I_ST] = ACTIVE
-                    iv[g, I_OUT] = o
-                    iv[g, I_OVV] = r & MV
-                    iv[g, I_RDY] = t + 1
+                    ov[(s * R + o) * V + (r & MV)].use = va_li[i]
+                    iv[g].st = ACTIVE
+                    iv[g].ovv = r & MV
+                    iv[g].rdy = t + 1
             # switch allocation updates: the flits leave
             for i in range(nwin):
                 g = win_g[i]
                 o = win_o[i]
                 ovc = win_ovc[i]
-                h = iv[g, I_BH]
+                h = iv[g].bh
                 code = bq[g * B + h]
-                iv[g, I_BH] = h + 1 if h + 1 < B else 0
-                iv[g, I_BL] -= 1
+                iv[g].bh = h + 1 if h + 1 < B else 0
+                iv[g].bl -= 1
                 pid = code >> LF
                 idx = code & MF
                 tail = idx == F - 1
-                ov[ovc, O_CRED] -= 1
+                ov[ovc].cred -= 1
                 if tail:
-                    ov[ovc, O_USE] = -1
+                    ov[ovc].use = -1
                 if idx == 0:
-                    pk[pid, PK_HOPS] += 1
+                    phops[pid] += 1
                 cnt[K_MOVES] += 1
-                port = s * R + o
-                ds = pp[port, P_PSW]
+                ds = peer[s * R + o]
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
                     k = f_n[s3]
-                    f_ev[s3 * CAP + k, 0] = (ds * R + pp[port, P_PPORT]) * V + (ovc & MV)
+                    f_ev[s3 * CAP + k, 0] = ds * V + (ovc & MV)
                     f_ev[s3 * CAP + k, 1] = code
                     f_n[s3] = k + 1
                 else:  # read by the node in t + 3; its credit reaches us in t + 5
@@ -560,29 +586,30 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     c_n[s5] = k + 1
                 inport = g >> LV
                 v = g & MV
-                us = pp[inport, P_PSW]
+                us = peer[inport]
                 if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
                     s2 = (t + 2 + CD) & (W - 1)
                     k = c_n[s2]
-                    c_ovc[s2 * CAP + k] = (us * R + pp[inport, P_PPORT]) * V + v
+                    c_ovc[s2 * CAP + k] = us * V + v
                     c_n[s2] = k + 1
                 else:
                     s2 = (t + 2) & (W - 1)
                     k = nc_n[s2]
-                    ev_nc[s2 * N + k] = pp[inport, P_PNODE] * V + v
+                    ev_nc[s2 * N + k] = (-1 - us) * V + v
                     nc_n[s2] = k + 1
-                if iv[g, I_BL] == 0:
+                if iv[g].bl == 0:
+                    li = g & (RV - 1)
+                    vmask[s * MW + (li >> 6)] &= ~(np.uint64(1) << np.uint64(li & 63))
                     if tail:
-                        iv[g, I_ST] = IDLE
+                        iv[g].st = IDLE
                 elif tail:  # the next packet's head: routed, then VC allocation
-                    nxt = bq[g * B + iv[g, I_BH]]
-                    iv[g, I_ST] = VA
-                    d = pk[nxt >> LF, PK_DST]
+                    nxt = bq[g * B + iv[g].bh]
+                    iv[g].st = VA
+                    d = pkey[nxt >> LF]
                     if RKIND == 0:  # nca: down if below, else a random up port
-                        bd = pk[nxt >> LF, PK_B]
                         rp = -1
                         for q in range(R):
-                            if pp[s * R + q, P_LO] <= bd <= pp[s * R + q, P_HI]:
+                            if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
                                 rp = q
                                 break
                         if rp < 0:
@@ -592,10 +619,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     else:  # the anynet min table
                         ds = node_sw[d]
                         rp = node_pt[d] if ds == s else next_hop[s * S + ds]
-                    iv[g, I_ROUTE] = rp
-                    iv[g, I_RDY] = t + 1 + RD
+                    iv[g].route = rp
+                    iv[g].rdy = t + 1 + RD
                 else:
-                    iv[g, I_RDY] = t + 1
+                    iv[g].rdy = t + 1
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1

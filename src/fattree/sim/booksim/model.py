@@ -130,24 +130,41 @@ def _alloc(topo, cfg, net, traffic, load):
         tr_start,
         tr_end,
     )
-    iv = np.zeros((NIV, 8), np.int32)
-    ov = np.zeros((NIV, 4), np.int32)
-    ov[:, K.O_USE] = -1
-    cred = np.where(peer >= 0, B, 0).astype(np.int32)
-    ov[:, K.O_CRED] = np.repeat(cred, V)
-    ov.reshape(NP, V, 4)[:, NV:, K.O_CRED] = 0  # padded VCs never carry a flit
-    pp = np.zeros((NP, 8), np.int32)
-    pp[:, K.P_PSW] = peer_sw
-    pp[:, K.P_PPORT] = peer_port
-    pp[:, K.P_PNODE] = peer_node
+    if R * V >= K.SMALL or B >= K.SMALL:
+        raise ParameterError(
+            f"buffer={B} with {R0} ports x {NV} VCs: model='booksim' allows buffer < "
+            f"{K.SMALL} and (ports x VCs, each rounded up to a power of two) < {K.SMALL}"
+        )
+    iv = np.zeros(NIV, K.IV_DT)
+    ov = np.zeros(NIV, K.OV_DT)
+    ov["use"] = -1
+    cred = np.where(peer >= 0, B, 0).astype(np.int16)
+    ov["cred"] = np.repeat(cred, V)
+    ov["cred"].reshape(NP, V)[:, NV:] = 0  # padded VCs never carry a flit
+    pp = np.zeros(NP, K.PP_DT)
+    unconnected = -(1 << 30)  # (never a route)
+    ppeer = np.where(  # the peer switch's global port index, or -1 - node
+        peer_sw >= 0, peer_sw * R + peer_port, np.where(peer_node >= 0, -1 - peer_node, unconnected)
+    )
     lo = np.full((S, R), -1, np.int64)
     hi = np.full((S, R), -2, np.int64)
     if len(net.port_lo):
         lo[:, :R0] = net.port_lo.reshape(S, R0)
         hi[:, :R0] = net.port_hi.reshape(S, R0)
-    pp[:, K.P_LO] = lo.ravel()
-    pp[:, K.P_HI] = hi.ravel()
-    rt = K.Rt(np.zeros(NIV * B, np.int64), iv, ov, pp, np.zeros(S, np.int64), np.zeros(S, np.int8))
+    plh = np.empty((NP, 2), np.int32)  # each port's range of BookSim2 destination ids
+    plh[:, 0] = lo.ravel()
+    plh[:, 1] = hi.ravel()
+    rt = K.Rt(
+        np.zeros(NIV * B, np.int64),
+        iv,
+        ov,
+        pp,
+        np.zeros(S, np.int64),
+        np.zeros(S, np.int8),
+        np.zeros(S * K.vmask_words(R * V), np.uint64),
+        plh.ravel(),
+        ppeer.astype(np.int32),
+    )
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
         nnext = np.where(
@@ -190,9 +207,16 @@ def _alloc(topo, cfg, net, traffic, load):
 
 
 def _pool(size: int, old=None):
-    pk = K.Pk(np.zeros((size, 8), np.int64), np.arange(size - 1, -1, -1, dtype=np.int64))
+    pk = K.Pk(
+        np.zeros(size, K.PK_DT),
+        np.arange(size - 1, -1, -1, dtype=np.int64),
+        np.zeros(size, np.int32),
+        np.zeros(size, np.int32),
+    )
     if old is not None:
         pk.pk[: len(old.pk)] = old.pk
+        pk.pkey[: len(old.pk)] = old.pkey
+        pk.phops[: len(old.pk)] = old.phops
         pk.free[:] = -1
     return pk
 
