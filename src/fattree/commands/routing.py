@@ -361,7 +361,7 @@ def deadlock_cmd(
         help="fault-tolerant algorithms: none "
         "(all on VC 0), escape (a class per turn, deadlock-free), detour "
         "(VC 1 from the first detour hop: not deadlock-free); auto: none "
-        "with 1 VC, escape with more",
+        "with 1 VC (fat trees: up*/down* turns refused, as the simulator), escape with more",
     ),
     max_seconds: float = _MAX_S,
 ) -> None:
