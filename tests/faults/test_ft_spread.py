@@ -78,8 +78,20 @@ def test_one_vc_default_is_deadlock_free_and_the_simulator_agrees(topo):
     assert fr.algorithm == "detour" and fr.one_vc_layered
     ws = fr.ft_ws.copy()
     admitted = sum(
-        ft_admit(fr.ft_i, fr.ft_stamp, fr.ft_tab, fr.ft_order, fr.ft_cube, fr.ft_pp, fr.ft_rt, ws,
-                 1, s, t) == FS_ADMIT_OK
+        ft_admit(
+            fr.ft_i,
+            fr.ft_stamp,
+            fr.ft_tab,
+            fr.ft_order,
+            fr.ft_cube,
+            fr.ft_pp,
+            fr.ft_rt,
+            ws,
+            1,
+            s,
+            t,
+        )
+        == FS_ADMIT_OK
         for s in range(topo.n_nodes)
         for t in range(topo.n_nodes)
         if s != t

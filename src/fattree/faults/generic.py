@@ -463,13 +463,17 @@ def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, d
     its tables the same way; the lowest port would carry every destination)."""
     m = 0
     for p in range(port_peer.shape[1]):
-        if _table_ok(rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall):
+        if _table_ok(
+            rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall
+        ):
             m += 1
     if m == 0:
         return -1
     pick = spread_offset(t, sw, m) if m > 1 else 0
     for p in range(port_peer.shape[1]):
-        if _table_ok(rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall):
+        if _table_ok(
+            rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall
+        ):
             if pick == 0:
                 return p
             pick -= 1

@@ -351,7 +351,20 @@ def _glengths(rt, rule, look, budget, ttl, stamp, table, use_table, status, leng
 
 @njit(cache=True)
 def _gfill(
-    rt, rule, look, budget, ttl, stamp, table, use_table, order, V, layer1, status, out_ports, out_vcs
+    rt,
+    rule,
+    look,
+    budget,
+    ttl,
+    stamp,
+    table,
+    use_table,
+    order,
+    V,
+    layer1,
+    status,
+    out_ports,
+    out_vcs,
 ):
     N = rt[9]
     cap = ttl + 2
