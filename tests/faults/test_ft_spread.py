@@ -102,9 +102,9 @@ def test_one_vc_default_is_deadlock_free_and_the_simulator_agrees(topo):
 def test_default_curve_does_not_deadlock_on_one_vc():
     """The issue's headline (`simulate kant:k=16,n=3 --fault-rate 0.02`), smaller: the
     default fault-tolerant routing on one VC runs a curve past saturation, no deadlock
-    (unrestricted detour deadlocked here)."""
+    (unrestricted detour deadlocked on this fault set at both loads, accepting 0.003)."""
     df = fattree.simulate_loads(
-        "kant:k=4,n=3", [0.3, 0.9], fault_rate=0.05, fault_seed=0, packets_per_source=60
+        "kant:k=4,n=3", [0.3, 0.9], fault_rate=0.05, fault_seed=5, packets_per_source=60
     )
     assert not df["deadlock"].any()
     assert (df["unroutable"] > 0).all() and df["accepted_flits"].iloc[-1] > 0.3
