@@ -131,3 +131,11 @@ def test_simulate_lists_what_the_simulator_accepts(capsys, spec, alg, valid):
     with pytest.raises(ParameterError) as e:
         fault_router(fattree.build(spec), "oracle", np.zeros(fattree.build(spec).n_links, bool))
     assert "oracle" not in str(e.value).split("valid")[1]
+
+
+def test_route_explain_says_one_vc_refuses_layer_1(capsys, tmp_path):
+    f = tmp_path / "faults.txt"
+    f.write_text("s1.3.3 s0.3.3\n")  # the down link of n3.3.3's route: a down-and-up detour
+    code = main(["route", SPEC, "n0.0.0", "n3.3.3", "--faults", str(f), "--explain"])
+    out = capsys.readouterr().out
+    assert code == 0 and "misroute" in out and "on 1 VC a route reaching layer 1 is refused" in out

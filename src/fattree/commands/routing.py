@@ -174,9 +174,17 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
             style="dim",
         )
     elif e.rows and "vc" in e.rows[0]:
+        from ..faults.rules import one_vc_layered
+
+        one = (
+            "; on 1 VC a route reaching layer 1 is refused (simulate, deadlock: the fat "
+            "trees' deadlock-free rule)"
+            if one_vc_layered(topo.family)
+            else ""
+        )
         console.print(
             "(VC: layer of the up*/down* turn rule on the surviving graph, one per "
-            "down→up turn; docs/faults.md)",
+            f"down→up turn{one}; docs/faults-families.md)",
             style="dim",
         )
 
