@@ -174,9 +174,17 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
             style="dim",
         )
     elif e.rows and "vc" in e.rows[0]:
+        from ..faults.rules import one_vc_layered
+
+        one = (
+            "; on 1 VC a route reaching layer 1 is refused (simulate, deadlock: the fat "
+            "trees' deadlock-free rule)"
+            if one_vc_layered(topo.family)
+            else ""
+        )
         console.print(
             "(VC: layer of the up*/down* turn rule on the surviving graph, one per "
-            "down→up turn; docs/faults.md)",
+            f"down→up turn{one}; docs/faults-families.md)",
             style="dim",
         )
 
@@ -361,7 +369,7 @@ def deadlock_cmd(
         help="fault-tolerant algorithms: none "
         "(all on VC 0), escape (a class per turn, deadlock-free), detour "
         "(VC 1 from the first detour hop: not deadlock-free); auto: none "
-        "with 1 VC, escape with more",
+        "with 1 VC (fat trees: up*/down* turns refused, as the simulator), escape with more",
     ),
     max_seconds: float = _MAX_S,
 ) -> None:

@@ -298,7 +298,10 @@ def _print(topo, cfg, results, bound, output, ft=None) -> None:
     console.print(f"termination: {_termination(cfg)}; seed {cfg.seed}")
     if cfg.faulted:
         vc = (
-            "1 VC: the papers' routes, channel-dependency cycles possible (deadlocks reported)"
+            "1 VC: up*/down* routes only (a route turning down->up needs a second VC class: "
+            "refused, counted unroutable; deadlock-free)"
+            if cfg.vcs == 1 and ft.one_vc_layered
+            else "1 VC: the papers' routes, channel-dependency cycles possible (deadlocks reported)"
             if cfg.vcs == 1
             else f"{cfg.vcs} VC classes ({ft.vc_rule}; deadlock-free; routes needing more classes are "
             f"refused and counted unroutable)"

@@ -25,6 +25,7 @@ from ..routing.deadlock import MAX_VCS, channel_label
 from ..topology import Topology
 from .algorithms import RULE_UPDOWN_T, check_model, resolve_algorithms
 from .records import FTDeadlockReport, shortest_cycle
+from .rules import one_vc_layered
 from .generic import ft_walk_generic, turn_classes
 from .gwalk import GenericRouter, table_route
 from .kernel import OK
@@ -166,7 +167,9 @@ def generic_deadlock(
     vc_rule : {"auto", "none", "updown"}
         ``none``: every hop on VC 0; ``updown`` (``escape`` accepted): the up*/down* turn
         layer of each hop (routes needing ``>= vcs`` layers are refused and counted);
-        ``auto``: ``none`` with 1 VC, ``updown`` with more.
+        ``auto``: ``updown`` with more than one VC, and with one VC on the families whose
+        rules say so (fat trees, :func:`fattree.faults.rules.one_vc_layered`: the rule the
+        simulator applies), else ``none``.
 
     Examples
     --------
@@ -187,7 +190,12 @@ def generic_deadlock(
     check_model(model)
     if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
         raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
-    rules = {"auto": vcs > 1, "none": False, "updown": True, "escape": True}
+    rules = {
+        "auto": vcs > 1 or one_vc_layered(topo.family),
+        "none": False,
+        "updown": True,
+        "escape": True,
+    }
     if vc_rule not in rules:
         raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, updown")
     layered = rules[vc_rule]

@@ -49,6 +49,17 @@ def _healthy(link_index, stamp, cur, sw, p):
     return e >= 0 and stamp[e] != cur
 
 
+@njit(cache=True, inline="always")
+def spread_offset(dst, sw, m):
+    """A choice in ``0..m-1`` fixed by (``dst``, ``sw``) (splitmix64 of both): which of
+    the ``m`` alternative minimal ports a switch tries first for destination ``dst``."""
+    x = np.uint64(dst) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(sw) + np.uint64(1)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    return np.int64(x % np.uint64(m))
+
+
 @njit(cache=True)
 def route_length(rt, sw, dst, cap, buf):
     """Fault-free length (links, the ejection included) of the family's route from
@@ -120,6 +131,20 @@ def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf):
 
 
 @njit(cache=True)
+def _leads_on(rt, v, back, dst, cap, cand2, buf, dbuf):
+    """Switch ``v`` has a minimal port towards ``dst`` other than the one back to switch
+    ``back`` (static routing knowledge, no fault state): a misroute to ``v`` is not sent
+    straight back (a fat tree's root above a dead down link routes only down to it)."""
+    port_peer = rt[7]
+    N = rt[9]
+    m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
+    for i in range(m):
+        if port_peer[v, cand2[i]] - N != back:
+            return True
+    return False
+
+
+@njit(cache=True)
 def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, buf, dbuf):
     """Output port of switch ``sw`` for a packet to node ``dst`` under faults (-1: none).
 
@@ -154,8 +179,12 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
         return -1
     n = candidates(rt, sw, dst, cap, cand, buf, dbuf)
     fallback = -1
+    # the routing's port first, then the others from an offset fixed by (destination,
+    # switch): the traffic of a faulty port spreads over the healthy alternatives
+    # instead of piling onto the first one (d-mod-k style, deterministic per destination)
+    off = 0 if n <= 2 or p0 < 0 else spread_offset(dst, sw, n - 1)
     for i in range(n):
-        p = cand[i]
+        p = cand[i] if i == 0 else cand[1 + (off + i - 1) % (n - 1)]
         if not _healthy(link_index, stamp, cur, sw, p):
             continue
         v = port_peer[sw, p]
@@ -181,7 +210,9 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
             v = port_peer[sw, q]
             if v < N or v - N == prev or not _healthy(link_index, stamp, cur, sw, q):
                 continue
-            if lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf):
+            if not _leads_on(rt, v - N, sw, dst, cap, cand2, buf, dbuf) or (
+                lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf)
+            ):
                 if best < 0:
                     best = q
                 continue
@@ -403,29 +434,49 @@ def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, 
     return 0
 
 
+@njit(cache=True, inline="always")
+def _table_ok(rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall):
+    """Port ``p`` of ``sw`` is one step closer to ``t`` in the recomputed column."""
+    v0 = N + sw
+    u = port_peer[sw, p]
+    if u < 0 or not _healthy(link_index, stamp, cur, sw, p):
+        return False
+    if rule == RULE_SHORTEST_T:
+        return dist[v0] > 0 and dist[u] == dist[v0] - 1
+    if ddown[v0] >= 0:
+        return ddown[u] == ddown[v0] - 1 and (u == t or (u >= N and order[u] > order[v0]))
+    return (
+        dall[v0] > 0
+        and u >= N
+        and order[u] >= 0
+        and order[u] < order[v0]
+        and dall[u] == dall[v0] - 1
+    )
+
+
 @njit(cache=True)
 def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown, dall):
     """The forwarding-table entry of switch ``sw`` for node ``t`` of a table engine, from
-    its recomputed column (-1: no route): the lowest healthy port one step closer."""
-    v0 = N + sw
+    its recomputed column (-1: no route): a healthy port one step closer, the same for
+    every packet to ``t``; among several, the one at :func:`spread_offset` of (``t``,
+    ``sw``), so that destinations spread over the equal ports (a subnet manager balances
+    its tables the same way; the lowest port would carry every destination)."""
+    m = 0
     for p in range(port_peer.shape[1]):
-        u = port_peer[sw, p]
-        if u < 0 or not _healthy(link_index, stamp, cur, sw, p):
-            continue
-        if rule == RULE_SHORTEST_T:
-            if dist[v0] > 0 and dist[u] == dist[v0] - 1:
-                return p
-        elif ddown[v0] >= 0:
-            if ddown[u] == ddown[v0] - 1 and (u == t or (u >= N and order[u] > order[v0])):
-                return p
-        elif (
-            dall[v0] > 0
-            and u >= N
-            and order[u] >= 0
-            and order[u] < order[v0]
-            and dall[u] == dall[v0] - 1
+        if _table_ok(
+            rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall
         ):
-            return p
+            m += 1
+    if m == 0:
+        return -1
+    pick = spread_offset(t, sw, m) if m > 1 else 0
+    for p in range(port_peer.shape[1]):
+        if _table_ok(
+            rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall
+        ):
+            if pick == 0:
+                return p
+            pick -= 1
     return -1
 
 

@@ -29,13 +29,23 @@ class FamilyRules:
     routing: str | None = None  # deterministic routing (None: the family's default)
     candidates: str | None = None  # adaptive routing listing minimal ports (None: by distance)
     default: str = "detour"  # the family's default fault-tolerant algorithm
+    # VC rule of the generic algorithms on one VC: "none" (every hop on VC 0; detours may
+    # close a channel cycle, reported) or "updown" (a route with a down->up turn of the
+    # up*/down* orientation is refused: every admitted route is up*/down*, deadlock-free
+    # on one VC; on a fat tree the orientation is the tree's own, so only detours that
+    # go down and up again are refused). More VCs: up*/down* turn layers everywhere.
+    one_vc: str = "none"
 
 
 FAMILY_RULES: Registry[FamilyRules] = Registry("family fault rules")
-for _fam in ("kant", "clos"):
-    # the standard fat-tree fault tolerance: any healthy up port to an NCA (adaptive's
-    # candidates), and a detour (back up, or down and up) to another ancestor
-    FAMILY_RULES.add(_fam, FamilyRules("alg1", "adaptive", "detour"))
+for _fam in ("kant", "clos", "xgft"):
+    # the standard fat-tree fault tolerance: d-mod-k on healthy ports (the family's
+    # balanced deterministic routing; Algorithm 1 would send all the traffic to one leaf's
+    # nodes through one ancestor chain, a bound near 1/k), any healthy up port to an NCA
+    # (adaptive's candidates, spread by destination when d-mod-k's is faulty), and a
+    # detour (back up, or down and up) to another ancestor; deadlock-free on one VC by
+    # refusing the down-and-up detours there (they need a second VC class)
+    FAMILY_RULES.add(_fam, FamilyRules("dmodk", "adaptive", "detour", "updown"))
 FAMILY_RULES.add("mikant", FamilyRules("alg1", None, "escape"))
 FAMILY_RULES.add("mikantc", FamilyRules("cube-tree", None, "cube+escape"))
 FAMILY_RULES.add("graph", FamilyRules("shortest", None, "detour"))
@@ -44,6 +54,23 @@ FAMILY_RULES.add("graph", FamilyRules("shortest", None, "detour"))
 def rules_for(family: str) -> FamilyRules:
     """The family's entry of :data:`FAMILY_RULES` (the generic one when it has none)."""
     return FAMILY_RULES.get(family) if family in FAMILY_RULES else FamilyRules()
+
+
+def one_vc_layered(family: str) -> bool:
+    """Whether the generic fault-tolerant algorithms of ``family`` apply the up*/down*
+    turn rule on one VC (:attr:`FamilyRules.one_vc`): the simulator refuses, and
+    ``deadlock --faults`` leaves out, the routes that need a second VC class.
+
+    Examples
+    --------
+    >>> one_vc_layered("kant"), one_vc_layered("hypercube")
+    (True, False)
+
+    References
+    ----------
+    docs/faults-families.md ("Deadlock under faults"); Schroeder et al., Autonet (1991).
+    """
+    return rules_for(family).one_vc == "updown"
 
 
 def default_ft_algorithm(family: str) -> str:
@@ -96,7 +123,7 @@ def context(topo: Topology, seed: int = 0) -> FTContext:
     >>> import fattree
     >>> c = context(fattree.build("kant:k=2,n=3"))
     >>> c.routing, c.candidates, c.diameter
-    ('alg1', 'adaptive', 6)
+    ('dmodk', 'adaptive', 6)
 
     References
     ----------

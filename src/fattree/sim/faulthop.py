@@ -42,14 +42,14 @@ from ..faults.generic import S_BUDGET, S_HOPS, S_PREV, ft_hop, ft_walk_generic_i
 from ..faults.gwalk import GenericRouter, table_route
 from ..faults.kernel import OK, TTL, ft_walk_into
 from ..faults.mikantc import cube_tables, mikantc_walk_into, walk_capacity
-from ..faults.rules import default_ft_algorithm
+from ..faults.rules import default_ft_algorithm, one_vc_layered
 from ..routing.shared import alg1_iparams, pair_weight
 from .layout import PK_FT, PK_SRC
 
 ENG_NONE, ENG_MIKANT, ENG_MIKANTC, ENG_GENERIC, ENG_TABLE = 0, 1, 2, 3, 4
 # ft_i: the integers of the engine
-FI_ENG, FI_K, FI_N, FI_FLAGS, FI_LOOK, FI_RULE, FI_BUDGET, FI_TTL, FI_N_NODES = range(9)
-FI_COLS = 9
+FI_ENG, FI_K, FI_N, FI_FLAGS, FI_LOOK, FI_RULE, FI_BUDGET, FI_TTL, FI_N_NODES, FI_LAYER1 = range(10)
+FI_COLS = 10  # FI_LAYER1: the up*/down* turn rule also on one VC (faults/rules.py one_vc)
 # ft_ws rows: walk output (switches, ports, how), Algorithm-1 iparams, ports, lookahead
 # plan, cube dimensions, generic scratch, then 8 rows of the lookahead search
 W_SW, W_PORT, W_HOW, W_IP, W_PORTS, W_SEQ, W_DIMS, W_GEN, W_VCS, W_LA = range(10)
@@ -80,8 +80,13 @@ class FaultRouter:
 
     @property
     def vc_rule(self) -> str:
-        """How hops are layered on VCs when ``vcs > 1``."""
+        """How hops are layered on VCs (``vcs > 1``, or one VC with ``FI_LAYER1``)."""
         return "the escape rule ft_vc" if self.engine == ENG_MIKANT else "up*/down* turn layers"
+
+    @property
+    def one_vc_layered(self) -> bool:
+        """On one VC, routes with a down->up turn are refused (deadlock-free up*/down*)."""
+        return bool(self.ft_i[FI_LAYER1])
 
     @property
     def table_bytes(self) -> int:
@@ -204,9 +209,11 @@ def fault_router(
         ``oracle``); None: the family's default (``--fault-rate`` alone).
     faulty : bool array over ``topo.links``
     vcs : int
-        1: every hop on VC 0; more: the deadlock-free classes (MiKANT: ``ft_vc``'s escape
-        classes; other families and the table engines: up*/down* turn layers). A route
-        needing a class ``>= vcs`` is unroutable.
+        1: every hop on VC 0 (fat trees, ``FamilyRules.one_vc``: with the up*/down* turn
+        rule, so a route with a down->up turn is unroutable and 1 VC is deadlock-free);
+        more: the deadlock-free classes (MiKANT: ``ft_vc``'s escape classes; other
+        families and the table engines: up*/down* turn layers). A route needing a class
+        ``>= vcs`` is unroutable.
     model : {"local", "lookahead"}
 
     Examples
@@ -224,9 +231,15 @@ def fault_router(
     fam = topo.family
     if algorithm is None:
         algorithm = default_ft_algorithm(fam)
-    (alg,) = resolve_algorithms([algorithm], fam)
+    valid = ", ".join(a.name for a in resolve_algorithms("all", fam) if not a.is_oracle)
+    try:
+        (alg,) = resolve_algorithms([algorithm], fam)
+    except ParameterError:  # the simulator's own list: the family's, less the oracle
+        raise ParameterError(
+            f"algorithm {algorithm!r} is not defined for family {fam!r}; valid: {valid} "
+            f"(what the simulator routes: the oracle is a bound)"
+        ) from None
     if alg.is_oracle:
-        valid = ", ".join(a.name for a in resolve_algorithms("all", fam) if not a.is_oracle)
         raise ParameterError(
             f"algorithm='oracle' is a bound, not a routing; valid for {fam}: {valid}"
         )
@@ -267,6 +280,7 @@ def fault_router(
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
         fi[FI_RULE] = alg.rule
+        fi[FI_LAYER1] = int(one_vc_layered(fam))
         fi[FI_BUDGET] = g.ctx.budget
         fi[FI_TTL] = g.ctx.ttl
         rt = _rt_norm(g.ctx.rt)
@@ -373,7 +387,7 @@ def ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
     st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, src, dst)
     if st != OK:
         return FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE
-    if V > 1:
+    if V > 1 or fi[FI_LAYER1] != 0:
         if fi[FI_ENG] == ENG_MIKANT:
             top = route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, pp, V, ws[W_VCS])
         elif fi[FI_ENG] == ENG_MIKANTC:

@@ -35,7 +35,7 @@ from ..faults.generic import ft_walk_generic, turn_classes
 from ..faults.gwalk import GenericRouter, table_route
 from ..faults.kernel import OK, TTL, ft_walk
 from ..faults.mikantc import walk_capacity, cube_tables, mikantc_walk
-from ..faults.rules import default_ft_algorithm
+from ..faults.rules import default_ft_algorithm, one_vc_layered
 from ..routing.shared import pair_weight
 
 FT_MAX_NODES = 4096  # N^2 walks and an N^2 x hops int8 table beyond this: refused
@@ -251,7 +251,13 @@ def fault_routes(
     valid = ", ".join(n for n, a in _algs(topo.family))
     if algorithm is None:  # --fault-rate alone: the family's default fault-tolerant algorithm
         algorithm = default_ft_algorithm(topo.family)
-    (alg,) = resolve_algorithms([algorithm], topo.family)
+    try:
+        (alg,) = resolve_algorithms([algorithm], topo.family)
+    except ParameterError:  # the simulator's own list (no oracle)
+        raise ParameterError(
+            f"algorithm {algorithm!r} is not defined for family {topo.family!r}; valid: "
+            f"{valid} (what the simulator routes: the oracle is a bound)"
+        ) from None
     if alg.is_oracle:
         raise ParameterError(
             f"algorithm='oracle' is a bound, not a routing; valid for {topo.family}: {valid}"
@@ -345,7 +351,20 @@ def _glengths(rt, rule, look, budget, ttl, stamp, table, use_table, status, leng
 
 @njit(cache=True)
 def _gfill(
-    rt, rule, look, budget, ttl, stamp, table, use_table, order, V, status, out_ports, out_vcs
+    rt,
+    rule,
+    look,
+    budget,
+    ttl,
+    stamp,
+    table,
+    use_table,
+    order,
+    V,
+    layer1,
+    status,
+    out_ports,
+    out_vcs,
 ):
     N = rt[9]
     cap = ttl + 2
@@ -361,7 +380,7 @@ def _gfill(
             st, _, nsw = _gwalk(
                 rt, rule, look, budget, ttl, stamp, table, use_table, s, t, sw, ports, how
             )
-            if V > 1:
+            if V > 1 or layer1:
                 top = turn_classes(rt[7], N, order, sw, ports, nsw, vcs)
                 if top < 0 or top >= V:
                     status[r] = FS_UNROUTABLE  # needs a layer >= V: refused (gcdg's rule)
@@ -374,7 +393,8 @@ def _gfill(
 
 def _generic_routes(topo, alg, faulty, vcs: int, model: str) -> FaultRoutes:
     """The route table of a generic algorithm (faults/generic.py); with ``vcs > 1`` each
-    hop's VC is its up*/down* turn layer (deadlock-free, ``fattree.faults.gcdg``)."""
+    hop's VC is its up*/down* turn layer (deadlock-free, ``fattree.faults.gcdg``); with one
+    VC on the fat trees (``one_vc_layered``) a route with a down->up turn is refused."""
     g = GenericRouter(topo, alg, faulty, model)
     N = topo.n_nodes
     table = g.table if g.is_table else np.zeros((1, 1), np.int32)
@@ -400,7 +420,7 @@ def _generic_routes(topo, alg, faulty, vcs: int, model: str) -> FaultRoutes:
         )
     ports = np.full((N * N, L), -1, np.int8)
     vcs_t = np.zeros((N * N, L), np.int8)
-    _gfill(*args, g.order, vcs, status, ports, vcs_t)
+    _gfill(*args, g.order, vcs, one_vc_layered(topo.family), status, ports, vcs_t)
     return FaultRoutes(alg.name, faulty, ports, vcs_t, status, model)
 
 

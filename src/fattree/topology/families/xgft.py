@@ -191,7 +191,7 @@ def _join(digits, radices):
     facets=Facets(
         routing="dmodk",
         forms="xgft",
-        fault_tolerance="generic",
+        fault_tolerance="rules",
         advisor=("xgft-2:1", "xgft-4:1"),
         drawing="layered",
         example="xgft:m=2.2,w=1.2",
