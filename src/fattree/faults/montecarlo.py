@@ -33,7 +33,7 @@ from .algorithms import (
     resolve_algorithms,
 )
 from .generic import ft_walk_generic, route_length, updown_distance, updown_order
-from .kernel import OK, ft_walk, oracle_bfs
+from .kernel import OK, ft_walk, oracle_bfs, walk_scratch
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
@@ -92,6 +92,7 @@ def _gtrials(
         ddown = np.full(V, -1, np.int64)
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
+        ip, scr = walk_scratch(max(mk, 2), max(mn, 2))
         lo = c * CHUNK
         hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
@@ -116,6 +117,8 @@ def _gtrials(
                         t,
                         out_sw,
                         out_port,
+                        ip,
+                        scr,
                     )
                 elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
                     st, h, _ = ft_walk_generic(
