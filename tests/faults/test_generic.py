@@ -197,13 +197,13 @@ def test_defaults():
 
 @pytest.mark.parametrize("alg", ["detour", "updown-table"])
 def test_simulator_routes_are_the_walks(alg):
-    """sim/faultroutes.py stores, per pair, exactly the generic router's route; with
-    several VCs each hop's VC is its up*/down* turn layer."""
-    from fattree.sim.faultroutes import FS_OK, fault_routes
+    """The simulator's source walk (sim/faulthop.py FaultRouter.route) is exactly the
+    generic router's route; with several VCs each hop's VC is its up*/down* turn layer."""
+    from fattree.sim.faulthop import FS_ADMIT_OK, fault_router
 
     topo = fattree.build("kant:k=3,n=3")
     mask = random_faults(topo, 0.1, 3)
-    fr = fault_routes(topo, alg, mask, vcs=4)
+    fr = fault_router(topo, alg, mask, vcs=4)
     g = GenericRouter(topo, FT_ALGORITHMS.get(alg), mask)
     N = topo.n_nodes
     for s in range(0, N, 4):
@@ -211,10 +211,10 @@ def test_simulator_routes_are_the_walks(alg):
             if s == t:
                 continue
             st, hops, sws, ports, _ = g.route(s, t)
-            row = fr.ports[s * N + t]
+            got, got_ports, got_vcs = fr.route(s, t, 4)
             if st == OK and max(g.classes(sws, ports)) < 4:
-                assert fr.status[s * N + t] == FS_OK
-                assert list(row[: len(ports)]) == list(ports) and (row[len(ports) :] == -1).all()
-                assert list(fr.vcs[s * N + t][: len(ports)]) == g.classes(sws, ports)
+                assert got == FS_ADMIT_OK
+                assert got_ports == list(ports)
+                assert got_vcs == g.classes(sws, ports)
             else:
-                assert fr.status[s * N + t] != FS_OK
+                assert got != FS_ADMIT_OK

@@ -49,6 +49,26 @@ def test_trials_reproduce_single_routes_and_oracle(m33):
     assert st.rows[1]["successes"] == osucc
 
 
+@pytest.mark.parametrize("model", ["local", "lookahead"])
+def test_every_walk_reproduces_single_routes(m33, model):
+    """The Monte Carlo loop walks Algorithm 1 once and reuses a healthy route for every
+    detour algorithm: each algorithm's successes and lengths still equal ft_route's."""
+    algs = ["sp", "gns", "gdl", "tt+gdl", "gns+tt+xt+gdl+upalt", "gns+tt+xt+gdl+root", "escape"]
+    rates = [0.05, 0.2]
+    st = evaluate(m33, algs, rates, 80, seed=3, models=(model,))
+    for ri, rate in enumerate(rates):
+        for alg in algs:
+            ok = length = 0
+            for tr in range(80):
+                mask, s, t = draw_trial(m33, 3, ri, tr, rate)
+                r = ft_route(m33, alg, s, t, mask, model=model)
+                ok += r.success
+                length += r.hops if r.success else 0
+            (row,) = [x for x in st.rows if x["algorithm"] == alg and x["rate"] == rate]
+            assert row["successes"] == ok > 0
+            assert row["avg_path_length"] == pytest.approx(length / ok)
+
+
 def test_oracle_length_is_bfs(m33):
     g = m33.to_networkx()
     labels = m33.vertex_labels()

@@ -1,5 +1,5 @@
 """Faults in the simulator: hop-by-hop fault-tolerant routing (sim/faulthop.py) checked
-against the table of every pair's walk (sim/faultroutes.py); docs/simulator.md."""
+against every pair's walk (FaultRouter.route); docs/simulator.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 import fattree
 from fattree.cli import main
-from fattree.errors import ParameterError, ResourceError
+from fattree.errors import ParameterError
 from fattree.faults.cdg import ft_dependency_graph
 from fattree.faults.links import random_faults
 from fattree.faults.route import ft_route
@@ -16,16 +16,43 @@ from fattree.sim import SimConfig, simulate, simulate_loads
 from fattree.sim.engine import fault_mask, fault_tables
 from fattree.routing import compile_routing
 from fattree.sim.engine import channel_load_bound
-from fattree.sim.faultroutes import (
-    FS_LIVELOCK,
-    FS_OK,
-    FS_UNROUTABLE,
-    fault_load_bound,
-    fault_routes,
+from fattree.sim.faulthop import (
+    FS_ADMIT_LIVELOCK as FS_LIVELOCK,
+    FS_ADMIT_OK as FS_OK,
+    FS_ADMIT_UNROUTABLE as FS_UNROUTABLE,
+    fault_router,
+    ft_port,
+    router_load_bound,
 )
+from fattree.sim.layout import PK_COLS, PK_FT, PK_SRC
 from fattree.sim.reference import simulate_reference
 
 SPEC = "mikant:k=2,n=3"
+
+
+def routes(topo, fr, vcs=1):
+    """Every ordered pair's route by the walk: {(s, t): (status, ports, vc classes)}."""
+    N = topo.n_nodes
+    return {(s, t): fr.route(s, t, vcs) for s in range(N) for t in range(N) if s != t}
+
+
+def python_bound(topo, fr, traffic="uniform", vcs=1):
+    """The channel-load bound of the walked routes, summed in plain Python."""
+    from fattree.routing.shared import pair_weight, traffic_weights
+
+    N = topo.n_nodes
+    _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, 0)
+    load, inject = {}, [0.0] * N
+    for (s, t), (st, ports, _) in routes(topo, fr, vcs).items():
+        w = pair_weight(mode, s, t, N, uni, hot, hot_w, perm)
+        if w == 0.0 or st != FS_OK:
+            continue
+        inject[s] += w
+        sw = int(topo.node_switch[s])
+        for p in ports:
+            load[sw, p] = load.get((sw, p), 0.0) + w
+            sw = int(topo.port_peer[sw, p]) - N
+    return 1.0 / max(max(load.values(), default=0.0), max(inject))
 
 
 def follow(topo, faulty, s, ports):
@@ -62,26 +89,92 @@ def test_routes_never_cross_a_failed_link_and_match_the_walk(spec, alg, rate, se
     topo = fattree.build(spec)
     faulty = random_faults(topo, rate, seed)
     assert faulty.any()
-    fr = fault_routes(topo, alg, faulty, model=model)
+    fr = fault_router(topo, alg, faulty, model=model)
     assert fr.model == model
     N = topo.n_nodes
     rng = np.random.default_rng(seed)
     for s, t in rng.integers(0, N, (300, 2)).tolist():
-        row = s * N + t
-        r = ft_route(topo, alg, s, t, faulty, model=model)
-        assert (fr.status[row] == FS_OK) == r.success
-        if not r.success:
-            assert fr.status[row] == (FS_LIVELOCK if r.status == "TTL" else FS_UNROUTABLE)
+        if s == t:
             continue
-        dst, links = follow(topo, faulty, s, fr.ports[row].tolist())
+        st, ports, _ = fr.route(s, t)
+        r = ft_route(topo, alg, s, t, faulty, model=model)
+        assert (st == FS_OK) == r.success
+        if not r.success:
+            assert st == (FS_LIVELOCK if r.status == "TTL" else FS_UNROUTABLE)
+            continue
+        dst, links = follow(topo, faulty, s, ports)
         assert dst == t
         assert not faulty[links].any()
-        assert list(fr.ports[row][: len(r.ports)]) == r.ports
-    # every delivered row of the whole table avoids every failed link
-    for row in np.flatnonzero(fr.status == FS_OK)[::7].tolist():
-        s, t = divmod(row, N)
-        dst, links = follow(topo, faulty, s, fr.ports[row].tolist())
-        assert dst == t and not faulty[links].any()
+        assert ports == r.ports
+    # every delivered route (one pair in 7) avoids every failed link
+    for s in range(N):
+        for t in range(s % 7, N, 7):
+            st, ports, _ = fr.route(s, t)
+            if s != t and st == FS_OK:
+                dst, links = follow(topo, faulty, s, ports)
+                assert dst == t and not faulty[links].any()
+
+
+PER_HOP_CASES = [
+    ("mikant:k=3,n=3", "local", "all"),
+    ("mikant:k=3,n=3", "lookahead", "all"),
+    ("mikant:k=2,n=3", "lookahead", "gns+tt+xt+gdl,escape,gdl"),
+    ("mikant:k=4,n=3", "local", "gns+tt+xt+gdl+upalt,gns+tt+xt+gdl+root,escape,gns+xt+gdl"),
+    ("mikantc:k=3,n=3", "local", "all"),
+]
+
+
+@pytest.mark.parametrize("spec,model,algs", PER_HOP_CASES)
+def test_per_hop_kernel_chooses_the_walks_ports(spec, model, algs):
+    """The simulator's per-hop kernel (ft_port: the state packed in the header, the
+    previous switch from the input port) takes, switch by switch, the port the whole
+    walk takes, on random (source, destination, fault set) cases."""
+    from fattree.faults.algorithms import resolve_algorithms
+
+    topo = fattree.build(spec)
+    N = topo.n_nodes
+    rng = np.random.default_rng(11)
+    names = [
+        a.name
+        for a in resolve_algorithms(algs, topo.family)
+        if not a.is_oracle and "table" not in a.name
+    ]
+    routed = hops = detoured = 0
+    for rate in (0.05, 0.15, 0.3):
+        faulty = random_faults(topo, rate, int(rng.integers(1 << 30)))
+        for alg in names:
+            fr = fault_router(topo, alg, faulty, model=model)
+            ws = fr.ft_ws.copy()
+            for s, t in rng.integers(0, N, (25, 2)).tolist():
+                st, ports, _ = fr.route(s, t)
+                if s == t or st != FS_OK:
+                    continue
+                pk = np.zeros((1, PK_COLS), np.int64)
+                pk[0, PK_SRC] = s
+                pk[0, PK_FT] = fr.ft_i[6]  # FI_BUDGET: the packed fresh state
+                sw, ip = int(topo.node_switch[s]), -1
+                for h, want in enumerate(ports):
+                    q = ft_port(
+                        fr.ft_i,
+                        fr.ft_stamp,
+                        fr.ft_tab,
+                        fr.ft_order,
+                        fr.ft_cube,
+                        fr.ft_rt,
+                        ws,
+                        pk,
+                        0,
+                        sw,
+                        ip,
+                        t,
+                        h,
+                    )
+                    assert q == want, (alg, s, t, h, ports)
+                    sw, ip = int(topo.port_peer[sw, q]) - N, int(topo.port_peer_port[sw, q])
+                    hops += 1
+                routed += 1
+                detoured += int(pk[0, PK_FT] != fr.ft_i[6])
+    assert routed > 100 and hops > 4 * routed and detoured > 0
 
 
 def all_pairs_trace(tmp_path, N, gap=3):
@@ -95,11 +188,12 @@ def all_pairs_trace(tmp_path, N, gap=3):
 def test_unroutable_count_is_exact(tmp_path, alg, vcs):
     topo = fattree.build(SPEC)
     cfg = SimConfig(fault_rate=0.15, fault_seed=7, algorithm=alg, vcs=vcs)
-    fr = fault_routes(topo, alg, fault_mask(topo, cfg), vcs)
+    fr = fault_router(topo, alg, fault_mask(topo, cfg), vcs)
     N = topo.n_nodes
     path, pairs = all_pairs_trace(tmp_path, N)
-    bad = sum(int(fr.status[s * N + t] == FS_UNROUTABLE) for s, t in pairs)
-    loop = sum(int(fr.status[s * N + t] == FS_LIVELOCK) for s, t in pairs)
+    status = [fr.route(s, t, vcs)[0] for s, t in pairs]
+    bad = status.count(FS_UNROUTABLE)
+    loop = status.count(FS_LIVELOCK)
     assert bad > 0
     r = simulate(topo, cfg, traffic=f"trace:file={path}", packets_per_source=10**6)
     assert (r.unroutable, r.livelock) == (bad, loop)
@@ -121,9 +215,9 @@ def test_unroutable_under_a_permutation(tmp_path):
         algorithm="gns",
         packets_per_source=30,
     )
-    fr = fault_routes(topo, "gns", fault_mask(topo, SimConfig(fault_rate=0.2, fault_seed=3)))
+    fr = fault_router(topo, "gns", fault_mask(topo, SimConfig(fault_rate=0.2, fault_seed=3)))
     N = topo.n_nodes
-    bad_src = [s for s in range(N) if fr.status[s * N + (N - 1 - s)] != FS_OK]
+    bad_src = [s for s in range(N) if fr.route(s, N - 1 - s)[0] != FS_OK]
     assert bad_src and r.conservation
     # a source with no route loses every packet it creates (its quota included), others none
     assert r.unroutable + r.livelock >= 30 * len(bad_src)
@@ -175,16 +269,16 @@ def test_deadlock_with_one_vc_none_with_escape_classes():
 def test_refused_routes_match_the_dependency_graph():
     topo = fattree.build("mikant:k=3,n=3")
     faulty = random_faults(topo, 0.1, 1)
-    N = topo.n_nodes
-    off = ~np.eye(N, dtype=bool).ravel()
-    one = fault_routes(topo, "gns+tt+xt+gdl", faulty, vcs=1)
-    two = fault_routes(topo, "gns+tt+xt+gdl", faulty, vcs=2)
+    fr = fault_router(topo, "gns+tt+xt+gdl", faulty)
+    one = routes(topo, fr, vcs=1)
+    two = routes(topo, fr, vcs=2)
     g = ft_dependency_graph(topo, "gns+tt+xt+gdl", faulty, vcs=2)
-    refused = int(
-        ((two.status == FS_UNROUTABLE) & off).sum() - ((one.status == FS_UNROUTABLE) & off).sum()
+    refused = sum(r[0] == FS_UNROUTABLE for r in two.values()) - sum(
+        r[0] == FS_UNROUTABLE for r in one.values()
     )
     assert refused == int(g.stats[1]) > 0
-    assert two.vcs.max() == 1 and one.vcs.max() == 0
+    assert max(max(r[2], default=0) for r in two.values()) == 1
+    assert max(max(r[2], default=0) for r in one.values()) == 0
 
 
 def test_curve_shares_the_table_and_bad_parameters():
@@ -208,15 +302,6 @@ def test_curve_shares_the_table_and_bad_parameters():
         simulate("mikantc:k=3,n=3", fault_rate=0.1, algorithm="cube", fault_model="lookahead")
     with pytest.raises(ParameterError, match="valid.*gns"):
         simulate_reference(SPEC, fault_rate=0.1, algorithm="alg1")
-
-
-def test_too_many_nodes_refused_before_walking(monkeypatch):
-    import fattree.sim.faultroutes as m
-
-    monkeypatch.setattr(m, "FT_MAX_NODES", 8)
-    topo = fattree.build(SPEC)
-    with pytest.raises(ResourceError, match="16 nodes, at most 8"):
-        fault_routes(topo, "gns", np.zeros(topo.n_links, bool))
 
 
 def run(capsys, *args):
@@ -271,9 +356,10 @@ def test_cli_as_typed(capsys):
 @pytest.mark.parametrize("traffic", ["uniform", "bitcomp", "hotspot:node=3,fraction=0.2"])
 def test_fault_bound_without_faults_is_the_routing_bound(spec, traffic):
     topo = fattree.build(spec)
-    fr = fault_routes(topo, "gns+xt+gdl", np.zeros(topo.n_links, bool))
+    fr = fault_router(topo, "gns+xt+gdl", np.zeros(topo.n_links, bool))
     want = channel_load_bound(topo, compile_routing(topo, "alg1"), traffic)
-    assert fault_load_bound(topo, fr, traffic) == pytest.approx(want, rel=1e-12)
+    assert router_load_bound(topo, fr, traffic) == pytest.approx(want, rel=1e-12)
+    assert python_bound(topo, fr, traffic) == pytest.approx(want, rel=1e-12)
 
 
 def test_fault_bound_caps_the_accepted_throughput(capsys):
@@ -396,14 +482,14 @@ def test_cli_fault_file(capsys, tmp_path):
         ("mikantc:k=3,n=3", "cube+gns+xt+gdl", 1),
     ],
 )
-def test_router_bound_equals_the_table_bound(spec, alg, vcs):
-    """The bound walked pair by pair (nothing stored) is the route table's."""
-    from fattree.sim.faulthop import fault_router, router_load_bound
-
+def test_router_bound_equals_the_python_bound(spec, alg, vcs):
+    """The bound walked pair by pair in numba (nothing stored) is the one summed in
+    Python over every pair's route."""
     topo = fattree.build(spec)
     faulty = random_faults(topo, 0.1, 3)
-    want = fault_load_bound(topo, fault_routes(topo, alg, faulty, vcs))
-    got = router_load_bound(topo, fault_router(topo, alg, faulty, vcs), vcs=vcs)
+    fr = fault_router(topo, alg, faulty, vcs)
+    want = python_bound(topo, fr, vcs=vcs)
+    got = router_load_bound(topo, fr, vcs=vcs)
     assert got == pytest.approx(want, rel=1e-12)
 
 
@@ -411,8 +497,6 @@ def test_router_bound_equals_the_table_bound(spec, alg, vcs):
 def test_beyond_the_old_pair_table_limit():
     """16,384 nodes: the N^2 table (4,096-node limit) is gone; each switch routes by the
     per-hop kernel, unroutable packets are counted."""
-    from fattree.sim.faulthop import fault_router
-
     topo = fattree.build("kant:k=4,n=7")  # 16,384 nodes
     assert topo.n_nodes > 4096
     r = simulate(

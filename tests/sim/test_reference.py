@@ -71,7 +71,7 @@ CASES = [
 
 
 # faults (issues 5, 11): the kernel routes hop by hop (sim/faulthop.py), the reference
-# follows the table of every pair's walk (sim/faultroutes.py), so equal results check the
+# follows the whole route its source walks (FaultRouter.route), so equal results check the
 # per-hop kernel and its header state against the walks; unroutable and livelocked
 # packets are counted at injection and never enter the network
 FAULT_CASES = [

@@ -42,7 +42,7 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .kernel import OK, ft_walk
+from .kernel import OK, ft_walk, walk_scratch
 from .records import FTDeadlockReport, shortest_cycle
 
 VC_RULES = ("none", "escape", "detour")
@@ -173,6 +173,7 @@ def _ft_cdg(
     ports = np.empty(cap, np.int64)
     vcs = np.empty(cap, np.int64)
     trace = np.empty((cap, 4), np.int64)
+    ip, scr = walk_scratch(k, n)
     for t in range(N):
         for s in range(N):
             if s == t:
@@ -192,11 +193,27 @@ def _ft_cdg(
                     t,
                     sw,
                     ports,
+                    ip,
+                    scr,
                     trace,
                 )
             else:
                 st, h, nsw = ft_walk(
-                    k, n, port_peer, link_index, stamp, 1, flags, lookahead, s, -1, t, sw, ports
+                    k,
+                    n,
+                    port_peer,
+                    link_index,
+                    stamp,
+                    1,
+                    flags,
+                    lookahead,
+                    s,
+                    -1,
+                    t,
+                    sw,
+                    ports,
+                    ip,
+                    scr,
                 )
             if st != OK:
                 stats[0] += 1
@@ -430,6 +447,7 @@ def walk_vcs(
         int(dst),
         sw,
         ports,
+        *walk_scratch(k, n),
     )
     nport = nsw if st == OK else max(nsw - 1, 0)
     out = []

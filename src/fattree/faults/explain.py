@@ -40,6 +40,7 @@ from .kernel import (
     OK,
     STATUS_NAMES,
     ft_walk,
+    walk_scratch,
 )
 from .records import FTExplanation
 
@@ -85,6 +86,7 @@ def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
             dst,
             sw,
             ports,
+            *walk_scratch(k, n),
             trace,
         )
         vcs, in_port, vc = [], -1, 0
@@ -93,7 +95,7 @@ def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
             vcs.append(vc)
             in_port = int(topo.port_peer_port[sw[i], ports[i]])
         return st, hops, nsw, sw, ports, trace, vcs
-    from .mikantc import check_tie_break, walk_capacity, cube_tables, mikantc_walk
+    from .mikantc import check_tie_break, cube_tables, mikantc_scratch, mikantc_walk, walk_capacity
 
     if model != "local":
         raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
@@ -123,6 +125,7 @@ def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
         dst,
         sw,
         ports,
+        *mikantc_scratch(tb.k, tb.n),
         trace,
     )
     return st, hops, nsw, sw, ports, trace, None

@@ -262,214 +262,139 @@ def upalt_port(s, faulty, k, link_index, stamp, cur):
     return -1
 
 
-@njit(cache=True)
-def ft_walk(
-    k,
-    n,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    lookahead,
-    src,
-    start,
-    t,
-    out_sw,
-    out_port,
-    trace=None,
-):
-    """Route one packet; returns (status, hops, switches recorded). Allocates its scratch
-    and calls :func:`ft_walk_into` (the simulator calls that with its own scratch)."""
-    ip = alg1_iparams(k, n)
-    w = max(2 * k, 5)
-    scr = np.empty((10, w), np.int64)  # one allocation: ports, plan, lookahead search
-    return ft_walk_into(
-        k,
-        n,
-        port_peer,
-        link_index,
-        stamp,
-        cur,
-        flags,
-        lookahead,
-        src,
-        start,
-        t,
-        out_sw,
-        out_port,
-        ip,
-        scr[0, : 2 * k],
-        scr[1, :5],
-        scr[2:10],
-        trace,
-    )
+# The per-packet state of a MiKANT / MiKANTC walk (``state``, int64): what the header of
+# a packet carries from switch to switch, so that each switch decides in O(1) with
+# :func:`mikant_hop` (the walk is that hop in a loop; the simulator stores the state in
+# the packet, docs/simulator.md "Faults"). ST_SEQ .. ST_SEQ + 4: the lookahead plan.
+ST_KIND, ST_STEP, ST_W2, ST_WL, ST_LW, ST_BUDGET, ST_SEQLEN, ST_SEQ = range(8)
+ST_COLS = ST_SEQ + 5
 
 
 @njit(cache=True)
-def ft_walk_into(
+def walk_scratch(k, n):
+    """The scratch of :func:`ft_walk` / :func:`mikant_hop` on MiKANT(k, n): ``(ip, scr)``,
+    ``ip`` Algorithm 1's iparams and ``scr`` an int64 (10, max(2k, ST_COLS)) array (row
+    0: candidate ports, row 1: the walk state, rows 2-9: the lookahead search). Allocate
+    once and reuse: the walk and the hop allocate nothing."""
+    return alg1_iparams(k, n), np.zeros((10, max(2 * k, ST_COLS)), np.int64)
+
+
+@njit(cache=True, inline="always")
+def walk_budget(flags, n, extra):
+    """Misroutes of the ``escape`` variant: ``2n + extra`` (MiKANT: extra 0, MiKANTC: k)."""
+    return 2 * n + extra if flags & ESCAPE else 0
+
+
+@njit(cache=True)
+def mikant_hop(
     k,
     n,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    lookahead,
-    src,
-    start,
-    t,
-    out_sw,
-    out_port,
     ip,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    lookahead,
+    s,
+    prev,
+    hops,
+    t,
+    state,
     ports,
-    seq,
     la,
-    trace=None,
+    trace,
+    nsw,
 ):
-    """Route one packet; returns (status, hops, switches recorded).
+    """One switch of a MiKANT fault-tolerant walk: the output port of switch ``s`` for
+    destination node ``t``; returns ``(port, status)`` (port -1 and the failure status
+    when no rule applies).
 
-    Allocation-free (callable from the simulator's cycle loop): ``ip`` holds
-    ``alg1_iparams(k, n)``, ``ports`` 2k entries, ``seq`` 5 and ``la`` an (8, >= max(2k, 5))
-    scratch of the lookahead search.
-
-    ``src`` >= 0 starts at that node (its node link counts as a hop); otherwise the walk
-    starts at switch ``start``. Hops count links including both node links (spec §1.4).
-    ``trace`` (optional int64 (cap, 4), for explanations): per recorded switch, how its
-    port was chosen (``HOW_*`` or a detour kind, -1: none), the detour step, the faulty
-    Algorithm-1 port that triggered a rule (-1) and a bitmask of the detour kinds that
-    could not start there (at a dead end: the kind of the detour). When it is omitted the
-    recording is compiled out (numba prunes ``trace is None``), so the Monte Carlo path
-    is unchanged.
+    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
+    source's node link included); ``state`` (``ST_COLS`` int64): the packet's walk state,
+    updated in place (all zero but ``ST_BUDGET`` = :func:`walk_budget` at the source);
+    ``ports`` 2k and ``la`` (8, >= max(2k, 5)) scratch; ``trace``/``nsw``: the optional
+    record of :func:`ft_walk` (row ``nsw``). Allocation-free, O(1) per call (bounded by
+    k and n): the simulator calls it at each switch with the state kept in the header.
     """
-    K = k ** (n - 1)
     N = 2 * k**n
-    ttl = 10 * n + 10
-    budget = 2 * n if flags & ESCAPE else 0
-    if flags & ESCAPE:
-        ttl += budget * (2 * n + 6)
-    hops = 0
-    nsw = 0
-    if src >= 0:
-        if stamp[src] == cur:  # the node link is link `src`
-            return NO_RULE, 0, 0
-        g = src // k**n
-        s = g * (n - 1) * K + (src % k**n) % K
-        hops = 1
-    else:
-        s = start
-    prev = -1
-    kind = KIND_NONE
-    step = 0
-    w2 = 0
-    wl = 0
-    lw = 0
-    seq_len = 0  # Algorithm 1 is routing's alg1 rule (routing/shared.py: ip)
-    while True:
-        if nsw < out_sw.shape[0]:
-            out_sw[nsw] = s
-        if hops >= ttl:
-            record_hop(trace, nsw, -1, step, -1, kind)
-            return TTL, hops, nsw + 1
-        d = s % K
-        gl = s // K
-        L = gl % (n - 1)
-        g = gl // (n - 1)
-        p = -1
-        status = OK
-        how = kind
-        hstep = step
-        hfault = -1
-        hmask = 0
-        if kind != KIND_NONE:
-            if seq_len > 0:
-                p = seq[step]
-                if step == seq_len - 1:
-                    kind = KIND_NONE
-                    seq_len = 0
-                else:
-                    step += 1
+    K = k ** (n - 1)
+    kind = state[ST_KIND]
+    step = state[ST_STEP]
+    seq = state[ST_SEQ : ST_SEQ + 5]
+    d = s % K
+    gl = s // K
+    L = gl % (n - 1)
+    g = gl // (n - 1)
+    p = -1
+    status = OK
+    how = kind
+    hstep = step
+    hfault = -1
+    hmask = 0
+    if kind != KIND_NONE:
+        if state[ST_SEQLEN] > 0:
+            p = seq[step]
+            if step == state[ST_SEQLEN] - 1:
+                kind = KIND_NONE
+                state[ST_SEQLEN] = 0
             else:
-                p, how, kind, step = continue_detour(
-                    ip, kind, step, s, s, t, k, n, w2, wl, lw, ports, link_index, stamp, cur
-                )
-                if p < 0:
-                    status = DEAD_END
-                    hmask = how
+                step += 1
         else:
-            p = alg1_port(ip, s, t, ports)
-            how = 0
-            hstep = 0
-            if not healthy(s, p, link_index, stamp, cur):
-                faulty = p
-                hfault = p
-                p = -1
-                gt = t // k**n
-                up = faulty >= k
-                crossing = up and L == n - 2
-                root = crossing and g == gt
-                status = NO_RULE
-                if up and (flags & UPALT) and (not crossing or root):
-                    p = upalt_port(s, faulty, k, link_index, stamp, cur)
-                    if p >= 0:
-                        status = OK
-                        how = HOW_UPALT
-                if p < 0 and crossing and (not root or (flags & ROOT)):
-                    w2 = digit(d, n - 2, k)
-                    wl = digit(d, n - 3, k) if n >= 3 else 0
-                    lw = L
-                    if lookahead:  # the first candidate whose whole detour is healthy
-                        order = (KIND_GNS, KIND_TT, KIND_XT)
-                        for oi in range(3):
-                            cand = order[oi]
-                            if not _crossing_kind_on(cand, flags, n):
-                                continue
-                            m = _lookahead(
-                                ip,
-                                cand,
-                                s,
-                                t,
-                                k,
-                                n,
-                                w2,
-                                wl,
-                                lw,
-                                N,
-                                port_peer,
-                                link_index,
-                                stamp,
-                                cur,
-                                seq,
-                                la,
-                            )
-                            if m > 0:
-                                kind = cand
-                                seq_len = m
-                                p = seq[0]
-                                step = 1
-                                status = OK
-                                how = cand
-                                break
-                            hmask |= 1 << cand
-                    else:
-                        q, kd, hm = start_crossing_detour(
-                            ip, flags, s, s, t, k, n, w2, wl, lw, ports, link_index, stamp, cur
-                        )
-                        hmask |= hm
-                        if q >= 0:
-                            kind = kd
-                            step = 1
-                            p = q
-                            status = OK
-                            how = kd
-                elif p < 0 and not up and L >= 1 and (flags & GDL):
-                    w2 = digit(d, n - 2, k)
-                    wl = digit(d, L - 1, k)
-                    lw = L
-                    if lookahead:
+            p, how, kind, step = continue_detour(
+                ip,
+                kind,
+                step,
+                s,
+                s,
+                t,
+                k,
+                n,
+                state[ST_W2],
+                state[ST_WL],
+                state[ST_LW],
+                ports,
+                link_index,
+                stamp,
+                cur,
+            )
+            if p < 0:
+                status = DEAD_END
+                hmask = how
+    else:
+        p = alg1_port(ip, s, t, ports)
+        how = 0
+        hstep = 0
+        if not healthy(s, p, link_index, stamp, cur):
+            faulty = p
+            hfault = p
+            p = -1
+            gt = t // k**n
+            up = faulty >= k
+            crossing = up and L == n - 2
+            root = crossing and g == gt
+            status = NO_RULE
+            if up and (flags & UPALT) and (not crossing or root):
+                p = upalt_port(s, faulty, k, link_index, stamp, cur)
+                if p >= 0:
+                    status = OK
+                    how = HOW_UPALT
+            if p < 0 and crossing and (not root or (flags & ROOT)):
+                w2 = digit(d, n - 2, k)
+                wl = digit(d, n - 3, k) if n >= 3 else 0
+                lw = L
+                state[ST_W2] = w2
+                state[ST_WL] = wl
+                state[ST_LW] = lw
+                if lookahead:  # the first candidate whose whole detour is healthy
+                    order = (KIND_GNS, KIND_TT, KIND_XT)
+                    for oi in range(3):
+                        cand = order[oi]
+                        if not _crossing_kind_on(cand, flags, n):
+                            continue
                         m = _lookahead(
                             ip,
-                            KIND_GDL,
+                            cand,
                             s,
                             t,
                             k,
@@ -486,41 +411,175 @@ def ft_walk_into(
                             la,
                         )
                         if m > 0:
-                            kind = KIND_GDL
-                            seq_len = m
+                            kind = cand
+                            state[ST_SEQLEN] = m
                             p = seq[0]
                             step = 1
                             status = OK
-                            how = KIND_GDL
-                    else:
-                        cnt = step_ports(ip, KIND_GDL, 0, s, t, k, n, w2, wl, lw, ports)
-                        q = first_healthy(ports, cnt, s, link_index, stamp, cur)
-                        if q >= 0:
-                            kind = KIND_GDL
-                            step = 1
-                            p = q
-                            status = OK
-                            how = KIND_GDL
-                    if p < 0:
-                        hmask |= 1 << KIND_GDL
-        if p < 0:
-            if budget > 0:
-                # misroute: a healthy port other than the way back, rotating the start
-                budget -= 1
-                kind = KIND_NONE
-                seq_len = 0
-                r = (t + hops) % (2 * k)
-                for j in range(2 * k):
-                    q = (r + j) % (2 * k)
-                    peer = port_peer[s, q]
-                    if peer >= N and peer - N != prev and healthy(s, q, link_index, stamp, cur):
+                            how = cand
+                            break
+                        hmask |= 1 << cand
+                else:
+                    q, kd, hm = start_crossing_detour(
+                        ip, flags, s, s, t, k, n, w2, wl, lw, ports, link_index, stamp, cur
+                    )
+                    hmask |= hm
+                    if q >= 0:
+                        kind = kd
+                        step = 1
                         p = q
-                        how = HOW_MISROUTE
-                        break
-            if p < 0:
-                record_hop(trace, nsw, -1, hstep, hfault, hmask)
-                return status if status != OK else DEAD_END, hops, nsw + 1
-        record_hop(trace, nsw, how, hstep, hfault, hmask)
+                        status = OK
+                        how = kd
+            elif p < 0 and not up and L >= 1 and (flags & GDL):
+                w2 = digit(d, n - 2, k)
+                wl = digit(d, L - 1, k)
+                lw = L
+                state[ST_W2] = w2
+                state[ST_WL] = wl
+                state[ST_LW] = lw
+                if lookahead:
+                    m = _lookahead(
+                        ip,
+                        KIND_GDL,
+                        s,
+                        t,
+                        k,
+                        n,
+                        w2,
+                        wl,
+                        lw,
+                        N,
+                        port_peer,
+                        link_index,
+                        stamp,
+                        cur,
+                        seq,
+                        la,
+                    )
+                    if m > 0:
+                        kind = KIND_GDL
+                        state[ST_SEQLEN] = m
+                        p = seq[0]
+                        step = 1
+                        status = OK
+                        how = KIND_GDL
+                else:
+                    cnt = step_ports(ip, KIND_GDL, 0, s, t, k, n, w2, wl, lw, ports)
+                    q = first_healthy(ports, cnt, s, link_index, stamp, cur)
+                    if q >= 0:
+                        kind = KIND_GDL
+                        step = 1
+                        p = q
+                        status = OK
+                        how = KIND_GDL
+                if p < 0:
+                    hmask |= 1 << KIND_GDL
+    if p < 0:
+        if state[ST_BUDGET] > 0:
+            # misroute: a healthy port other than the way back, rotating the start
+            state[ST_BUDGET] -= 1
+            kind = KIND_NONE
+            state[ST_SEQLEN] = 0
+            r = (t + hops) % (2 * k)
+            for j in range(2 * k):
+                q = (r + j) % (2 * k)
+                peer = port_peer[s, q]
+                if peer >= N and peer - N != prev and healthy(s, q, link_index, stamp, cur):
+                    p = q
+                    how = HOW_MISROUTE
+                    break
+        if p < 0:
+            state[ST_KIND] = kind
+            state[ST_STEP] = step
+            record_hop(trace, nsw, -1, hstep, hfault, hmask)
+            return -1, (status if status != OK else DEAD_END)
+    state[ST_KIND] = kind
+    state[ST_STEP] = step
+    record_hop(trace, nsw, how, hstep, hfault, hmask)
+    return p, OK
+
+
+@njit(cache=True)
+def ft_walk(
+    k,
+    n,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    lookahead,
+    src,
+    start,
+    t,
+    out_sw,
+    out_port,
+    ip,
+    scr,
+    trace=None,
+):
+    """Route one packet: :func:`mikant_hop` from switch to switch; returns (status, hops,
+    switches recorded).
+
+    ``(ip, scr)``: the scratch of :func:`walk_scratch` (allocation-free: the Monte Carlo
+    loop and the simulator reuse theirs). ``src`` >= 0 starts at that node (its node link
+    counts as a hop); otherwise the walk starts at switch ``start``. Hops count links
+    including both node links (spec §1.4). ``trace`` (optional int64 (cap, 4), for
+    explanations): per recorded switch, how its port was chosen (``HOW_*`` or a detour
+    kind, -1: none), the detour step, the faulty Algorithm-1 port that triggered a rule
+    (-1) and a bitmask of the detour kinds that could not start there (at a dead end: the
+    kind of the detour). When it is omitted the recording is compiled out (numba prunes
+    ``trace is None``), so the Monte Carlo path is unchanged.
+    """
+    K = k ** (n - 1)
+    N = 2 * k**n
+    ttl = 10 * n + 10
+    budget = walk_budget(flags, n, 0)
+    ttl += budget * (2 * n + 6)
+    state = scr[1, :ST_COLS]
+    state[:] = 0
+    state[ST_BUDGET] = budget
+    ports = scr[0, : 2 * k]
+    la = scr[2:10]
+    hops = 0
+    nsw = 0
+    if src >= 0:
+        if stamp[src] == cur:  # the node link is link `src`
+            return NO_RULE, 0, 0
+        g = src // k**n
+        s = g * (n - 1) * K + (src % k**n) % K
+        hops = 1
+    else:
+        s = start
+    prev = -1
+    while True:
+        if nsw < out_sw.shape[0]:
+            out_sw[nsw] = s
+        if hops >= ttl:
+            record_hop(trace, nsw, -1, state[ST_STEP], -1, state[ST_KIND])
+            return TTL, hops, nsw + 1
+        p, status = mikant_hop(
+            k,
+            n,
+            ip,
+            port_peer,
+            link_index,
+            stamp,
+            cur,
+            flags,
+            lookahead,
+            s,
+            prev,
+            hops,
+            t,
+            state,
+            ports,
+            la,
+            trace,
+            nsw,
+        )
+        if p < 0:
+            return status, hops, nsw + 1
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1

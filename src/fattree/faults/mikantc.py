@@ -42,6 +42,13 @@ from .kernel import (
     KIND_NONE,
     NO_RULE,
     OK,
+    ST_BUDGET,
+    ST_COLS,
+    ST_KIND,
+    ST_LW,
+    ST_STEP,
+    ST_W2,
+    ST_WL,
     TTL,
     continue_detour,
     digit,
@@ -52,6 +59,7 @@ from .kernel import (
     start_crossing_detour,
     step_ports,
     upalt_port,
+    walk_budget,
 )
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome, surviving_csr
 
@@ -150,6 +158,242 @@ def _popc(x):
 
 
 @njit(cache=True)
+def mikantc_scratch(k, n):
+    """The scratch of :func:`mikantc_walk` / :func:`mikantc_hop` on MiKANTC(k, n): ``(ip,
+    scr)``, ``ip`` Algorithm 1's iparams on the tree digits and ``scr`` an int64 (3,
+    max(2k, ST_COLS)) array (row 0: candidate ports, row 1: the walk state, row 2: cube
+    dimensions). Allocate once and reuse: the walk and the hop allocate nothing."""
+    return alg1_iparams(k, n), np.zeros((3, max(2 * k, ST_COLS)), np.int64)
+
+
+@njit(cache=True)
+def mikantc_hop(
+    k,
+    n,
+    codes,
+    cpos,
+    near,
+    outer,
+    ip,
+    port_peer,
+    link_index,
+    stamp,
+    cur,
+    flags,
+    rnd,
+    seed,
+    pkt,
+    s,
+    prev,
+    hops,
+    t,
+    state,
+    ports,
+    dims,
+    trace,
+    nsw,
+):
+    """One switch of a MiKANTC walk (004 Algorithm 1): the output port of switch ``s``
+    for destination node ``t``; returns ``(port, status)`` (port -1 and the failure
+    status when no rule applies).
+
+    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
+    source's node link included); ``state`` (``ST_COLS`` int64, as
+    :func:`fattree.faults.kernel.mikant_hop`'s): the packet's walk state, updated in
+    place; ``ports`` 2k and ``dims`` k scratch; ``rnd``/``seed``/``pkt``: the random cube
+    tie-break. Allocation-free, O(1) per call (bounded by k and n).
+    """
+    M = 1 << k
+    K = k ** (n - 1)
+    QM = (K // k) * M
+    Sg = QM + (n - 2) * K
+    Mo = M - k
+    Ng = (K // k) * Mo * k
+    N = 2 * Ng
+    R = 2 * k
+    gt = t // Ng
+    qt = (t % Ng) // (Mo * k)
+    rem = (t % Ng) % (Mo * k)
+    ct = outer[rem // k]
+    pt = rem % k
+    tv = gt * k**n + qt * k + near[ct]  # the destination as a MiKANT node (T_{n-1} unused)
+    kind = state[ST_KIND]
+    step = state[ST_STEP]
+    G = s // Sg
+    r = s % Sg
+    if r < QM:
+        q = r // M
+        c = r % M
+        L = 0
+        D = q * k + cpos[c]
+        inter = cpos[c] >= 0
+    else:
+        q = -1
+        c = -1
+        L = 1 + (r - QM) // K
+        D = (r - QM) % K
+        inter = False
+    vs = (G * (n - 1) + L) * K + D
+    in_cube = c >= 0 and G == gt and q == qt
+    if in_cube:
+        kind = KIND_NONE  # Algorithm 1's first test, at every switch: in the destination cube
+    p = -1
+    status = OK
+    how = 0
+    hstep = step
+    hfault = -1
+    hmask = 0
+    if kind != KIND_NONE:
+        # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
+        p, how, kind, step = continue_detour(
+            ip,
+            kind,
+            step,
+            s,
+            vs,
+            tv,
+            k,
+            n,
+            state[ST_W2],
+            state[ST_WL],
+            state[ST_LW],
+            ports,
+            link_index,
+            stamp,
+            cur,
+        )
+        if p < 0:
+            status = DEAD_END
+            hmask = how
+    elif c >= 0 and (in_cube or not inter):
+        hstep = 0
+        if in_cube and c == ct:
+            if not healthy(s, pt, link_index, stamp, cur):
+                state[ST_KIND] = kind
+                record_hop(trace, nsw, -1, 0, pt, 0)
+                return -1, NO_RULE  # the destination's only link
+            p = pt
+        else:
+            target = ct if in_cube else codes[near[c]]
+            avoid = -1
+            if (flags & ESCAPE) and prev >= 0 and prev // Sg == G:
+                rp = prev % Sg
+                if rp < QM and rp // M == q:
+                    avoid = 0
+                    while ((rp % M) ^ c) >> avoid > 1:
+                        avoid += 1
+            cnt = _cube_ports(
+                c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid, dims, ports
+            )
+            if healthy(s, ports[0], link_index, stamp, cur):
+                p = ports[0]
+                how = HOW_CUBE
+            else:
+                status = NO_RULE
+                hfault = ports[0]
+                if flags & CUBE:  # hypercube multipath: another shortest-path dimension
+                    for i in range(1, cnt):
+                        if healthy(s, ports[i], link_index, stamp, cur):
+                            p = ports[i]
+                            status = OK
+                            how = HOW_MULTIPATH
+                            break
+    else:
+        p = alg1_port(ip, vs, tv, ports)
+        hstep = 0
+        if not healthy(s, p, link_index, stamp, cur):
+            faulty = p
+            hfault = p
+            p = -1
+            status = NO_RULE
+            up = faulty >= k
+            crossing = up and L == n - 2
+            root = crossing and G == gt
+            if up and (flags & UPALT) and (not crossing or root):
+                p = upalt_port(s, faulty, k, link_index, stamp, cur)
+                if p >= 0:
+                    status = OK
+                    how = HOW_UPALT
+            if p < 0 and crossing and (not root or (flags & ROOT)):
+                w2 = digit(D, n - 2, k)
+                wl = digit(D, n - 3, k) if n >= 3 else 0
+                lw = L
+                state[ST_W2] = w2
+                state[ST_WL] = wl
+                state[ST_LW] = lw
+                qq, kd, hm = start_crossing_detour(
+                    ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur
+                )
+                hmask |= hm
+                if qq >= 0:
+                    kind = kd
+                    step = 1
+                    p = qq
+                    status = OK
+                    how = kd
+            elif p < 0 and not up and L == 1 and (flags & GDL):
+                # Go-Down to P_D: another intermediate of the destination cube, nearest
+                # the destination corner first; the cube takes it from there
+                best = -1
+                for x in range(k):
+                    if x != faulty and healthy(s, x, link_index, stamp, cur):
+                        if best < 0 or (_popc(codes[x] ^ ct) < _popc(codes[best] ^ ct)):
+                            best = x
+                if best >= 0:
+                    p = best
+                    status = OK
+                    how = HOW_GODOWN
+                else:
+                    hmask |= 1 << KIND_GDL
+            elif p < 0 and not up and L >= 2 and (flags & GDL):
+                w2 = digit(D, n - 2, k)
+                wl = digit(D, L - 1, k)
+                lw = L
+                state[ST_W2] = w2
+                state[ST_WL] = wl
+                state[ST_LW] = lw
+                cnt = step_ports(ip, KIND_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
+                qq = first_healthy(ports, cnt, s, link_index, stamp, cur)
+                if qq >= 0:
+                    kind = KIND_GDL
+                    step = 1
+                    p = qq
+                    status = OK
+                    how = KIND_GDL
+                else:
+                    hmask |= 1 << KIND_GDL
+    if p < 0:
+        if state[ST_BUDGET] > 0:
+            # misroute: a healthy switch port other than the way back, from a start
+            # drawn per (packet, hop); inside the destination cube its cube ports first
+            state[ST_BUDGET] -= 1
+            kind = KIND_NONE
+            r1 = _pick(seed, pkt, hops * 1000003 + s, R)
+            for sweep in range(2):
+                for j in range(R):
+                    qq = (r1 + j) % R
+                    peer = port_peer[s, qq]
+                    if peer < N or peer - N == prev or not healthy(s, qq, link_index, stamp, cur):
+                        continue
+                    if sweep == 0 and in_cube and (qq >= k) == inter:
+                        continue  # not a cube port
+                    p = qq
+                    how = HOW_MISROUTE
+                    break
+                if p >= 0:
+                    break
+        if p < 0:
+            state[ST_KIND] = kind
+            state[ST_STEP] = step
+            record_hop(trace, nsw, -1, hstep, hfault, hmask)
+            return -1, (status if status != OK else DEAD_END)
+    state[ST_KIND] = kind
+    state[ST_STEP] = step
+    record_hop(trace, nsw, how, hstep, hfault, hmask)
+    return p, OK
+
+
+@njit(cache=True)
 def mikantc_walk(
     k,
     n,
@@ -170,77 +414,20 @@ def mikantc_walk(
     t,
     out_sw,
     out_port,
-    trace=None,
-):
-    """Route one packet on a MiKANTC; returns (status, hops, switches recorded). Allocates
-    its scratch and calls :func:`mikantc_walk_into` (the simulator passes its own)."""
-    ip = alg1_iparams(k, n)
-    ports = np.empty(2 * k, np.int64)
-    dims = np.empty(k, np.int64)
-    return mikantc_walk_into(
-        k,
-        n,
-        codes,
-        cpos,
-        near,
-        outer,
-        port_peer,
-        link_index,
-        stamp,
-        cur,
-        flags,
-        rnd,
-        seed,
-        pkt,
-        src,
-        start,
-        t,
-        out_sw,
-        out_port,
-        ip,
-        ports,
-        dims,
-        trace,
-    )
-
-
-@njit(cache=True)
-def mikantc_walk_into(
-    k,
-    n,
-    codes,
-    cpos,
-    near,
-    outer,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    rnd,
-    seed,
-    pkt,
-    src,
-    start,
-    t,
-    out_sw,
-    out_port,
     ip,
-    ports,
-    dims,
+    scr,
     trace=None,
 ):
-    """Route one packet on a MiKANTC; returns (status, hops, switches recorded).
+    """Route one packet on a MiKANTC: :func:`mikantc_hop` from switch to switch; returns
+    (status, hops, switches recorded).
 
-    Allocation-free: ``ip`` holds ``alg1_iparams(k, n)``, ``ports`` 2k and ``dims`` k
-    entries of scratch.
-
-    ``src`` >= 0 starts at that node (its node link counts); otherwise at switch
-    ``start``. A link ``e`` is faulty when ``stamp[e] == cur``. Hops count links,
-    both node links included. ``rnd``: the paper's random cube tie-break (seeded by
-    ``seed`` and the packet key ``pkt``) instead of dimension order. ``trace``:
-    optional per-switch record of how each port was chosen, as in
-    :func:`fattree.faults.kernel.ft_walk` (compiled out when omitted).
+    ``(ip, scr)``: the scratch of :func:`mikantc_scratch` (allocation-free). ``src`` >= 0
+    starts at that node (its node link counts); otherwise at switch ``start``. A link
+    ``e`` is faulty when ``stamp[e] == cur``. Hops count links, both node links included.
+    ``rnd``: the paper's random cube tie-break (seeded by ``seed`` and the packet key
+    ``pkt``) instead of dimension order. ``trace``: optional per-switch record of how
+    each port was chosen, as in :func:`fattree.faults.kernel.ft_walk` (compiled out when
+    omitted).
     """
     M = 1 << k
     K = k ** (n - 1)
@@ -249,16 +436,14 @@ def mikantc_walk_into(
     Mo = M - k
     Ng = (K // k) * Mo * k
     N = 2 * Ng
-    R = 2 * k
-    gt = t // Ng
-    qt = (t % Ng) // (Mo * k)
-    rem = (t % Ng) % (Mo * k)
-    ct = outer[rem // k]
-    pt = rem % k
-    tv = gt * k**n + qt * k + near[ct]  # the destination as a MiKANT node (T_{n-1} unused)
     ttl = 10 * n + 10 + 4 * k
-    budget = 2 * n + k if flags & ESCAPE else 0
+    budget = walk_budget(flags, n, k)
     ttl += budget * (2 * n + 2 * k + 6)
+    state = scr[1, :ST_COLS]
+    state[:] = 0
+    state[ST_BUDGET] = budget
+    ports = scr[0, : 2 * k]
+    dims = scr[2, :k]
     hops = 0
     nsw = 0
     if src >= 0:
@@ -270,167 +455,40 @@ def mikantc_walk_into(
     else:
         s = start
     prev = -1
-    kind = KIND_NONE
-    step = 0
-    w2 = 0
-    wl = 0
-    lw = 0
     while True:
         if nsw < out_sw.shape[0]:
             out_sw[nsw] = s
         if hops >= ttl:
-            record_hop(trace, nsw, -1, step, -1, kind)
+            record_hop(trace, nsw, -1, state[ST_STEP], -1, state[ST_KIND])
             return TTL, hops, nsw + 1
-        G = s // Sg
-        r = s % Sg
-        if r < QM:
-            q = r // M
-            c = r % M
-            L = 0
-            D = q * k + cpos[c]
-            inter = cpos[c] >= 0
-        else:
-            q = -1
-            c = -1
-            L = 1 + (r - QM) // K
-            D = (r - QM) % K
-            inter = False
-        vs = (G * (n - 1) + L) * K + D
-        in_cube = c >= 0 and G == gt and q == qt
-        if in_cube:
-            kind = KIND_NONE  # Algorithm 1's first test, at every switch: in the destination cube
-        p = -1
-        status = OK
-        how = 0
-        hstep = step
-        hfault = -1
-        hmask = 0
-        if kind != KIND_NONE:
-            # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
-            p, how, kind, step = continue_detour(
-                ip, kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur
-            )
-            if p < 0:
-                status = DEAD_END
-                hmask = how
-        elif c >= 0 and (in_cube or not inter):
-            hstep = 0
-            if in_cube and c == ct:
-                if not healthy(s, pt, link_index, stamp, cur):
-                    record_hop(trace, nsw, -1, 0, pt, 0)
-                    return NO_RULE, hops, nsw + 1  # the destination's only link
-                p = pt
-            else:
-                target = ct if in_cube else codes[near[c]]
-                avoid = -1
-                if (flags & ESCAPE) and prev >= 0 and prev // Sg == G:
-                    rp = prev % Sg
-                    if rp < QM and rp // M == q:
-                        avoid = 0
-                        while ((rp % M) ^ c) >> avoid > 1:
-                            avoid += 1
-                cnt = _cube_ports(
-                    c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid, dims, ports
-                )
-                if healthy(s, ports[0], link_index, stamp, cur):
-                    p = ports[0]
-                    how = HOW_CUBE
-                else:
-                    status = NO_RULE
-                    hfault = ports[0]
-                    if flags & CUBE:  # hypercube multipath: another shortest-path dimension
-                        for i in range(1, cnt):
-                            if healthy(s, ports[i], link_index, stamp, cur):
-                                p = ports[i]
-                                status = OK
-                                how = HOW_MULTIPATH
-                                break
-        else:
-            p = alg1_port(ip, vs, tv, ports)
-            hstep = 0
-            if not healthy(s, p, link_index, stamp, cur):
-                faulty = p
-                hfault = p
-                p = -1
-                status = NO_RULE
-                up = faulty >= k
-                crossing = up and L == n - 2
-                root = crossing and G == gt
-                if up and (flags & UPALT) and (not crossing or root):
-                    p = upalt_port(s, faulty, k, link_index, stamp, cur)
-                    if p >= 0:
-                        status = OK
-                        how = HOW_UPALT
-                if p < 0 and crossing and (not root or (flags & ROOT)):
-                    w2 = digit(D, n - 2, k)
-                    wl = digit(D, n - 3, k) if n >= 3 else 0
-                    lw = L
-                    qq, kd, hm = start_crossing_detour(
-                        ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur
-                    )
-                    hmask |= hm
-                    if qq >= 0:
-                        kind = kd
-                        step = 1
-                        p = qq
-                        status = OK
-                        how = kd
-                elif p < 0 and not up and L == 1 and (flags & GDL):
-                    # Go-Down to P_D: another intermediate of the destination cube, nearest
-                    # the destination corner first; the cube takes it from there
-                    best = -1
-                    for x in range(k):
-                        if x != faulty and healthy(s, x, link_index, stamp, cur):
-                            if best < 0 or (_popc(codes[x] ^ ct) < _popc(codes[best] ^ ct)):
-                                best = x
-                    if best >= 0:
-                        p = best
-                        status = OK
-                        how = HOW_GODOWN
-                    else:
-                        hmask |= 1 << KIND_GDL
-                elif p < 0 and not up and L >= 2 and (flags & GDL):
-                    w2 = digit(D, n - 2, k)
-                    wl = digit(D, L - 1, k)
-                    lw = L
-                    cnt = step_ports(ip, KIND_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
-                    qq = first_healthy(ports, cnt, s, link_index, stamp, cur)
-                    if qq >= 0:
-                        kind = KIND_GDL
-                        step = 1
-                        p = qq
-                        status = OK
-                        how = KIND_GDL
-                    else:
-                        hmask |= 1 << KIND_GDL
+        p, status = mikantc_hop(
+            k,
+            n,
+            codes,
+            cpos,
+            near,
+            outer,
+            ip,
+            port_peer,
+            link_index,
+            stamp,
+            cur,
+            flags,
+            rnd,
+            seed,
+            pkt,
+            s,
+            prev,
+            hops,
+            t,
+            state,
+            ports,
+            dims,
+            trace,
+            nsw,
+        )
         if p < 0:
-            if budget > 0:
-                # misroute: a healthy switch port other than the way back, from a start
-                # drawn per (packet, hop); inside the destination cube its cube ports first
-                budget -= 1
-                kind = KIND_NONE
-                r1 = _pick(seed, pkt, hops * 1000003 + s, R)
-                for sweep in range(2):
-                    for j in range(R):
-                        qq = (r1 + j) % R
-                        peer = port_peer[s, qq]
-                        if (
-                            peer < N
-                            or peer - N == prev
-                            or not healthy(s, qq, link_index, stamp, cur)
-                        ):
-                            continue
-                        if sweep == 0 and in_cube and (qq >= k) == inter:
-                            continue  # not a cube port
-                        p = qq
-                        how = HOW_MISROUTE
-                        break
-                    if p >= 0:
-                        break
-            if p < 0:
-                record_hop(trace, nsw, -1, hstep, hfault, hmask)
-                return status if status != OK else DEAD_END, hops, nsw + 1
-        record_hop(trace, nsw, how, hstep, hfault, hmask)
+            return status, hops, nsw + 1
         if nsw < out_port.shape[0]:
             out_port[nsw] = p
         nsw += 1
@@ -497,6 +555,7 @@ def _trials(
         perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = chunk_scratch(
             pool_lo, n_links, n_faults, V
         )
+        ip, scr = mikantc_scratch(k, n)
         lo = c * CHUNK
         hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
@@ -525,6 +584,8 @@ def _trials(
                     t,
                     out_sw,
                     out_port,
+                    ip,
+                    scr,
                 )
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
             # a walk of fault-free minimal length is optimal (faults never shorten paths)
@@ -548,6 +609,8 @@ def _trials(
                 t,
                 out_sw,
                 out_port,
+                ip,
+                scr,
             )
             minimal = same_cube_minimal or s // (Mo * k) != t // (Mo * k)
             if best == d0 and minimal:
@@ -655,6 +718,7 @@ def mikantc_route_arrays(
     cap = walk_capacity(tb.k, tb.n)
     sw = np.full(cap, -1, np.int64)
     ports = np.full(cap, -1, np.int64)
+    ip, scr = mikantc_scratch(tb.k, tb.n)
     status, hops, nsw = mikantc_walk(
         tb.k,
         tb.n,
@@ -675,6 +739,8 @@ def mikantc_route_arrays(
         int(dst),
         sw,
         ports,
+        ip,
+        scr,
     )
     nport = nsw if status == OK else max(nsw - 1, 0)
     return int(status), int(hops), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]]
@@ -718,6 +784,7 @@ def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd
     out = np.zeros((N, N), np.int64)
     sw = np.empty(1, np.int64)
     pp = np.empty(1, np.int64)
+    ip, scr = mikantc_scratch(k, n)
     for s in range(N):
         for t in range(N):
             if s != t:
@@ -741,6 +808,8 @@ def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd
                     t,
                     sw,
                     pp,
+                    ip,
+                    scr,
                 )
                 out[s, t] = h if st == OK else -1
     return out
@@ -749,6 +818,8 @@ def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd
 __all__ = [
     "CubeTables",
     "cube_tables",
+    "mikantc_hop",
+    "mikantc_scratch",
     "mikantc_walk",
     "mikantc_route_arrays",
     "fault_free_lengths",

@@ -32,8 +32,8 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import ft_walk_generic, route_length, updown_distance, updown_order
-from .kernel import OK, ft_walk, oracle_bfs
+from .generic import ft_walk_generic_into, route_length, updown_distance, updown_order
+from .kernel import OK, ft_walk, oracle_bfs, walk_scratch
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
@@ -72,7 +72,10 @@ def _gtrials(
     outcome from their recomputed column (``shortest-table``: the BFS distance, which
     its forwarding table realises; ``updown-table``: :func:`updown_distance`; both
     checked against the walked tables in tests/faults/test_generic.py), and the oracle
-    (a walk of the routing's fault-free length is optimal: faults never shorten)."""
+    (a walk of the routing's fault-free length is optimal: faults never shorten). On
+    MiKANT, Algorithm 1 is walked once per trial: when its route is healthy it is every
+    detour algorithm's route (they act only at a faulty port of it), so they are not
+    walked again."""
     N = rt[9]
     node_switch = rt[10]
     V = indptr.shape[0] - 1
@@ -81,6 +84,7 @@ def _gtrials(
     pool = n_links - pool_lo
     cap = ttl + 2
     R = rt[7].shape[1]
+    a1_walks = mk > 0 and (rules < 0).any()
     for c in prange(n_chunks):
         perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = chunk_scratch(
             pool_lo, n_links, n_faults, V
@@ -92,6 +96,8 @@ def _gtrials(
         ddown = np.full(V, -1, np.int64)
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
+        gscr = np.empty(4 * (R + 1) + 4, np.int64)
+        ip, scr = walk_scratch(max(mk, 2), max(mn, 2))
         lo = c * CHUNK
         hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
@@ -99,9 +105,19 @@ def _gtrials(
             s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
             best = -1
             dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
+            h_a1 = -1  # MiKANT: Algorithm 1's length when its route is healthy, else -1
+            if a1_walks:
+                st, h, _ = ft_walk(
+                    mk, mn, rt[7], rt[8], stamp, cur, 0, False, s, -1, t, out_sw, out_port, ip, scr
+                )
+                h_a1 = h if st == OK else -1
             for a in range(n_alg):
                 rule = rules[a]
-                if rule < 0:
+                if rule < 0 and h_a1 >= 0:
+                    # 001's detours (and escape, lookahead) act only at a faulty port of
+                    # Algorithm 1's route: on a healthy one every walk is that route
+                    st, h = OK, h_a1
+                elif rule < 0:
                     st, h, _ = ft_walk(
                         mk,
                         mn,
@@ -116,9 +132,11 @@ def _gtrials(
                         t,
                         out_sw,
                         out_port,
+                        ip,
+                        scr,
                     )
                 elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
-                    st, h, _ = ft_walk_generic(
+                    st, h, _ = ft_walk_generic_into(
                         rt,
                         rule,
                         looks[a],
@@ -132,8 +150,9 @@ def _gtrials(
                         out_sw,
                         out_port,
                         out_how,
+                        gscr,
                     )
-                elif stamp[s] == cur:  # the source's only link
+                elif stamp[s] == cur or stamp[t] == cur:  # a node's only link: cut off
                     st, h = 1, 0
                 elif rule == RULE_SHORTEST_T:
                     if dist_st == -2:
@@ -160,8 +179,11 @@ def _gtrials(
                     )
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
+            if stamp[s] == cur or stamp[t] == cur:
+                oracle_len[tr] = -1
+                continue
             if dist_st != -2:
-                oracle_len[tr] = dist_st if stamp[s] != cur else -1
+                oracle_len[tr] = dist_st
                 continue
             d0 = route_length(rt, node_switch[s], t, cap, buf) + 1
             if minimal and best == d0:

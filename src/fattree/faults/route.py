@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..topology import Topology
 from .algorithms import FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model, resolve_algorithms
-from .kernel import OK, STATUS_NAMES, ft_walk
+from .kernel import OK, STATUS_NAMES, ft_walk, walk_scratch
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,7 @@ def ft_route(
         dst,
         sw,
         ports,
+        *walk_scratch(k, n),
     )
     path = [topo.node_label(src)] if src is not None else []
     path += [topo.switch_label(int(s)) for s in sw[:nsw]]

@@ -11,11 +11,11 @@ of :mod:`fattree.faults` that also serve the Monte Carlo walk, ``route --explain
   the input port's peer, the hop count the header's;
 * ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
   destination forwarding table recomputed on the surviving graph (S x N, never per pair);
-* ``ENG_MIKANT`` / ``ENG_MIKANTC`` (001's detours, 004's Algorithm 1): their walks carry
-  more state (detour kind and step, saved digits, the lookahead plan); the switch replays
-  the packet's deterministic decisions from its header (source, destination) up to its
-  own hop with :func:`~fattree.faults.kernel.ft_walk_into` /
-  :func:`~fattree.faults.mikantc.mikantc_walk_into` (O(route length) per hop, no table).
+* ``ENG_MIKANT`` / ``ENG_MIKANTC`` (001's detours, 004's Algorithm 1):
+  :func:`fattree.faults.kernel.mikant_hop` / :func:`fattree.faults.mikantc.mikantc_hop`,
+  the very hop their walks loop over; the walk state (misroutes left, detour kind and
+  step, the saved digits or the rest of the lookahead plan) travels in ``PK_FT``, one
+  byte a field (:func:`pack_state`), so each switch decides in O(1).
 
 The VC class of a hop follows from the input port and the VC the packet arrived on
 (:func:`fattree.faults.cdg.ft_vc` on MiKANT, up*/down* turn layers elsewhere).
@@ -40,8 +40,23 @@ from ..faults.algorithms import TABLE_RULES, check_model, resolve_algorithms
 from ..faults.cdg import ft_vc, route_vcs
 from ..faults.generic import S_BUDGET, S_HOPS, S_PREV, ft_hop, ft_walk_generic_into, turn_classes
 from ..faults.gwalk import GenericRouter, table_route
-from ..faults.kernel import OK, TTL, ft_walk_into
-from ..faults.mikantc import cube_tables, mikantc_walk_into, walk_capacity
+from ..faults.kernel import (
+    OK,
+    ST_BUDGET,
+    ST_COLS,
+    ST_KIND,
+    ST_LW,
+    ST_SEQ,
+    ST_SEQLEN,
+    ST_STEP,
+    ST_W2,
+    ST_WL,
+    TTL,
+    ft_walk,
+    mikant_hop,
+    walk_budget,
+)
+from ..faults.mikantc import cube_tables, mikantc_hop, mikantc_walk, walk_capacity
 from ..faults.rules import default_ft_algorithm, one_vc_layered
 from ..routing.shared import alg1_iparams, pair_weight
 from .layout import PK_FT, PK_SRC
@@ -50,10 +65,12 @@ ENG_NONE, ENG_MIKANT, ENG_MIKANTC, ENG_GENERIC, ENG_TABLE = 0, 1, 2, 3, 4
 # ft_i: the integers of the engine
 FI_ENG, FI_K, FI_N, FI_FLAGS, FI_LOOK, FI_RULE, FI_BUDGET, FI_TTL, FI_N_NODES, FI_LAYER1 = range(10)
 FI_COLS = 10  # FI_LAYER1: the up*/down* turn rule also on one VC (faults/rules.py one_vc)
-# ft_ws rows: walk output (switches, ports, how), Algorithm-1 iparams, ports, lookahead
-# plan, cube dimensions, generic scratch, then 8 rows of the lookahead search
-W_SW, W_PORT, W_HOW, W_IP, W_PORTS, W_SEQ, W_DIMS, W_GEN, W_VCS, W_LA = range(10)
-W_ROWS = W_LA + 8
+# ft_ws rows: walk output (switches, ports, how), Algorithm-1 iparams, generic scratch,
+# VC classes, then the 10 rows of the MiKANT / MiKANTC walk scratch (walk_scratch: ports,
+# walk state, lookahead search or cube dimensions)
+W_SW, W_PORT, W_HOW, W_IP, W_GEN, W_VCS, W_SCR = range(7)
+W_ROWS = W_SCR + 10
+STATE_BYTE = 255  # PK_FT holds the walk state one byte a field
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 
 
@@ -91,6 +108,37 @@ class FaultRouter:
     @property
     def table_bytes(self) -> int:
         return int(self.ft_tab.nbytes) if self.engine == ENG_TABLE else 0
+
+    def route(self, src: int, dst: int, vcs: int = 1) -> tuple[int, list[int], list[int]]:
+        """The whole route of ``src -> dst`` as the source evaluates it (the walk, not the
+        per-hop kernel): ``(FS_ADMIT_*, output port at each switch, VC class of each hop)``
+        (both lists empty unless ``FS_ADMIT_OK``). For checks and the reference simulator.
+
+        Examples
+        --------
+        >>> import fattree, numpy as np
+        >>> t = fattree.build("mikant:k=2,n=2")
+        >>> fr = fault_router(t, "gns", np.zeros(t.n_links, bool))
+        >>> fr.route(0, 5)
+        (0, [3, 0], [0, 0])
+        """
+        ws = self.ft_ws.copy()
+        adm, nsw = _admit(
+            self.ft_i,
+            self.ft_stamp,
+            self.ft_tab,
+            self.ft_order,
+            self.ft_cube,
+            self.ft_pp,
+            self.ft_rt,
+            ws,
+            int(vcs),
+            int(src),
+            int(dst),
+        )
+        if adm != FS_ADMIT_OK:
+            return int(adm), [], []
+        return int(adm), ws[W_PORT, :nsw].tolist(), ws[W_VCS, :nsw].tolist()
 
     def fields(self) -> dict:
         return {
@@ -275,7 +323,14 @@ def fault_router(
         fi[FI_K], fi[FI_N] = k, n
         ip = alg1_iparams(k, n)
         eng, cap, pp, cube = walked.build(topo, k, n)
-        width = max(cap + 2, len(ip), 2 * k, 8)
+        budget = int(walk_budget(alg.flags, n, k if eng == ENG_MIKANTC else 0))
+        if 2 * k - 1 > STATE_BYTE or budget > STATE_BYTE:
+            raise ParameterError(
+                f"k={k} is too large for faults in the simulator: the header holds the "
+                f"walk state one byte a field (ports and misroutes <= {STATE_BYTE})"
+            )
+        fi[FI_BUDGET] = budget  # the packed initial state: pack_state of a fresh walk
+        width = max(cap + 2, len(ip), 2 * k, ST_COLS)
     else:
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
@@ -298,6 +353,12 @@ def fault_router(
 # ------------------------------------------------------------------------ numba kernels
 
 
+@njit(cache=True, inline="always")
+def _pkt_key(fi, src, dst):
+    """The packet key of a MiKANTC walk (its misroute draws): fixed by the pair."""
+    return src * (2 * fi[FI_K] ** fi[FI_N]) + dst
+
+
 @njit(cache=True)
 def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
     """The whole route of ``src -> dst`` into ``ws[W_SW]`` / ``ws[W_PORT]``; returns
@@ -306,9 +367,8 @@ def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
     port_peer = rt[7]
     link_index = rt[8]
     if eng == ENG_MIKANT:
-        k = fi[FI_K]
-        st, _, nsw = ft_walk_into(
-            k,
+        st, _, nsw = ft_walk(
+            fi[FI_K],
             fi[FI_N],
             port_peer,
             link_index,
@@ -322,17 +382,13 @@ def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
             ws[W_SW],
             ws[W_PORT],
             ws[W_IP],
-            ws[W_PORTS, : 2 * k],
-            ws[W_SEQ, :5],
-            ws[W_LA : W_LA + 8],
+            ws[W_SCR : W_SCR + 10],
         )
         return st, nsw
     if eng == ENG_MIKANTC:
-        k = fi[FI_K]
-        n = fi[FI_N]
-        st, _, nsw = mikantc_walk_into(
-            k,
-            n,
+        st, _, nsw = mikantc_walk(
+            fi[FI_K],
+            fi[FI_N],
             cube[0],
             cube[1],
             cube[2],
@@ -344,15 +400,14 @@ def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
             fi[FI_FLAGS],
             False,
             0,
-            src * (2 * k**n) + dst,
+            _pkt_key(fi, src, dst),
             src,
             -1,
             dst,
             ws[W_SW],
             ws[W_PORT],
             ws[W_IP],
-            ws[W_PORTS, : 2 * k],
-            ws[W_DIMS, :k],
+            ws[W_SCR : W_SCR + 10],
         )
         return st, nsw
     if eng == ENG_TABLE:
@@ -380,23 +435,66 @@ def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
 
 
 @njit(cache=True)
-def ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
-    """Evaluate the route of a new packet at its source: ``FS_ADMIT_OK`` (it is injected),
-    ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs a VC class ``>= V``) or
-    ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit)."""
+def pack_state(state):
+    """The walk state of :func:`~fattree.faults.kernel.mikant_hop` as one header word, a
+    byte a field: misroutes left, detour kind, step, plan length, then the rest of the
+    lookahead plan (its first port is taken where it was made) or, without a plan, the
+    saved digits ``w2``, ``wl``, ``lw``. Whatever it drops is never read again."""
+    w = state[ST_BUDGET] | (state[ST_KIND] << 8) | (state[ST_STEP] << 16)
+    w |= state[ST_SEQLEN] << 24
+    if state[ST_SEQLEN] > 0:
+        for i in range(4):
+            w |= state[ST_SEQ + 1 + i] << (32 + 8 * i)
+    else:
+        w |= (state[ST_W2] << 32) | (state[ST_WL] << 40) | (state[ST_LW] << 48)
+    return w
+
+
+@njit(cache=True)
+def unpack_state(w, state):
+    """The walk state of header word ``w`` (:func:`pack_state`) into ``state``."""
+    state[:] = 0
+    state[ST_BUDGET] = w & STATE_BYTE
+    state[ST_KIND] = (w >> 8) & STATE_BYTE
+    state[ST_STEP] = (w >> 16) & STATE_BYTE
+    state[ST_SEQLEN] = (w >> 24) & STATE_BYTE
+    if state[ST_SEQLEN] > 0:
+        for i in range(4):
+            state[ST_SEQ + 1 + i] = (w >> (32 + 8 * i)) & STATE_BYTE
+    else:
+        state[ST_W2] = (w >> 32) & STATE_BYTE
+        state[ST_WL] = (w >> 40) & STATE_BYTE
+        state[ST_LW] = (w >> 48) & STATE_BYTE
+
+
+@njit(cache=True)
+def _admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
+    """:func:`ft_admit`, and the switches of the route (its ports in ``ws[W_PORT]``, the
+    VC class of each hop in ``ws[W_VCS]``)."""
     st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, src, dst)
     if st != OK:
-        return FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE
+        return (FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE), nsw
     if V > 1 or fi[FI_LAYER1] != 0:
         if fi[FI_ENG] == ENG_MIKANT:
             top = route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, pp, V, ws[W_VCS])
         elif fi[FI_ENG] == ENG_MIKANTC:
             top = 0
+            ws[W_VCS, :nsw] = 0
         else:
             top = turn_classes(rt[7], fi[FI_N_NODES], order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS])
         if top < 0 or top >= V:
-            return FS_ADMIT_UNROUTABLE
-    return FS_ADMIT_OK
+            return FS_ADMIT_UNROUTABLE, nsw
+    else:
+        ws[W_VCS, :nsw] = 0
+    return FS_ADMIT_OK, nsw
+
+
+@njit(cache=True)
+def ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
+    """Evaluate the route of a new packet at its source: ``FS_ADMIT_OK`` (it is injected),
+    ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs a VC class ``>= V``) or
+    ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit)."""
+    return _admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst)[0]
 
 
 @njit(cache=True)
@@ -433,10 +531,64 @@ def ft_port(fi, stamp, tab, order, cube, rt, ws, pk, p, sw, in_port, dst, hop):
         )
         pk[p, PK_FT] = state[S_BUDGET]
         return q
-    st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, pk[p, PK_SRC], dst)
-    if st != OK or hop >= nsw or ws[W_SW, hop] != sw:
-        return -1
-    return ws[W_PORT, hop]
+    # MiKANT / MiKANTC: the walk's own hop on the state in the header
+    port_peer = rt[7]
+    k = fi[FI_K]
+    n = fi[FI_N]
+    scr = ws[W_SCR : W_SCR + 10]
+    state = scr[1, :ST_COLS]
+    unpack_state(pk[p, PK_FT], state)
+    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
+    if eng == ENG_MIKANT:
+        q, _ = mikant_hop(
+            k,
+            n,
+            ws[W_IP],
+            port_peer,
+            rt[8],
+            stamp,
+            1,
+            fi[FI_FLAGS],
+            fi[FI_LOOK] != 0,
+            sw,
+            prev,
+            hop + 1,
+            dst,
+            state,
+            scr[0, : 2 * k],
+            scr[2:10],
+            None,
+            0,
+        )
+    else:
+        q, _ = mikantc_hop(
+            k,
+            n,
+            cube[0],
+            cube[1],
+            cube[2],
+            cube[3],
+            ws[W_IP],
+            port_peer,
+            rt[8],
+            stamp,
+            1,
+            fi[FI_FLAGS],
+            False,
+            0,
+            _pkt_key(fi, pk[p, PK_SRC], dst),
+            sw,
+            prev,
+            hop + 1,
+            dst,
+            state,
+            scr[0, : 2 * k],
+            scr[2, :k],
+            None,
+            0,
+        )
+    pk[p, PK_FT] = pack_state(state)
+    return q
 
 
 @njit(cache=True)

@@ -72,7 +72,7 @@ PK_TC = 3  # creation cycle
 PK_TI = 4  # injection cycle (head flit left the source)
 PK_HOPS = 5  # links crossed by the head flit (written when it reaches its node)
 PK_MEAS = 6  # counts in the latency statistics
-PK_FT = 7  # faults: per-packet routing state in the header (detour's misroutes left)
+PK_FT = 7  # faults: header routing state (misroutes left; MiKANT/MiKANTC: packed walk state)
 PK_COLS = 8  # padded to 64 bytes
 
 # cfg: int64 parameters

@@ -37,7 +37,7 @@ from ..traffic.rng import (
 )
 from .config import SimConfig
 from .engine import _config, _topology, fault_mask
-from .faultroutes import fault_routes
+from .faulthop import fault_router
 from .result import percentile
 
 MAX_FIFOS = 20_000  # the reference is for small networks only
@@ -108,14 +108,16 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     """
     topo = _topology(topology)
     cfg = _config(config, params)
-    # faults: every packet follows its source route from the table of every pair's walk
-    # (sim/faultroutes.py); the kernel routes hop by hop (sim/faulthop.py), so equal
-    # results check the hop-by-hop kernel against the walks
+    # faults: every packet follows the whole route its source walks at injection
+    # (FaultRouter.route: the walk loop, VC classes of the whole route); the kernel asks
+    # the per-hop kernel at each switch with the state in the header (sim/faulthop.py),
+    # so equal results check the hop-by-hop kernel against the walks
     ft = (
-        fault_routes(topo, cfg.algorithm, fault_mask(topo, cfg), cfg.vcs, cfg.fault_model)
+        fault_router(topo, cfg.algorithm, fault_mask(topo, cfg), cfg.vcs, cfg.fault_model)
         if cfg.faulted
         else None
     )
+    ft_routes: dict[tuple[int, int], tuple] = {}  # (src, dst) -> FaultRouter.route
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)
@@ -248,8 +250,13 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                 seq = nseq[i]
                 nseq[i] += 1
                 dst = _dest(tr, N, i, seq, seed)
-                if ft is not None and ft.status[i * N + dst] != 0:  # no route: never injected
-                    st["unroutable" if ft.status[i * N + dst] == 1 else "livelock"] += 1
+                route = None
+                if ft is not None:
+                    route = ft_routes.get((i, dst))
+                    if route is None:
+                        route = ft_routes[(i, dst)] = ft.route(i, dst, V)
+                if route is not None and route[0] != 0:  # no route: never injected
+                    st["unroutable" if route[0] == 1 else "livelock"] += 1
                     if window:
                         st["win_dropped"] += int(warm <= tc < wend)
                     elif seq < quota[i]:
@@ -260,7 +267,9 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                 pid = next_pid
                 next_pid += 1
                 meas = (warm <= tc < wend) if window else seq < quota[i]
-                packets[pid] = dict(src=i, dst=dst, seq=seq, tc=tc, ti=t, hops=1, meas=meas)
+                packets[pid] = dict(
+                    src=i, dst=dst, seq=seq, tc=tc, ti=t, hops=1, meas=meas, route=route
+                )
                 injecting[i] = [pid, 0, vb]
                 st["injected"] += 1
             pid, sent, v = injecting[i]
@@ -290,10 +299,10 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
             else:
                 pk = packets[fifo[f][0][0]]
                 if ft is not None:  # the hop index = links the head has crossed before here
-                    row, hop = pk["src"] * N + pk["dst"], pk["hops"] - 1
-                    cand[0], n = ft.ports[row, hop], 1
-                    if cand[0] < 0:
-                        raise RuntimeError(f"route table ends before {pk} arrives")
+                    hop = pk["hops"] - 1
+                    if hop >= len(pk["route"][1]):
+                        raise RuntimeError(f"the route ends before {pk} arrives")
+                    cand[0], n = pk["route"][1][hop], 1
                 else:
                     n = route_ports(
                         cr.code,
@@ -314,7 +323,7 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
                 best = None  # (score, port, vc): the most credits, first candidate, lowest VC
                 for port in cand[:n].tolist():
                     if ft is not None:
-                        nv = int(ft.vcs[row, hop]) if V > 1 else -1
+                        nv = pk["route"][2][hop] if V > 1 else -1
                     else:
                         nv = int(next_vc(cr.code, cr.iparams, sw, ip, vc, port, V)) if V > 1 else -1
                     for v in range(V) if nv < 0 else [nv]:
