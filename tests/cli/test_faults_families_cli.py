@@ -100,14 +100,27 @@ def test_route_misroute_explained(capsys, ffile):
 
 
 @pytest.mark.slow
-def test_deadlock_all_algorithms_under_faults(capsys, ffile):
-    f = ffile("s2.3.3 s1.3.3", "s0.0.0 s1.0.3", "s1.3.0 s0.3.3")
+def test_deadlock_all_algorithms_under_faults(capsys, tmp_path):
+    import fattree
+    from fattree.faults.links import random_faults, write_fault_file
+
+    topo = fattree.build(KANT)
+    f = tmp_path / "faults.txt"  # 5 % faults on which unrestricted detours close a cycle
+    write_fault_file(topo, random_faults(topo, 0.05, 0), f)
+    f = str(f)
+    # the default 1-VC rule (up*/down* turns only) keeps every algorithm acyclic
     code, out, _ = run(capsys, "deadlock", KANT, "--faults", f, "--algorithm", "all")
-    assert code == 1  # detour has a cycle on one VC
+    assert code == 0
     lines = {ln.split()[0]: ln for ln in out.splitlines() if ln.startswith("  ")}
     assert (
         "acyclic" in lines["updown-table"] and "needs 1 up*/down* VC layer" in lines["updown-table"]
     )
+    assert "acyclic" in lines["detour"] and "refused" in lines["detour"]
+    code, out, _ = run(
+        capsys, "deadlock", KANT, "--faults", f, "--algorithm", "all", "--vc-rule", "none"
+    )
+    assert code == 1  # without the rule, detour has a cycle on one VC
+    lines = {ln.split()[0]: ln for ln in out.splitlines() if ln.startswith("  ")}
     assert "cycle" in lines["detour"]
     code, out, _ = run(
         capsys, "deadlock", KANT, "--faults", f, "--algorithm", "detour", "--vcs", "8"
