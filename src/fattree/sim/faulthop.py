@@ -638,6 +638,8 @@ def _route_loads(
     rt,
     ws,
     V,
+    leaf_off,
+    leaf_nodes,
     node_switch,
     N,
     mode,
@@ -648,30 +650,58 @@ def _route_loads(
     load,
     inject,
 ):
-    """Channel loads of every admitted pair, walked one at a time (nothing stored)."""
+    """Channel loads of every admitted pair (nothing stored). The generic and table
+    engines route from a node's switch onwards without looking at the source, so their
+    route is walked once per (switch, destination) for the switch's first source whose
+    node link is healthy, and carries the summed weight of all of them; MiKANT's and
+    MiKANTC's walks read the source's digits and are walked per pair."""
     port_peer = rt[7]
+    per_switch = fi[FI_ENG] == ENG_GENERIC or fi[FI_ENG] == ENG_TABLE
     n_bad = 0
-    for s in range(N):
+    G = (leaf_off.shape[0] - 1) // 2  # G + 1 offsets, then the G switches
+    for g in range(G):
+        a, b = leaf_off[g], leaf_off[g + 1]
         for t in range(N):
-            w = pair_weight(mode, s, t, N, uni_w, hot, hot_w, perm)
-            if w == 0.0:
-                continue
-            if ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, s, t) != FS_ADMIT_OK:
-                n_bad += 1
-                continue
-            # the admitted walk is in ws (the VC check does not touch W_SW / W_PORT)
-            inject[s] += w
-            sw = node_switch[s]
-            i = 0
-            while True:
-                p = ws[W_PORT, i]
-                load[sw, p] += w
-                v = port_peer[sw, p]
-                if v < N:
-                    break
-                sw = v - N
-                i += 1
+            walked = False
+            ok = False
+            total = 0.0
+            for j in range(a, b):
+                s = leaf_nodes[j]
+                w = pair_weight(mode, s, t, N, uni_w, hot, hot_w, perm)
+                if w == 0.0:
+                    continue
+                if per_switch and stamp[s] == 1:  # its node link is faulty
+                    n_bad += 1
+                    continue
+                if not walked or not per_switch:
+                    ok = ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, s, t) == FS_ADMIT_OK
+                    walked = True
+                if not ok:
+                    n_bad += 1
+                    continue
+                inject[s] += w
+                if per_switch:
+                    total += w
+                    continue
+                _add_path(port_peer, ws, node_switch[s], N, w, load)
+            if per_switch and ok and total > 0.0:
+                _add_path(port_peer, ws, leaf_off[G + 1 + g], N, total, load)
     return n_bad
+
+
+@njit(cache=True, inline="always")
+def _add_path(port_peer, ws, sw, N, w, load):
+    """Add ``w`` to every switch port of the walk in ``ws`` (the admitted route; the VC
+    check does not touch ``W_SW`` / ``W_PORT``) from switch ``sw``."""
+    i = 0
+    while True:
+        p = ws[W_PORT, i]
+        load[sw, p] += w
+        v = port_peer[sw, p]
+        if v < N:
+            break
+        sw = v - N
+        i += 1
 
 
 BOUND_MAX_PAIRS = 1 << 25  # pairs walked for the bound (~5,800 nodes); beyond: none
@@ -709,6 +739,11 @@ def router_load_bound(
     load = np.zeros((S, R), np.float64)
     inject = np.zeros(N, np.float64)
     ws = fr.ft_ws.copy()
+    ns = np.ascontiguousarray(topo.node_switch, np.int64)
+    by_switch = np.argsort(ns, kind="stable")
+    leaves, counts = np.unique(ns, return_counts=True)
+    # offsets of each switch's nodes in by_switch, then the switches themselves
+    leaf_off = np.concatenate(([0], np.cumsum(counts), leaves)).astype(np.int64)
     _route_loads(
         fr.ft_i,
         fr.ft_stamp,
@@ -719,7 +754,9 @@ def router_load_bound(
         fr.ft_rt,
         ws,
         int(vcs),
-        np.ascontiguousarray(topo.node_switch, np.int64),
+        leaf_off,
+        by_switch.astype(np.int64),
+        ns,
         N,
         mode,
         uni,
