@@ -427,7 +427,7 @@ def test_lookahead_routes_more_and_is_recorded(capsys):
         ),
         (["--fault-rate", "1.5", "--algorithm", "gns"], "fault_rate=1.5"),
         (["--fault-rate", "0.1", "--algorithm", "alg1"], "valid: .*gns\\+gdl"),
-        (["--fault-rate", "0.1", "--algorithm", "detour"], "not defined for family 'mikant'"),
+        (["--fault-rate", "0.1", "--algorithm", "cube"], "not defined for family 'mikant'"),
     ],
 )
 def test_cli_bad_input(capsys, args, match):

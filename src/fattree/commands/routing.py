@@ -167,7 +167,10 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
         )
     else:
         console.print(f"[red]not delivered[/red]: {e.status} after {len(e.switches)} switches")
-    if e.rows and "vc" in e.rows[0] and topo.family == "mikant" and e.model != "global":
+    from ..faults.algorithms import FT_ALGORITHMS
+
+    walked = FT_ALGORITHMS.get(e.algorithm).walked_on(topo.family)
+    if e.rows and "vc" in e.rows[0] and walked and topo.family == "mikant":
         console.print(
             "(VC: class of the deadlock-free escape rule, one per turn against "
             "Algorithm 1's channel order; docs/faults-deadlock.md)",

@@ -32,6 +32,9 @@ RULE_UPDOWN_T = 3  # up*/down* forwarding table recomputed on the surviving grap
 RULE_SHORTEST_T = 4  # shortest-path forwarding table recomputed on the surviving graph
 RULE_ORACLE = 5
 TABLE_RULES = (RULE_UPDOWN_T, RULE_SHORTEST_T)
+# rules the generic kernel serves on mikant too (beside 001's walks): the per-hop
+# rules on MiKANT's balanced routing, and the tables
+KERNEL_RULES = (RULE_MINIMAL, RULE_DETOUR) + TABLE_RULES
 
 MODELS = ("local", "lookahead")
 
@@ -51,6 +54,12 @@ class FTAlgorithm:
     @property
     def is_oracle(self) -> bool:
         return bool(self.flags & ORACLE)
+
+    def walked_on(self, family: str) -> bool:
+        """Whether on ``family`` this is one of the papers' walks (001's MiKANT detours,
+        004's MiKANTC Algorithm 1; ``sp`` there is Algorithm 1) rather than the generic
+        per-hop kernel or a table engine (faults/generic.py)."""
+        return family in MIKANT_FAMILIES and self.rule not in KERNEL_RULES
 
 
 FT_ALGORITHMS: Registry[FTAlgorithm] = Registry("fault-tolerant routing algorithm")
@@ -132,7 +141,7 @@ _register(
     "NCA; hypercube/torus: fault-tolerant e-cube / dimension order: any productive "
     "dimension)",
     "local: each switch sees its own links; per packet: the previous switch",
-    families=GENERIC,
+    families=("mikant",) + GENERIC,
     rule=RULE_MINIMAL,
 )
 _register(
@@ -143,7 +152,7 @@ _register(
     "back up, or down and up, to descend through another ancestor), then the family's "
     "routing again; at most D misroutes (D = fault-free diameter)",
     "local: own links; per packet: a misroute counter (≤ D), the previous switch and the hop count",
-    families=GENERIC,
+    families=("mikant",) + GENERIC,
     rule=RULE_DETOUR,
 )
 _register(
@@ -301,6 +310,7 @@ __all__ = [
     "RULE_SHORTEST_T",
     "RULE_ORACLE",
     "TABLE_RULES",
+    "KERNEL_RULES",
     "MODELS",
     "FTAlgorithm",
     "FT_ALGORITHMS",

@@ -35,7 +35,6 @@ from .algorithms import (
     GDL,
     GNS,
     ROOT,
-    TABLE_RULES,
     TT,
     UPALT,
     XT,
@@ -237,7 +236,8 @@ def _ft_cdg(
 def classes_bound(algorithm: str, n: int) -> int | None:
     """VC classes that suffice for every route of ``algorithm`` on MiKANT(k, n) under the
     escape rule, whatever the faults (1 + the most turns a route can make); ``None`` for
-    ``escape``, whose misroutes are bounded only by its hop limit.
+    ``escape``, whose misroutes are bounded only by its hop limit, and for the generic
+    kernel's ``minimal`` and ``detour`` (up*/down* turn layers, not the escape rule).
 
     Turns per detour (docs/faults-deadlock.md): GNS 1 (g2), GDL 1 (d2) at each of at most
     n-2 stages, TT ≤ 2, XT ≤ 3; UPALT's other root and ROOT's extra crossing detour add
@@ -256,7 +256,7 @@ def classes_bound(algorithm: str, n: int) -> int | None:
     """
     (alg,) = resolve_algorithms([algorithm], "mikant")
     f = alg.flags
-    if f & ESCAPE:
+    if f & ESCAPE or not alg.walked_on("mikant"):  # (the generic kernel: turn layers)
         return None
     cross = 0
     if f & GNS and n >= 3:
@@ -516,9 +516,9 @@ def ft_deadlock(
     if (
         isinstance(topo, Topology)
         and topo.family == "mikant"
-        and resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES
+        and not resolve_algorithms([algorithm], topo.family)[0].walked_on("mikant")
     ):
-        from .gcdg import generic_deadlock  # a table engine: up*/down* turn layers
+        from .gcdg import generic_deadlock  # the generic kernel: up*/down* turn layers
 
         return generic_deadlock(
             topo,
@@ -584,8 +584,8 @@ def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
 def algorithms_for_deadlock(family: str, names: str) -> list[str]:
     """``"all"`` → every walkable fault-tolerant algorithm of the family; else the names."""
     algs = resolve_algorithms(names, family)
-    if family == "mikant" and names == "all":  # 001's walks (tables: name them)
-        algs = [a for a in algs if a.rule not in TABLE_RULES]
+    if family == "mikant" and names == "all":  # 001's walks (the generic kernel's: name them)
+        algs = [a for a in algs if a.walked_on(family)]
     return [a.name for a in algs if not a.is_oracle]
 
 

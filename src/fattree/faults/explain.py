@@ -19,7 +19,6 @@ from .algorithms import (
     GNS,
     MIKANT_FAMILIES,
     ROOT,
-    TABLE_RULES,
     TT,
     UPALT,
     XT,
@@ -215,7 +214,7 @@ def explain_route(
             alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [], 0, [], [], bad
         )
     start = int(start_switch) if s < 0 else -1
-    if topo.family not in MIKANT_FAMILIES or alg.rule in TABLE_RULES:
+    if not alg.walked_on(topo.family):
         from .gexplain import explain_generic
 
         return explain_generic(topo, alg, src, int(dst), faulty, model, start, bad)

@@ -27,7 +27,6 @@ from .algorithms import (
     RULE_SHORTEST_T,
     RULE_SP,
     RULE_UPDOWN_T,
-    TABLE_RULES,
     FTAlgorithm,
     check_model,
     resolve_algorithms,
@@ -209,7 +208,7 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     scsr = surviving_csr(topo, switches_only=True)
     mikant = topo.family == "mikant"  # 001's walks: the flags of faults/kernel.py
     rules = np.array(
-        [-1 if mikant and a.rule not in TABLE_RULES else a.rule for a, _ in walks] or [RULE_SP],
+        [-1 if a.walked_on(topo.family) else a.rule for a, _ in walks] or [RULE_SP],
         np.int64,
     )
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..topology import Topology
-from .algorithms import FT_ALGORITHMS, MIKANT_FAMILIES, TABLE_RULES, check_model, resolve_algorithms
+from .algorithms import FT_ALGORITHMS, check_model, resolve_algorithms
 from .kernel import OK, STATUS_NAMES, ft_walk, walk_scratch
 
 
@@ -90,9 +90,7 @@ def ft_route(
     ----------
     001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 §3–4 (MiKANTC).
     """
-    if topo.family not in MIKANT_FAMILIES or (
-        resolve_algorithms([algorithm], topo.family)[0].rule in TABLE_RULES
-    ):
+    if not resolve_algorithms([algorithm], topo.family)[0].walked_on(topo.family):
         return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)
     if topo.family == "mikantc":
         return _mikantc_route(

@@ -46,7 +46,10 @@ for _fam in ("kant", "clos", "xgft"):
     # detour (back up, or down and up) to another ancestor; deadlock-free on one VC by
     # refusing the down-and-up detours there (they need a second VC class)
     FAMILY_RULES.add(_fam, FamilyRules("dmodk", "adaptive", "detour", "updown"))
-FAMILY_RULES.add("mikant", FamilyRules("alg1", None, "escape"))
+# MiKANT: 001's walks follow Algorithm 1 (their own engine); the generic per-hop rules
+# (minimal, detour) follow balanced, the family's default routing: Algorithm 1 sends a
+# leaf's traffic to one destination through one ancestor chain (a bound near 1/k)
+FAMILY_RULES.add("mikant", FamilyRules("balanced", None, "escape"))
 FAMILY_RULES.add("mikantc", FamilyRules("cube-tree", None, "cube+escape"))
 FAMILY_RULES.add("graph", FamilyRules("shortest", None, "detour"))
 

@@ -25,12 +25,15 @@ PAPERS_BEST = {"mikant": "gns+tt+xt+gdl", "mikantc": "cube+gns+xt+gdl"}
 
 def comparison_algorithms(family: str) -> list[str]:
     """The algorithms compared on a family: its default local algorithm, its papers' best
-    (MiKANT, MiKANTC), ``updown-table`` where defined, and the oracle.
+    (MiKANT, MiKANTC), ``detour`` where it is not the default (MiKANT: on balanced),
+    ``updown-table`` where defined, and the oracle.
 
     Examples
     --------
-    >>> comparison_algorithms("kant"), comparison_algorithms("mikant")
-    (['detour', 'updown-table', 'oracle'], ['escape', 'gns+tt+xt+gdl', 'updown-table', 'oracle'])
+    >>> comparison_algorithms("kant")
+    ['detour', 'updown-table', 'oracle']
+    >>> comparison_algorithms("mikant")
+    ['escape', 'gns+tt+xt+gdl', 'detour', 'updown-table', 'oracle']
 
     References
     ----------
@@ -42,6 +45,10 @@ def comparison_algorithms(family: str) -> list[str]:
     names = [default_ft_algorithm(family)]
     if family in PAPERS_BEST:
         names.append(PAPERS_BEST[family])
+    if "detour" not in names and family in FT_ALGORITHMS.get("detour").families:
+        # MiKANT: the generic per-hop rules on balanced (its fault-free routing), beside
+        # 001's walks, which inherit Algorithm 1's bound near 1/k under load
+        names.append("detour")
     if "updown-table" in FT_ALGORITHMS and family in FT_ALGORITHMS.get("updown-table").families:
         names.append("updown-table")
     return names + ["oracle"]
@@ -154,7 +161,8 @@ def saturation_vs_faults(
     under one random fault set (``fault_seed``); ``vcs`` virtual channels layer the
     routes deadlock-free (a route needing more layers is refused: counted unroutable,
     like a disconnected pair). ``algorithms``: family -> names (default: the family's
-    default local algorithm and ``updown-table`` where defined).
+    default local algorithm, ``detour`` where it is not the default, and
+    ``updown-table`` where defined).
 
     Returns a frame: ``topology``, ``family``, ``nodes``, ``algorithm``, ``role``,
     ``rate``, ``faulty_links``, ``accepted`` (flits/node/cycle), ``bound`` (the surviving
@@ -173,7 +181,6 @@ def saturation_vs_faults(
     """
     import pandas as pd
 
-    from ..faults.rules import default_ft_algorithm
     from ..sim import simulate
     from ..sim.engine import fault_tables, load_bound
     from ..sim.config import SimConfig
@@ -189,9 +196,7 @@ def saturation_vs_faults(
             algs = list(algorithms[fam])
         else:
             algs = [
-                a
-                for a in comparison_algorithms(fam)
-                if a != "oracle" and (a == default_ft_algorithm(fam) or a.endswith("-table"))
+                a for a in comparison_algorithms(fam) if a != "oracle" and _role(a, fam) != "papers"
             ]
         for alg in algs:
             for rate in rates:

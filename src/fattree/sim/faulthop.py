@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError
-from ..faults.algorithms import TABLE_RULES, check_model, resolve_algorithms
+from ..faults.algorithms import check_model, resolve_algorithms
 from ..faults.cdg import ft_vc, route_vcs
 from ..faults.generic import S_BUDGET, S_HOPS, S_PREV, ft_hop, ft_walk_generic_into, turn_classes
 from ..faults.gwalk import GenericRouter, table_route
@@ -295,7 +295,7 @@ def fault_router(
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    walked = _WALKED.get(fam) if alg.rule not in TABLE_RULES else None
+    walked = _WALKED.get(fam) if alg.walked_on(fam) else None
     if walked is not None and model not in walked.models:
         raise ParameterError(
             f"fault_model={model!r} is not defined for {fam}: only "

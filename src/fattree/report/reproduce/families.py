@@ -2,9 +2,10 @@
 
 Not a paper's figure: the flagship's answer to "MiKANT, a k-ary n-tree or a Clos, and how
 robust to link faults?". Monte Carlo success ratio and path length against the fault rate
-(each family's default local algorithm, MiKANT's papers' best, ``updown-table`` and the
-oracle; :func:`fattree.report.fault_comparison.fault_comparison`), and accepted throughput
-at saturation against the fault rate, simulated hop by hop, with the channel-load bound of
+(each family's default local algorithm, MiKANT's papers' best and ``detour`` on its
+balanced routing, ``updown-table`` and the oracle;
+:func:`fattree.report.fault_comparison.fault_comparison`), and accepted throughput at
+saturation against the fault rate, simulated hop by hop, with the channel-load bound of
 the surviving routes beside it (:func:`~fattree.report.fault_comparison.saturation_vs_faults`).
 """
 
