@@ -201,6 +201,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     logq = np.log(1.0 - p_inj) if p_inj < 1.0 else -1.0
     # per-router scratch
     va_li = np.empty(RV, np.int64)
+    va_o = np.empty(RV, np.int64)
+    va_at = np.zeros(RV, np.int64)
     va_res = np.empty(RV, np.int64)
     va_gbest = np.full(RV, -1, np.int64)
     va_gdist = np.zeros(RV, np.int64)
@@ -434,16 +436,24 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     ro = -1
                     prio = 0
                     if vs == VA:
-                        va_li[nva] = li
-                        va_res[nva] = -1
-                        nva += 1
-                        if SPEC:  # a speculative request if a VC of the port is free, with a credit
-                            o = iv[g].route
-                            ob = (s * R + o) * V
-                            for oj in range(NV):
-                                if ov[ob + oj].use < 0 and ov[ob + oj].cred > 0:
+                        # a VC allocation request only if a VC of the port is free (else it
+                        # can be granted nothing); a speculative switch request if one of
+                        # those has a credit
+                        o = iv[g].route
+                        ob = (s * R + o) * V
+                        free = False
+                        for oj in range(NV):
+                            if ov[ob + oj].use < 0:
+                                free = True
+                                if SPEC and ov[ob + oj].cred > 0:
                                     ro = o
                                     break
+                        if free:
+                            va_at[li] = nva
+                            va_li[nva] = li
+                            va_o[nva] = o
+                            va_res[nva] = -1
+                            nva += 1
                     elif vs == ACTIVE:
                         if ov[(s * R + iv[g].route) * V + iv[g].ovv].cred > 0:
                             ro = iv[g].route
@@ -486,8 +496,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 # grant phase
                 for i in range(nva):
                     li = va_li[i]
-                    g = base + li
-                    ob = (s * R + iv[g].route) * V
+                    ob = (s * R + va_o[i]) * V
                     for oj in range(NV):
                         ovc = ob + oj
                         if ov[ovc].use < 0:
@@ -501,7 +510,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 for i in range(nva):
                     li = va_li[i]
                     g = base + li
-                    o = iv[g].route
+                    o = va_o[i]
                     best = -1
                     bd = 0
                     for oj in range(NV):
@@ -517,7 +526,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                         ov[base + best].vag = li + 1 if li + 1 < RV else 0
                         iv[g].vaa = best + 1 if best + 1 < RV else 0
                 for i in range(nva):  # reset the scratch
-                    o = iv[base + va_li[i]].route
+                    o = va_o[i]
                     for oj in range(NV):
                         va_gbest[o * V + oj] = -1
             nwin = 0
@@ -553,11 +562,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     li = p * V + v
                     g = s * RV + li
                     if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
-                        r = -1
-                        for k in range(nva):
-                            if va_li[k] == li:
-                                r = va_res[k]
-                                break
+                        k = va_at[li]  # (its entry in this cycle's VC allocation list)
+                        r = va_res[k] if k < nva and va_li[k] == li else -1
                         if r < 0 or (r >> LV) != o:
                             continue
                         ovc = (pb + o) * V + (r & (V - 1))
