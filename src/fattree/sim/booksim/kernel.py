@@ -33,6 +33,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..rawmem import prefetch
+
 # cfg (int64) indices
 (
     C_S,
@@ -94,6 +96,7 @@ ST_STOP, ST_DONE, ST_GROW = 0, 1, 2
 # destination modes
 D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
 HIST = 1 << 14
+PD, PR = 8, 2  # prefetch distances: events, routers
 # packed records, small so that a router's state spans few cache lines
 IV_DT = np.dtype(  # an input VC: ready cycle, buffer head and length, state, route, ...
     [
@@ -120,7 +123,8 @@ Net = namedtuple(
     "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
     "next_hop dtab tr_cycle tr_dst tr_start tr_end",
 )
-Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh peer")  # pp: PP_DT, iv: IV_DT, ...
+# pp: PP_DT, iv: IV_DT, ...; dsub, dport: nca by one lookup (model._down_tiles)
+Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh peer dsub dport")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
 Pk = namedtuple("Pk", "pk free pkey phops")
@@ -184,7 +188,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    bq, iv, ov, pp, alist, inlist, vmask, plh, peer = rt
+    bq, iv, ov, pp, alist, inlist, vmask, plh, peer, dsub, dport = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
     pk, pk_free, pkey, phops = pk
@@ -197,6 +201,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     logq = np.log(1.0 - p_inj) if p_inj < 1.0 else -1.0
     # per-router scratch
     va_li = np.empty(RV, np.int64)
+    va_o = np.empty(RV, np.int64)
+    va_at = np.zeros(RV, np.int64)
     va_res = np.empty(RV, np.int64)
     va_gbest = np.full(RV, -1, np.int64)
     va_gdist = np.zeros(RV, np.int64)
@@ -255,7 +261,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 pk_free[cnt[K_NFREE]] = pid
                 cnt[K_NFREE] += 1
         d_n[slot] = 0
-        for i in range(f_n[slot]):  # flits into router input buffers
+        nf = f_n[slot]
+        for i in range(nf):  # flits into router input buffers
+            if i + PD < nf:  # (hints only: the rows of an arrival a few entries ahead)
+                g = f_ev[slot * CAP + i + PD, 0]
+                prefetch(iv, g)
+                prefetch(bq, g * B)
             g = f_ev[slot * CAP + i, 0]
             code = f_ev[slot * CAP + i, 1]
             n0 = iv[g].bl
@@ -269,10 +280,17 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     d = pkey[code >> LF]  # nca: BookSim2's id of the destination; min: ours
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
-                        for q in range(R):
-                            if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
-                                rp = q
-                                break
+                        sh = dsub[s * 4 + 2]
+                        if sh >= -1:  # the down ports tile the subtree: one lookup
+                            xd = d - dsub[s * 4]
+                            if 0 <= xd < dsub[s * 4 + 1]:
+                                xd = xd >> sh if sh >= 0 else xd // dsub[s * 4 + 3]
+                                rp = dport[s * R + xd]
+                        else:
+                            for q in range(R):
+                                if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
+                                    rp = q
+                                    break
                         if rp < 0:
                             x, u = _sm(x)
                             k = int(u * up_n[s])
@@ -293,7 +311,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 alist[cnt[K_AN]] = s
                 cnt[K_AN] += 1
         f_n[slot] = 0
-        for i in range(c_n[slot]):  # credits back at routers
+        nc = c_n[slot]
+        for i in range(nc):  # credits back at routers
+            if i + PD < nc:
+                prefetch(ov, c_ovc[slot * CAP + i + PD])
             ov[c_ovc[slot * CAP + i]].cred += 1
         c_n[slot] = 0
         # ---- 2. nodes: lazy creation, then injection
@@ -354,7 +375,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
             if vc < 0:  # a head: the first VC after the last one used, free, with a credit
                 lvc = nlvc[n]
                 for i in range(1, NV + 1):
-                    c = 0 if lvc < 0 else (lvc + i) % NV
+                    c = 0 if lvc < 0 else (lvc + i if lvc + i < NV else lvc + i - NV)
                     if nuse[n * V + c] == 0 and ncred[n * V + c] > 0:
                         vc = c
                         break
@@ -385,6 +406,17 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         # ---- 3. routers
         j = 0
         while j < cnt[K_AN]:
+            if j + PR < cnt[K_AN]:  # hints: the input VCs, output VCs and ports of a router ahead
+                s = alist[j + PR]
+                prefetch(vmask, s * MW)
+                prefetch(iv, s * RV)
+                prefetch(iv, s * RV + RV - 1)
+                prefetch(ov, s * RV)
+                prefetch(ov, s * RV + RV - 1)
+                prefetch(bq, s * RV * B)
+                prefetch(bq, (s * RV + RV) * B - 1)
+                prefetch(pp, s * R)
+                prefetch(peer, s * R)
             s = alist[j]
             base = s * RV
             busy = False
@@ -404,16 +436,24 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     ro = -1
                     prio = 0
                     if vs == VA:
-                        va_li[nva] = li
-                        va_res[nva] = -1
-                        nva += 1
-                        if SPEC:  # a speculative request if a VC of the port is free, with a credit
-                            o = iv[g].route
-                            ob = (s * R + o) * V
-                            for oj in range(NV):
-                                if ov[ob + oj].use < 0 and ov[ob + oj].cred > 0:
+                        # a VC allocation request only if a VC of the port is free (else it
+                        # can be granted nothing); a speculative switch request if one of
+                        # those has a credit
+                        o = iv[g].route
+                        ob = (s * R + o) * V
+                        free = False
+                        for oj in range(NV):
+                            if ov[ob + oj].use < 0:
+                                free = True
+                                if SPEC and ov[ob + oj].cred > 0:
                                     ro = o
                                     break
+                        if free:
+                            va_at[li] = nva
+                            va_li[nva] = li
+                            va_o[nva] = o
+                            va_res[nva] = -1
+                            nva += 1
                     elif vs == ACTIVE:
                         if ov[(s * R + iv[g].route) * V + iv[g].ovv].cred > 0:
                             ro = iv[g].route
@@ -426,8 +466,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                         rv = li & MV
                         off = pp[s * R + rp].rr
                         found = False
-                        for i in range(nsa):
-                            if sa_p[i] == rp and sa_o[i] == ro:
+                        i = nsa - 1  # this input port's requests are the last ones (index order)
+                        while i >= 0 and sa_p[i] == rp:
+                            if sa_o[i] == ro:
                                 found = True
                                 d1 = rv - off
                                 d2 = sa_v[i] - off
@@ -438,6 +479,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                                     sa_v[i] = rv
                                     sa_pr[i] = prio
                                 break
+                            i -= 1
                         if not found:
                             sa_p[nsa] = rp
                             sa_v[nsa] = rv
@@ -454,8 +496,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 # grant phase
                 for i in range(nva):
                     li = va_li[i]
-                    g = base + li
-                    ob = (s * R + iv[g].route) * V
+                    ob = (s * R + va_o[i]) * V
                     for oj in range(NV):
                         ovc = ob + oj
                         if ov[ovc].use < 0:
@@ -469,7 +510,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 for i in range(nva):
                     li = va_li[i]
                     g = base + li
-                    o = iv[g].route
+                    o = va_o[i]
                     best = -1
                     bd = 0
                     for oj in range(NV):
@@ -485,7 +526,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                         ov[base + best].vag = li + 1 if li + 1 < RV else 0
                         iv[g].vaa = best + 1 if best + 1 < RV else 0
                 for i in range(nva):  # reset the scratch
-                    o = iv[base + va_li[i]].route
+                    o = va_o[i]
                     for oj in range(NV):
                         va_gbest[o * V + oj] = -1
             nwin = 0
@@ -521,11 +562,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     li = p * V + v
                     g = s * RV + li
                     if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
-                        r = -1
-                        for k in range(nva):
-                            if va_li[k] == li:
-                                r = va_res[k]
-                                break
+                        k = va_at[li]  # (its entry in this cycle's VC allocation list)
+                        r = va_res[k] if k < nva and va_li[k] == li else -1
                         if r < 0 or (r >> LV) != o:
                             continue
                         ovc = (pb + o) * V + (r & (V - 1))
@@ -608,10 +646,17 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     d = pkey[nxt >> LF]
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
-                        for q in range(R):
-                            if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
-                                rp = q
-                                break
+                        sh = dsub[s * 4 + 2]
+                        if sh >= -1:  # the down ports tile the subtree: one lookup
+                            xd = d - dsub[s * 4]
+                            if 0 <= xd < dsub[s * 4 + 1]:
+                                xd = xd >> sh if sh >= 0 else xd // dsub[s * 4 + 3]
+                                rp = dport[s * R + xd]
+                        else:
+                            for q in range(R):
+                                if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
+                                    rp = q
+                                    break
                         if rp < 0:
                             x, u = _sm(x)
                             k = int(u * up_n[s])

@@ -164,6 +164,7 @@ def _alloc(topo, cfg, net, traffic, load):
         np.zeros(S * K.vmask_words(R * V), np.uint64),
         plh.ravel(),
         ppeer.astype(np.int32),
+        *_down_tiles(lo, hi),
     )
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
@@ -204,6 +205,36 @@ def _alloc(topo, cfg, net, traffic, load):
     cnt[K.K_NFREE] = pool
     st = K.St(cnt, np.zeros(K.HIST, np.int64), rng)
     return netw, rt, nd, ev, pk, st
+
+
+def _down_tiles(lo, hi):
+    """Per switch, whether its down ports' destination ranges tile one block in equal
+    widths (kant: always): then ``nca``'s port is one lookup instead of a scan.
+
+    Returns ``dsub`` (S x 4: block start, block length, log2 of the width or -1 when the
+    width is no power of two, the width; -2 in the third column: scan the ports) and
+    ``dport`` (S x R: the down ports in the order of their ranges), both flat int32.
+    """
+    S, R = lo.shape
+    dsub = np.zeros((S, 4), np.int32)
+    dsub[:, 2] = -2
+    dsub[:, 3] = 1
+    dport = np.zeros((S, R), np.int32)
+    for s in range(S):
+        q = np.flatnonzero(hi[s] >= lo[s])
+        if not len(q):  # no down port: every destination goes up
+            dsub[s, 2] = 0
+            continue
+        q = q[np.argsort(lo[s, q], kind="stable")]
+        w = int(hi[s, q[0]] - lo[s, q[0]] + 1)
+        start = lo[s, q] - lo[s, q[0]]
+        if np.array_equal(start, np.arange(len(q)) * w) and np.array_equal(
+            hi[s, q] - lo[s, q] + 1, np.full(len(q), w)
+        ):
+            sh = w.bit_length() - 1 if w & (w - 1) == 0 else -1
+            dsub[s] = (lo[s, q[0]], len(q) * w, sh, w)
+            dport[s, : len(q)] = q
+    return dsub.ravel(), dport.ravel()
 
 
 def _pool(size: int, old=None):
