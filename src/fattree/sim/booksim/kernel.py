@@ -138,6 +138,14 @@ def vmask_words(rv):
 
 
 @njit(cache=True, inline="always")
+def _u(i):
+    """An index as unsigned: numba then indexes without the negative wrap-around (a
+    compare, a mask and a load of the array's length on every access); the kernel's
+    indices are never negative."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def _sm(x):
     """SplitMix64 on a scalar state: (new state, a uniform float in [0, 1)). The kernel
     keeps the state in a local (no array argument in the hot loop: no reference counts)."""
@@ -231,107 +239,107 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         state = cnt[K_STATE]
         slot = t & (W - 1)
         # ---- 1. events due now
-        for i in range(nc_n[slot]):  # credits back at nodes (applied at once)
-            ndv = ev_nc[slot * N + i]
-            ncred[ndv] += 1
-        nc_n[slot] = 0
-        for i in range(d_n[slot]):  # flits read by their destination node
-            code = d_code[slot * N + i]
+        for i in range(nc_n[_u(slot)]):  # credits back at nodes (applied at once)
+            ndv = ev_nc[_u(slot * N + i)]
+            ncred[_u(ndv)] += 1
+        nc_n[_u(slot)] = 0
+        for i in range(d_n[_u(slot)]):  # flits read by their destination node
+            code = d_code[_u(slot * N + i)]
             pid = code >> LF
             if state != DRAINING:
                 cnt[K_ACC] += 1
             cnt[K_INFL_F] -= 1
-            ct = pk[pid].ct
+            ct = pk[_u(pid)].ct
             cnt[K_INFL_CT] -= ct
             if (code & MF) == F - 1:  # tail: the packet is delivered
                 cnt[K_DELIVERED] += 1
-                rec = pk[pid].rec
+                rec = pk[_u(pid)].rec
                 if state == WARMING or rec:
                     lat = t - ct
                     cnt[K_PLAT_SUM] += lat
                     cnt[K_PLAT_N] += 1
                     cnt[K_PLAT_MAX] = max(cnt[K_PLAT_MAX], lat)
-                    nl = t - pk[pid].it
+                    nl = t - pk[_u(pid)].it
                     cnt[K_NLAT_SUM] += nl
                     cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
-                    cnt[K_HOPS_SUM] += phops[pid]
-                    hist[min(lat, HIST - 1)] += 1
+                    cnt[K_HOPS_SUM] += phops[_u(pid)]
+                    hist[_u(min(lat, HIST - 1))] += 1
                 if rec:
                     cnt[K_MEAS_INFL] -= 1
-                pk_free[cnt[K_NFREE]] = pid
+                pk_free[_u(cnt[K_NFREE])] = pid
                 cnt[K_NFREE] += 1
-        d_n[slot] = 0
-        nf = f_n[slot]
+        d_n[_u(slot)] = 0
+        nf = f_n[_u(slot)]
         for i in range(nf):  # flits into router input buffers
             if i + PD < nf:  # (hints only: the rows of an arrival a few entries ahead)
-                g = f_ev[slot * CAP + i + PD, 0]
+                g = f_ev[_u(slot * CAP + i + PD), 0]
                 prefetch(iv, g)
                 prefetch(bq, g * B)
-            g = f_ev[slot * CAP + i, 0]
-            code = f_ev[slot * CAP + i, 1]
-            n0 = iv[g].bl
-            h = iv[g].bh + n0
-            bq[g * B + (h - B if h >= B else h)] = code
-            iv[g].bl = n0 + 1
+            g = f_ev[_u(slot * CAP + i), 0]
+            code = f_ev[_u(slot * CAP + i), 1]
+            n0 = iv[_u(g)].bl
+            h = iv[_u(g)].bh + n0
+            bq[_u(g * B + (h - B if h >= B else h))] = code
+            iv[_u(g)].bl = n0 + 1
             if n0 == 0:
-                if iv[g].st == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
+                if iv[_u(g)].st == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g >> LRV
-                    iv[g].st = VA
-                    d = pkey[code >> LF]  # nca: BookSim2's id of the destination; min: ours
+                    iv[_u(g)].st = VA
+                    d = pkey[_u(code >> LF)]  # nca: BookSim2's id of the destination; min: ours
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
-                        sh = dsub[s * 4 + 2]
+                        sh = dsub[_u(s * 4 + 2)]
                         if sh >= -1:  # the down ports tile the subtree: one lookup
-                            xd = d - dsub[s * 4]
-                            if 0 <= xd < dsub[s * 4 + 1]:
-                                xd = xd >> sh if sh >= 0 else xd // dsub[s * 4 + 3]
-                                rp = dport[s * R + xd]
+                            xd = d - dsub[_u(s * 4)]
+                            if 0 <= xd < dsub[_u(s * 4 + 1)]:
+                                xd = xd >> sh if sh >= 0 else xd // dsub[_u(s * 4 + 3)]
+                                rp = dport[_u(s * R + xd)]
                         else:
                             for q in range(R):
-                                if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
+                                if plh[_u((s * R + q) * 2)] <= d <= plh[_u((s * R + q) * 2 + 1)]:
                                     rp = q
                                     break
                         if rp < 0:
                             x, u = _sm(x)
-                            k = int(u * up_n[s])
-                            rp = up_ports[s * R + k]
+                            k = int(u * up_n[_u(s)])
+                            rp = up_ports[_u(s * R + k)]
                     else:  # the anynet min table
-                        ds = node_sw[d]
-                        rp = node_pt[d] if ds == s else next_hop[s * S + ds]
-                    iv[g].route = rp
-                    iv[g].rdy = t + RD
+                        ds = node_sw[_u(d)]
+                        rp = node_pt[_u(d)] if ds == s else next_hop[_u(s * S + ds)]
+                    iv[_u(g)].route = rp
+                    iv[_u(g)].rdy = t + RD
                 else:
-                    iv[g].rdy = t
+                    iv[_u(g)].rdy = t
             s = g >> LRV
             if n0 == 0:
                 li = g & (RV - 1)
-                vmask[s * MW + (li >> 6)] |= np.uint64(1) << np.uint64(li & 63)
-            if not inlist[s]:
-                inlist[s] = 1
-                alist[cnt[K_AN]] = s
+                vmask[_u(s * MW + (li >> 6))] |= np.uint64(1) << np.uint64(li & 63)
+            if not inlist[_u(s)]:
+                inlist[_u(s)] = 1
+                alist[_u(cnt[K_AN])] = s
                 cnt[K_AN] += 1
-        f_n[slot] = 0
-        nc = c_n[slot]
+        f_n[_u(slot)] = 0
+        nc = c_n[_u(slot)]
         for i in range(nc):  # credits back at routers
             if i + PD < nc:
-                prefetch(ov, c_ovc[slot * CAP + i + PD])
-            ov[c_ovc[slot * CAP + i]].cred += 1
-        c_n[slot] = 0
+                prefetch(ov, c_ovc[_u(slot * CAP + i + PD)])
+            ov[_u(c_ovc[_u(slot * CAP + i)])].cred += 1
+        c_n[_u(slot)] = 0
         # ---- 2. nodes: lazy creation, then injection
         for n in range(N):
-            pid = ncur[n]
+            pid = ncur[_u(n)]
             if pid < 0:
                 made = -1
-                if nnext[n] <= t:
-                    pid = pk_free[cnt[K_NFREE] - 1]
+                if nnext[_u(n)] <= t:
+                    pid = pk_free[_u(cnt[K_NFREE] - 1)]
                     cnt[K_NFREE] -= 1
-                    ct = nnext[n]
-                    pk[pid].ct = ct
-                    phops[pid] = 0
+                    ct = nnext[_u(n)]
+                    pk[_u(pid)].ct = ct
+                    phops[_u(pid)] = 0
                     if TRACE:
-                        d = tr_dst[tr_ptr[n]]
+                        d = tr_dst[_u(tr_ptr[_u(n)])]
                     elif DMODE == D_TABLE:
-                        d = dtab[n]
+                        d = dtab[_u(n)]
                     else:
                         d = -1
                         if DMODE == D_HOTSPOT and n != HOT:
@@ -345,69 +353,69 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                             else:
                                 d = min(int(u * (N - 1)), N - 2)
                                 d = d + 1 if d >= n else d
-                    pkey[pid] = bsof[d] if RKIND == 0 else d
+                    pkey[_u(pid)] = bsof[_u(d)] if RKIND == 0 else d
                     rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
-                    pk[pid].rec = rec
+                    pk[_u(pid)].rec = rec
                     if rec:
                         cnt[K_MEAS_INFL] += 1
                     cnt[K_CREATED] += 1
                     cnt[K_INFL_F] += F
                     cnt[K_INFL_CT] += F * ct
                     if cfg[C_TRACE]:
-                        tr_ptr[n] += 1
-                        j = tr_ptr[n]
-                        nnext[n] = tr_cycle[j] if j < tr_end[n] else 1 << 62
+                        tr_ptr[_u(n)] += 1
+                        j = tr_ptr[_u(n)]
+                        nnext[_u(n)] = tr_cycle[_u(j)] if j < tr_end[_u(n)] else 1 << 62
                     else:
                         u = 0.0
                         if p_inj < 1.0:  # (no draw when every cycle creates a packet)
                             x, u = _sm(x)
-                        nnext[n] = ct + _gap(u, p_inj, logq)
-                    ncur[n] = pid
-                    nidx[n] = 0
-                    nvc[n] = -1
+                        nnext[_u(n)] = ct + _gap(u, p_inj, logq)
+                    ncur[_u(n)] = pid
+                    nidx[_u(n)] = 0
+                    nvc[_u(n)] = -1
                     made = ct
-                if state == DRAINING and not nqd[n] and (made < 0 or made >= cnt[K_DRAIN_T]):
-                    nqd[n] = 1
+                if state == DRAINING and not nqd[_u(n)] and (made < 0 or made >= cnt[K_DRAIN_T]):
+                    nqd[_u(n)] = 1
                     cnt[K_NDRAINED] += 1
                 if pid < 0:
                     continue
-            vc = nvc[n]
+            vc = nvc[_u(n)]
             if vc < 0:  # a head: the first VC after the last one used, free, with a credit
-                lvc = nlvc[n]
+                lvc = nlvc[_u(n)]
                 for i in range(1, NV + 1):
                     c = 0 if lvc < 0 else (lvc + i if lvc + i < NV else lvc + i - NV)
-                    if nuse[n * V + c] == 0 and ncred[n * V + c] > 0:
+                    if nuse[_u(n * V + c)] == 0 and ncred[_u(n * V + c)] > 0:
                         vc = c
                         break
                 if vc < 0:
                     continue
-                nvc[n] = vc
-            if ncred[n * V + vc] == 0:
+                nvc[_u(n)] = vc
+            if ncred[_u(n * V + vc)] == 0:
                 continue
-            ncred[n * V + vc] -= 1
-            idx = nidx[n]
+            ncred[_u(n * V + vc)] -= 1
+            idx = nidx[_u(n)]
             if idx == 0:
-                nuse[n * V + vc] = 1
-                nlvc[n] = vc
-                pk[pid].it = t
+                nuse[_u(n * V + vc)] = 1
+                nlvc[_u(n)] = vc
+                pk[_u(pid)].it = t
             if state != DRAINING:
                 cnt[K_SENT_F] += 1
             cnt[K_INJ_F] += 1
             s2 = (t + 2) & (W - 1)
-            k = f_n[s2]
-            f_ev[s2 * CAP + k, 0] = (node_sw[n] * R + node_pt[n]) * V + vc
-            f_ev[s2 * CAP + k, 1] = (pid << LF) | idx
-            f_n[s2] = k + 1
+            k = f_n[_u(s2)]
+            f_ev[_u(s2 * CAP + k), 0] = (node_sw[_u(n)] * R + node_pt[_u(n)]) * V + vc
+            f_ev[_u(s2 * CAP + k), 1] = (pid << LF) | idx
+            f_n[_u(s2)] = k + 1
             if idx == F - 1:
-                nuse[n * V + vc] = 0
-                ncur[n] = -1
+                nuse[_u(n * V + vc)] = 0
+                ncur[_u(n)] = -1
             else:
-                nidx[n] = idx + 1
+                nidx[_u(n)] = idx + 1
         # ---- 3. routers
         j = 0
         while j < cnt[K_AN]:
             if j + PR < cnt[K_AN]:  # hints: the input VCs, output VCs and ports of a router ahead
-                s = alist[j + PR]
+                s = alist[_u(j + PR)]
                 prefetch(vmask, s * MW)
                 prefetch(iv, s * RV)
                 prefetch(iv, s * RV + RV - 1)
@@ -417,46 +425,46 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 prefetch(bq, (s * RV + RV) * B - 1)
                 prefetch(pp, s * R)
                 prefetch(peer, s * R)
-            s = alist[j]
+            s = alist[_u(j)]
             base = s * RV
             busy = False
             nva = 0
             nsa = 0
             for w in range(MW):  # the input VCs holding flits, in index order
-                m = vmask[s * MW + w]
+                m = vmask[_u(s * MW + w)]
                 if m:
                     busy = True
                 while m:
                     li = (w << 6) + np.int64(trailing_zeros(m))
                     m &= m - np.uint64(1)
                     g = base + li
-                    if iv[g].rdy > t:
+                    if iv[_u(g)].rdy > t:
                         continue
-                    vs = iv[g].st
+                    vs = iv[_u(g)].st
                     ro = -1
                     prio = 0
                     if vs == VA:
                         # a VC allocation request only if a VC of the port is free (else it
                         # can be granted nothing); a speculative switch request if one of
                         # those has a credit
-                        o = iv[g].route
+                        o = iv[_u(g)].route
                         ob = (s * R + o) * V
                         free = False
                         for oj in range(NV):
-                            if ov[ob + oj].use < 0:
+                            if ov[_u(ob + oj)].use < 0:
                                 free = True
-                                if SPEC and ov[ob + oj].cred > 0:
+                                if SPEC and ov[_u(ob + oj)].cred > 0:
                                     ro = o
                                     break
                         if free:
-                            va_at[li] = nva
-                            va_li[nva] = li
-                            va_o[nva] = o
-                            va_res[nva] = -1
+                            va_at[_u(li)] = nva
+                            va_li[_u(nva)] = li
+                            va_o[_u(nva)] = o
+                            va_res[_u(nva)] = -1
                             nva += 1
                     elif vs == ACTIVE:
-                        if ov[(s * R + iv[g].route) * V + iv[g].ovv].cred > 0:
-                            ro = iv[g].route
+                        if ov[_u((s * R + iv[_u(g)].route) * V + iv[_u(g)].ovv)].cred > 0:
+                            ro = iv[_u(g)].route
                             prio = 1
                     if ro >= 0:
                         # one request per (input, output): a non-speculative one beats a
@@ -464,210 +472,210 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                         # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
                         rp = li >> LV
                         rv = li & MV
-                        off = pp[s * R + rp].rr
+                        off = pp[_u(s * R + rp)].rr
                         found = False
                         i = nsa - 1  # this input port's requests are the last ones (index order)
-                        while i >= 0 and sa_p[i] == rp:
-                            if sa_o[i] == ro:
+                        while i >= 0 and sa_p[_u(i)] == rp:
+                            if sa_o[_u(i)] == ro:
                                 found = True
                                 d1 = rv - off
-                                d2 = sa_v[i] - off
-                                if prio > sa_pr[i] or (
-                                    prio == sa_pr[i]
+                                d2 = sa_v[_u(i)] - off
+                                if prio > sa_pr[_u(i)] or (
+                                    prio == sa_pr[_u(i)]
                                     and (d1 + NV if d1 < 0 else d1) < (d2 + NV if d2 < 0 else d2)
                                 ):
-                                    sa_v[i] = rv
-                                    sa_pr[i] = prio
+                                    sa_v[_u(i)] = rv
+                                    sa_pr[_u(i)] = prio
                                 break
                             i -= 1
                         if not found:
-                            sa_p[nsa] = rp
-                            sa_v[nsa] = rv
-                            sa_o[nsa] = ro
-                            sa_pr[nsa] = prio
+                            sa_p[_u(nsa)] = rp
+                            sa_v[_u(nsa)] = rv
+                            sa_o[_u(nsa)] = ro
+                            sa_pr[_u(nsa)] = prio
                             nsa += 1
             if not busy:  # nothing buffered: leaves the active list
-                inlist[s] = 0
+                inlist[_u(s)] = 0
                 cnt[K_AN] -= 1
-                alist[j] = alist[cnt[K_AN]]
+                alist[_u(j)] = alist[_u(cnt[K_AN])]
                 continue
             j += 1
             if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
                 # grant phase
                 for i in range(nva):
-                    li = va_li[i]
-                    ob = (s * R + va_o[i]) * V
+                    li = va_li[_u(i)]
+                    ob = (s * R + va_o[_u(i)]) * V
                     for oj in range(NV):
                         ovc = ob + oj
-                        if ov[ovc].use < 0:
+                        if ov[_u(ovc)].use < 0:
                             ol = ovc - base
-                            d = li - ov[ovc].vag
+                            d = li - ov[_u(ovc)].vag
                             d = d + RV if d < 0 else d
-                            if va_gbest[ol] < 0 or d < va_gdist[ol]:
-                                va_gbest[ol] = li
-                                va_gdist[ol] = d
+                            if va_gbest[_u(ol)] < 0 or d < va_gdist[_u(ol)]:
+                                va_gbest[_u(ol)] = li
+                                va_gdist[_u(ol)] = d
                 # accept phase
                 for i in range(nva):
-                    li = va_li[i]
+                    li = va_li[_u(i)]
                     g = base + li
-                    o = va_o[i]
+                    o = va_o[_u(i)]
                     best = -1
                     bd = 0
                     for oj in range(NV):
                         ol = o * V + oj
-                        if va_gbest[ol] == li:
-                            d = ol - iv[g].vaa
+                        if va_gbest[_u(ol)] == li:
+                            d = ol - iv[_u(g)].vaa
                             d = d + RV if d < 0 else d
                             if best < 0 or d < bd:
                                 best = ol
                                 bd = d
                     if best >= 0:
-                        va_res[i] = best
-                        ov[base + best].vag = li + 1 if li + 1 < RV else 0
-                        iv[g].vaa = best + 1 if best + 1 < RV else 0
+                        va_res[_u(i)] = best
+                        ov[_u(base + best)].vag = li + 1 if li + 1 < RV else 0
+                        iv[_u(g)].vaa = best + 1 if best + 1 < RV else 0
                 for i in range(nva):  # reset the scratch
-                    o = va_o[i]
+                    o = va_o[_u(i)]
                     for oj in range(NV):
-                        va_gbest[o * V + oj] = -1
+                        va_gbest[_u(o * V + oj)] = -1
             nwin = 0
             if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
                 pb = s * R
                 for i in range(nsa):  # grant: each output picks the input nearest its pointer
-                    o = sa_o[i]
-                    d = sa_p[i] - pp[pb + o].sag
+                    o = sa_o[_u(i)]
+                    d = sa_p[_u(i)] - pp[_u(pb + o)].sag
                     d = d + R if d < 0 else d
-                    if g_in[o] < 0 or d < g_dist[o]:
-                        g_in[o] = sa_p[i]
-                        g_dist[o] = d
+                    if g_in[_u(o)] < 0 or d < g_dist[_u(o)]:
+                        g_in[_u(o)] = sa_p[_u(i)]
+                        g_dist[_u(o)] = d
                 for i in range(
                     nsa
                 ):  # accept: each input picks the granting output nearest its pointer
-                    p = sa_p[i]
-                    o = sa_o[i]
-                    if g_in[o] == p:
-                        d = o - pp[pb + p].saa
+                    p = sa_p[_u(i)]
+                    o = sa_o[_u(i)]
+                    if g_in[_u(o)] == p:
+                        d = o - pp[_u(pb + p)].saa
                         d = d + R if d < 0 else d
-                        if a_out[p] < 0 or d < a_dist[p]:
-                            a_out[p] = o
-                            a_dist[p] = d
+                        if a_out[_u(p)] < 0 or d < a_dist[_u(p)]:
+                            a_out[_u(p)] = o
+                            a_dist[_u(p)] = d
                 for i in range(nsa):
-                    p = sa_p[i]
-                    o = sa_o[i]
-                    if a_out[p] != o:
+                    p = sa_p[_u(i)]
+                    o = sa_o[_u(i)]
+                    if a_out[_u(p)] != o:
                         continue
-                    v = sa_v[i]
-                    pp[pb + o].sag = p + 1 if p + 1 < R else 0
-                    pp[pb + p].saa = o + 1 if o + 1 < R else 0
-                    pp[pb + p].rr = v + 1 if v + 1 < NV else 0
+                    v = sa_v[_u(i)]
+                    pp[_u(pb + o)].sag = p + 1 if p + 1 < R else 0
+                    pp[_u(pb + p)].saa = o + 1 if o + 1 < R else 0
+                    pp[_u(pb + p)].rr = v + 1 if v + 1 < NV else 0
                     li = p * V + v
                     g = s * RV + li
-                    if sa_pr[i] == 0:  # speculative: needs this cycle's VC grant, with a credit
-                        k = va_at[li]  # (its entry in this cycle's VC allocation list)
-                        r = va_res[k] if k < nva and va_li[k] == li else -1
+                    if sa_pr[_u(i)] == 0:  # speculative: needs this cycle's VC grant, with a credit
+                        k = va_at[_u(li)]  # (its entry in this cycle's VC allocation list)
+                        r = va_res[_u(k)] if k < nva and va_li[_u(k)] == li else -1
                         if r < 0 or (r >> LV) != o:
                             continue
                         ovc = (pb + o) * V + (r & (V - 1))
-                        if ov[ovc].cred == 0:
+                        if ov[_u(ovc)].cred == 0:
                             continue
                     else:
-                        ovc = (pb + o) * V + iv[g].ovv
-                    win_g[nwin] = g
-                    win_o[nwin] = o
-                    win_ovc[nwin] = ovc
+                        ovc = (pb + o) * V + iv[_u(g)].ovv
+                    win_g[_u(nwin)] = g
+                    win_o[_u(nwin)] = o
+                    win_ovc[_u(nwin)] = ovc
                     nwin += 1
                 for i in range(nsa):  # reset the scratch
-                    g_in[sa_o[i]] = -1
-                    a_out[sa_p[i]] = -1
+                    g_in[_u(sa_o[_u(i)])] = -1
+                    a_out[_u(sa_p[_u(i)])] = -1
             # VC allocation updates (TakeBuffer)
             for i in range(nva):
-                r = va_res[i]
+                r = va_res[_u(i)]
                 if r >= 0:
-                    g = base + va_li[i]
+                    g = base + va_li[_u(i)]
                     o = r >> LV
-                    ov[(s * R + o) * V + (r & MV)].use = va_li[i]
-                    iv[g].st = ACTIVE
-                    iv[g].ovv = r & MV
-                    iv[g].rdy = t + 1
+                    ov[_u((s * R + o) * V + (r & MV))].use = va_li[_u(i)]
+                    iv[_u(g)].st = ACTIVE
+                    iv[_u(g)].ovv = r & MV
+                    iv[_u(g)].rdy = t + 1
             # switch allocation updates: the flits leave
             for i in range(nwin):
-                g = win_g[i]
-                o = win_o[i]
-                ovc = win_ovc[i]
-                h = iv[g].bh
-                code = bq[g * B + h]
-                iv[g].bh = h + 1 if h + 1 < B else 0
-                iv[g].bl -= 1
+                g = win_g[_u(i)]
+                o = win_o[_u(i)]
+                ovc = win_ovc[_u(i)]
+                h = iv[_u(g)].bh
+                code = bq[_u(g * B + h)]
+                iv[_u(g)].bh = h + 1 if h + 1 < B else 0
+                iv[_u(g)].bl -= 1
                 pid = code >> LF
                 idx = code & MF
                 tail = idx == F - 1
-                ov[ovc].cred -= 1
+                ov[_u(ovc)].cred -= 1
                 if tail:
-                    ov[ovc].use = -1
+                    ov[_u(ovc)].use = -1
                 if idx == 0:
-                    phops[pid] += 1
+                    phops[_u(pid)] += 1
                 cnt[K_MOVES] += 1
-                ds = peer[s * R + o]
+                ds = peer[_u(s * R + o)]
                 if ds >= 0:  # read by the next router in t + 3
                     s3 = (t + 3) & (W - 1)
-                    k = f_n[s3]
-                    f_ev[s3 * CAP + k, 0] = ds * V + (ovc & MV)
-                    f_ev[s3 * CAP + k, 1] = code
-                    f_n[s3] = k + 1
+                    k = f_n[_u(s3)]
+                    f_ev[_u(s3 * CAP + k), 0] = ds * V + (ovc & MV)
+                    f_ev[_u(s3 * CAP + k), 1] = code
+                    f_n[_u(s3)] = k + 1
                 else:  # read by the node in t + 3; its credit reaches us in t + 5
                     s3 = (t + 3) & (W - 1)
-                    k = d_n[s3]
-                    d_code[s3 * N + k] = code
-                    d_n[s3] = k + 1
+                    k = d_n[_u(s3)]
+                    d_code[_u(s3 * N + k)] = code
+                    d_n[_u(s3)] = k + 1
                     s5 = (t + 5 + CD) & (W - 1)
-                    k = c_n[s5]
-                    c_ovc[s5 * CAP + k] = ovc
-                    c_n[s5] = k + 1
+                    k = c_n[_u(s5)]
+                    c_ovc[_u(s5 * CAP + k)] = ovc
+                    c_n[_u(s5)] = k + 1
                 inport = g >> LV
                 v = g & MV
-                us = peer[inport]
+                us = peer[_u(inport)]
                 if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
                     s2 = (t + 2 + CD) & (W - 1)
-                    k = c_n[s2]
-                    c_ovc[s2 * CAP + k] = us * V + v
-                    c_n[s2] = k + 1
+                    k = c_n[_u(s2)]
+                    c_ovc[_u(s2 * CAP + k)] = us * V + v
+                    c_n[_u(s2)] = k + 1
                 else:
                     s2 = (t + 2) & (W - 1)
-                    k = nc_n[s2]
-                    ev_nc[s2 * N + k] = (-1 - us) * V + v
-                    nc_n[s2] = k + 1
-                if iv[g].bl == 0:
+                    k = nc_n[_u(s2)]
+                    ev_nc[_u(s2 * N + k)] = (-1 - us) * V + v
+                    nc_n[_u(s2)] = k + 1
+                if iv[_u(g)].bl == 0:
                     li = g & (RV - 1)
-                    vmask[s * MW + (li >> 6)] &= ~(np.uint64(1) << np.uint64(li & 63))
+                    vmask[_u(s * MW + (li >> 6))] &= ~(np.uint64(1) << np.uint64(li & 63))
                     if tail:
-                        iv[g].st = IDLE
+                        iv[_u(g)].st = IDLE
                 elif tail:  # the next packet's head: routed, then VC allocation
-                    nxt = bq[g * B + iv[g].bh]
-                    iv[g].st = VA
-                    d = pkey[nxt >> LF]
+                    nxt = bq[_u(g * B + iv[_u(g)].bh)]
+                    iv[_u(g)].st = VA
+                    d = pkey[_u(nxt >> LF)]
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
-                        sh = dsub[s * 4 + 2]
+                        sh = dsub[_u(s * 4 + 2)]
                         if sh >= -1:  # the down ports tile the subtree: one lookup
-                            xd = d - dsub[s * 4]
-                            if 0 <= xd < dsub[s * 4 + 1]:
-                                xd = xd >> sh if sh >= 0 else xd // dsub[s * 4 + 3]
-                                rp = dport[s * R + xd]
+                            xd = d - dsub[_u(s * 4)]
+                            if 0 <= xd < dsub[_u(s * 4 + 1)]:
+                                xd = xd >> sh if sh >= 0 else xd // dsub[_u(s * 4 + 3)]
+                                rp = dport[_u(s * R + xd)]
                         else:
                             for q in range(R):
-                                if plh[(s * R + q) * 2] <= d <= plh[(s * R + q) * 2 + 1]:
+                                if plh[_u((s * R + q) * 2)] <= d <= plh[_u((s * R + q) * 2 + 1)]:
                                     rp = q
                                     break
                         if rp < 0:
                             x, u = _sm(x)
-                            k = int(u * up_n[s])
-                            rp = up_ports[s * R + k]
+                            k = int(u * up_n[_u(s)])
+                            rp = up_ports[_u(s * R + k)]
                     else:  # the anynet min table
-                        ds = node_sw[d]
-                        rp = node_pt[d] if ds == s else next_hop[s * S + ds]
-                    iv[g].route = rp
-                    iv[g].rdy = t + 1 + RD
+                        ds = node_sw[_u(d)]
+                        rp = node_pt[_u(d)] if ds == s else next_hop[_u(s * S + ds)]
+                    iv[_u(g)].route = rp
+                    iv[_u(g)].rdy = t + 1 + RD
                 else:
-                    iv[g].rdy = t + 1
+                    iv[_u(g)].rdy = t + 1
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1
