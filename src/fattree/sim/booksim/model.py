@@ -220,20 +220,28 @@ def _down_tiles(lo, hi):
     dsub[:, 2] = -2
     dsub[:, 3] = 1
     dport = np.zeros((S, R), np.int32)
-    for s in range(S):
-        q = np.flatnonzero(hi[s] >= lo[s])
-        if not len(q):  # no down port: every destination goes up
-            dsub[s, 2] = 0
-            continue
-        q = q[np.argsort(lo[s, q], kind="stable")]
-        w = int(hi[s, q[0]] - lo[s, q[0]] + 1)
-        start = lo[s, q] - lo[s, q[0]]
-        if np.array_equal(start, np.arange(len(q)) * w) and np.array_equal(
-            hi[s, q] - lo[s, q] + 1, np.full(len(q), w)
-        ):
-            sh = w.bit_length() - 1 if w & (w - 1) == 0 else -1
-            dsub[s] = (lo[s, q[0]], len(q) * w, sh, w)
-            dport[s, : len(q)] = q
+    down = hi >= lo
+    nq = down.sum(axis=1)
+    dsub[nq == 0, 2] = 0  # no down port: every destination goes up
+    # per switch, its down ports in the order of their ranges (a stable sort, the others last)
+    order = np.argsort(np.where(down, lo, np.iinfo(np.int64).max), axis=1, kind="stable")
+    slo = np.take_along_axis(lo, order, axis=1)
+    shi = np.take_along_axis(hi, order, axis=1)
+    w = shi[:, :1] - slo[:, :1] + 1
+    col = np.arange(R)
+    inq = col[None, :] < nq[:, None]
+    tiles = (nq > 0) & np.all(
+        ~inq | ((slo - slo[:, :1] == col[None, :] * w) & (shi - slo + 1 == w)), axis=1
+    )
+    w = w[:, 0]
+    for wv in np.unique(w[tiles]):
+        wv = int(wv)
+        rows = tiles & (w == wv)
+        dsub[rows, 0] = slo[rows, 0]
+        dsub[rows, 1] = nq[rows] * wv
+        dsub[rows, 2] = wv.bit_length() - 1 if wv & (wv - 1) == 0 else -1
+        dsub[rows, 3] = wv
+    dport[tiles] = np.where(inq[tiles], order[tiles], 0)
     return dsub.ravel(), dport.ravel()
 
 
