@@ -15,7 +15,7 @@ Channels (latency 1) take two cycles from send to receive; the crossbar one: a f
 granted the switch in cycle ``s`` is read by the next router (or node) in ``s + 3``, its
 credit reaches the upstream router in ``s + 2`` (applied ``credit_delay`` later) or the
 upstream node in ``s + 2``; a node returns the credit of a flit it read in ``a`` to its
-router in ``a + 2``. Flits are ``pid << LF | index`` codes; packets live in a pool. Ports
+router in ``a + 2``. Flits are ``hops << HS | pid << LF | index`` codes; packets live in a pool. Ports
 and VCs are padded to powers of two so that every index splits by shifts.
 
 References
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import literally, njit, typeof, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..rawmem import prefetch
@@ -93,9 +93,15 @@ WARMING, RUNNING, DRAINING = 0, 1, 2
 IDLE, VA, ACTIVE = 0, 1, 2
 # return status
 ST_STOP, ST_DONE, ST_GROW = 0, 1, 2
+# kernel shapes (compiled separately, on first use): any run; one VC and 1-flit packets
+SHAPE_ANY, SHAPE_1VC_1FLIT = 0, 1
 # destination modes
 D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
 HIST = 1 << 14
+# a flit's code: its hop count << HS | packet id << LF | flit index
+HS = 48
+HOP = 1 << HS
+PMASK = HOP - 1
 PD, PR = 8, 2  # prefetch distances: events, routers
 # packed records, small so that a router's state spans few cache lines
 IV_DT = np.dtype(  # an input VC: ready cycle, buffer head and length, state, route, ...
@@ -127,7 +133,7 @@ Net = namedtuple(
 Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh peer dsub dport")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
-Pk = namedtuple("Pk", "pk free pkey phops")
+Pk = namedtuple("Pk", "pk free pkey")
 St = namedtuple("St", "cnt hist rng")
 
 
@@ -174,16 +180,43 @@ def gap_py(rng, p):
     return _gap(u, p, np.log(1.0 - p))
 
 
+def shape_of(cfg) -> int:
+    """The kernel shape for a run's ``cfg`` array (``Net.cfg``)."""
+    return SHAPE_1VC_1FLIT if cfg[C_V] == 1 and cfg[C_F] == 1 else SHAPE_ANY
+
+
+def kernel_for(args, shape: int):
+    """The cycle loop compiled for ``shape``: numba's cache, else a compilation.
+
+    ``args`` are the kernel's state tuples (``Net``, ``Rt``, ``Nd``, ``Ev``, ``Pk``,
+    ``St``); the returned function takes them, ``t_stop``, ``drain`` and ``shape``. A
+    call of ``_run`` from Python would first type the whole function with ``shape`` as a
+    plain integer (seconds) before ``literally`` asks for the constant, so the
+    specialisation is compiled and fetched by its signature here.
+    """
+    sig = tuple(typeof(a) for a in args) + (types.int64, types.boolean, types.literal(shape))
+    return _run.compile(sig)
+
+
 @njit(cache=True)
-def _run(net, rt, nd, ev, pk, st, t_stop, drain):
+def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
     """Simulate until cycle ``t_stop`` or, with ``drain``, until no measured packet is
-    outstanding and every source has passed the drain time; returns a status."""
+    outstanding and every source has passed the drain time; returns a status.
+
+    ``shape`` is a compile-time constant (see :func:`kernel_for`): with
+    ``SHAPE_1VC_1FLIT`` the VC count and packet length are constants, so the compiler
+    removes the loops over VCs and the flit-index tests."""
+    literally(shape)
     cfg = net.cfg
-    R, V, B, F, N, W = cfg[C_R], cfg[C_V], cfg[C_B], cfg[C_F], cfg[C_N], cfg[C_W]
+    R, B, N, W = cfg[C_R], cfg[C_B], cfg[C_N], cfg[C_W]
     SPEC, RD, CD = cfg[C_SPEC], cfg[C_RD], cfg[C_CD]
     # layout: R and V are powers of two (ports and VCs padded) so that indices split by
     # shifts; NV is the number of VCs simulated, F the flits per packet
-    LR, LV, LF, NV = cfg[C_LR], cfg[C_LV], cfg[C_LF], cfg[C_NV]
+    LR = cfg[C_LR]
+    if shape == SHAPE_1VC_1FLIT:
+        V, NV, LV, F, LF = 1, 1, 0, 1, 0
+    else:
+        V, NV, LV, F, LF = cfg[C_V], cfg[C_NV], cfg[C_LV], cfg[C_F], cfg[C_LF]
     LRV = LR + LV
     MV = V - 1
     MF = (1 << LF) - 1
@@ -199,7 +232,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
     bq, iv, ov, pp, alist, inlist, vmask, plh, peer, dsub, dport = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
-    pk, pk_free, pkey, phops = pk
+    pk, pk_free, pkey = pk
     node_sw, node_pt = net.node_sw, net.node_pt
     bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
@@ -245,7 +278,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
         nc_n[_u(slot)] = 0
         for i in range(d_n[_u(slot)]):  # flits read by their destination node
             code = d_code[_u(slot * N + i)]
-            pid = code >> LF
+            pid = (code & PMASK) >> LF
             if state != DRAINING:
                 cnt[K_ACC] += 1
             cnt[K_INFL_F] -= 1
@@ -262,7 +295,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     nl = t - pk[_u(pid)].it
                     cnt[K_NLAT_SUM] += nl
                     cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
-                    cnt[K_HOPS_SUM] += phops[_u(pid)]
+                    cnt[K_HOPS_SUM] += code >> HS
                     hist[_u(min(lat, HIST - 1))] += 1
                 if rec:
                     cnt[K_MEAS_INFL] -= 1
@@ -285,7 +318,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 if iv[_u(g)].st == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g >> LRV
                     iv[_u(g)].st = VA
-                    d = pkey[_u(code >> LF)]  # nca: BookSim2's id of the destination; min: ours
+                    d = pkey[
+                        _u((code & PMASK) >> LF)
+                    ]  # nca: BookSim2's id of the destination; min: ours
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
                         sh = dsub[_u(s * 4 + 2)]
@@ -335,7 +370,6 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     cnt[K_NFREE] -= 1
                     ct = nnext[_u(n)]
                     pk[_u(pid)].ct = ct
-                    phops[_u(pid)] = 0
                     if TRACE:
                         d = tr_dst[_u(tr_ptr[_u(n)])]
                     elif DMODE == D_TABLE:
@@ -361,7 +395,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                     cnt[K_CREATED] += 1
                     cnt[K_INFL_F] += F
                     cnt[K_INFL_CT] += F * ct
-                    if cfg[C_TRACE]:
+                    if TRACE:
                         tr_ptr[_u(n)] += 1
                         j = tr_ptr[_u(n)]
                         nnext[_u(n)] = tr_cycle[_u(j)] if j < tr_end[_u(n)] else 1 << 62
@@ -605,14 +639,12 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 code = bq[_u(g * B + h)]
                 iv[_u(g)].bh = h + 1 if h + 1 < B else 0
                 iv[_u(g)].bl -= 1
-                pid = code >> LF
                 idx = code & MF
                 tail = idx == F - 1
                 ov[_u(ovc)].cred -= 1
                 if tail:
                     ov[_u(ovc)].use = -1
-                if idx == 0:
-                    phops[_u(pid)] += 1
+                code += HOP  # (each flit counts its routers; the tail's count is the packet's)
                 cnt[K_MOVES] += 1
                 ds = peer[_u(s * R + o)]
                 if ds >= 0:  # read by the next router in t + 3
@@ -651,7 +683,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain):
                 elif tail:  # the next packet's head: routed, then VC allocation
                     nxt = bq[_u(g * B + iv[_u(g)].bh)]
                     iv[_u(g)].st = VA
-                    d = pkey[_u(nxt >> LF)]
+                    d = pkey[_u((nxt & PMASK) >> LF)]
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
                         sh = dsub[_u(s * 4 + 2)]
