@@ -102,7 +102,7 @@ HIST = 1 << 14
 HS = 48
 HOP = 1 << HS
 PMASK = HOP - 1
-PD, PR = 8, 2  # prefetch distances: events, routers
+PD = 8  # prefetch distance of the events (routers are visited in index order: no hints)
 # packed records, small so that a router's state spans few cache lines
 IV_DT = np.dtype(  # an input VC: ready cycle, buffer head and length, state, route, ...
     [
@@ -450,17 +450,6 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
             while am:
                 s = (aw << 6) + np.int64(trailing_zeros(am))
                 am &= am - np.uint64(1)
-                if s + PR < S:  # hints: the input VCs, output VCs and ports of a router ahead
-                    s2 = s + PR
-                    prefetch(vmask, s2 * MW)
-                    prefetch(iv, s2 * RV)
-                    prefetch(iv, s2 * RV + RV - 1)
-                    prefetch(ov, s2 * RV)
-                    prefetch(ov, s2 * RV + RV - 1)
-                    prefetch(bq, s2 * RV * B)
-                    prefetch(bq, (s2 * RV + RV) * B - 1)
-                    prefetch(pp, s2 * R)
-                    prefetch(peer, s2 * R)
                 base = s * RV
                 busy = False
                 nva = 0
