@@ -17,7 +17,11 @@
    kant:k=4,n=5 uniform at 0.1 and near saturation (0.15), kant:k=8,n=3 saturated (offered
    1.0, BookSim2's throughput sampling), buffer 2, 1 VC, 1-flit packets, speculative,
    routing delay 0, against BookSim2's stored simulated cycles per CPU second
-   (tests/data/booksim2/speed.csv). ``--booksim`` runs only this part.
+   (tests/data/booksim2/speed.csv). ``--booksim`` runs only this part. With
+   ``--booksim-binary PATH`` (BookSim2 built by the user from its public source) BookSim2
+   runs the same three configurations in the same session, alternating with ours round by
+   round (``--rounds``), so that both see the same machine; the ratio printed is of the
+   best CPU times of each.
 
 Part 1 reports rates from CPU time (best of three runs), the others wall time; the
 machine may be shared with other jobs, so treat single figures as indicative.
@@ -190,8 +194,9 @@ def _booksim_stored() -> dict:
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "tests" / "data" / "booksim2" / "speed.csv"
-    with open(path, newline="") as fh:
-        return {r["case"]: float(r["cycles_per_s"]) for r in csv.DictReader(fh)}
+    with open(path, newline="") as fh:  # the newest figure of each case
+        rows = sorted(csv.DictReader(fh), key=lambda r: r["measured"])
+    return {r["case"]: float(r["cycles_per_s"]) for r in rows}
 
 
 def _cpu_run(spec, repeats, **kw):
@@ -207,18 +212,20 @@ def _cpu_run(spec, repeats, **kw):
     return best
 
 
+BOOKSIM_CASES = [  # (our spec, load, sim_type, speed.csv case)
+    ("kant:k=4,n=5", 0.1, "latency", "kant45-uniform-0.1"),
+    ("kant:k=4,n=5", 0.15, "latency", "kant45-uniform-0.15"),
+    ("kant:k=8,n=3", 1.0, "throughput", "kant83-uniform-saturated"),
+]
+
+
 def part5(repeats: int = 3) -> None:
     print(
         "5. --model booksim beside the default model (buffer 2, 1 VC, 1-flit packets; CPU "
         f"time, best of {repeats})"
     )
     stored = _booksim_stored()
-    cases = [
-        ("kant:k=4,n=5", 0.1, "latency", "kant45-uniform-0.1"),
-        ("kant:k=4,n=5", 0.15, "latency", "kant45-uniform-0.1"),
-        ("kant:k=8,n=3", 1.0, "throughput", "kant83-uniform-saturated"),
-    ]
-    for spec, load, sim_type, key in cases:
+    for spec, load, sim_type, key in BOOKSIM_CASES:
         r, cpu = _cpu_run(spec, repeats, model="booksim", load=load, sim_type=sim_type)
         cps = r.cycles / cpu
         d, dcpu = _cpu_run(
@@ -235,11 +242,59 @@ def part5(repeats: int = 3) -> None:
         )
 
 
+def booksim_side_by_side(binary: str, rounds: int) -> None:
+    """BookSim2 and ``--model booksim`` on the same configurations, alternating."""
+    import resource
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import booksim_compare as bc
+
+    work = Path(tempfile.mkdtemp(prefix="booksim2-speed-"))
+    print(
+        f"5b. BookSim2 ({binary}) and --model booksim side by side, {rounds} rounds "
+        "(CPU time of each run: getrusage of the BookSim2 process, process_time of ours)"
+    )
+    best: dict = {}
+    for rnd in range(rounds):
+        for spec, load, sim_type, key in BOOKSIM_CASES:
+            network = {"kant:k=4,n=5": "kant45", "kant:k=8,n=3": "kant83"}[spec]
+            case = bc.Case(network, "uniform", 2, 1, 1, 1)
+            text = bc.booksim_text(case, work, load, 1, sim_type)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+            out, _ = bc.run_booksim(binary, text, work, f"{key}-{rnd}")
+            theirs = bc.parse_booksim(out)["cycles"] / (
+                resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+            )
+            r, cpu = _cpu_run(spec, 2, model="booksim", load=load, sim_type=sim_type)
+            ours = r.cycles / cpu
+            b = best.setdefault(key, [0.0, 0.0])
+            b[0], b[1] = max(b[0], theirs), max(b[1], ours)
+            print(
+                f"  round {rnd + 1} {key}: BookSim2 {theirs:,.1f} cycles/s, ours "
+                f"{ours:,.0f} cycles/s ({ours / theirs:,.0f}x)",
+                flush=True,
+            )
+    for key, (theirs, ours) in best.items():
+        print(
+            f"  best of {rounds}: {key}: BookSim2 {theirs:,.1f} cycles/s, ours {ours:,.0f} "
+            f"cycles/s: {ours / theirs:,.0f}x"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip MiKANT(8,6) and the cold compile")
     ap.add_argument("--booksim", action="store_true", help="only part 5 (--model booksim)")
+    ap.add_argument(
+        "--booksim-binary", help="with --booksim: also run BookSim2 (this binary), alternating"
+    )
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --booksim-binary")
     a = ap.parse_args()
+    if a.rounds < 1:
+        ap.error(f"--rounds={a.rounds}: give a whole number >= 1")
+    if a.booksim_binary and not os.access(a.booksim_binary, os.X_OK):
+        ap.error(f"--booksim-binary={a.booksim_binary}: not an executable file")
     from fattree.sim import simulate
 
     r = simulate("kant:k=2,n=2", load=0.1, packets_per_source=5)  # load the kernel once
@@ -247,7 +302,10 @@ def main() -> None:
     r = simulate("kant:k=2,n=2", load=0.1, model="booksim")
     print(f"booksim kernel load (this process): {r.compile_seconds:.2f} s")
     if a.booksim:
-        part5()
+        if a.booksim_binary:
+            booksim_side_by_side(a.booksim_binary, a.rounds)
+        else:
+            part5()
         return
     part1()
     if not a.quick:

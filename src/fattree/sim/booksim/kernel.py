@@ -7,9 +7,12 @@ is BookSim2's ``TrafficManager::_Step`` with its routers' ``IQRouter::_InternalS
    flits reaching router input buffers (``_InputQueuing``), credits reaching routers;
 2. every node: lazy Bernoulli creation into its source queue (``_Inject``), then one
    flit onto its injection channel if its VC has a credit;
-3. every router holding flits: VC allocation and switch allocation (iSLIP, one
-   iteration each, evaluated on the state at the start of the cycle; speculative switch
-   requests of heads in VC allocation when ``speculative``), then the updates.
+3. every router holding flits, in index order (a bit set; BookSim2 steps its routers in
+   index order too): VC allocation and switch allocation (iSLIP, one iteration each,
+   evaluated on the state at the start of the cycle; speculative switch requests of heads
+   in VC allocation when ``speculative``), then the updates. A router's work reads and
+   writes only its own state and later cycles' events, so the order changes nothing but
+   the order of the draws from the random stream.
 
 Channels (latency 1) take two cycles from send to receive; the crossbar one: a flit
 granted the switch in cycle ``s`` is read by the next router (or node) in ``s + 3``, its
