@@ -133,7 +133,7 @@ Net = namedtuple(
     "next_hop dtab tr_cycle tr_dst tr_start tr_end",
 )
 # pp: PP_DT, iv: IV_DT, ...; dsub, dport: nca by one lookup (model._down_tiles)
-Rt = namedtuple("Rt", "bq iv ov pp active vmask plh peer dsub dport")
+Rt = namedtuple("Rt", "bq hq iv ov pp active vmask plh peer dsub dport")
 Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
 Pk = namedtuple("Pk", "pk free pkey")
@@ -232,7 +232,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
     hist = st.hist
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
-    bq, iv, ov, pp, active, vmask, plh, peer, dsub, dport = rt
+    bq, hq, iv, ov, pp, active, vmask, plh, peer, dsub, dport = rt
     ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
     pk, pk_free, pkey = pk
@@ -312,12 +312,15 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
             if i + PD < nf:  # (hints only: the rows of an arrival a few entries ahead)
                 g = f_ev[_u(slot * CAP + i + PD), 0]
                 prefetch(iv, g)
-                prefetch(bq, g * B)
+                prefetch(hq, g)
             g = f_ev[_u(slot * CAP + i), 0]
             code = f_ev[_u(slot * CAP + i), 1]
             n0 = iv[_u(g)].bl
-            h = iv[_u(g)].bh + n0
-            bq[_u(g * B + (h - B if h >= B else h))] = code
+            if n0 == 0:  # the front flit waits in hq, the others in the ring bq from bh
+                hq[_u(g)] = code
+            else:
+                h = iv[_u(g)].bh + n0 - 1
+                bq[_u(g * B + (h - B if h >= B else h))] = code
             iv[_u(g)].bl = n0 + 1
             if n0 == 0:
                 if iv[_u(g)].st == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
@@ -630,10 +633,13 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                     g = win_g[_u(i)]
                     o = win_o[_u(i)]
                     ovc = win_ovc[_u(i)]
-                    h = iv[_u(g)].bh
-                    code = bq[_u(g * B + h)]
-                    iv[_u(g)].bh = h + 1 if h + 1 < B else 0
-                    iv[_u(g)].bl -= 1
+                    code = hq[_u(g)]
+                    n1 = iv[_u(g)].bl - 1
+                    iv[_u(g)].bl = n1
+                    if n1:  # the next flit comes to the front
+                        h = iv[_u(g)].bh
+                        hq[_u(g)] = bq[_u(g * B + h)]
+                        iv[_u(g)].bh = h + 1 if h + 1 < B else 0
                     idx = code & MF
                     tail = idx == F - 1
                     ov[_u(ovc)].cred -= 1
@@ -676,7 +682,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                         if tail:
                             iv[_u(g)].st = IDLE
                     elif tail:  # the next packet's head: routed, then VC allocation
-                        nxt = bq[_u(g * B + iv[_u(g)].bh)]
+                        nxt = hq[_u(g)]
                         iv[_u(g)].st = VA
                         d = pkey[_u((nxt & PMASK) >> LF)]
                         if RKIND == 0:  # nca: down if below, else a random up port

@@ -157,6 +157,7 @@ def _alloc(topo, cfg, net, traffic, load):
     plh[:, 1] = hi.ravel()
     rt = K.Rt(
         _zeros(NIV * B, np.int64, 0),
+        _zeros(NIV, np.int64, 63),
         iv,
         ov,
         pp,
