@@ -174,13 +174,20 @@ def _gap(u, p, logq):
     return 1 + int(np.log(1.0 - u) / logq)
 
 
-def gap_py(rng, p):
-    """The first gap of a source (Python side, advancing ``rng[0]``)."""
+@njit(cache=True)
+def first_creations(rng, p, n):
+    """Each of ``n`` sources' first creation cycle (its first Bernoulli success among
+    trials 0, 1, ...), drawn in source order from ``rng[0]``, which advances."""
+    out = np.zeros(n, np.int64)
     if p >= 1.0:
-        return 1
-    x, u = _sm(rng[0])
+        return out
+    x = rng[0]
+    logq = np.log(1.0 - p)
+    for i in range(n):
+        x, u = _sm(x)
+        out[i] = _gap(u, p, logq) - 1
     rng[0] = x
-    return _gap(u, p, np.log(1.0 - p))
+    return out
 
 
 def shape_of(cfg) -> int:

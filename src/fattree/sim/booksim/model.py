@@ -174,9 +174,7 @@ def _alloc(topo, cfg, net, traffic, load):
             tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)], 1 << 62
         ).astype(np.int64)
     else:
-        nnext = np.zeros(N, np.int64)
-        for n in range(N):  # the first success of each source's trials 0, 1, ...
-            nnext[n] = K.gap_py(rng, p) - 1
+        nnext = K.first_creations(rng, p, N)
     ncred = np.full((N, V), B, np.int64)
     ncred[:, NV:] = 0
     nd = K.Nd(

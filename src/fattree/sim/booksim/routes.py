@@ -98,10 +98,9 @@ def _fattree_nca(topo) -> BsNet:
     peer = np.asarray(topo.port_peer, np.int64)
     up = (kind == PORT_UP) & (peer >= N)
     up_n = up.sum(axis=1).astype(np.int32)
-    up_ports = np.full((S, R), -1, np.int32)
-    for s in range(S):
-        p = np.flatnonzero(up[s])
-        up_ports[s, : len(p)] = p
+    # each switch's up ports in port order, then -1
+    order = np.argsort(~up, axis=1, kind="stable")
+    up_ports = np.where(np.arange(R)[None, :] < up_n[:, None], order, -1).astype(np.int32)
     c = np.arange(N, dtype=np.int64)
     kn1 = k ** (n - 1)
     b = (c % kn1) * k + c // kn1
