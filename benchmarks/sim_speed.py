@@ -21,7 +21,8 @@
    ``--booksim-binary PATH`` (BookSim2 built by the user from its public source) BookSim2
    runs the same three configurations at the same time as ours: BookSim2 on one core, ours
    repeated on the other for as long as BookSim2 runs, so that both see the same minutes
-   of a machine whose speed moves; ``--rounds`` such rounds, the median ratio printed.
+   of a machine whose speed moves; ``--rounds`` such rounds, the cores exchanged from one
+   round to the next, the median ratio printed.
 
 Part 1 reports rates from CPU time (best of three runs), the others wall time; the
 machine may be shared with other jobs, so treat single figures as indicative.
@@ -242,10 +243,12 @@ def part5(repeats: int = 3) -> None:
         )
 
 
-def _beside_booksim(binary, text, work, tag, spec, load, sim_type):
+def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     """BookSim2 on one core and ours repeated on the other for as long as BookSim2 runs:
     both see the same minutes of the machine (whose speed moves by up to 2x from one
-    minute to the next). Returns (BookSim2 cycles/s, ours cycles/s, our runs)."""
+    minute to the next); ``swap`` exchanges the cores (they need not be equally fast: a
+    virtual core may share its physical core with another tenant). Returns (BookSim2
+    cycles/s, ours cycles/s, our runs)."""
     import resource
 
     from fattree.sim import simulate
@@ -258,9 +261,9 @@ def _beside_booksim(binary, text, work, tag, spec, load, sim_type):
     )
     mine = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     if len(mine) >= 2:  # one core each
-        first, *rest = sorted(mine)
-        os.sched_setaffinity(proc.pid, {first})
-        os.sched_setaffinity(0, set(rest))
+        cores = sorted(mine)[::-1] if swap else sorted(mine)
+        os.sched_setaffinity(proc.pid, {cores[0]})
+        os.sched_setaffinity(0, set(cores[1:]))
     cycles = cpu = 0.0
     runs = 0
     try:
@@ -302,7 +305,7 @@ def booksim_side_by_side(binary: str, rounds: int) -> None:
             network = {"kant:k=4,n=5": "kant45", "kant:k=8,n=3": "kant83"}[spec]
             text = bc.booksim_text(bc.Case(network, "uniform", 2, 1, 1, 1), work, load, 1, sim_type)
             theirs, ours, runs = _beside_booksim(
-                binary, text, work, f"{key}-{rnd}", spec, load, sim_type
+                binary, text, work, f"{key}-{rnd}", spec, load, sim_type, rnd % 2 == 1
             )
             ratios.setdefault(key, []).append((ours / theirs, theirs, ours))
             print(
