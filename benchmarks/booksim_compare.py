@@ -306,7 +306,7 @@ def measure_case(binary: str, case: Case, workdir: Path) -> tuple[list[dict], li
     return rows, zl
 
 
-def speed_runs(binary: str, workdir: Path, sat45: float | None) -> list[dict]:
+def speed_runs(binary: str, workdir: Path) -> list[dict]:
     """Simulated cycles per CPU second of BookSim2 (single core) on issue 12's three cases."""
     jobs = [
         ("kant45-uniform-0.1", Case("kant45", "uniform", 2, 1, 1, 1), 0.1, "latency"),
@@ -443,15 +443,7 @@ def rerun(args) -> int:
         _write_csv(out / "seeds.csv", more, list(more[0]))
     speed = []
     if not args.no_speed:
-        sat45 = next(
-            (
-                r["accepted"]
-                for r in rows
-                if r["case"].startswith("kant45-uniform-b2-v1-p1-s-") and r["point"] == "saturation"
-            ),
-            args.sat45,
-        )
-        speed = speed_runs(args.booksim, work, sat45)
+        speed = speed_runs(args.booksim, work)
         _write_csv(out / "speed.csv", speed, list(speed[0]))
     meta = {
         "booksim2_commit": args.commit,
@@ -695,9 +687,6 @@ def main(argv=None) -> int:
         "--speed-only", action="store_true", help="with --booksim: only the timing runs"
     )
     ap.add_argument("--no-speed", action="store_true", help="with --booksim: skip the timing runs")
-    ap.add_argument(
-        "--sat45", type=float, default=None, help="kant(4,5) saturation for --speed-only"
-    )
     ap.add_argument(
         "--extra-seeds",
         type=int,

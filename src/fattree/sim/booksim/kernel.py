@@ -18,8 +18,8 @@ Channels (latency 1) take two cycles from send to receive; the crossbar one: a f
 granted the switch in cycle ``s`` is read by the next router (or node) in ``s + 3``, its
 credit reaches the upstream router in ``s + 2`` (applied ``credit_delay`` later) or the
 upstream node in ``s + 2``; a node returns the credit of a flit it read in ``a`` to its
-router in ``a + 2``. Flits are ``hops << HS | pid << LF | index`` codes; packets live in a pool. Ports
-and VCs are padded to powers of two so that every index splits by shifts.
+router in ``a + 2``. Flits are ``hops << HS | pid << LF | index`` codes; packets live in
+a pool. Ports and VCs are padded to powers of two so that every index splits by shifts.
 
 References
 ----------
@@ -333,9 +333,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 if iv[_u(g)].st == IDLE:  # a head: routed (lookahead or in RD cycles), then VA
                     s = g >> LRV
                     iv[_u(g)].st = VA
-                    d = pkey[
-                        _u((code & PMASK) >> LF)
-                    ]  # nca: BookSim2's id of the destination; min: ours
+                    # nca: BookSim2's id of the destination; min: ours
+                    d = pkey[_u((code & PMASK) >> LF)]
                     if RKIND == 0:  # nca: down if below, else a random up port
                         rp = -1
                         sh = dsub[_u(s * 4 + 2)]
