@@ -12,7 +12,9 @@ is BookSim2's ``TrafficManager::_Step`` with its routers' ``IQRouter::_InternalS
    evaluated on the state at the start of the cycle; speculative switch requests of heads
    in VC allocation when ``speculative``), then the updates. A router's work reads and
    writes only its own state and later cycles' events, so the order changes nothing but
-   the order of the draws from the random stream.
+   the order of the draws from the random stream. With one VC and 1-flit packets
+   (``SHAPE_1VC_1FLIT``) every input makes at most one request, so each output resolves
+   on its own from a bit mask of its requesters, with the same outcome and pointers.
 
 Channels (latency 1) take two cycles from send to receive; the crossbar one: a flit
 granted the switch in cycle ``s`` is read by the next router (or node) in ``s + 3``, its
@@ -192,7 +194,8 @@ def first_creations(rng, p, n):
 
 def shape_of(cfg) -> int:
     """The kernel shape for a run's ``cfg`` array (``Net.cfg``)."""
-    return SHAPE_1VC_1FLIT if cfg[C_V] == 1 and cfg[C_F] == 1 else SHAPE_ANY
+    one = cfg[C_V] == 1 and cfg[C_F] == 1 and cfg[C_R] <= 64
+    return SHAPE_1VC_1FLIT if one else SHAPE_ANY
 
 
 def kernel_for(args, shape: int):
@@ -270,6 +273,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
     win_g = np.empty(R, np.int64)
     win_o = np.empty(R, np.int64)
     win_ovc = np.empty(R, np.int64)
+    rq = np.zeros(R, np.uint64)  # one VC, one flit: an output's requesters (bits)
+    mvo = np.empty(R, np.int64)  # and the output each moving input won
+    ALL = ~np.uint64(0)
     while True:
         t = cnt[K_T]
         if drain and cnt[K_MEAS_INFL] == 0 and cnt[K_NDRAINED] == N:
@@ -463,177 +469,237 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 s = (aw << 6) + np.int64(trailing_zeros(am))
                 am &= am - np.uint64(1)
                 base = s * RV
-                busy = False
-                nva = 0
-                nsa = 0
-                for w in range(MW):  # the input VCs holding flits, in index order
-                    m = vmask[_u(s * MW + w)]
-                    if m:
-                        busy = True
+                if shape == SHAPE_1VC_1FLIT:
+                    # one VC, one flit: each input makes at most one request, so both
+                    # iSLIP accept phases are trivial and each output resolves alone from
+                    # a bit mask of its requesters (R <= 64, one mask word); the flits
+                    # leave in input order, as in the general path (the same draws)
+                    m = vmask[_u(s)]
+                    if not m:  # nothing buffered: leaves the active set
+                        active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
+                        continue
+                    pb = s * R
+                    om = np.uint64(0)
                     while m:
-                        li = (w << 6) + np.int64(trailing_zeros(m))
+                        p = np.int64(trailing_zeros(m))
                         m &= m - np.uint64(1)
-                        g = base + li
+                        g = base + p
                         if iv[_u(g)].rdy > t:
                             continue
-                        vs = iv[_u(g)].st
-                        ro = -1
-                        prio = 0
-                        if vs == VA:
-                            # a VC allocation request only if a VC of the port is free (else it
-                            # can be granted nothing); a speculative switch request if one of
-                            # those has a credit
-                            o = iv[_u(g)].route
-                            ob = (s * R + o) * V
-                            free = False
-                            for oj in range(NV):
-                                if ov[_u(ob + oj)].use < 0:
-                                    free = True
-                                    if SPEC and ov[_u(ob + oj)].cred > 0:
-                                        ro = o
-                                        break
-                            if free:
-                                va_at[_u(li)] = nva
-                                va_li[_u(nva)] = li
-                                va_o[_u(nva)] = o
-                                va_res[_u(nva)] = -1
-                                nva += 1
-                        elif vs == ACTIVE:
-                            if ov[_u((s * R + iv[_u(g)].route) * V + iv[_u(g)].ovv)].cred > 0:
-                                ro = iv[_u(g)].route
-                                prio = 1
-                        if ro >= 0:
-                            # one request per (input, output): a non-speculative one beats a
-                            # speculative one, then the VC nearest the input's round-robin offset
-                            # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
-                            rp = li >> LV
-                            rv = li & MV
-                            off = pp[_u(s * R + rp)].rr
-                            found = False
-                            i = (
-                                nsa - 1
-                            )  # this input port's requests are the last ones (index order)
-                            while i >= 0 and sa_p[_u(i)] == rp:
-                                if sa_o[_u(i)] == ro:
-                                    found = True
-                                    d1 = rv - off
-                                    d2 = sa_v[_u(i)] - off
-                                    if prio > sa_pr[_u(i)] or (
-                                        prio == sa_pr[_u(i)]
-                                        and (d1 + NV if d1 < 0 else d1)
-                                        < (d2 + NV if d2 < 0 else d2)
-                                    ):
-                                        sa_v[_u(i)] = rv
-                                        sa_pr[_u(i)] = prio
-                                    break
-                                i -= 1
-                            if not found:
-                                sa_p[_u(nsa)] = rp
-                                sa_v[_u(nsa)] = rv
-                                sa_o[_u(nsa)] = ro
-                                sa_pr[_u(nsa)] = prio
-                                nsa += 1
-                if not busy:  # nothing buffered: leaves the active set
-                    active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
-                    continue
-                if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
-                    # grant phase
-                    for i in range(nva):
-                        li = va_li[_u(i)]
-                        ob = (s * R + va_o[_u(i)]) * V
-                        for oj in range(NV):
-                            ovc = ob + oj
-                            if ov[_u(ovc)].use < 0:
-                                ol = ovc - base
-                                d = li - ov[_u(ovc)].vag
-                                d = d + RV if d < 0 else d
-                                if va_gbest[_u(ol)] < 0 or d < va_gdist[_u(ol)]:
-                                    va_gbest[_u(ol)] = li
-                                    va_gdist[_u(ol)] = d
-                    # accept phase
-                    for i in range(nva):
-                        li = va_li[_u(i)]
-                        g = base + li
-                        o = va_o[_u(i)]
-                        best = -1
-                        bd = 0
-                        for oj in range(NV):
-                            ol = o * V + oj
-                            if va_gbest[_u(ol)] == li:
-                                d = ol - iv[_u(g)].vaa
-                                d = d + RV if d < 0 else d
-                                if best < 0 or d < bd:
-                                    best = ol
-                                    bd = d
-                        if best >= 0:
-                            va_res[_u(i)] = best
-                            ov[_u(base + best)].vag = li + 1 if li + 1 < RV else 0
-                            iv[_u(g)].vaa = best + 1 if best + 1 < RV else 0
-                    for i in range(nva):  # reset the scratch
-                        o = va_o[_u(i)]
-                        for oj in range(NV):
-                            va_gbest[_u(o * V + oj)] = -1
-                nwin = 0
-                if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
-                    pb = s * R
-                    for i in range(nsa):  # grant: each output picks the input nearest its pointer
-                        o = sa_o[_u(i)]
-                        d = sa_p[_u(i)] - pp[_u(pb + o)].sag
-                        d = d + R if d < 0 else d
-                        if g_in[_u(o)] < 0 or d < g_dist[_u(o)]:
-                            g_in[_u(o)] = sa_p[_u(i)]
-                            g_dist[_u(o)] = d
-                    for i in range(
-                        nsa
-                    ):  # accept: each input picks the granting output nearest its pointer
-                        p = sa_p[_u(i)]
-                        o = sa_o[_u(i)]
-                        if g_in[_u(o)] == p:
-                            d = o - pp[_u(pb + p)].saa
-                            d = d + R if d < 0 else d
-                            if a_out[_u(p)] < 0 or d < a_dist[_u(p)]:
-                                a_out[_u(p)] = o
-                                a_dist[_u(p)] = d
-                    for i in range(nsa):
-                        p = sa_p[_u(i)]
-                        o = sa_o[_u(i)]
-                        if a_out[_u(p)] != o:
+                        o = iv[_u(g)].route
+                        if iv[_u(g)].st == VA:  # asks for the VC if free (switch: if credit)
+                            if ov[_u(pb + o)].use >= 0:
+                                continue
+                        elif ov[_u(pb + o)].cred <= 0:  # ACTIVE: holds the VC, needs a credit
                             continue
-                        v = sa_v[_u(i)]
-                        pp[_u(pb + o)].sag = p + 1 if p + 1 < R else 0
+                        rq[_u(o)] |= np.uint64(1) << np.uint64(p)
+                        om |= np.uint64(1) << np.uint64(o)
+                    mv = np.uint64(0)
+                    while om:
+                        o = np.int64(trailing_zeros(om))
+                        om &= om - np.uint64(1)
+                        mq = rq[_u(o)]
+                        rq[_u(o)] = np.uint64(0)
+                        ovc = pb + o
+                        p = np.int64(ov[_u(ovc)].use)
+                        if p < 0:  # VC allocation: the requester nearest the pointer
+                            mh = mq & (ALL << np.uint64(ov[_u(ovc)].vag))
+                            w = np.int64(trailing_zeros(mh if mh else mq))
+                            ov[_u(ovc)].vag = w + 1 if w + 1 < R else 0
+                            iv[_u(base + w)].vaa = o + 1 if o + 1 < R else 0
+                            ov[_u(ovc)].use = w
+                            iv[_u(base + w)].st = ACTIVE
+                            iv[_u(base + w)].ovv = 0
+                            iv[_u(base + w)].rdy = t + 1
+                            if not SPEC or ov[_u(ovc)].cred <= 0:
+                                continue
+                            # speculative switch requests of all of them: the one nearest
+                            # the pointer wins, and moves if it also won the VC
+                            mh = mq & (ALL << np.uint64(pp[_u(ovc)].sag))
+                            p = np.int64(trailing_zeros(mh if mh else mq))
+                        pp[_u(ovc)].sag = p + 1 if p + 1 < R else 0
                         pp[_u(pb + p)].saa = o + 1 if o + 1 < R else 0
-                        pp[_u(pb + p)].rr = v + 1 if v + 1 < NV else 0
-                        li = p * V + v
-                        g = s * RV + li
-                        if (
-                            sa_pr[_u(i)] == 0
-                        ):  # speculative: needs this cycle's VC grant, with a credit
-                            k = va_at[_u(li)]  # (its entry in this cycle's VC allocation list)
-                            r = va_res[_u(k)] if k < nva and va_li[_u(k)] == li else -1
-                            if r < 0 or (r >> LV) != o:
-                                continue
-                            ovc = (pb + o) * V + (r & (V - 1))
-                            if ov[_u(ovc)].cred == 0:
-                                continue
-                        else:
-                            ovc = (pb + o) * V + iv[_u(g)].ovv
-                        win_g[_u(nwin)] = g
-                        win_o[_u(nwin)] = o
-                        win_ovc[_u(nwin)] = ovc
+                        if ov[_u(ovc)].use == p:
+                            mv |= np.uint64(1) << np.uint64(p)
+                            mvo[_u(p)] = o
+                    nwin = 0
+                    while mv:
+                        p = np.int64(trailing_zeros(mv))
+                        mv &= mv - np.uint64(1)
+                        win_g[_u(nwin)] = base + p
+                        win_o[_u(nwin)] = mvo[_u(p)]
+                        win_ovc[_u(nwin)] = pb + mvo[_u(p)]
                         nwin += 1
-                    for i in range(nsa):  # reset the scratch
-                        g_in[_u(sa_o[_u(i)])] = -1
-                        a_out[_u(sa_p[_u(i)])] = -1
-                # VC allocation updates (TakeBuffer)
-                for i in range(nva):
-                    r = va_res[_u(i)]
-                    if r >= 0:
-                        g = base + va_li[_u(i)]
-                        o = r >> LV
-                        ov[_u((s * R + o) * V + (r & MV))].use = va_li[_u(i)]
-                        iv[_u(g)].st = ACTIVE
-                        iv[_u(g)].ovv = r & MV
-                        iv[_u(g)].rdy = t + 1
+                else:
+                    busy = False
+                    nva = 0
+                    nsa = 0
+                    for w in range(MW):  # the input VCs holding flits, in index order
+                        m = vmask[_u(s * MW + w)]
+                        if m:
+                            busy = True
+                        while m:
+                            li = (w << 6) + np.int64(trailing_zeros(m))
+                            m &= m - np.uint64(1)
+                            g = base + li
+                            if iv[_u(g)].rdy > t:
+                                continue
+                            vs = iv[_u(g)].st
+                            ro = -1
+                            prio = 0
+                            if vs == VA:
+                                # a VC allocation request only if a VC of the port is free (else it
+                                # can be granted nothing); a speculative switch request if one of
+                                # those has a credit
+                                o = iv[_u(g)].route
+                                ob = (s * R + o) * V
+                                free = False
+                                for oj in range(NV):
+                                    if ov[_u(ob + oj)].use < 0:
+                                        free = True
+                                        if SPEC and ov[_u(ob + oj)].cred > 0:
+                                            ro = o
+                                            break
+                                if free:
+                                    va_at[_u(li)] = nva
+                                    va_li[_u(nva)] = li
+                                    va_o[_u(nva)] = o
+                                    va_res[_u(nva)] = -1
+                                    nva += 1
+                            elif vs == ACTIVE:
+                                if ov[_u((s * R + iv[_u(g)].route) * V + iv[_u(g)].ovv)].cred > 0:
+                                    ro = iv[_u(g)].route
+                                    prio = 1
+                            if ro >= 0:
+                                # one request per (input, output): a non-speculative one beats a
+                                # speculative one, then the VC nearest the input's round-robin offset
+                                # (IQRouter::_SWAllocAddReq, RoundRobinArbiter::Supersedes)
+                                rp = li >> LV
+                                rv = li & MV
+                                off = pp[_u(s * R + rp)].rr
+                                found = False
+                                # this input port's requests are the last ones (index order)
+                                i = nsa - 1
+                                while i >= 0 and sa_p[_u(i)] == rp:
+                                    if sa_o[_u(i)] == ro:
+                                        found = True
+                                        d1 = rv - off
+                                        d2 = sa_v[_u(i)] - off
+                                        if prio > sa_pr[_u(i)] or (
+                                            prio == sa_pr[_u(i)]
+                                            and (d1 + NV if d1 < 0 else d1)
+                                            < (d2 + NV if d2 < 0 else d2)
+                                        ):
+                                            sa_v[_u(i)] = rv
+                                            sa_pr[_u(i)] = prio
+                                        break
+                                    i -= 1
+                                if not found:
+                                    sa_p[_u(nsa)] = rp
+                                    sa_v[_u(nsa)] = rv
+                                    sa_o[_u(nsa)] = ro
+                                    sa_pr[_u(nsa)] = prio
+                                    nsa += 1
+                    if not busy:  # nothing buffered: leaves the active set
+                        active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
+                        continue
+                    if nva:  # VC allocation: iSLIP, one iteration; pointers move on acceptance
+                        # grant phase
+                        for i in range(nva):
+                            li = va_li[_u(i)]
+                            ob = (s * R + va_o[_u(i)]) * V
+                            for oj in range(NV):
+                                ovc = ob + oj
+                                if ov[_u(ovc)].use < 0:
+                                    ol = ovc - base
+                                    d = li - ov[_u(ovc)].vag
+                                    d = d + RV if d < 0 else d
+                                    if va_gbest[_u(ol)] < 0 or d < va_gdist[_u(ol)]:
+                                        va_gbest[_u(ol)] = li
+                                        va_gdist[_u(ol)] = d
+                        # accept phase
+                        for i in range(nva):
+                            li = va_li[_u(i)]
+                            g = base + li
+                            o = va_o[_u(i)]
+                            best = -1
+                            bd = 0
+                            for oj in range(NV):
+                                ol = o * V + oj
+                                if va_gbest[_u(ol)] == li:
+                                    d = ol - iv[_u(g)].vaa
+                                    d = d + RV if d < 0 else d
+                                    if best < 0 or d < bd:
+                                        best = ol
+                                        bd = d
+                            if best >= 0:
+                                va_res[_u(i)] = best
+                                ov[_u(base + best)].vag = li + 1 if li + 1 < RV else 0
+                                iv[_u(g)].vaa = best + 1 if best + 1 < RV else 0
+                        for i in range(nva):  # reset the scratch
+                            o = va_o[_u(i)]
+                            for oj in range(NV):
+                                va_gbest[_u(o * V + oj)] = -1
+                    nwin = 0
+                    if nsa:  # switch allocation: iSLIP, one iteration over (input, output) requests
+                        pb = s * R
+                        # grant: each output picks the input nearest its pointer
+                        for i in range(nsa):
+                            o = sa_o[_u(i)]
+                            d = sa_p[_u(i)] - pp[_u(pb + o)].sag
+                            d = d + R if d < 0 else d
+                            if g_in[_u(o)] < 0 or d < g_dist[_u(o)]:
+                                g_in[_u(o)] = sa_p[_u(i)]
+                                g_dist[_u(o)] = d
+                        # accept: each input picks the granting output nearest its pointer
+                        for i in range(nsa):
+                            p = sa_p[_u(i)]
+                            o = sa_o[_u(i)]
+                            if g_in[_u(o)] == p:
+                                d = o - pp[_u(pb + p)].saa
+                                d = d + R if d < 0 else d
+                                if a_out[_u(p)] < 0 or d < a_dist[_u(p)]:
+                                    a_out[_u(p)] = o
+                                    a_dist[_u(p)] = d
+                        for i in range(nsa):
+                            p = sa_p[_u(i)]
+                            o = sa_o[_u(i)]
+                            if a_out[_u(p)] != o:
+                                continue
+                            v = sa_v[_u(i)]
+                            pp[_u(pb + o)].sag = p + 1 if p + 1 < R else 0
+                            pp[_u(pb + p)].saa = o + 1 if o + 1 < R else 0
+                            pp[_u(pb + p)].rr = v + 1 if v + 1 < NV else 0
+                            li = p * V + v
+                            g = s * RV + li
+                            # speculative: needs this cycle's VC grant, with a credit
+                            if sa_pr[_u(i)] == 0:
+                                k = va_at[_u(li)]  # (its entry in this cycle's VC allocation list)
+                                r = va_res[_u(k)] if k < nva and va_li[_u(k)] == li else -1
+                                if r < 0 or (r >> LV) != o:
+                                    continue
+                                ovc = (pb + o) * V + (r & (V - 1))
+                                if ov[_u(ovc)].cred == 0:
+                                    continue
+                            else:
+                                ovc = (pb + o) * V + iv[_u(g)].ovv
+                            win_g[_u(nwin)] = g
+                            win_o[_u(nwin)] = o
+                            win_ovc[_u(nwin)] = ovc
+                            nwin += 1
+                        for i in range(nsa):  # reset the scratch
+                            g_in[_u(sa_o[_u(i)])] = -1
+                            a_out[_u(sa_p[_u(i)])] = -1
+                    # VC allocation updates (TakeBuffer)
+                    for i in range(nva):
+                        r = va_res[_u(i)]
+                        if r >= 0:
+                            g = base + va_li[_u(i)]
+                            o = r >> LV
+                            ov[_u((s * R + o) * V + (r & MV))].use = va_li[_u(i)]
+                            iv[_u(g)].st = ACTIVE
+                            iv[_u(g)].ovv = r & MV
+                            iv[_u(g)].rdy = t + 1
                 # switch allocation updates: the flits leave
                 for i in range(nwin):
                     g = win_g[_u(i)]
