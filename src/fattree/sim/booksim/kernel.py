@@ -121,7 +121,8 @@ IV_DT = np.dtype(  # an input VC: ready cycle, buffer head and length, state, ro
     ]
 )
 OV_DT = np.dtype(  # an output VC: owner (router-local input VC or -1), credits, grant pointer
-    [("use", np.int16), ("cred", np.int16), ("vag", np.int16), ("pad", np.int16)]
+    # (with one VC, ``sag1`` is its port's switch grant pointer: see SHAPE_1VC_1FLIT)
+    [("use", np.int16), ("cred", np.int16), ("vag", np.int16), ("sag1", np.int16)]
 )
 PP_DT = np.dtype(  # a port: switch allocation's grant and accept pointers, the VC round robin
     [("sag", np.int16), ("saa", np.int16), ("rr", np.int16), ("pad", np.int16)]
@@ -471,9 +472,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 base = s * RV
                 if shape == SHAPE_1VC_1FLIT:
                     # one VC, one flit: each input makes at most one request, so both
-                    # iSLIP accept phases are trivial and each output resolves alone from
-                    # a bit mask of its requesters (R <= 64, one mask word); the flits
-                    # leave in input order, as in the general path (the same draws)
+                    # iSLIP accept phases are trivial (their pointers are never read) and
+                    # each output resolves alone from a bit mask of its requesters (R <=
+                    # 64, one mask word), its switch grant pointer beside its VC's state;
+                    # the flits leave in input order, as in the general path (same draws)
                     m = vmask[_u(s)]
                     if not m:  # nothing buffered: leaves the active set
                         active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
@@ -506,7 +508,6 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                             mh = mq & (ALL << np.uint64(ov[_u(ovc)].vag))
                             w = np.int64(trailing_zeros(mh if mh else mq))
                             ov[_u(ovc)].vag = w + 1 if w + 1 < R else 0
-                            iv[_u(base + w)].vaa = o + 1 if o + 1 < R else 0
                             ov[_u(ovc)].use = w
                             iv[_u(base + w)].st = ACTIVE
                             iv[_u(base + w)].ovv = 0
@@ -515,10 +516,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                                 continue
                             # speculative switch requests of all of them: the one nearest
                             # the pointer wins, and moves if it also won the VC
-                            mh = mq & (ALL << np.uint64(pp[_u(ovc)].sag))
+                            mh = mq & (ALL << np.uint64(ov[_u(ovc)].sag1))
                             p = np.int64(trailing_zeros(mh if mh else mq))
-                        pp[_u(ovc)].sag = p + 1 if p + 1 < R else 0
-                        pp[_u(pb + p)].saa = o + 1 if o + 1 < R else 0
+                        ov[_u(ovc)].sag1 = p + 1 if p + 1 < R else 0
                         if ov[_u(ovc)].use == p:
                             mv |= np.uint64(1) << np.uint64(p)
                             mvo[_u(p)] = o
