@@ -22,7 +22,10 @@
    runs the same three configurations at the same time as ours: BookSim2 on one core, ours
    repeated on the other for as long as BookSim2 runs, so that both see the same minutes
    of a machine whose speed moves; ``--rounds`` such rounds, the cores exchanged from one
-   round to the next, the median ratio printed.
+   round to the next, the median ratio printed. Side by side the two share the caches and
+   the memory bus, which slows BookSim2 (whose state is larger) more than ours; with
+   ``--alone`` they run one after the other instead, each alone, ours repeated for as
+   long as BookSim2 took.
 
 Part 1 reports rates from CPU time (best of three runs), the others wall time; the
 machine may be shared with other jobs, so treat single figures as indicative.
@@ -243,6 +246,57 @@ def part5(repeats: int = 3) -> None:
         )
 
 
+def _repeat_ours(spec, load, sim_type, until_wall=0.0):
+    """Our run repeated (at least once) until ``until_wall`` seconds of wall time have
+    passed; returns (cycles, CPU seconds, runs)."""
+    from fattree.sim import simulate
+
+    cycles = cpu = 0.0
+    runs = 0
+    w0 = time.perf_counter()
+    while runs == 0 or time.perf_counter() - w0 < until_wall:
+        c0 = time.process_time()
+        r = simulate(spec, seed=1, model="booksim", load=load, sim_type=sim_type)
+        cpu += time.process_time() - c0
+        cycles += r.cycles
+        runs += 1
+    return cycles, cpu, runs
+
+
+def _alone_booksim(binary, text, work, tag, spec, load, sim_type, ours_first):
+    """BookSim2 alone, then ours alone for as long as BookSim2 took (or ours first, then
+    BookSim2): neither shares the machine's caches and memory with the other, at the price
+    of measuring them in different minutes. Returns (BookSim2 cycles/s, ours cycles/s, our
+    runs)."""
+    import resource
+
+    import booksim_compare as bc
+
+    cfg = work / f"{tag}.cfg"
+    cfg.write_text(text)
+
+    def theirs():
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+        w0 = time.perf_counter()
+        # (no returncode check: BookSim2's main returns -1 when its simulation succeeds)
+        out = subprocess.run([binary, str(cfg)], cwd=work, capture_output=True, text=True).stdout
+        cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+        return bc.parse_booksim(out)["cycles"] / cpu, time.perf_counter() - w0
+
+    case = tag.rsplit("-", 1)[0]
+    if ours_first:  # as long as BookSim2 took in the previous round on this case
+        cycles, cpu, runs = _repeat_ours(spec, load, sim_type, _LAST_WALL.get(case, 30.0))
+        rate, _ = theirs()
+    else:
+        rate, wall = theirs()
+        _LAST_WALL[case] = wall
+        cycles, cpu, runs = _repeat_ours(spec, load, sim_type, wall)
+    return rate, cycles / cpu, runs
+
+
+_LAST_WALL: dict = {}  # BookSim2's wall time per case, for the rounds that run ours first
+
+
 def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     """BookSim2 on one core and ours repeated on the other for as long as BookSim2 runs:
     both see the same minutes of the machine (whose speed moves by up to 2x from one
@@ -250,8 +304,6 @@ def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     virtual core may share its physical core with another tenant). Returns (BookSim2
     cycles/s, ours cycles/s, our runs)."""
     import resource
-
-    from fattree.sim import simulate
 
     cfg = work / f"{tag}.cfg"
     cfg.write_text(text)
@@ -268,11 +320,8 @@ def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     runs = 0
     try:
         while proc.poll() is None or runs == 0:
-            c0 = time.process_time()
-            r = simulate(spec, seed=1, model="booksim", load=load, sim_type=sim_type)
-            cpu += time.process_time() - c0
-            cycles += r.cycles
-            runs += 1
+            c, p, _ = _repeat_ours(spec, load, sim_type)
+            cycles, cpu, runs = cycles + c, cpu + p, runs + 1
         out, _ = proc.communicate()
     finally:
         if len(mine) >= 2:
@@ -285,8 +334,9 @@ def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     return theirs, cycles / cpu, runs
 
 
-def booksim_side_by_side(binary: str, rounds: int) -> None:
-    """BookSim2 and ``--model booksim`` on the same configurations at the same time."""
+def booksim_side_by_side(binary: str, rounds: int, alone: bool = False) -> None:
+    """BookSim2 and ``--model booksim`` on the same configurations at the same time (or,
+    with ``alone``, one after the other, each alone on the machine)."""
     import statistics
     from pathlib import Path
 
@@ -294,9 +344,14 @@ def booksim_side_by_side(binary: str, rounds: int) -> None:
     import booksim_compare as bc
 
     work = Path(tempfile.mkdtemp(prefix="booksim2-speed-"))
+    how = (
+        "one after the other, each alone (BookSim2 first in odd rounds, ours first in even "
+        "ones, ours repeated for as long as BookSim2 runs)"
+        if alone
+        else "at the same time: BookSim2 on one core, ours repeated on the other while it runs"
+    )
     print(
-        f"5b. BookSim2 ({binary}) and --model booksim at the same time, {rounds} rounds: "
-        "BookSim2 on one core, ours repeated on the other while it runs (CPU time: "
+        f"5b. BookSim2 ({binary}) and --model booksim {how}, {rounds} rounds (CPU time: "
         "getrusage of the BookSim2 process, process_time of ours over all its runs)"
     )
     ratios: dict = {}
@@ -304,7 +359,8 @@ def booksim_side_by_side(binary: str, rounds: int) -> None:
         for spec, load, sim_type, key in BOOKSIM_CASES:
             network = {"kant:k=4,n=5": "kant45", "kant:k=8,n=3": "kant83"}[spec]
             text = bc.booksim_text(bc.Case(network, "uniform", 2, 1, 1, 1), work, load, 1, sim_type)
-            theirs, ours, runs = _beside_booksim(
+            measure = _alone_booksim if alone else _beside_booksim
+            theirs, ours, runs = measure(
                 binary, text, work, f"{key}-{rnd}", spec, load, sim_type, rnd % 2 == 1
             )
             ratios.setdefault(key, []).append((ours / theirs, theirs, ours))
@@ -325,14 +381,21 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="skip MiKANT(8,6) and the cold compile")
     ap.add_argument("--booksim", action="store_true", help="only part 5 (--model booksim)")
     ap.add_argument(
-        "--booksim-binary", help="with --booksim: also run BookSim2 (this binary), alternating"
+        "--booksim-binary", help="with --booksim: also run BookSim2 (this binary), side by side"
     )
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --booksim-binary")
+    ap.add_argument(
+        "--alone",
+        action="store_true",
+        help="with --booksim-binary: BookSim2 and ours one after the other, not side by side",
+    )
     a = ap.parse_args()
     if a.rounds < 1:
         ap.error(f"--rounds={a.rounds}: give a whole number >= 1")
     if a.booksim_binary and not os.access(a.booksim_binary, os.X_OK):
         ap.error(f"--booksim-binary={a.booksim_binary}: not an executable file")
+    if a.alone and not a.booksim_binary:
+        ap.error("--alone: needs --booksim-binary (it orders BookSim2's runs and ours)")
     from fattree.sim import simulate
 
     r = simulate("kant:k=2,n=2", load=0.1, packets_per_source=5)  # load the kernel once
@@ -341,7 +404,7 @@ def main() -> None:
     print(f"booksim kernel load (this process): {r.compile_seconds:.2f} s")
     if a.booksim:
         if a.booksim_binary:
-            booksim_side_by_side(a.booksim_binary, a.rounds)
+            booksim_side_by_side(a.booksim_binary, a.rounds, a.alone)
         else:
             part5()
         return

@@ -1,8 +1,9 @@
 """The booksim kernel's fast paths give the general path's results exactly.
 
-The kernel is compiled for one VC and 1-flit packets as constants (``SHAPE_1VC_1FLIT``),
-takes ``nca``'s down port without its table when every table is the identity (kant), and
-places its arrays on cache lines; none of this may change a result.
+The kernel is compiled for one VC and 1-flit packets as constants (``SHAPE_1VC_1FLIT``,
+where each output resolves its requests from a bit mask instead of the iSLIP lists), takes
+``nca``'s down port without its table when every table is the identity (kant), and places
+its arrays on cache lines; none of this may change a result.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ def _same(a, b):
         ("kant:k=4,n=3", dict(load=1.0, sim_type="throughput", traffic="transpose")),
         ("kant:k=3,n=3", dict(load=0.2, speculative=False, routing_delay=1, credit_delay=2)),
         ("mikant:k=4,n=3", dict(load=0.05, traffic="hotspot")),
+        ("kant:k=16,n=2", dict(load=0.5, buffer=3, traffic="bitcomp")),  # 32 ports
     ],
 )
 def test_one_vc_one_flit_kernel_is_the_general_kernel(spec, kw, monkeypatch):
     fast = simulate(spec, model="booksim", seed=5, **kw)
     assert K.shape_of(np.array([0, 0, 1, 0, 1] + [0] * 14)) == K.SHAPE_1VC_1FLIT
+    assert K.shape_of(np.array([0, 128, 1, 0, 1] + [0] * 14)) == K.SHAPE_ANY  # > 64 ports
     monkeypatch.setattr(K, "shape_of", lambda cfg: K.SHAPE_ANY)
     _same(fast, simulate(spec, model="booksim", seed=5, **kw))
 
