@@ -23,7 +23,7 @@
    repeated on the other for as long as BookSim2 runs, so that both see the same minutes
    of a machine whose speed moves; ``--rounds`` such rounds, the cores exchanged from one
    round to the next, the median ratio printed. Side by side the two share the caches and
-   the memory bus, which slows BookSim2 (whose state is larger) more than ours; with
+   the memory bus, which could slow BookSim2 (whose state is larger) more than ours; with
    ``--alone`` they run one after the other instead, each alone, ours repeated for as
    long as BookSim2 took.
 
@@ -263,38 +263,43 @@ def _repeat_ours(spec, load, sim_type, until_wall=0.0):
     return cycles, cpu, runs
 
 
-def _alone_booksim(binary, text, work, tag, spec, load, sim_type, ours_first):
-    """BookSim2 alone, then ours alone for as long as BookSim2 took (or ours first, then
-    BookSim2): neither shares the machine's caches and memory with the other, at the price
-    of measuring them in different minutes. Returns (BookSim2 cycles/s, ours cycles/s, our
-    runs)."""
+def _children_cpu() -> float:
     import resource
 
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+
+
+def _their_rate(out: str, cpu: float) -> float:
+    """BookSim2's simulated cycles per CPU second, from its output."""
     import booksim_compare as bc
 
+    return bc.parse_booksim(out)["cycles"] / cpu
+
+
+def _alone_booksim(binary, text, work, tag, spec, load, sim_type, ours_first, walls):
+    """BookSim2 alone, then ours alone for as long as BookSim2 took (or ours first, then
+    BookSim2, for as long as it took in the previous round: ``walls`` holds its wall time
+    per case): neither shares the machine's caches and memory with the other, at the price
+    of measuring them in different minutes. Returns (BookSim2 cycles/s, ours cycles/s, our
+    runs)."""
     cfg = work / f"{tag}.cfg"
     cfg.write_text(text)
 
     def theirs():
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+        before = _children_cpu()
         w0 = time.perf_counter()
         # (no returncode check: BookSim2's main returns -1 when its simulation succeeds)
         out = subprocess.run([binary, str(cfg)], cwd=work, capture_output=True, text=True).stdout
-        cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
-        return bc.parse_booksim(out)["cycles"] / cpu, time.perf_counter() - w0
+        return _their_rate(out, _children_cpu() - before), time.perf_counter() - w0
 
     case = tag.rsplit("-", 1)[0]
-    if ours_first:  # as long as BookSim2 took in the previous round on this case
-        cycles, cpu, runs = _repeat_ours(spec, load, sim_type, _LAST_WALL.get(case, 30.0))
+    if ours_first:
+        cycles, cpu, runs = _repeat_ours(spec, load, sim_type, walls.get(case, 30.0))
         rate, _ = theirs()
     else:
-        rate, wall = theirs()
-        _LAST_WALL[case] = wall
-        cycles, cpu, runs = _repeat_ours(spec, load, sim_type, wall)
+        rate, walls[case] = theirs()
+        cycles, cpu, runs = _repeat_ours(spec, load, sim_type, walls[case])
     return rate, cycles / cpu, runs
-
-
-_LAST_WALL: dict = {}  # BookSim2's wall time per case, for the rounds that run ours first
 
 
 def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
@@ -303,11 +308,9 @@ def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     minute to the next); ``swap`` exchanges the cores (they need not be equally fast: a
     virtual core may share its physical core with another tenant). Returns (BookSim2
     cycles/s, ours cycles/s, our runs)."""
-    import resource
-
     cfg = work / f"{tag}.cfg"
     cfg.write_text(text)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    before = _children_cpu()
     proc = subprocess.Popen(
         [binary, str(cfg)], cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -326,12 +329,7 @@ def _beside_booksim(binary, text, work, tag, spec, load, sim_type, swap):
     finally:
         if len(mine) >= 2:
             os.sched_setaffinity(0, mine)
-    import booksim_compare as bc
-
-    theirs = bc.parse_booksim(out)["cycles"] / (
-        resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
-    )
-    return theirs, cycles / cpu, runs
+    return _their_rate(out, _children_cpu() - before), cycles / cpu, runs
 
 
 def booksim_side_by_side(binary: str, rounds: int, alone: bool = False) -> None:
@@ -355,14 +353,16 @@ def booksim_side_by_side(binary: str, rounds: int, alone: bool = False) -> None:
         "getrusage of the BookSim2 process, process_time of ours over all its runs)"
     )
     ratios: dict = {}
+    walls: dict = {}  # BookSim2's wall time per case (alone)
     for rnd in range(rounds):
         for spec, load, sim_type, key in BOOKSIM_CASES:
             network = {"kant:k=4,n=5": "kant45", "kant:k=8,n=3": "kant83"}[spec]
             text = bc.booksim_text(bc.Case(network, "uniform", 2, 1, 1, 1), work, load, 1, sim_type)
-            measure = _alone_booksim if alone else _beside_booksim
-            theirs, ours, runs = measure(
-                binary, text, work, f"{key}-{rnd}", spec, load, sim_type, rnd % 2 == 1
-            )
+            args = (binary, text, work, f"{key}-{rnd}", spec, load, sim_type, rnd % 2 == 1)
+            if alone:
+                theirs, ours, runs = _alone_booksim(*args, walls)
+            else:
+                theirs, ours, runs = _beside_booksim(*args)
             ratios.setdefault(key, []).append((ours / theirs, theirs, ours))
             print(
                 f"  round {rnd + 1} {key}: BookSim2 {theirs:,.1f} cycles/s, ours {ours:,.0f} "
