@@ -6,7 +6,9 @@ is BookSim2's ``TrafficManager::_Step`` with its routers' ``IQRouter::_InternalS
 1. events due now: credits reaching nodes, flits reaching nodes (accepted, retired),
    flits reaching router input buffers (``_InputQueuing``), credits reaching routers;
 2. every node: lazy Bernoulli creation into its source queue (``_Inject``), then one
-   flit onto its injection channel if its VC has a credit;
+   flit onto its injection channel if its VC has a credit (only the nodes holding a
+   packet or due to create one are visited, in index order; the others wait on a timing
+   wheel for their next creation cycle);
 3. every router holding flits, in index order (a bit set; BookSim2 steps its routers in
    index order too): VC allocation and switch allocation (iSLIP, one iteration each,
    evaluated on the state at the start of the cycle; speculative switch requests of heads
@@ -103,6 +105,7 @@ SHAPE_ANY, SHAPE_1VC_1FLIT = 0, 1
 # destination modes
 D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
 HIST = 1 << 14
+WHEEL = 1 << 10  # slots of the nodes' timing wheel (a power of two)
 # a flit's code: its hop count << HS | packet id << LF | flit index
 HS = 48
 HOP = 1 << HS
@@ -137,7 +140,8 @@ Net = namedtuple(
 )
 # pp: PP_DT, iv: IV_DT, ...; dsub, dport: nca by one lookup (model._down_tiles)
 Rt = namedtuple("Rt", "bq hq iv ov pp active vmask plh peer dsub dport")
-Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr")
+# nvis: the nodes to visit (bits); chead, cnext: a timing wheel of the others (see _wake)
+Nd = namedtuple("Nd", "ncur nidx nvc nlvc nuse ncred nnext nqd tr_ptr nvis chead cnext")
 Ev = namedtuple("Ev", "f_ev f_n c_ovc c_n nc nc_n d_code d_n")
 Pk = namedtuple("Pk", "pk free pkey")
 St = namedtuple("St", "cnt hist rng")
@@ -193,6 +197,29 @@ def first_creations(rng, p, n):
     return out
 
 
+@njit(cache=True, inline="always")
+def _wake(n, when, t, chead, cnext):
+    """Put idle node ``n`` on the timing wheel for cycle ``when`` (> ``t``): its slot is
+    visited in cycle ``when`` if that is less than a turn away, else in a turn's last
+    cycle, when it goes back on the wheel."""
+    b = (when if when - t < WHEEL else t + WHEEL - 1) & (WHEEL - 1)
+    cnext[_u(n)] = chead[_u(b)]
+    chead[_u(b)] = n
+
+
+@njit(cache=True)
+def node_wheel(nnext, nvis, chead, cnext):
+    """The nodes' visit set and timing wheel before cycle 0: a node is visited in every
+    cycle in which it holds a packet or creates one; the others wait on the wheel."""
+    chead[:] = -1
+    nvis[:] = 0
+    for n in range(len(nnext) - 1, -1, -1):
+        if nnext[n] <= 0:
+            nvis[n >> 6] |= np.uint64(1) << np.uint64(n & 63)
+        else:
+            _wake(n, nnext[n], 0, chead, cnext)
+
+
 def shape_of(cfg) -> int:
     """The kernel shape for a run's ``cfg`` array (``Net.cfg``)."""
     one = cfg[C_V] == 1 and cfg[C_F] == 1 and cfg[C_R] <= 64
@@ -244,7 +271,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
     p_inj = net.fcfg[FC_P]
     # every array in a local: tuple fields read in the hot loop cost reference counting
     bq, hq, iv, ov, pp, active, vmask, plh, peer, dsub, dport = rt
-    ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr = nd
+    ncur, nidx, nvc, nlvc, nuse, ncred, nnext, nqd, tr_ptr, nvis, chead, cnext = nd
+    NW = (N + 63) >> 6  # words of the nodes' visit set
     f_ev, f_n, c_ovc, c_n, ev_nc, nc_n, d_code, d_n = ev
     pk, pk_free, pkey = pk
     node_sw, node_pt = net.node_sw, net.node_pt
@@ -378,91 +406,122 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 prefetch(ov, c_ovc[_u(slot * CAP + i + PD)])
             ov[_u(c_ovc[_u(slot * CAP + i)])].cred += 1
         c_n[_u(slot)] = 0
-        # ---- 2. nodes: lazy creation, then injection
-        for n in range(N):
-            pid = ncur[_u(n)]
-            if pid < 0:
-                made = -1
-                if nnext[_u(n)] <= t:
-                    pid = pk_free[_u(cnt[K_NFREE] - 1)]
-                    cnt[K_NFREE] -= 1
-                    ct = nnext[_u(n)]
-                    pk[_u(pid)].ct = ct
-                    if TRACE:
-                        d = tr_dst[_u(tr_ptr[_u(n)])]
-                    elif DMODE == D_TABLE:
-                        d = dtab[_u(n)]
-                    else:
-                        d = -1
-                        if DMODE == D_HOTSPOT and n != HOT:
-                            x, u = _sm(x)
-                            if u < HFRAC:
-                                d = HOT
-                        if d < 0:
-                            x, u = _sm(x)
-                            if DMODE == D_UNIFORM_SELF:
-                                d = min(int(u * N), N - 1)
-                            else:
-                                d = min(int(u * (N - 1)), N - 2)
-                                d = d + 1 if d >= n else d
-                    pkey[_u(pid)] = bsof[_u(d)] if RKIND == 0 else d
-                    rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
-                    pk[_u(pid)].rec = rec
-                    if rec:
-                        cnt[K_MEAS_INFL] += 1
-                    cnt[K_CREATED] += 1
-                    cnt[K_INFL_F] += F
-                    cnt[K_INFL_CT] += F * ct
-                    if TRACE:
-                        tr_ptr[_u(n)] += 1
-                        j = tr_ptr[_u(n)]
-                        nnext[_u(n)] = tr_cycle[_u(j)] if j < tr_end[_u(n)] else 1 << 62
-                    else:
-                        u = 0.0
-                        if p_inj < 1.0:  # (no draw when every cycle creates a packet)
-                            x, u = _sm(x)
-                        nnext[_u(n)] = ct + _gap(u, p_inj, logq)
-                    ncur[_u(n)] = pid
-                    nidx[_u(n)] = 0
-                    nvc[_u(n)] = -1
-                    made = ct
-                if state == DRAINING and not nqd[_u(n)] and (made < 0 or made >= cnt[K_DRAIN_T]):
-                    nqd[_u(n)] = 1
-                    cnt[K_NDRAINED] += 1
-                if pid < 0:
-                    continue
-            vc = nvc[_u(n)]
-            if vc < 0:  # a head: the first VC after the last one used, free, with a credit
-                lvc = nlvc[_u(n)]
-                for i in range(1, NV + 1):
-                    c = 0 if lvc < 0 else (lvc + i if lvc + i < NV else lvc + i - NV)
-                    if nuse[_u(n * V + c)] == 0 and ncred[_u(n * V + c)] > 0:
-                        vc = c
-                        break
-                if vc < 0:
-                    continue
-                nvc[_u(n)] = vc
-            if ncred[_u(n * V + vc)] == 0:
-                continue
-            ncred[_u(n * V + vc)] -= 1
-            idx = nidx[_u(n)]
-            if idx == 0:
-                nuse[_u(n * V + vc)] = 1
-                nlvc[_u(n)] = vc
-                pk[_u(pid)].it = t
-            if state != DRAINING:
-                cnt[K_SENT_F] += 1
-            cnt[K_INJ_F] += 1
-            s2 = (t + 2) & (W - 1)
-            k = f_n[_u(s2)]
-            f_ev[_u(s2 * CAP + k), 0] = (node_sw[_u(n)] * R + node_pt[_u(n)]) * V + vc
-            f_ev[_u(s2 * CAP + k), 1] = (pid << LF) | idx
-            f_n[_u(s2)] = k + 1
-            if idx == F - 1:
-                nuse[_u(n * V + vc)] = 0
-                ncur[_u(n)] = -1
+        # ---- 2. nodes: lazy creation, then injection. Only the nodes holding a packet or
+        # due to create one are visited (in index order, as all of them would be: the same
+        # draws); the wheel's slot of this cycle adds those due now. Draining visits every
+        # node (each must be seen once past the drain time).
+        b = t & (WHEEL - 1)
+        n = chead[_u(b)]
+        chead[_u(b)] = -1
+        while n >= 0:
+            nx = cnext[_u(n)]
+            if nnext[_u(n)] <= t:
+                nvis[_u(n >> 6)] |= np.uint64(1) << np.uint64(n & 63)
             else:
-                nidx[_u(n)] = idx + 1
+                _wake(n, nnext[_u(n)], t, chead, cnext)
+            n = nx
+        for nw in range(NW):
+            if state == DRAINING:
+                nm = ALL if nw < NW - 1 or (N & 63) == 0 else ~(ALL << np.uint64(N & 63))
+            else:
+                nm = nvis[_u(nw)]
+            while nm:
+                n = (nw << 6) + np.int64(trailing_zeros(nm))
+                nm &= nm - np.uint64(1)
+                nbit = np.uint64(1) << np.uint64(n & 63)
+                pid = ncur[_u(n)]
+                if pid < 0:
+                    made = -1
+                    if nnext[_u(n)] <= t:
+                        pid = pk_free[_u(cnt[K_NFREE] - 1)]
+                        cnt[K_NFREE] -= 1
+                        ct = nnext[_u(n)]
+                        pk[_u(pid)].ct = ct
+                        if TRACE:
+                            d = tr_dst[_u(tr_ptr[_u(n)])]
+                        elif DMODE == D_TABLE:
+                            d = dtab[_u(n)]
+                        else:
+                            d = -1
+                            if DMODE == D_HOTSPOT and n != HOT:
+                                x, u = _sm(x)
+                                if u < HFRAC:
+                                    d = HOT
+                            if d < 0:
+                                x, u = _sm(x)
+                                if DMODE == D_UNIFORM_SELF:
+                                    d = min(int(u * N), N - 1)
+                                else:
+                                    d = min(int(u * (N - 1)), N - 2)
+                                    d = d + 1 if d >= n else d
+                        pkey[_u(pid)] = bsof[_u(d)] if RKIND == 0 else d
+                        rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
+                        pk[_u(pid)].rec = rec
+                        if rec:
+                            cnt[K_MEAS_INFL] += 1
+                        cnt[K_CREATED] += 1
+                        cnt[K_INFL_F] += F
+                        cnt[K_INFL_CT] += F * ct
+                        if TRACE:
+                            tr_ptr[_u(n)] += 1
+                            j = tr_ptr[_u(n)]
+                            nnext[_u(n)] = tr_cycle[_u(j)] if j < tr_end[_u(n)] else 1 << 62
+                        else:
+                            u = 0.0
+                            if p_inj < 1.0:  # (no draw when every cycle creates a packet)
+                                x, u = _sm(x)
+                            nnext[_u(n)] = ct + _gap(u, p_inj, logq)
+                        ncur[_u(n)] = pid
+                        nidx[_u(n)] = 0
+                        nvc[_u(n)] = -1
+                        made = ct
+                    if (
+                        state == DRAINING
+                        and not nqd[_u(n)]
+                        and (made < 0 or made >= cnt[K_DRAIN_T])
+                    ):
+                        nqd[_u(n)] = 1
+                        cnt[K_NDRAINED] += 1
+                    if pid < 0:  # idle: waits on the wheel
+                        if nvis[_u(nw)] & nbit:
+                            nvis[_u(nw)] &= ~nbit
+                            _wake(n, nnext[_u(n)], t, chead, cnext)
+                        continue
+                vc = nvc[_u(n)]
+                if vc < 0:  # a head: the first VC after the last one used, free, with a credit
+                    lvc = nlvc[_u(n)]
+                    for i in range(1, NV + 1):
+                        c = 0 if lvc < 0 else (lvc + i if lvc + i < NV else lvc + i - NV)
+                        if nuse[_u(n * V + c)] == 0 and ncred[_u(n * V + c)] > 0:
+                            vc = c
+                            break
+                    if vc < 0:
+                        continue
+                    nvc[_u(n)] = vc
+                if ncred[_u(n * V + vc)] == 0:
+                    continue
+                ncred[_u(n * V + vc)] -= 1
+                idx = nidx[_u(n)]
+                if idx == 0:
+                    nuse[_u(n * V + vc)] = 1
+                    nlvc[_u(n)] = vc
+                    pk[_u(pid)].it = t
+                if state != DRAINING:
+                    cnt[K_SENT_F] += 1
+                cnt[K_INJ_F] += 1
+                s2 = (t + 2) & (W - 1)
+                k = f_n[_u(s2)]
+                f_ev[_u(s2 * CAP + k), 0] = (node_sw[_u(n)] * R + node_pt[_u(n)]) * V + vc
+                f_ev[_u(s2 * CAP + k), 1] = (pid << LF) | idx
+                f_n[_u(s2)] = k + 1
+                if idx == F - 1:
+                    nuse[_u(n * V + vc)] = 0
+                    ncur[_u(n)] = -1
+                    if nnext[_u(n)] > t:  # no packet due: waits on the wheel
+                        nvis[_u(nw)] &= ~nbit
+                        _wake(n, nnext[_u(n)], t, chead, cnext)
+                else:
+                    nidx[_u(n)] = idx + 1
         # ---- 3. routers holding flits, in index order (as BookSim2 visits them)
         for aw in range(SW):
             am = active[_u(aw)]
@@ -509,8 +568,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                             w = np.int64(trailing_zeros(mh if mh else mq))
                             ov[_u(ovc)].vag = w + 1 if w + 1 < R else 0
                             ov[_u(ovc)].use = w
-                            iv[_u(base + w)].st = ACTIVE
-                            iv[_u(base + w)].ovv = 0
+                            iv[_u(base + w)].st = ACTIVE  # (ovv: never read here)
                             iv[_u(base + w)].rdy = t + 1
                             if not SPEC or ov[_u(ovc)].cred <= 0:
                                 continue

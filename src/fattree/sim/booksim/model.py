@@ -187,7 +187,11 @@ def _alloc(topo, cfg, net, traffic, load):
         nnext,
         np.zeros(N, np.int8),
         tr_start.copy(),
+        np.zeros((N + 63) >> 6, np.uint64),
+        np.zeros(K.WHEEL, np.int64),
+        np.zeros(N, np.int64),
     )
+    K.node_wheel(nnext, nd.nvis, nd.chead, nd.cnext)
     CAP = NP + N
     ev = K.Ev(
         _zeros(W * CAP * 2, np.int64, 3).reshape(W * CAP, 2),
