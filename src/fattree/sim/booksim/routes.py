@@ -24,11 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ...errors import ParameterError
 from ...registry import Registry
 from ...topology.core import PORT_UP
 
 R_NCA = 0  # kernel selector: down-port ranges of BookSim2 ids + random up port
 R_TABLE = 1  # kernel selector: next-hop table per (router, destination router)
+MAX_TABLE_SWITCHES = 1 << 15  # the anynet table: switches² int16 next hops, 2 GiB here
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,45 +127,67 @@ def _fattree_nca(topo) -> BsNet:
 @njit(cache=True)
 def _down_ranges(S, R, N, peer, peer_port, up, node_switch, node_port, b):
     """For every port, the least and greatest BookSim2 id ``b`` of the nodes below it and
-    their number (walking up from every node through the up ports)."""
-    lo = np.full(S * R, 1 << 62, np.int64)
+    their number. Each switch's subtree is the union of its children's: switches are
+    taken children first (Kahn's order over the up links), each adding its subtree to
+    the port above it and to its parent, so the cost is one pass over the ports (a walk
+    up from every node would cost nodes x ancestors: minutes at 65,536 nodes)."""
+    BIG = np.int64(1) << 62
+    lo = np.full(S * R, BIG, np.int64)
     hi = np.full(S * R, -1, np.int64)
     count = np.zeros(S * R, np.int64)
-    seen = np.full(S, -1, np.int64)
-    frontier = np.empty(S, np.int64)
-    nxt = np.empty(S, np.int64)
+    slo = np.full(S, BIG, np.int64)  # each switch's subtree
+    shi = np.full(S, -1, np.int64)
+    scount = np.zeros(S, np.int64)
     for d in range(N):
-        leaf = node_switch[d]
-        x = leaf * R + node_port[d]
+        s = node_switch[d]
+        x = s * R + node_port[d]
         lo[x] = min(lo[x], b[d])
         hi[x] = max(hi[x], b[d])
         count[x] += 1
-        seen[leaf] = d
-        frontier[0] = leaf
-        nf = 1
-        while nf:
-            nn = 0
-            for i in range(nf):
-                s = frontier[i]
-                for p in range(R):
-                    if up[s, p]:
-                        q = peer[s, p] - N
-                        if seen[q] != d:
-                            seen[q] = d
-                            x = q * R + peer_port[s, p]
-                            lo[x] = min(lo[x], b[d])
-                            hi[x] = max(hi[x], b[d])
-                            count[x] += 1
-                            nxt[nn] = q
-                            nn += 1
-            for i in range(nn):
-                frontier[i] = nxt[i]
-            nf = nn
+        slo[s] = min(slo[s], b[d])
+        shi[s] = max(shi[s], b[d])
+        scount[s] += 1
+    waiting = np.zeros(S, np.int64)  # children not yet taken
+    for s in range(S):
+        for p in range(R):
+            if up[s, p]:
+                waiting[peer[s, p] - N] += 1
+    order = np.empty(S, np.int64)
+    n = 0
+    for s in range(S):
+        if waiting[s] == 0:
+            order[n] = s
+            n += 1
+    i = 0
+    while i < n:
+        s = order[i]
+        i += 1
+        for p in range(R):
+            if up[s, p]:
+                q = peer[s, p] - N
+                x = q * R + peer_port[s, p]
+                lo[x] = min(lo[x], slo[s])
+                hi[x] = max(hi[x], shi[s])
+                count[x] += scount[s]
+                slo[q] = min(slo[q], slo[s])
+                shi[q] = max(shi[q], shi[s])
+                scount[q] += scount[s]
+                waiting[q] -= 1
+                if waiting[q] == 0:
+                    order[n] = q
+                    n += 1
     return lo, hi, count
 
 
 def _anynet_min(topo) -> BsNet:
     S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
+    if S > MAX_TABLE_SWITCHES:
+        raise ParameterError(
+            f"topology={topo.spec!r} has {S:,} switches: model='booksim' routes it as "
+            f"BookSim2's anynet does, by a table of switches² next hops ({2 * S * S / 2**30:,.0f} "
+            f"GiB), allowed up to {MAX_TABLE_SWITCHES:,} switches; simulate it with "
+            "model='papers' (or kant with BookSim2's nca routing)"
+        )
     peer = np.asarray(topo.port_peer, np.int64)
     nh = _min_table(S, R, N, peer)
     return BsNet(
