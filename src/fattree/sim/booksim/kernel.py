@@ -843,6 +843,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                         iv[_u(g)].rdy = t + 1 + RD
                     else:
                         iv[_u(g)].rdy = t + 1
+                if shape == SHAPE_1VC_1FLIT and nwin and not vmask[_u(s)]:
+                    # emptied: leaves the active set now, not in a visit next cycle
+                    active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1
