@@ -522,7 +522,16 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                         _wake(n, nnext[_u(n)], t, chead, cnext)
                 else:
                     nidx[_u(n)] = idx + 1
-        # ---- 3. routers holding flits, in index order (as BookSim2 visits them)
+        # ---- 3. routers holding flits, in index order (as BookSim2 visits them). The
+        # lengths of the event lists its moves append to live in locals until the phase
+        # ends (distinct slots: t + 3, t + 2 + credit_delay, t + 5 + credit_delay, t + 2):
+        # numba cannot tell the arrays apart, so every store to one would reload the others
+        e3 = (t + 3) & (W - 1)
+        e5 = (t + 5 + CD) & (W - 1)
+        e2c = (t + 2 + CD) & (W - 1)
+        e2 = (t + 2) & (W - 1)
+        kf3, kd3, kc5, kc2, kn2 = f_n[_u(e3)], d_n[_u(e3)], c_n[_u(e5)], c_n[_u(e2c)], nc_n[_u(e2)]
+        moves = 0
         for aw in range(SW):
             am = active[_u(aw)]
             while am:
@@ -776,36 +785,26 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                     if tail:
                         ov[_u(ovc)].use = -1
                     code += HOP  # (each flit counts its routers; the tail's count is the packet's)
-                    cnt[K_MOVES] += 1
+                    moves += 1
                     ds = peer[_u(s * R + o)]
                     if ds >= 0:  # read by the next router in t + 3
-                        s3 = (t + 3) & (W - 1)
-                        k = f_n[_u(s3)]
-                        f_ev[_u(s3 * CAP + k), 0] = ds * V + (ovc & MV)
-                        f_ev[_u(s3 * CAP + k), 1] = code
-                        f_n[_u(s3)] = k + 1
+                        f_ev[_u(e3 * CAP + kf3), 0] = ds * V + (ovc & MV)
+                        f_ev[_u(e3 * CAP + kf3), 1] = code
+                        kf3 += 1
                     else:  # read by the node in t + 3; its credit reaches us in t + 5
-                        s3 = (t + 3) & (W - 1)
-                        k = d_n[_u(s3)]
-                        d_code[_u(s3 * N + k)] = code
-                        d_n[_u(s3)] = k + 1
-                        s5 = (t + 5 + CD) & (W - 1)
-                        k = c_n[_u(s5)]
-                        c_ovc[_u(s5 * CAP + k)] = ovc
-                        c_n[_u(s5)] = k + 1
+                        d_code[_u(e3 * N + kd3)] = code
+                        kd3 += 1
+                        c_ovc[_u(e5 * CAP + kc5)] = ovc
+                        kc5 += 1
                     inport = g >> LV
                     v = g & MV
                     us = peer[_u(inport)]
                     if us >= 0:  # credit upstream: received in t + 2, applied credit_delay later
-                        s2 = (t + 2 + CD) & (W - 1)
-                        k = c_n[_u(s2)]
-                        c_ovc[_u(s2 * CAP + k)] = us * V + v
-                        c_n[_u(s2)] = k + 1
+                        c_ovc[_u(e2c * CAP + kc2)] = us * V + v
+                        kc2 += 1
                     else:
-                        s2 = (t + 2) & (W - 1)
-                        k = nc_n[_u(s2)]
-                        ev_nc[_u(s2 * N + k)] = (-1 - us) * V + v
-                        nc_n[_u(s2)] = k + 1
+                        ev_nc[_u(e2 * N + kn2)] = (-1 - us) * V + v
+                        kn2 += 1
                     if iv[_u(g)].bl == 0:
                         li = g & (RV - 1)
                         vmask[_u(s * MW + (li >> 6))] &= ~(np.uint64(1) << np.uint64(li & 63))
@@ -846,6 +845,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 if shape == SHAPE_1VC_1FLIT and nwin and not vmask[_u(s)]:
                     # emptied: leaves the active set now, not in a visit next cycle
                     active[_u(aw)] &= ~(np.uint64(1) << np.uint64(s & 63))
+        f_n[_u(e3)], d_n[_u(e3)], c_n[_u(e5)], c_n[_u(e2c)], nc_n[_u(e2)] = kf3, kd3, kc5, kc2, kn2
+        cnt[K_MOVES] += moves
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1
