@@ -323,32 +323,40 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
             ndv = ev_nc[_u(slot * N + i)]
             ncred[_u(ndv)] += 1
         nc_n[_u(slot)] = 0
+        # (the counters live in locals for the phase, as the event list lengths below)
+        acc, infl_f, infl_ct, dlv = cnt[K_ACC], cnt[K_INFL_F], cnt[K_INFL_CT], cnt[K_DELIVERED]
+        plat_sum, plat_n, plat_max = cnt[K_PLAT_SUM], cnt[K_PLAT_N], cnt[K_PLAT_MAX]
+        nlat_sum, nlat_max, hops_sum = cnt[K_NLAT_SUM], cnt[K_NLAT_MAX], cnt[K_HOPS_SUM]
+        meas, nfree = cnt[K_MEAS_INFL], cnt[K_NFREE]
         for i in range(d_n[_u(slot)]):  # flits read by their destination node
             code = d_code[_u(slot * N + i)]
             pid = (code & PMASK) >> LF
             if state != DRAINING:
-                cnt[K_ACC] += 1
-            cnt[K_INFL_F] -= 1
+                acc += 1
+            infl_f -= 1
             ct = pk[_u(pid)].ct
-            cnt[K_INFL_CT] -= ct
+            infl_ct -= ct
             if (code & MF) == F - 1:  # tail: the packet is delivered
-                cnt[K_DELIVERED] += 1
+                dlv += 1
                 rec = pk[_u(pid)].rec
                 if state == WARMING or rec:
                     lat = t - ct
-                    cnt[K_PLAT_SUM] += lat
-                    cnt[K_PLAT_N] += 1
-                    cnt[K_PLAT_MAX] = max(cnt[K_PLAT_MAX], lat)
+                    plat_sum += lat
+                    plat_n += 1
+                    plat_max = max(plat_max, lat)
                     nl = t - pk[_u(pid)].it
-                    cnt[K_NLAT_SUM] += nl
-                    cnt[K_NLAT_MAX] = max(cnt[K_NLAT_MAX], nl)
-                    cnt[K_HOPS_SUM] += code >> HS
+                    nlat_sum += nl
+                    nlat_max = max(nlat_max, nl)
+                    hops_sum += code >> HS
                     hist[_u(min(lat, HIST - 1))] += 1
                 if rec:
-                    cnt[K_MEAS_INFL] -= 1
-                pk_free[_u(cnt[K_NFREE])] = pid
-                cnt[K_NFREE] += 1
+                    meas -= 1
+                pk_free[_u(nfree)] = pid
+                nfree += 1
         d_n[_u(slot)] = 0
+        cnt[K_ACC], cnt[K_DELIVERED] = acc, dlv
+        cnt[K_PLAT_SUM], cnt[K_PLAT_N], cnt[K_PLAT_MAX] = plat_sum, plat_n, plat_max
+        cnt[K_NLAT_SUM], cnt[K_NLAT_MAX], cnt[K_HOPS_SUM] = nlat_sum, nlat_max, hops_sum
         nf = f_n[_u(slot)]
         for i in range(nf):  # flits into router input buffers
             if i + PD < nf:  # (hints only: the rows of an arrival a few entries ahead)
@@ -410,6 +418,10 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
         # due to create one are visited (in index order, as all of them would be: the same
         # draws); the wheel's slot of this cycle adds those due now. Draining visits every
         # node (each must be seen once past the drain time).
+        created, ndr, sent, inj = cnt[K_CREATED], cnt[K_NDRAINED], cnt[K_SENT_F], cnt[K_INJ_F]
+        drain_t = cnt[K_DRAIN_T]
+        n2 = (t + 2) & (W - 1)
+        kf2 = f_n[_u(n2)]
         b = t & (WHEEL - 1)
         n = chead[_u(b)]
         chead[_u(b)] = -1
@@ -433,8 +445,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                 if pid < 0:
                     made = -1
                     if nnext[_u(n)] <= t:
-                        pid = pk_free[_u(cnt[K_NFREE] - 1)]
-                        cnt[K_NFREE] -= 1
+                        pid = pk_free[_u(nfree - 1)]
+                        nfree -= 1
                         ct = nnext[_u(n)]
                         pk[_u(pid)].ct = ct
                         if TRACE:
@@ -455,13 +467,13 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                                     d = min(int(u * (N - 1)), N - 2)
                                     d = d + 1 if d >= n else d
                         pkey[_u(pid)] = bsof[_u(d)] if RKIND == 0 else d
-                        rec = state == RUNNING or (state == DRAINING and ct < cnt[K_DRAIN_T])
+                        rec = state == RUNNING or (state == DRAINING and ct < drain_t)
                         pk[_u(pid)].rec = rec
                         if rec:
-                            cnt[K_MEAS_INFL] += 1
-                        cnt[K_CREATED] += 1
-                        cnt[K_INFL_F] += F
-                        cnt[K_INFL_CT] += F * ct
+                            meas += 1
+                        created += 1
+                        infl_f += F
+                        infl_ct += F * ct
                         if TRACE:
                             tr_ptr[_u(n)] += 1
                             j = tr_ptr[_u(n)]
@@ -475,13 +487,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                         nidx[_u(n)] = 0
                         nvc[_u(n)] = -1
                         made = ct
-                    if (
-                        state == DRAINING
-                        and not nqd[_u(n)]
-                        and (made < 0 or made >= cnt[K_DRAIN_T])
-                    ):
+                    if state == DRAINING and not nqd[_u(n)] and (made < 0 or made >= drain_t):
                         nqd[_u(n)] = 1
-                        cnt[K_NDRAINED] += 1
+                        ndr += 1
                     if pid < 0:  # idle: waits on the wheel
                         if nvis[_u(nw)] & nbit:
                             nvis[_u(nw)] &= ~nbit
@@ -507,13 +515,11 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                     nlvc[_u(n)] = vc
                     pk[_u(pid)].it = t
                 if state != DRAINING:
-                    cnt[K_SENT_F] += 1
-                cnt[K_INJ_F] += 1
-                s2 = (t + 2) & (W - 1)
-                k = f_n[_u(s2)]
-                f_ev[_u(s2 * CAP + k), 0] = (node_sw[_u(n)] * R + node_pt[_u(n)]) * V + vc
-                f_ev[_u(s2 * CAP + k), 1] = (pid << LF) | idx
-                f_n[_u(s2)] = k + 1
+                    sent += 1
+                inj += 1
+                f_ev[_u(n2 * CAP + kf2), 0] = (node_sw[_u(n)] * R + node_pt[_u(n)]) * V + vc
+                f_ev[_u(n2 * CAP + kf2), 1] = (pid << LF) | idx
+                kf2 += 1
                 if idx == F - 1:
                     nuse[_u(n * V + vc)] = 0
                     ncur[_u(n)] = -1
@@ -522,6 +528,9 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
                         _wake(n, nnext[_u(n)], t, chead, cnext)
                 else:
                     nidx[_u(n)] = idx + 1
+        cnt[K_MEAS_INFL], cnt[K_NFREE], cnt[K_INFL_F], cnt[K_INFL_CT] = meas, nfree, infl_f, infl_ct
+        cnt[K_CREATED], cnt[K_NDRAINED], cnt[K_SENT_F], cnt[K_INJ_F] = created, ndr, sent, inj
+        f_n[_u(n2)] = kf2
         # ---- 3. routers holding flits, in index order (as BookSim2 visits them). The
         # lengths of the event lists its moves append to live in locals until the phase
         # ends (distinct slots: t + 3, t + 2 + credit_delay, t + 5 + credit_delay, t + 2):
