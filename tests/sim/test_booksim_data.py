@@ -282,7 +282,11 @@ def test_ours_matches_booksim_on_a_subset(case):
     seeds = range(1, 5)  # one run is one draw: means over seeds 1-4 on both sides
 
     def theirs(row, key):
-        more = [float(e[key]) for e in rows("seeds.csv") if (e["case"], e["point"]) == (case, row["point"])]
+        more = [
+            float(e[key])
+            for e in rows("seeds.csv")
+            if (e["case"], e["point"]) == (case, row["point"])
+        ]
         return (float(row[key]) + sum(more)) / (1 + len(more))
 
     sat = next(r for r in crow if r["point"] == "saturation")
