@@ -43,6 +43,16 @@ def _first_state(seed: int) -> int:
     under the previous seed). Mixed, different seeds start at unrelated places of the
     2**64-long cycle.
 
+    Parameters
+    ----------
+    seed : int
+        The run's seed (``SimConfig.seed``), a non-negative integer.
+
+    Returns
+    -------
+    int
+        The initial state, below 2**64.
+
     Examples
     --------
     >>> from fattree.sim.booksim.kernel import first_creations
