@@ -4,12 +4,12 @@ Fast tier: every zero-load figure (within 0.1 cycle), a representative subset of
 matrix (speculative and not, routing delay 0 and 1, the built-in fat tree and an anynet
 file), the model's options and bad input. ``slow``: the whole matrix. Tolerances are
 issue 12's: zero-load latency 0.1 cycle, latency below 0.8 x saturation 2 %, saturation
-throughput 3 %. BookSim2's matrix rows are one seed each; near the knee of a curve
-one run is one draw of a wide distribution (BookSim2 itself gives 78.7-140.5 cycles over
-seeds 1-4 at kant43-transpose-b2-v1-p4 "high"), so ``seeds.csv`` holds BookSim2's seeds
-2-4 of every mid and high row and the slow tier compares means over four seeds there:
-within 2 %, or within two standard errors of the difference of the means when the seeds
-scatter more than that.
+throughput 3 %. One run of either simulator is one draw (near the knee of a wide
+distribution: BookSim2 itself gives 78.7-140.5 cycles over seeds 1-4 at
+kant43-transpose-b2-v1-p4 "high"; its saturation at mikant43-uniform-b8-v2-p8-s spreads
+0.059-0.067 over seeds 1-16), so ``seeds.csv`` holds BookSim2's seeds 2-4 of every row and
+each comparison takes means over seeds 1-4 on both sides: within the tolerance, or within
+two standard errors of the difference of the means when the seeds scatter more than that.
 """
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ def _rows(name):
 
 MATRIX = _rows("matrix.csv")
 ZERO = _rows("zero_load.csv")
-SEEDS: dict = {}
+SEEDS: dict = {}  # (case, point): BookSim2's seeds 2-4 (latency; accepted rate at saturation)
 for _e in _rows("seeds.csv"):
-    SEEDS.setdefault((_e["case"], _e["point"]), []).append(float(_e["plat"]))
+    _v = _e["accepted"] if _e["point"] == "saturation" else _e["plat"]
+    if _e["status"] == "ok" and _v:
+        SEEDS.setdefault((_e["case"], _e["point"]), []).append(float(_v))
 CASES = {r["case"]: r for r in MATRIX if r["point"] == "saturation"}
 _TOPOS: dict = {}
 
@@ -75,6 +77,28 @@ def _latency(row, seed=1):
     return simulate(_topo(row["network"]), _cfg(row, float(row["load"]), seed=seed)).avg_latency
 
 
+OUR_SEEDS = range(1, 5)
+
+
+def _agrees(row):
+    """Ours (seeds 1-4) against BookSim2's seeds of a matrix row: the means within the
+    tolerance (2 % latency, 3 % saturation) or, where the seeds scatter more than that,
+    within two standard errors of the difference of the means."""
+    import statistics
+
+    sat = row["point"] == "saturation"
+    theirs = [float(row["accepted"] if sat else row["plat"])]
+    theirs += SEEDS.get((row["case"], row["point"]), [])
+    figure = _saturation if sat else _latency
+    ours = [figure(row, seed) for seed in OUR_SEEDS]
+    diff = abs(statistics.mean(ours) - statistics.mean(theirs))
+    se = statistics.variance(ours) / len(ours)
+    if len(theirs) > 1:
+        se += statistics.variance(theirs) / len(theirs)
+    tol = (TOL_SAT if sat else TOL_LAT) * statistics.mean(theirs)
+    assert diff <= max(tol, 2 * se**0.5), (ours, theirs)
+
+
 def _pair(topo, routers):
     """Node 0 and the first node whose path crosses ``routers`` switches."""
     import networkx as nx
@@ -108,20 +132,15 @@ FAST = [
 
 @pytest.mark.parametrize("case", FAST)
 def test_subset_saturation_and_low_load(case):
-    row = CASES[case]
-    theirs = float(row["accepted"])
-    assert _saturation(row) == pytest.approx(theirs, rel=TOL_SAT)
-    low = next(r for r in MATRIX if r["case"] == case and r["point"] == "low")
-    assert _latency(low) == pytest.approx(float(low["plat"]), rel=TOL_LAT)
+    _agrees(CASES[case])
+    _agrees(next(r for r in MATRIX if r["case"] == case and r["point"] == "low"))
 
 
-# seeds 1-4: BookSim2 28.8-29.7 cycles, ours 27.7-28.8 (-3.0 % in the means, 2.9 standard
-# errors); not explained (docs/booksim.md, "Agreement"): reported, not hidden
-KNOWN = {("mikant43-uniform-b8-v2-p8-s-rd0", "high")}
-# seeds 1-4: BookSim2 41.45 cycles in the mean, ours 40.39 (-2.6 %; 12 seeds: 40.09, -3.3 %;
-# the kernel before the routers were visited in index order: 40.56 over 4 seeds, 40.31
-# over 12, a pass within 2 standard errors by luck of the draw); 2 VCs, like the row above
-KNOWN.add(("kant43-transpose-b2-v2-p4-ns-rd0", "high"))
+# rows outside the tolerance for a reason docs/booksim.md names (none at present: the two
+# 2-VC rows near the knee listed here before came from seeds 1, 2, 3, ... replaying one
+# random stream shifted by one draw, so that our four-seed means were one draw; see
+# test_consecutive_seeds_start_unrelated_streams)
+KNOWN: set = set()
 
 
 def _matrix_param(r):
@@ -136,23 +155,26 @@ def _matrix_param(r):
 @pytest.mark.slow
 @pytest.mark.parametrize("row", [_matrix_param(r) for r in MATRIX])
 def test_matrix(row):
-    theirs = float(row["accepted"] if row["point"] == "saturation" else row["plat"])
-    if row["point"] == "saturation":
-        assert _saturation(row) == pytest.approx(theirs, rel=TOL_SAT)
-        return
-    sat = float(CASES[row["case"]]["accepted"])
-    assert float(row["load"]) < 0.8 * sat
-    more = SEEDS.get((row["case"], row["point"]))
-    if not more:
-        assert _latency(row) == pytest.approx(theirs, rel=TOL_LAT)
-        return
-    import statistics
+    if row["point"] != "saturation":
+        assert float(row["load"]) < 0.8 * float(CASES[row["case"]]["accepted"])
+    _agrees(row)
 
-    theirs = [theirs] + more
-    ours = [_latency(row, seed) for seed in range(1, len(theirs) + 1)]
-    diff = abs(statistics.mean(ours) - statistics.mean(theirs))
-    se = (statistics.variance(ours) / len(ours) + statistics.variance(theirs) / len(theirs)) ** 0.5
-    assert diff <= max(TOL_LAT * statistics.mean(theirs), 2 * se), (ours, theirs)
+
+def test_consecutive_seeds_start_unrelated_streams():
+    """Seed s + 1 does not replay seed s's random stream one draw later (the generator's
+    state was once linear in the seed: every source's first creation cycle under seed 2
+    was its neighbour's under seed 1), so runs over seeds 1..4 are independent draws."""
+    import numpy as np
+
+    from fattree.sim.booksim import kernel as K
+    from fattree.sim.booksim import model as M
+
+    first = [
+        K.first_creations(np.array([M._first_state(s)], np.uint64), 0.01, 64) for s in range(5)
+    ]
+    for a, b in zip(first, first[1:]):
+        assert not np.array_equal(a[1:], b[:-1])
+    assert len({M._first_state(s) for s in range(1000)}) == 1000
 
 
 def test_transpose_pairs_booksims_nodes():

@@ -33,6 +33,45 @@ LATENCY_THRES = float(BOOKSIM_FIXED["latency_thres"])
 STOPPING_THRES = 0.05  # BookSim2's stopping_thres and acc_stopping_thres
 
 
+def _first_state(seed: int) -> int:
+    """The SplitMix64 state a run starts from: the generator's finaliser of the seed.
+
+    The kernel's stream advances its state by the golden-ratio increment per draw, so a
+    state linear in the seed (``seed * increment + c``) would start seed ``s + 1`` one
+    draw after seed ``s``: the same stream shifted by one number, and runs with seeds
+    1, 2, 3, ... correlated (each source's first creation cycle is its neighbour's
+    under the previous seed). Mixed, different seeds start at unrelated places of the
+    2**64-long cycle.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (``SimConfig.seed``), a non-negative integer.
+
+    Returns
+    -------
+    int
+        The initial state, below 2**64.
+
+    Examples
+    --------
+    >>> from fattree.sim.booksim.kernel import first_creations
+    >>> a, b = (first_creations(np.array([_first_state(s)], np.uint64), 0.01, 8) for s in (1, 2))
+    >>> bool((a[1:] == b[:-1]).all())  # seed 2 is not seed 1 shifted by one draw
+    False
+
+    References
+    ----------
+    Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014
+    (SplitMix64); docs/booksim.md ("What still differs": random streams).
+    """
+    m = (1 << 64) - 1
+    z = (seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & m
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return z ^ (z >> 31)
+
+
 def _traffic(cfg, n_nodes: int):
     spec = cfg.traffic
     if spec.split(":")[0] == "uniform" and "include_self" not in spec:
@@ -168,7 +207,7 @@ def _alloc(topo, cfg, net, traffic, load):
         *(_aligned(a, 54 + 5 * i) for i, a in enumerate(_down_tiles(lo, hi))),
     )
     icfg[K.C_DID] = _down_identity(rt.dsub, rt.dport, lo, hi)
-    rng = np.array([(cfg.seed * 0x9E3779B97F4A7C15 + 0x5DEECE66D) & ((1 << 64) - 1)], np.uint64)
+    rng = np.array([_first_state(cfg.seed)], np.uint64)
     if timed:
         nnext = np.where(
             tr_end > tr_start, tr_cycle[np.minimum(tr_start, len(tr_cycle) - 1)], 1 << 62
