@@ -207,6 +207,16 @@ def _wake(n, when, t, chead, cnext):
     chead[_u(b)] = n
 
 
+@njit(cache=True, inline="always")
+def _admit(n, t, nnext, nvis, chead, cnext):
+    """Node ``n`` (idle) into the visit set if it creates a packet by cycle ``t``, else
+    back on the wheel."""
+    if nnext[_u(n)] <= t:
+        nvis[_u(n >> 6)] |= np.uint64(1) << np.uint64(n & 63)
+    else:
+        _wake(n, nnext[_u(n)], t, chead, cnext)
+
+
 @njit(cache=True)
 def node_wheel(nnext, nvis, chead, cnext):
     """The nodes' visit set and timing wheel before cycle 0: a node is visited in every
@@ -214,10 +224,7 @@ def node_wheel(nnext, nvis, chead, cnext):
     chead[:] = -1
     nvis[:] = 0
     for n in range(len(nnext) - 1, -1, -1):
-        if nnext[n] <= 0:
-            nvis[n >> 6] |= np.uint64(1) << np.uint64(n & 63)
-        else:
-            _wake(n, nnext[n], 0, chead, cnext)
+        _admit(n, 0, nnext, nvis, chead, cnext)
 
 
 def shape_of(cfg) -> int:
@@ -427,10 +434,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
         chead[_u(b)] = -1
         while n >= 0:
             nx = cnext[_u(n)]
-            if nnext[_u(n)] <= t:
-                nvis[_u(n >> 6)] |= np.uint64(1) << np.uint64(n & 63)
-            else:
-                _wake(n, nnext[_u(n)], t, chead, cnext)
+            _admit(n, t, nnext, nvis, chead, cnext)
             n = nx
         for nw in range(NW):
             if state == DRAINING:
@@ -538,7 +542,7 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
         e3 = (t + 3) & (W - 1)
         e5 = (t + 5 + CD) & (W - 1)
         e2c = (t + 2 + CD) & (W - 1)
-        e2 = (t + 2) & (W - 1)
+        e2 = n2  # (t + 2, as the injections')
         kf3, kd3, kc5, kc2, kn2 = f_n[_u(e3)], d_n[_u(e3)], c_n[_u(e5)], c_n[_u(e2c)], nc_n[_u(e2)]
         moves = 0
         for aw in range(SW):
