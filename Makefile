@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e ".[test]"
+	$(BIN)/fattree warmup
 	touch $(STAMP)
 
 install: $(STAMP)

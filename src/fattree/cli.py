@@ -6,6 +6,7 @@ it, as one line on stderr, with exit code 2.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import warnings
@@ -22,7 +23,16 @@ app = typer.Typer(
 )
 
 # Each concern adds its commands in fattree/commands/<concern>.py via register(app).
-_COMMAND_MODULES = ("topology", "export", "routing", "sim", "faults", "analytics", "sweep")
+_COMMAND_MODULES = (
+    "topology",
+    "export",
+    "routing",
+    "sim",
+    "faults",
+    "analytics",
+    "sweep",
+    "warmup",
+)
 
 
 #: exit code of an unexpected exception (a bug); bad input exits with 2
@@ -91,9 +101,64 @@ def main(argv: list[str] | None = None) -> int:
     saved = warnings.showwarning
     warnings.showwarning = _show_warning
     try:
-        return _main(argv)
+        with _compile_notice(sys.argv[1:] if argv is None else argv):
+            return _main(argv)
     finally:
         warnings.showwarning = saved
+
+
+# commands that never compile: they must not pay for importing numba
+_LIGHT = {"--help", "-h", "--version", "families", "--install-completion", "--show-completion"}
+
+
+@contextlib.contextmanager
+def _compile_notice(argv: list[str]):
+    """One line on stderr when a numba compilation has run for 2 s (the first run of a
+    kernel on a machine; later runs load it from numba's cache)."""
+    if not argv or _LIGHT.intersection(argv) or any(k.endswith("_COMPLETE") for k in os.environ):
+        yield
+        return
+    import threading
+
+    from .compiling import watch
+
+    state = {"timer": None, "said": False}
+
+    def say(name):
+        state["said"] = True
+        what = _KERNEL_KIND.get(name.split(".")[1], "numeric kernels")
+        print(
+            f"compiling {what} for this machine, once ({name}; cached for later runs, "
+            "`fattree warmup` compiles everything ahead)...",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def start(name):
+        if not state["said"] and state["timer"] is None:
+            state["timer"] = threading.Timer(2.0, say, (name,))
+            state["timer"].daemon = True
+            state["timer"].start()
+
+    def end():
+        if state["timer"] is not None:
+            state["timer"].cancel()
+            state["timer"] = None
+
+    with watch(start, end):
+        try:
+            yield
+        finally:
+            end()
+
+
+_KERNEL_KIND = {
+    "sim": "the simulator",
+    "faults": "the fault-tolerant routing",
+    "routing": "the routing kernels",
+    "analysis": "the analysis kernels",
+    "traffic": "the traffic kernels",
+}
 
 
 def _empty_option_value(argv: list[str]) -> None:

@@ -206,7 +206,6 @@ def test_single_run_progress_bar_on_a_terminal(monkeypatch):
 
     seen = []
     monkeypatch.setattr(engine, "CHUNK", 100)
-    monkeypatch.setattr(cmd, "_on_terminal", lambda: True)
     real = engine.simulate
 
     def spy(*a, progress=None, **kw):

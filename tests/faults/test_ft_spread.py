@@ -16,7 +16,7 @@ from fattree.faults.gwalk import GenericRouter
 from fattree.faults.kernel import OK
 from fattree.faults.links import random_faults
 from fattree.faults.rules import context, one_vc_layered
-from fattree.sim.faulthop import FS_ADMIT_OK, ft_admit, fault_router, router_load_bound
+from fattree.sim.faulthop import FS_ADMIT_OK, fault_admit, fault_router, router_load_bound
 
 SPEC = "kant:k=4,n=3"
 
@@ -76,22 +76,9 @@ def test_one_vc_default_is_deadlock_free_and_the_simulator_agrees(topo):
     assert rep.acyclic and rep.vc_rule == "updown" and rep.refused > 0
     fr = fault_router(topo, None, mask)
     assert fr.algorithm == "detour" and fr.one_vc_layered
-    ws = fr.ft_ws.copy()
+    view = fr.view(fr.ft_ws.copy())
     admitted = sum(
-        ft_admit(
-            fr.ft_i,
-            fr.ft_stamp,
-            fr.ft_tab,
-            fr.ft_order,
-            fr.ft_cube,
-            fr.ft_pp,
-            fr.ft_rt,
-            ws,
-            1,
-            s,
-            t,
-        )
-        == FS_ADMIT_OK
+        fault_admit(view, 1, s, t) == FS_ADMIT_OK
         for s in range(topo.n_nodes)
         for t in range(topo.n_nodes)
         if s != t

@@ -21,7 +21,7 @@ from fattree.sim.faulthop import (
     FS_ADMIT_OK as FS_OK,
     FS_ADMIT_UNROUTABLE as FS_UNROUTABLE,
     fault_router,
-    ft_port,
+    fault_port,
     router_load_bound,
 )
 from fattree.sim.layout import PK_COLS, PK_FT, PK_SRC
@@ -126,7 +126,7 @@ PER_HOP_CASES = [
 
 @pytest.mark.parametrize("spec,model,algs", PER_HOP_CASES)
 def test_per_hop_kernel_chooses_the_walks_ports(spec, model, algs):
-    """The simulator's per-hop kernel (ft_port: the state packed in the header, the
+    """The simulator's per-hop kernel (fault_port: the state packed in the header, the
     previous switch from the input port) takes, switch by switch, the port the whole
     walk takes, on random (source, destination, fault set) cases."""
     from fattree.faults.algorithms import resolve_algorithms
@@ -144,7 +144,7 @@ def test_per_hop_kernel_chooses_the_walks_ports(spec, model, algs):
         faulty = random_faults(topo, rate, int(rng.integers(1 << 30)))
         for alg in names:
             fr = fault_router(topo, alg, faulty, model=model)
-            ws = fr.ft_ws.copy()
+            view = fr.view(fr.ft_ws.copy())
             for s, t in rng.integers(0, N, (25, 2)).tolist():
                 st, ports, _ = fr.route(s, t)
                 if s == t or st != FS_OK:
@@ -154,21 +154,7 @@ def test_per_hop_kernel_chooses_the_walks_ports(spec, model, algs):
                 pk[0, PK_FT] = fr.ft_i[6]  # FI_BUDGET: the packed fresh state
                 sw, ip = int(topo.node_switch[s]), -1
                 for h, want in enumerate(ports):
-                    q = ft_port(
-                        fr.ft_i,
-                        fr.ft_stamp,
-                        fr.ft_tab,
-                        fr.ft_order,
-                        fr.ft_cube,
-                        fr.ft_rt,
-                        ws,
-                        pk,
-                        0,
-                        sw,
-                        ip,
-                        t,
-                        h,
-                    )
+                    q = fault_port(view, pk, 0, sw, ip, t, h)
                     assert q == want, (alg, s, t, h, ports)
                     sw, ip = int(topo.port_peer[sw, q]) - N, int(topo.port_peer_port[sw, q])
                     hops += 1

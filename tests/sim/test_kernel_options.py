@@ -21,7 +21,7 @@ def test_every_state_array_is_in_exactly_one_named_group():
     assert sorted(grouped) == sorted(f.name for f in fields(State))
     assert len(grouped) == len(set(grouped))
     params = kernel._run.py_func.__code__.co_varnames[: kernel._run.py_func.__code__.co_argcount]
-    assert params == ("net", "sw", "arb", "src", "pkt", "stats", "t_stop")
+    assert params == ("net", "sw", "arb", "src", "pkt", "stats", "flt", "t_stop")
 
 
 def test_grow_queues_unwraps_every_ring_in_blocks():

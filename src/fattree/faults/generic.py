@@ -481,43 +481,6 @@ def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, d
 
 
 @njit(cache=True)
-def table_walk(
-    rule,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    N,
-    src_sw,
-    t,
-    dist,
-    order,
-    ddown,
-    dall,
-    out_sw,
-    out_port,
-):
-    """Follow a recomputed column from switch ``src_sw`` to node ``t``; returns
-    (status, switch hops, switches). The ``updown-table`` classes a route needs follow from
-    ``order`` (:func:`turn_classes`)."""
-    sw = src_sw
-    nsw = 0
-    cap = out_sw.shape[0]
-    while nsw < cap:
-        out_sw[nsw] = sw
-        p = table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown, dall)
-        if p < 0:
-            return NO_RULE, nsw, nsw + 1
-        out_port[nsw] = p
-        nsw += 1
-        v = port_peer[sw, p]
-        if v < N:
-            return (OK if v == t else DEAD_END), nsw, nsw
-        sw = v - N
-    return TTL, nsw, nsw
-
-
-@njit(cache=True)
 def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
     """VC layer of each hop of a route under the up*/down* orientation ``order``: the
     class goes up by one at every down→up turn (a turn up*/down* forbids), so inside a

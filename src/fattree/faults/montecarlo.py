@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
+from numba.core import types
+from numba.extending import overload
 
 from ..version import __version__
 from ..errors import ParameterError
@@ -37,6 +39,46 @@ from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, s
 from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
 
 
+def _mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
+    """001's MiKANT walk on MiKANT(k, n), ``mik = (k, n)``; never reached with ``mik``
+    None (any other family), whose loop then compiles no MiKANT walk at all."""
+    return ft_walk(
+        mik[0], mik[1], rt[7], rt[8], stamp, cur, flags, look, s, -1, t, out_sw, out_port, ip, scr
+    )
+
+
+@overload(_mikant_walk)
+def _ov_mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
+    if isinstance(mik, types.NoneType):
+        return lambda mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr: (
+            0,
+            0,
+            0,
+        )
+
+    def impl(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
+        # flags and look as plain int64 / bool: one compiled walk for both call sites
+        return ft_walk(
+            mik[0],
+            mik[1],
+            rt[7],
+            rt[8],
+            stamp,
+            cur,
+            np.int64(flags),
+            np.bool_(look),
+            s,
+            -1,
+            t,
+            out_sw,
+            out_port,
+            ip,
+            scr,
+        )
+
+    return impl
+
+
 @njit(cache=True, parallel=True)
 def _gtrials(
     rt,
@@ -50,6 +92,7 @@ def _gtrials(
     slevel,
     mk,
     mn,
+    mik,
     indptr,
     nbr,
     nbr_link,
@@ -106,8 +149,8 @@ def _gtrials(
             dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
             h_a1 = -1  # MiKANT: Algorithm 1's length when its route is healthy, else -1
             if a1_walks:
-                st, h, _ = ft_walk(
-                    mk, mn, rt[7], rt[8], stamp, cur, 0, False, s, -1, t, out_sw, out_port, ip, scr
+                st, h, _ = _mikant_walk(
+                    mik, rt, stamp, cur, 0, False, s, t, out_sw, out_port, ip, scr
                 )
                 h_a1 = h if st == OK else -1
             for a in range(n_alg):
@@ -117,22 +160,8 @@ def _gtrials(
                     # Algorithm 1's route: on a healthy one every walk is that route
                     st, h = OK, h_a1
                 elif rule < 0:
-                    st, h, _ = ft_walk(
-                        mk,
-                        mn,
-                        rt[7],
-                        rt[8],
-                        stamp,
-                        cur,
-                        flags[a],
-                        looks[a],
-                        s,
-                        -1,
-                        t,
-                        out_sw,
-                        out_port,
-                        ip,
-                        scr,
+                    st, h, _ = _mikant_walk(
+                        mik, rt, stamp, cur, flags[a], looks[a], s, t, out_sw, out_port, ip, scr
                     )
                 elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
                     st, h, _ = ft_walk_generic_into(
@@ -230,6 +259,7 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
             slevel,
             mk,
             mn,
+            (mk, mn) if mikant else None,
             indptr,
             nbr,
             nbr_link,

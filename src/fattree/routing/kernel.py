@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
 
 from ._consts import (
     CODE_CLOS,
@@ -29,7 +29,19 @@ from ._trees import _clos_ports, _kant_ports, _mikant_ports, _mikant_vc
 from ._xgft import _xgft_ports
 
 
-@njit(cache=True)
+# One explicit signature each: every caller (simulator, walkers, checks, loads, faults)
+# shares one compiled copy of every rule, instead of one per combination of int32 /
+# int64 / literal arguments (nine copies, ~30 s of compiling, before). Arrays are
+# read-only C arrays (a writable one converts); the integers are int64.
+_I64 = types.int64
+_RO1 = types.Array(types.int64, 1, "C", readonly=True)
+_RO2 = types.Array(types.int32, 2, "C", readonly=True)
+_OUT = types.Array(types.int64, 1, "C")
+ROUTE_PORTS_SIG = _I64(_I64, _RO1, _RO2, _RO2, _I64, _I64, _I64, _I64, _I64, _OUT)
+NEXT_VC_SIG = _I64(_I64, _RO1, _I64, _I64, _I64, _I64, _I64)
+
+
+@njit(ROUTE_PORTS_SIG, cache=True)
 def route_ports(code, iparams, table, port_peer, sw, in_port, src, dst, pkt_key, out):
     """Candidate output ports of switch ``sw`` for a packet ``src -> dst``.
 
@@ -62,7 +74,7 @@ def route_ports(code, iparams, table, port_peer, sw, in_port, src, dst, pkt_key,
     return 0
 
 
-@njit(cache=True)
+@njit(NEXT_VC_SIG, cache=True)
 def next_vc(code, iparams, sw, in_port, in_vc, out_port, n_vcs):
     """Virtual channel the packet must use on ``out_port`` (-1: any VC of the port).
 

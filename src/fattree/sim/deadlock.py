@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
-from .faulthop import ft_class
+from .faulthop import fault_class
 from .layout import (
     C_DLWIN,
     C_FT,
@@ -44,6 +44,7 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
     R, V = int(st.cfg[C_R]), int(st.cfg[C_V])
     code = int(st.cfg[C_RCODE])
     cand = np.zeros(R + 1, np.int64)
+    flt = st.args()[-1]  # the fault view (None without faults)
     edges: dict[int, list[int]] = {}
     if fifos is None:
         fifos = np.flatnonzero(st.fs[:, FS_LEN] > 0).tolist()
@@ -81,7 +82,7 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
                 op = sw * R + port
                 tg = int(st.ops[op, OP_TGT])
                 if ft:
-                    nv = int(ft_class(st.ft_i, st.ft_order, st.ft_rt, sw, ip, vc, port, hop, V))
+                    nv = fault_class(flt, sw, ip, vc, port, hop, V)
                 else:
                     nv = int(next_vc(code, st.riparams, sw, ip, vc, port, V))
                 for v in range(V) if nv < 0 else [nv]:

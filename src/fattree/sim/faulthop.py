@@ -30,10 +30,13 @@ numba's reference counting). docs/simulator.md ("Faults").
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import overload
 
 from ..errors import ParameterError
 from ..faults.algorithms import check_model, resolve_algorithms
@@ -123,22 +126,18 @@ class FaultRouter:
         (0, [3, 0], [0, 0])
         """
         ws = self.ft_ws.copy()
-        adm, nsw = _admit(
-            self.ft_i,
-            self.ft_stamp,
-            self.ft_tab,
-            self.ft_order,
-            self.ft_cube,
-            self.ft_pp,
-            self.ft_rt,
-            ws,
-            int(vcs),
-            int(src),
-            int(dst),
-        )
+        adm, nsw = _admit(self.view(ws), int(vcs), int(src), int(dst))
         if adm != FS_ADMIT_OK:
             return int(adm), [], []
         return int(adm), ws[W_PORT, :nsw].tolist(), ws[W_VCS, :nsw].tolist()
+
+    def view(self, ws: np.ndarray | None = None):
+        """The fault view of this router (a :data:`VIEWS` tuple, its type names the
+        engine) with walk scratch ``ws`` (default: the router's own)."""
+        f = self.fields()
+        if ws is not None:
+            f["ft_ws"] = ws
+        return VIEWS[self.engine](**f)
 
     def fields(self) -> dict:
         return {
@@ -359,69 +358,88 @@ def _pkt_key(fi, src, dst):
     return src * (2 * fi[FI_K] ** fi[FI_N]) + dst
 
 
+# Each engine is four small kernels over the fault view ``f`` (a :data:`VIEWS` tuple):
+# the whole walk of a pair into ``ws`` (``_walk_*``), the VC classes of that walk
+# (``_tops_*``), the per-hop output port (``_port_*``) and the per-hop VC class
+# (``_class_*``). They are chosen by the view's type when the caller is compiled
+# (:data:`_ENGINES`), so a run compiles the engine it uses and no other.
+
+
 @njit(cache=True)
-def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
-    """The whole route of ``src -> dst`` into ``ws[W_SW]`` / ``ws[W_PORT]``; returns
-    (walk status, switches recorded)."""
-    eng = fi[FI_ENG]
-    port_peer = rt[7]
-    link_index = rt[8]
-    if eng == ENG_MIKANT:
-        st, _, nsw = ft_walk(
-            fi[FI_K],
-            fi[FI_N],
-            port_peer,
-            link_index,
-            stamp,
-            1,
-            fi[FI_FLAGS],
-            fi[FI_LOOK] != 0,
-            src,
-            -1,
-            dst,
-            ws[W_SW],
-            ws[W_PORT],
-            ws[W_IP],
-            ws[W_SCR : W_SCR + 10],
-        )
-        return st, nsw
-    if eng == ENG_MIKANTC:
-        st, _, nsw = mikantc_walk(
-            fi[FI_K],
-            fi[FI_N],
-            cube[0],
-            cube[1],
-            cube[2],
-            cube[3],
-            port_peer,
-            link_index,
-            stamp,
-            1,
-            fi[FI_FLAGS],
-            False,
-            0,
-            _pkt_key(fi, src, dst),
-            src,
-            -1,
-            dst,
-            ws[W_SW],
-            ws[W_PORT],
-            ws[W_IP],
-            ws[W_SCR : W_SCR + 10],
-        )
-        return st, nsw
-    if eng == ENG_TABLE:
-        st, _, nsw = table_route(
-            tab, port_peer, rt[10], stamp, fi[FI_N_NODES], src, -1, dst, ws[W_SW], ws[W_PORT]
-        )
-        return st, nsw
+def _walk_mikant(f, src, dst):
+    """MiKANT: 001's walk (Algorithm 1 with the algorithm's detour flags)."""
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
+    st, _, nsw = ft_walk(
+        fi[FI_K],
+        fi[FI_N],
+        rt[7],
+        rt[8],
+        f.ft_stamp,
+        1,
+        fi[FI_FLAGS],
+        fi[FI_LOOK] != 0,
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+        ws[W_IP],
+        ws[W_SCR : W_SCR + 10],
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _walk_mikantc(f, src, dst):
+    """MiKANTC: 004's Algorithm 1 (misroute draws keyed by the pair)."""
+    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
+    st, _, nsw = mikantc_walk(
+        fi[FI_K],
+        fi[FI_N],
+        cube[0],
+        cube[1],
+        cube[2],
+        cube[3],
+        rt[7],
+        rt[8],
+        f.ft_stamp,
+        1,
+        fi[FI_FLAGS],
+        False,
+        0,
+        _pkt_key(fi, src, dst),
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+        ws[W_IP],
+        ws[W_SCR : W_SCR + 10],
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _walk_table(f, src, dst):
+    """The table engines: the recomputed forwarding table, hop by hop."""
+    ws, rt = f.ft_ws, f.ft_rt
+    st, _, nsw = table_route(
+        f.ft_tab, rt[7], rt[10], f.ft_stamp, f.ft_i[FI_N_NODES], src, -1, dst, ws[W_SW], ws[W_PORT]
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _walk_generic(f, src, dst):
+    """The generic rules (faults/generic.py) over the family's routing."""
+    fi, ws = f.ft_i, f.ft_ws
     st, _, nsw = ft_walk_generic_into(
-        rt,
+        f.ft_rt,
         fi[FI_RULE],
         fi[FI_LOOK] != 0,
         fi[FI_BUDGET],
         fi[FI_TTL],
-        stamp,
+        f.ft_stamp,
         1,
         src,
         -1,
@@ -432,6 +450,179 @@ def _walk(fi, stamp, tab, order, cube, rt, ws, src, dst):
         ws[W_GEN],
     )
     return st, nsw
+
+
+@njit(cache=True)
+def _tops_mikant(f, nsw, V):
+    """MiKANT: the escape rule's classes (faults/cdg.py route_vcs); the highest."""
+    fi, ws = f.ft_i, f.ft_ws
+    return route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, f.ft_pp, V, ws[W_VCS])
+
+
+@njit(cache=True)
+def _tops_mikantc(f, nsw, V):
+    """MiKANTC: one class (004's walk is deadlock-free on its own)."""
+    f.ft_ws[W_VCS, :nsw] = 0
+    return 0
+
+
+@njit(cache=True)
+def _tops_updown(f, nsw, V):
+    """Generic and table engines: up*/down* turn layers."""
+    ws = f.ft_ws
+    return turn_classes(
+        f.ft_rt[7], f.ft_i[FI_N_NODES], f.ft_order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS]
+    )
+
+
+@njit(cache=True)
+def _port_table(f, pk, p, sw, in_port, dst, hop):
+    return np.int64(f.ft_tab[sw, dst])
+
+
+@njit(cache=True)
+def _port_generic(f, pk, p, sw, in_port, dst, hop):
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
+    port_peer = rt[7]
+    N = fi[FI_N_NODES]
+    R = port_peer.shape[1]
+    g = ws[W_GEN]
+    state = g[4 * (R + 1) : 4 * (R + 1) + 4]
+    prev = port_peer[sw, in_port] - N if hop > 0 else -1
+    state[S_BUDGET] = pk[p, PK_FT]
+    state[S_PREV] = prev
+    state[S_HOPS] = hop + 1  # links crossed, the source's node link included
+    q = ft_hop(
+        rt,
+        fi[FI_RULE],
+        fi[FI_LOOK] != 0,
+        f.ft_stamp,
+        1,
+        sw,
+        dst,
+        state,
+        fi[FI_TTL],
+        g[0 : R + 1],
+        g[R + 1 : 2 * (R + 1)],
+        g[2 * (R + 1) : 3 * (R + 1)],
+        g[3 * (R + 1) : 4 * (R + 1)],
+    )
+    pk[p, PK_FT] = state[S_BUDGET]
+    return q
+
+
+@njit(cache=True)
+def _port_mikant(f, pk, p, sw, in_port, dst, hop):
+    """MiKANT: the walk's own hop on the state in the header."""
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
+    port_peer = rt[7]
+    k = fi[FI_K]
+    scr = ws[W_SCR : W_SCR + 10]
+    state = scr[1, :ST_COLS]
+    unpack_state(pk[p, PK_FT], state)
+    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
+    q, _ = mikant_hop(
+        k,
+        fi[FI_N],
+        ws[W_IP],
+        port_peer,
+        rt[8],
+        f.ft_stamp,
+        1,
+        fi[FI_FLAGS],
+        fi[FI_LOOK] != 0,
+        sw,
+        prev,
+        hop + 1,
+        dst,
+        state,
+        scr[0, : 2 * k],
+        scr[2:10],
+        None,
+        0,
+    )
+    pk[p, PK_FT] = pack_state(state)
+    return q
+
+
+@njit(cache=True)
+def _port_mikantc(f, pk, p, sw, in_port, dst, hop):
+    """MiKANTC: the walk's own hop on the state in the header."""
+    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
+    port_peer = rt[7]
+    k = fi[FI_K]
+    scr = ws[W_SCR : W_SCR + 10]
+    state = scr[1, :ST_COLS]
+    unpack_state(pk[p, PK_FT], state)
+    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
+    q, _ = mikantc_hop(
+        k,
+        fi[FI_N],
+        cube[0],
+        cube[1],
+        cube[2],
+        cube[3],
+        ws[W_IP],
+        port_peer,
+        rt[8],
+        f.ft_stamp,
+        1,
+        fi[FI_FLAGS],
+        False,
+        0,
+        _pkt_key(fi, pk[p, PK_SRC], dst),
+        sw,
+        prev,
+        hop + 1,
+        dst,
+        state,
+        scr[0, : 2 * k],
+        scr[2, :k],
+        None,
+        0,
+    )
+    pk[p, PK_FT] = pack_state(state)
+    return q
+
+
+@njit(cache=True)
+def _class_mikant(f, sw, in_port, in_vc, out_port, hop, V):
+    if V <= 1:
+        return -1
+    fi = f.ft_i
+    return ft_vc(
+        fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0, out_port, V
+    )
+
+
+@njit(cache=True)
+def _class_mikantc(f, sw, in_port, in_vc, out_port, hop, V):
+    return -1 if V <= 1 else 0
+
+
+@njit(cache=True)
+def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
+    """Up*/down* turn layers: one class more after each down -> up turn."""
+    if V <= 1:
+        return -1
+    port_peer = f.ft_rt[7]
+    order = f.ft_order
+    N = f.ft_i[FI_N_NODES]
+    cls = in_vc if hop > 0 else 0
+    v = port_peer[sw, out_port]
+    if v < N:
+        return cls
+    a = order[N + sw]
+    b = order[v]
+    if a < 0 or b < 0:
+        return -1
+    was_down = False
+    if hop > 0:
+        u = port_peer[sw, in_port]
+        was_down = not (a < order[u])
+    if b < a and was_down:
+        cls += 1
+    return cls if cls < V else -1
 
 
 @njit(cache=True)
@@ -467,177 +658,150 @@ def unpack_state(w, state):
         state[ST_LW] = (w >> 48) & STATE_BYTE
 
 
+# The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
+# type names its engine (the simulator kernel takes it as its last group, None without
+# faults; the load bound and :meth:`FaultRouter.route` take it too).
+_VIEW_FIELDS = "ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws"
+Faults = namedtuple("Faults", _VIEW_FIELDS)
+Faults.__doc__ = "The fields of a fault view (sim/faulthop.py); the kernel's last group."
+FaultsMikant = namedtuple("FaultsMikant", _VIEW_FIELDS)
+FaultsMikantc = namedtuple("FaultsMikantc", _VIEW_FIELDS)
+FaultsGeneric = namedtuple("FaultsGeneric", _VIEW_FIELDS)
+FaultsTable = namedtuple("FaultsTable", _VIEW_FIELDS)
+VIEWS = {
+    ENG_MIKANT: FaultsMikant,
+    ENG_MIKANTC: FaultsMikantc,
+    ENG_GENERIC: FaultsGeneric,
+    ENG_TABLE: FaultsTable,
+}
+
+
+@dataclass(frozen=True)
+class _Engine:
+    walk: object
+    tops: object
+    port: object
+    vclass: object
+
+
+_ENGINES = {
+    FaultsMikant: _Engine(_walk_mikant, _tops_mikant, _port_mikant, _class_mikant),
+    FaultsMikantc: _Engine(_walk_mikantc, _tops_mikantc, _port_mikantc, _class_mikantc),
+    FaultsGeneric: _Engine(_walk_generic, _tops_updown, _port_generic, _class_updown),
+    FaultsTable: _Engine(_walk_table, _tops_updown, _port_table, _class_updown),
+}
+
+
+def _engine_walk(f, src, dst):
+    """The walk of the view's engine (resolved by type when compiled)."""
+    return _ENGINES[type(f)].walk(f, src, dst)
+
+
+def _engine_tops(f, nsw, V):
+    """The VC classes of the walk in the view's scratch (its engine's rule)."""
+    return _ENGINES[type(f)].tops(f, nsw, V)
+
+
+@overload(_engine_walk)
+def _ov_engine_walk(f, src, dst):
+    fn = _ENGINES[f.instance_class].walk
+    return lambda f, src, dst: fn(f, src, dst)
+
+
+@overload(_engine_tops)
+def _ov_engine_tops(f, nsw, V):
+    fn = _ENGINES[f.instance_class].tops
+    return lambda f, nsw, V: fn(f, nsw, V)
+
+
 @njit(cache=True)
-def _admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
-    """:func:`ft_admit`, and the switches of the route (its ports in ``ws[W_PORT]``, the
-    VC class of each hop in ``ws[W_VCS]``)."""
-    st, nsw = _walk(fi, stamp, tab, order, cube, rt, ws, src, dst)
+def _admit(f, V, src, dst):
+    """:func:`fault_admit`, and the switches of the route (its ports in ``ws[W_PORT]``,
+    the VC class of each hop in ``ws[W_VCS]``)."""
+    st, nsw = _engine_walk(f, src, dst)
     if st != OK:
         return (FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE), nsw
-    if V > 1 or fi[FI_LAYER1] != 0:
-        if fi[FI_ENG] == ENG_MIKANT:
-            top = route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, pp, V, ws[W_VCS])
-        elif fi[FI_ENG] == ENG_MIKANTC:
-            top = 0
-            ws[W_VCS, :nsw] = 0
-        else:
-            top = turn_classes(rt[7], fi[FI_N_NODES], order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS])
+    if V > 1 or f.ft_i[FI_LAYER1] != 0:
+        top = _engine_tops(f, nsw, V)
         if top < 0 or top >= V:
             return FS_ADMIT_UNROUTABLE, nsw
     else:
-        ws[W_VCS, :nsw] = 0
+        f.ft_ws[W_VCS, :nsw] = 0
     return FS_ADMIT_OK, nsw
 
 
-@njit(cache=True)
-def ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst):
-    """Evaluate the route of a new packet at its source: ``FS_ADMIT_OK`` (it is injected),
-    ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs a VC class ``>= V``) or
-    ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit)."""
-    return _admit(fi, stamp, tab, order, cube, pp, rt, ws, V, src, dst)[0]
+def fault_admit(flt, V, src, dst):
+    """Evaluate the route of a new packet at its source on the fault view ``flt``:
+    ``FS_ADMIT_OK`` (it is injected), ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs
+    a VC class ``>= V``) or ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit); 0 when
+    ``flt`` is None. Callable from Python and from numba code."""
+    return 0 if flt is None else int(_admit(flt, V, src, dst)[0])
 
 
-@njit(cache=True)
-def ft_port(fi, stamp, tab, order, cube, rt, ws, pk, p, sw, in_port, dst, hop):
+def fault_budget(flt):
+    """The header state a packet starts with (its misroute budget; 0 without faults)."""
+    return 0 if flt is None else int(flt.ft_i[FI_BUDGET])
+
+
+def fault_port(flt, pk, p, sw, in_port, dst, hop):
     """Output port of switch ``sw`` for the head of packet ``p`` (``pk`` row: source,
-    ``PK_FT`` state) that arrived on ``in_port`` after ``hop`` switches (-1: none)."""
-    eng = fi[FI_ENG]
-    if eng == ENG_TABLE:
-        return tab[sw, dst]
-    if eng == ENG_GENERIC:
-        port_peer = rt[7]
-        N = fi[FI_N_NODES]
-        R = port_peer.shape[1]
-        g = ws[W_GEN]
-        state = g[4 * (R + 1) : 4 * (R + 1) + 4]
-        prev = port_peer[sw, in_port] - N if hop > 0 else -1
-        state[S_BUDGET] = pk[p, PK_FT]
-        state[S_PREV] = prev
-        state[S_HOPS] = hop + 1  # links crossed, the source's node link included
-        q = ft_hop(
-            rt,
-            fi[FI_RULE],
-            fi[FI_LOOK] != 0,
-            stamp,
-            1,
-            sw,
-            dst,
-            state,
-            fi[FI_TTL],
-            g[0 : R + 1],
-            g[R + 1 : 2 * (R + 1)],
-            g[2 * (R + 1) : 3 * (R + 1)],
-            g[3 * (R + 1) : 4 * (R + 1)],
-        )
-        pk[p, PK_FT] = state[S_BUDGET]
-        return q
-    # MiKANT / MiKANTC: the walk's own hop on the state in the header
-    port_peer = rt[7]
-    k = fi[FI_K]
-    n = fi[FI_N]
-    scr = ws[W_SCR : W_SCR + 10]
-    state = scr[1, :ST_COLS]
-    unpack_state(pk[p, PK_FT], state)
-    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
-    if eng == ENG_MIKANT:
-        q, _ = mikant_hop(
-            k,
-            n,
-            ws[W_IP],
-            port_peer,
-            rt[8],
-            stamp,
-            1,
-            fi[FI_FLAGS],
-            fi[FI_LOOK] != 0,
-            sw,
-            prev,
-            hop + 1,
-            dst,
-            state,
-            scr[0, : 2 * k],
-            scr[2:10],
-            None,
-            0,
-        )
-    else:
-        q, _ = mikantc_hop(
-            k,
-            n,
-            cube[0],
-            cube[1],
-            cube[2],
-            cube[3],
-            ws[W_IP],
-            port_peer,
-            rt[8],
-            stamp,
-            1,
-            fi[FI_FLAGS],
-            False,
-            0,
-            _pkt_key(fi, pk[p, PK_SRC], dst),
-            sw,
-            prev,
-            hop + 1,
-            dst,
-            state,
-            scr[0, : 2 * k],
-            scr[2, :k],
-            None,
-            0,
-        )
-    pk[p, PK_FT] = pack_state(state)
-    return q
+    ``PK_FT`` state) that arrived on ``in_port`` after ``hop`` switches; -1 when ``flt``
+    is None. Callable from Python and from numba code."""
+    if flt is None:
+        return -1
+    return int(_ENGINES[type(flt)].port(flt, pk, p, sw, in_port, dst, hop))
 
 
-@njit(cache=True)
-def ft_class(fi, order, rt, sw, in_port, in_vc, out_port, hop, V):
+def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     """VC class of the hop out of ``sw`` on ``out_port`` for a packet that arrived on
-    ``in_port`` / ``in_vc`` after ``hop`` switches (-1: any VC; with one VC)."""
-    if V <= 1:
+    ``in_port`` / ``in_vc`` after ``hop`` switches (-1: any VC; with one VC, or when
+    ``flt`` is None). Callable from Python and from numba code."""
+    if flt is None:
         return -1
-    eng = fi[FI_ENG]
-    if eng == ENG_MIKANT:
-        return ft_vc(
-            fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0, out_port, V
-        )
-    if eng == ENG_MIKANTC:
-        return 0
-    port_peer = rt[7]
-    N = fi[FI_N_NODES]
-    cls = in_vc if hop > 0 else 0
-    v = port_peer[sw, out_port]
-    if v < N:
-        return cls
-    a = order[N + sw]
-    b = order[v]
-    if a < 0 or b < 0:
-        return -1
-    was_down = False
-    if hop > 0:
-        u = port_peer[sw, in_port]
-        was_down = not (a < order[u])
-    if b < a and was_down:
-        cls += 1
-    return cls if cls < V else -1
+    return int(_ENGINES[type(flt)].vclass(flt, sw, in_port, in_vc, out_port, hop, V))
 
 
-def init_budget(fr: FaultRouter) -> int:
-    return int(fr.ft_i[FI_BUDGET])
+# In numba code the four resolve when the caller is typed: a fault-free kernel (None)
+# gets constant stubs and compiles no fault engine; a faulted one, its engine's kernels.
+
+
+@overload(fault_admit, inline="always")
+def _ov_fault_admit(flt, V, src, dst):
+    if isinstance(flt, types.NoneType):
+        return lambda flt, V, src, dst: 0
+    return lambda flt, V, src, dst: _admit(flt, V, src, dst)[0]
+
+
+@overload(fault_budget, inline="always")
+def _ov_fault_budget(flt):
+    if isinstance(flt, types.NoneType):
+        return lambda flt: 0
+    return lambda flt: flt.ft_i[FI_BUDGET]
+
+
+@overload(fault_port, inline="always")
+def _ov_fault_port(flt, pk, p, sw, in_port, dst, hop):
+    if isinstance(flt, types.NoneType):
+        return lambda flt, pk, p, sw, in_port, dst, hop: -1
+    fn = _ENGINES[flt.instance_class].port
+    return lambda flt, pk, p, sw, in_port, dst, hop: fn(flt, pk, p, sw, in_port, dst, hop)
+
+
+@overload(fault_class, inline="always")
+def _ov_fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
+    if isinstance(flt, types.NoneType):
+        return lambda flt, sw, in_port, in_vc, out_port, hop, V: -1
+    fn = _ENGINES[flt.instance_class].vclass
+    return lambda flt, sw, in_port, in_vc, out_port, hop, V: fn(
+        flt, sw, in_port, in_vc, out_port, hop, V
+    )
 
 
 @njit(cache=True)
 def _route_loads(
-    fi,
-    stamp,
-    tab,
-    order,
-    cube,
-    pp,
-    rt,
-    ws,
+    f,
     V,
+    per_switch,
     leaf_off,
     leaf_nodes,
     node_switch,
@@ -655,8 +819,9 @@ def _route_loads(
     route is walked once per (switch, destination) for the switch's first source whose
     node link is healthy, and carries the summed weight of all of them; MiKANT's and
     MiKANTC's walks read the source's digits and are walked per pair."""
-    port_peer = rt[7]
-    per_switch = fi[FI_ENG] == ENG_GENERIC or fi[FI_ENG] == ENG_TABLE
+    port_peer = f.ft_rt[7]
+    stamp = f.ft_stamp
+    ws = f.ft_ws
     n_bad = 0
     G = (leaf_off.shape[0] - 1) // 2  # G + 1 offsets, then the G switches
     for g in range(G):
@@ -674,7 +839,7 @@ def _route_loads(
                     n_bad += 1
                     continue
                 if not walked or not per_switch:
-                    ok = ft_admit(fi, stamp, tab, order, cube, pp, rt, ws, V, s, t) == FS_ADMIT_OK
+                    ok = _admit(f, V, s, t)[0] == FS_ADMIT_OK
                     walked = True
                 if not ok:
                     n_bad += 1
@@ -745,15 +910,9 @@ def router_load_bound(
     # offsets of each switch's nodes in by_switch, then the switches themselves
     leaf_off = np.concatenate(([0], np.cumsum(counts), leaves)).astype(np.int64)
     _route_loads(
-        fr.ft_i,
-        fr.ft_stamp,
-        fr.ft_tab,
-        fr.ft_order,
-        fr.ft_cube,
-        fr.ft_pp,
-        fr.ft_rt,
-        ws,
+        fr.view(ws),
         int(vcs),
+        fr.engine in (ENG_GENERIC, ENG_TABLE),
         leaf_off,
         by_switch.astype(np.int64),
         ns,

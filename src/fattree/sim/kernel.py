@@ -158,7 +158,7 @@ from .layout import (
     ST_NOROUTE,
     ST_STALE,
 )
-from .faulthop import FI_BUDGET, ft_admit, ft_class, ft_port
+from .faulthop import fault_admit, fault_budget, fault_class, fault_port
 from .rawmem import ld, prefetch, st
 
 # The cycle loop allocates nothing, so it needs no reference counting; numba's (private,
@@ -357,7 +357,7 @@ def _phase_create(net, src, stats, t, npend):
 
 
 @njit(cache=True, inline="always")
-def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
+def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
     """Each pending node starts its next packet (free VC with the most credits) or sends
     the next flit of the current one into its leaf switch.
 
@@ -420,19 +420,7 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
             st(src.nseq, i, seq + 1)
             adm = 0
             if ft:  # the source evaluates the route: a packet without one is never injected
-                adm = ft_admit(
-                    net.ft_i,
-                    net.ft_stamp,
-                    net.ft_tab,
-                    net.ft_order,
-                    net.ft_cube,
-                    net.ft_pp,
-                    net.ft_rt,
-                    net.ft_ws,
-                    V,
-                    i,
-                    d,
-                )
+                adm = fault_admit(flt, V, i, d)
             if adm != 0:  # no route: counted, never injected
                 if adm == 1:
                     cnt[K_UNROUTABLE] += 1
@@ -459,7 +447,7 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
             st(pk, pb + PK_TI, t)
             st(pk, pb + PK_HOPS, 1)
             if ft:
-                st(pk, pb + PK_FT, ld(net.ft_i, FI_BUDGET))
+                st(pk, pb + PK_FT, fault_budget(flt))
             if window:
                 st(pk, pb + PK_MEAS, 1 if warm <= tc < wend else 0)
             else:
@@ -489,7 +477,7 @@ def _phase_inject(net, sw, src, pkt, stats, t, na, npend):
 
 
 @njit(cache=True, inline="always")
-def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
+def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
     """Every awake FIFO with a ready head flit requests an output VC against the state at
     the start of the cycle (route, VC choice, input then output arbitration); nothing but
     the arbitration scratch changes. Blocked heads go to sleep on their port afterwards.
@@ -593,20 +581,8 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
             if ft:
                 fhop = ld(fs, fb + FS_HHOPS) - 1  # switches before this one
                 if cached < 0:  # once per switch: the kernel may update the header state
-                    cached = ft_port(
-                        net.ft_i,
-                        net.ft_stamp,
-                        net.ft_tab,
-                        net.ft_order,
-                        net.ft_cube,
-                        net.ft_rt,
-                        net.ft_ws,
-                        pk,
-                        ld(fs, fb + FS_HPKT),
-                        s_w,
-                        ipl,
-                        ld(fs, fb + FS_HDST),
-                        fhop,
+                    cached = fault_port(
+                        flt, pk, ld(fs, fb + FS_HPKT), s_w, ipl, ld(fs, fb + FS_HDST), fhop
                     )
                     if cached < 0:  # an admitted packet always has a port: a kernel bug
                         return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t), na, nto
@@ -673,9 +649,7 @@ def _phase_evaluate(net, sw, arb, pkt, stats, t, na):
                 hi = V
                 if V > 1:
                     if ft:
-                        nv = ft_class(
-                            net.ft_i, net.ft_order, net.ft_rt, s_w, ipl, vc, port, fhop, V
-                        )
+                        nv = fault_class(flt, s_w, ipl, vc, port, fhop, V)
                     else:
                         nv = next_vc(rcode, riparams, s_w, ipl, vc, port, V)
                     if nv >= 0:
@@ -966,7 +940,7 @@ def _phase_end(net, sw, stats, t, na, npend, flits_in, flits_out, moves):
 
 
 @njit(cache=True, **NO_NRT)
-def _run(net, sw, arb, src, pkt, stats, t_stop):
+def _run(net, sw, arb, src, pkt, stats, flt, t_stop):
     """Simulate cycles ``stats.cnt[K_T] .. t_stop - 1``; return a status (``ST_*``).
 
     The arguments are the named groups of :meth:`fattree.sim.state.State.args`. Returns
@@ -987,8 +961,8 @@ def _run(net, sw, arb, src, pkt, stats, t_stop):
             return ST_GROW_POOL
         na = _phase_credits(net, sw, src, stats, t, na)
         npend = _phase_create(net, src, stats, t, npend)
-        na, npend, flits_in = _phase_inject(net, sw, src, pkt, stats, t, na, npend)
-        status, na, nto = _phase_evaluate(net, sw, arb, pkt, stats, t, na)
+        na, npend, flits_in = _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend)
+        status, na, nto = _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na)
         if status != ST_CHUNK:
             return status
         status, na, moves, flits_out = _phase_commit(net, sw, arb, src, pkt, stats, t, na, nto)

@@ -64,7 +64,7 @@ from .layout import (
     PK_COLS,
     SL_COLS,
 )
-from .faulthop import no_faults
+from .faulthop import VIEWS, Faults, no_faults
 from .routecache import route_cache
 
 HIST_MAX = 1 << 20  # latency histogram bins (larger latencies share the last bin)
@@ -78,13 +78,9 @@ BITMAP_BYTES = 16 << 20  # FIFO rows beyond this: busy bit map visited in index 
 # Each field takes the State attribute of the same name, so nothing depends on an order.
 Net = namedtuple(
     "Net",
-    "cfg port_peer node_fifo rcache rtable riparams tip tfp ttab iip itab "
-    "src_ids ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws",
+    "cfg port_peer node_fifo rcache rtable riparams tip tfp ttab iip itab src_ids",
 )
-Net.__doc__ = (
-    "Read-only tables: configuration, topology, routing, traffic, and the fault "
-    "view of sim/faulthop.py (ft_ws: its walk scratch)"
-)
+Net.__doc__ = "Read-only tables: configuration, topology, routing, traffic."
 Switches = namedtuple("Switches", "fs fcold slots ops busy order sleepq wheel wheel_n")
 Switches.__doc__ = "Input FIFOs, their flits, output ports, the busy list and the credit wheel."
 Arbiters = namedtuple("Arbiters", "op_key touched_op in_scr in_key rr_out rr_in touched_in cand")
@@ -95,7 +91,9 @@ Packets = namedtuple("Packets", "pk pfree")
 Packets.__doc__ = "The packet pool (one row per packet in flight) and its free stack."
 Stats = namedtuple("Stats", "cnt hist_lat hist_net lvl_flits ser")
 Stats.__doc__ = "Counters, latency histograms, flits per level and the per-cycle series."
-GROUPS = (Net, Switches, Arbiters, Sources, Packets, Stats)  # the kernel's argument order
+# the kernel's argument order; the last, the fault view, is None in a fault-free run (the
+# kernel is then compiled without any fault engine: sim/faulthop.py ``fault_*``)
+GROUPS = (Net, Switches, Arbiters, Sources, Packets, Stats, Faults)
 
 
 @dataclass
@@ -161,7 +159,10 @@ class State:
     def args(self) -> tuple:
         """The kernel's arguments: one named group per :data:`GROUPS` entry, each field
         taken by name (the groups are rebuilt per call: growing replaces arrays)."""
-        return tuple(g(**{f: getattr(self, f) for f in g._fields}) for g in GROUPS)
+        groups = [g(**{f: getattr(self, f) for f in g._fields}) for g in GROUPS[:-1]]
+        eng = int(self.cfg[C_FT])
+        flt = None if eng == 0 else VIEWS[eng](**{f: getattr(self, f) for f in Faults._fields})
+        return (*groups, flt)
 
     def grow_queues(self) -> None:
         """Double the per-node source-queue capacity (rings are unwrapped).

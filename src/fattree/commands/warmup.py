@@ -1,0 +1,134 @@
+"""``fattree warmup``: compile every numba kernel ahead of time, once per machine.
+
+numba compiles a kernel the first time it runs on a machine and keeps it in its on-disk
+cache; later runs load it in a fraction of a second. ``make install`` runs this command
+so that the first real command (and every test) finds its kernels compiled. Each step
+is a small command a user could type, run in a child process with its output dropped,
+so the warmup compiles exactly what those commands compile, no more.
+
+Steps that compile signatures of the same kernel run one after the other in one chain
+(numba's cache index of a kernel is rewritten whole by the process that adds an entry:
+two processes adding to one index at once could lose an entry); the chains run in
+parallel.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import typer
+
+from ..errors import ParameterError
+
+# (what it compiles, the command's arguments): two chains, each in order
+_SIM = (
+    ("the simulator", ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"]),
+    (
+        "the simulator with MiKANT's fault walks",
+        ["simulate", "mikant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
+    ),
+    (
+        "the simulator with the generic fault rules",
+        ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
+    ),
+    (
+        "the simulator with recomputed fault tables",
+        [
+            "simulate",
+            "kant:k=2,n=2",
+            "--load",
+            "0.1",
+            "-P",
+            "20",
+            "--fault-rate",
+            "0.1",
+            "-a",
+            "shortest-table",
+        ],
+    ),  # fmt: skip
+    (
+        "the simulator with MiKANTC's fault walk",
+        ["simulate", "mikantc:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
+    ),
+    ("the BookSim2 model", ["simulate", "kant:k=2,n=2", "--model", "booksim", "--load", "0.1"]),
+)
+_ANALYSIS = (
+    ("the fault Monte Carlo", ["faults", "kant:k=2,n=2", "--trials", "200", "--rates", "0.1"]),
+    (
+        "the fault Monte Carlo of MiKANT",
+        ["faults", "mikant:k=2,n=2", "--trials", "200", "--rates", "0.1"],
+    ),
+    (
+        "the fault Monte Carlo of MiKANTC",
+        ["faults", "mikantc:k=2,n=2", "--trials", "200", "--rates", "0.1"],
+    ),
+    ("the routing checks", ["routing", "check", "mikant:k=2,n=2"]),
+    ("the channel loads", ["routing", "load", "kant:k=2,n=2"]),
+    ("the deadlock analysis", ["deadlock", "mikant:k=2,n=2"]),
+    ("the graph properties", ["info", "kant:k=2,n=2"]),
+)
+CHAINS = (_SIM, _ANALYSIS)
+
+
+def _step(what: str, args: list[str]) -> tuple[str, float, str]:
+    t0 = time.perf_counter()
+    env = dict(os.environ, COLUMNS="200")
+    proc = subprocess.run(
+        [sys.executable, "-m", "fattree", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    err = "" if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["?"])[-1]
+    return what, time.perf_counter() - t0, err
+
+
+def warmup(
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", help="chains run at once (0: one per core, at most 2)"
+    ),
+) -> None:
+    """Compile every numba kernel ahead of time (once per machine; `make install` runs it)."""
+    if jobs < 0:
+        raise ParameterError(f"jobs={jobs} is invalid: a count >= 0 (0: one per core)")
+    jobs = jobs or min(len(CHAINS), os.cpu_count() or 1)
+    t0 = time.perf_counter()
+    total = sum(len(c) for c in CHAINS)
+    print(f"warmup: compiling {total} groups of kernels in {jobs} chains ...", file=sys.stderr)
+    # the routing kernels every chain calls, first (one signature each, compiled at import)
+    subprocess.run([sys.executable, "-c", "import fattree.routing"], check=True)
+    done = [0]
+    failed: list[str] = []
+
+    def chain(steps):
+        for what, args in steps:
+            name, secs, err = _step(what, args)
+            done[0] += 1
+            if err:
+                failed.append(f"{name}: {err}")
+            print(
+                f"warmup: {done[0]}/{total} {name} in {secs:.0f} s"
+                + (f" (failed: {err})" if err else ""),
+                file=sys.stderr,
+                flush=True,
+            )
+
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(chain, CHAINS))
+    print(
+        f"warmup: done in {time.perf_counter() - t0:.0f} s; later runs load the kernels "
+        "from numba's cache",
+        file=sys.stderr,
+    )
+    if failed:
+        raise ParameterError("warmup: some kernels did not compile: " + "; ".join(failed))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("warmup")(warmup)
