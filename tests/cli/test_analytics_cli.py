@@ -31,6 +31,8 @@ def test_design_json_reproduces_000(capsys):
         "--exact",
         "--max-n",
         "8",
+        "--objective",
+        "rcp",
         "--json",
     )
     assert code == 0, err
@@ -63,6 +65,8 @@ def test_design_json_reproduces_004(capsys):
         "kantc,mikantc",
         "--max-n",
         "7",
+        "--objective",
+        "rcp",
         "--json",
         "--top",
         "3",
@@ -79,13 +83,31 @@ def test_design_json_reproduces_004(capsys):
 @pytest.mark.slow
 def test_design_table_pareto_and_rank(capsys):
     code, out, _ = run(capsys, "design", "--nodes", "100000", "--max-radix", "16", "--pareto")
-    assert code == 0 and "Pareto front" in out and "best by rcp" in out
+    assert code == 0 and "Pareto front" in out and "best by cost per unit of throughput" in out
     code, out, _ = run(
         capsys, "design", "--nodes", "100000", "--rank-by", "avg_distance", "--json", "--top", "0"
     )
     rows = json.loads(out)
     dists = [r["avg_distance"] for r in rows if r["avg_distance"] is not None]
     assert dists == sorted(dists) and len(rows) > 20
+
+
+def test_design_ranks_by_cost_per_throughput_by_default(capsys):
+    code, out, err = run(capsys, "design", "--nodes", "64", "--radix", "8", "--json", "--top", "0")
+    assert code == 0, err
+    rows = json.loads(out)
+    per = [r["usd_per_throughput"] for r in rows if r["usd_per_throughput"] is not None]
+    assert per == sorted(per) and len(per) > 10
+    for r in rows:
+        if r["usd_per_throughput"] is not None:
+            assert r["usd_per_throughput"] == pytest.approx(r["usd_per_node"] / r["throughput_bound"])
+    # MiKANT(4,3): the cross links cap any routing at 127/160, below its cut bound 0.992
+    mk = next(r for r in rows if r["spec"] == "mikant:k=4,n=3")
+    assert mk["throughput_bound"] == pytest.approx(127 / 160)
+    code, out, _ = run(capsys, "design", "--nodes", "64", "--radix", "8", "--objective", "rcp",
+                       "--json", "--top", "0")
+    rcps = [r["rcp"] for r in json.loads(out)]
+    assert rcps == sorted(rcps)
 
 
 def test_compare_uses_closed_forms(capsys):

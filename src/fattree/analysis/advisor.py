@@ -41,9 +41,17 @@ RANKABLE = (
     "n",
 )
 #: Columns filled by ``design(..., metrics=True)`` (price model, bisection, cut bound).
-METRIC_COLUMNS = ("cost", "watts", "usd_per_node", "bisection", "throughput_bound")
+METRIC_COLUMNS = (
+    "cost",
+    "watts",
+    "usd_per_node",
+    "bisection",
+    "throughput_bound",
+    "usd_per_throughput",
+)
 #: ``objective`` -> (column, descending)
 OBJECTIVES = {
+    "cost_per_throughput": ("usd_per_throughput", False),
     "cost": ("cost", False),
     "latency": ("avg_distance", False),
     "throughput": ("throughput_bound", True),
@@ -244,6 +252,8 @@ class DesignRow(NamedTuple):
     bisection: int | None = None
     bisection_label: str = ""
     throughput_bound: float | None = None
+    #: US$ per node / ``throughput_bound``: the price of one flit/cycle of uniform throughput
+    usd_per_throughput: float | None = None
 
     @property
     def spec(self) -> str:
@@ -456,8 +466,11 @@ def design(
     levels : int, optional
         Only designs with exactly this n (tree levels; the hypercube's dimension).
     objective : str, optional
-        ``cost`` (US$ of the price model, ascending), ``latency`` (average distance),
-        ``throughput`` (the uniform cut bound, descending) or ``rcp``; overrides ``rank_by``.
+        ``cost_per_throughput`` (US$ per node divided by the uniform throughput bound,
+        ascending: what one flit/cycle of delivered bandwidth costs), ``cost`` (US$ of the
+        price model, ascending), ``latency`` (average distance), ``throughput`` (the
+        uniform bound from cuts and the family's own cap, descending) or ``rcp``;
+        overrides ``rank_by``.
     metrics : bool
         Fill ``cost, watts, usd_per_node`` (:mod:`fattree.analysis.pricing`, closed-form
         bill), ``bisection`` with its label and ``throughput_bound``
@@ -574,6 +587,7 @@ def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow
         )
         c = price(bill, prices)
         width, label = bisection_estimate(r.spec)
+        bound = uniform_bound(r.nodes, width, r.family, r.params)
         out.append(
             r._replace(
                 cost=c.total,
@@ -581,7 +595,8 @@ def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow
                 usd_per_node=c.per_node,
                 bisection=width,
                 bisection_label=label,
-                throughput_bound=uniform_bound(r.nodes, width, r.family, r.params),
+                throughput_bound=bound,
+                usd_per_throughput=c.per_node / bound if bound else None,
             )
         )
     return out

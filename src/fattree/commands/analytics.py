@@ -83,6 +83,7 @@ _METRIC_COLS = [
     ("bisection", "bisection"),
     ("usd_per_node", "$/node"),
     ("throughput_bound", "bound"),
+    ("usd_per_throughput", "$/node/bound"),
     ("rcp", "RCP@N"),
 ]
 
@@ -110,6 +111,8 @@ def _cell(r, col: str) -> str:
         return f"{r.usd_per_node:,.0f}"
     if col == "throughput_bound":
         return _fmt(r.throughput_bound, 3)
+    if col == "usd_per_throughput" and r.usd_per_throughput is not None:
+        return f"{r.usd_per_throughput:,.0f}"
     return _fmt(getattr(r, col), 4)
 
 
@@ -125,7 +128,10 @@ def design(
         None, "--levels", help="only designs with this many levels n"
     ),
     objective: str | None = typer.Option(
-        None, "--objective", help="cost | latency | throughput | rcp (overrides --rank-by)"
+        None,
+        "--objective",
+        help="cost_per_throughput (default: $/node divided by the uniform throughput "
+        "bound) | cost | latency | throughput | rcp (the papers' criterion)",
     ),
     prices: Path | None = typer.Option(
         None, "--prices", help="price file (TOML) for the cost objective"
@@ -138,7 +144,7 @@ def design(
     ),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
     rank_by: str | None = typer.Option(
-        None, "--rank-by", help="column to rank by (ascending; default rcp)"
+        None, "--rank-by", help="column to rank by (ascending; replaces the objective)"
     ),
     pareto: bool = typer.Option(
         False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"
@@ -150,8 +156,10 @@ def design(
         None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"
     ),
 ) -> None:
-    """Every feasible (family, k, n) reaching --nodes, ranked by RCP or an objective (closed forms and
-    the price model; graphs are built only to cut the bisection of families without a closed form)."""
+    """Every feasible (family, k, n) reaching --nodes, ranked by an objective: by default what one
+    unit of uniform throughput costs ($/node over the throughput bound), or cost, latency,
+    throughput, RCP (closed forms and the price model; graphs are built only to cut the bisection
+    of families without a closed form)."""
     from ..analysis.advisor import DEFAULT_FAMILIES, TAPERED
     from ..analysis.advisor import design as run
     from ..analysis.pricing import load_prices
@@ -166,6 +174,8 @@ def design(
             f"objective={objective!r} and rank_by={rank_by!r} both choose the ranking: "
             "give one of them"
         )
+    if objective is None and rank_by is None:
+        objective = "cost_per_throughput"  # what a unit of delivered bandwidth costs
     rank_by = rank_by or "rcp"
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
@@ -194,7 +204,10 @@ def design(
         print_json([r.as_dict() for r in rows])
         return
     cols = _METRIC_COLS if metrics else _DESIGN_COLS
-    ranked = d.rank_by + (" (descending)" if objective == "throughput" else "")
+    ranked = {
+        "usd_per_throughput": "cost per unit of throughput ($/node / bound)",
+        "throughput_bound": "throughput bound (descending)",
+    }.get(d.rank_by, d.rank_by)
     title = (
         f"designs for {nodes:,} nodes"
         + (f", radix <= {budget}" if budget else "")
@@ -233,7 +246,9 @@ def design(
                 f"in-rack copper, switch links optical"
                 f"{f', every switch priced as a {radix}-port product' if radix else ''}); "
                 f"bisection: exact closed form, or '<=' an upper bound (explicit cut of the graph, or N/2); "
-                f"bound: uniform-traffic throughput bound from those cuts (flits/node/cycle, any routing); "
+                f"bound: uniform-traffic throughput bound from those cuts and the family's own caps "
+                f"(e.g. MiKANT's cross links; flits/node/cycle, any routing); "
+                f"$/node/bound: what one flit/cycle per node of uniform throughput costs; "
                 f"avg dist: hops, node links included (zero-load latency in hops)."
             )
         )
