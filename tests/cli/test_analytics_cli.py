@@ -100,12 +100,25 @@ def test_design_ranks_by_cost_per_throughput_by_default(capsys):
     assert per == sorted(per) and len(per) > 10
     for r in rows:
         if r["usd_per_throughput"] is not None:
-            assert r["usd_per_throughput"] == pytest.approx(r["usd_per_node"] / r["throughput_bound"])
+            assert r["usd_per_throughput"] == pytest.approx(
+                r["usd_per_node"] / r["throughput_bound"]
+            )
     # MiKANT(4,3): the cross links cap any routing at 127/160, below its cut bound 0.992
     mk = next(r for r in rows if r["spec"] == "mikant:k=4,n=3")
     assert mk["throughput_bound"] == pytest.approx(127 / 160)
-    code, out, _ = run(capsys, "design", "--nodes", "64", "--radix", "8", "--objective", "rcp",
-                       "--json", "--top", "0")
+    code, out, _ = run(
+        capsys,
+        "design",
+        "--nodes",
+        "64",
+        "--radix",
+        "8",
+        "--objective",
+        "rcp",
+        "--json",
+        "--top",
+        "0",
+    )
     rcps = [r["rcp"] for r in json.loads(out)]
     assert rcps == sorted(rcps)
 

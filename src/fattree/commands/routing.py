@@ -398,8 +398,9 @@ def _ft_load(topo, name, mask, model, traffic, seed, vcs, as_json, sec) -> None:
             f"load walks every pair, at most {BOUND_MAX_PAIRS:,} pairs"
         )
     faulty = mask if mask is not None else np.zeros(topo.n_links, bool)
-    with _spinner(f"fault-tolerant routes over {topo.n_nodes * (topo.n_nodes - 1):,} pairs", sec,
-                  as_json):
+    with _spinner(
+        f"fault-tolerant routes over {topo.n_nodes * (topo.n_nodes - 1):,} pairs", sec, as_json
+    ):
         fr = fault_router(topo, name, faulty, vcs, model)
         bound = router_load_bound(topo, fr, traffic, seed, vcs)
     if bound is None:
