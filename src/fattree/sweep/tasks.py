@@ -409,12 +409,20 @@ def _sim_params() -> list[TaskParam]:
 def _simulate(config: dict, seed: int) -> dict:
     """One cycle-accurate simulation (fattree.sim) at one offered load.
 
+    ``channel_load_bound`` is the throughput bound of this very point: its routing and
+    its pattern drawn with its seed (a ``randperm`` is the permutation simulated; with
+    faults, the routes that survive its fault set), so a simulation is judged against
+    its own bound, never another permutation's.
+
     References: 000 §V.B (the model and its metrics), 001 §3.4, 004 §3.3.
     """
     from .. import sim
 
     kwargs = {k: v for k, v in config.items() if k != "topology"}
-    out = sim.simulate(config["topology"], seed=seed, **kwargs).to_dict()
+    bound = kwargs.get("model", "papers") == "papers" and not str(
+        kwargs.get("traffic", "")
+    ).startswith("trace")
+    out = sim.simulate(config["topology"], seed=seed, bound=bound, **kwargs).to_dict()
     # the simulator echoes its inputs: keep the effective configuration as one JSON
     # column and drop echoes equal to the point's own parameters
     out["sim_config"] = json.dumps(out.pop("config"), sort_keys=True, default=str)
