@@ -117,7 +117,15 @@ def _cell(r, col: str) -> str:
 
 
 def design(
-    nodes: int = typer.Option(..., "--nodes", help="required number of compute nodes (2 .. 10^12)"),
+    nodes: int | None = typer.Option(
+        None, "--nodes", help="required number of compute nodes (2 .. 10^12)"
+    ),
+    budget: float | None = typer.Option(
+        None,
+        "--budget",
+        help="instead of --nodes: the largest design of each family whose price fits this "
+        "many US$ (equal budget), ranked by the uniform throughput it buys",
+    ),
     radix: int | None = typer.Option(
         None,
         "--radix",
@@ -167,6 +175,26 @@ def design(
 
     if top < 0:
         raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
+    if (nodes is None) == (budget is None):
+        raise ParameterError(
+            "nodes and budget: give one of --nodes (designs reaching a node count) or "
+            "--budget (the largest design of each family within a price)"
+        )
+    if budget is not None:
+        for name, value in (
+            ("levels", levels),
+            ("objective", objective),
+            ("rank_by", rank_by),
+            ("exact", exact or None),
+            ("pareto", pareto or None),
+        ):
+            if value is not None:
+                raise ParameterError(
+                    f"{name}={value!r} does not apply with --budget (one design per family, "
+                    "ranked by the throughput the budget buys)"
+                )
+        _budget_table(budget, radix, max_radix, families, p, prices, max_n, as_json, top)
+        return
     if radix is not None and max_radix is not None and radix != max_radix:
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
     if objective is not None and rank_by is not None:
@@ -252,6 +280,76 @@ def design(
                 f"avg dist: hops, node links included (zero-load latency in hops)."
             )
         )
+
+
+def _budget_table(budget, radix, max_radix, families, p, prices, max_n, as_json, top) -> None:
+    """``design --budget``: the largest design of each family within the price."""
+    from ..analysis.advisor import DEFAULT_FAMILIES, TAPERED, within_budget
+    from ..analysis.pricing import load_prices
+    from ..errors import ParameterError
+
+    if radix is not None and max_radix is not None and radix != max_radix:
+        raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
+    if max_n is not None and (isinstance(max_n, bool) or not 1 <= max_n <= 63):
+        raise ParameterError(f"max_n={max_n!r} is invalid: an integer from 1 to 63")
+    pr = load_prices(prices)
+    fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
+    with ProgressLine(f"design --budget {budget:,.0f}", quiet=as_json) as bar:
+        rows = within_budget(
+            budget,
+            max_radix if max_radix is not None else radix,
+            fams,
+            p,
+            prices=pr,
+            switch_radix=radix,
+            max_n=max_n or 12,
+        )
+        bar.finish(f"design --budget {budget:,.0f}: {len(rows)} families fit")
+    shown = rows[:top] if top > 0 else rows
+    if as_json:
+        print_json(
+            [r.as_dict() | {"budget": budget, "throughput_total": _total(r)} for r in shown]
+        )
+        return
+    from rich import box
+
+    cap = radix if radix is not None else max_radix
+    table = Table(
+        title=f"the largest design of each family within US${budget:,.0f}"
+        + (f", radix <= {cap}" if cap else "")
+        + ", ranked by the uniform throughput bought",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+    )
+    heads = ("#", "design", "nodes", "US$", "$/node", "bound", "nodes x bound", "avg dist")
+    for h in heads:
+        table.add_column(h, justify="left" if h == "design" else "right", no_wrap=True)
+    for i, r in enumerate(shown, 1):
+        table.add_row(
+            str(i),
+            r.spec,
+            f"{r.nodes:,}",
+            f"{r.cost:,.0f}",
+            f"{r.usd_per_node:,.0f}",
+            _fmt(r.throughput_bound, 3),
+            _fmt(_total(r), 4),
+            _fmt(r.avg_distance, 4),
+        )
+    _wide(table, _WIDE)
+    console.print(
+        escape(
+            f"prices: {pr.source}"
+            + (f", every switch priced as a {radix}-port product" if radix else "")
+            + "; bound: uniform throughput bound of any routing (flits/node/cycle, cuts and the "
+            "family's own caps); nodes x bound: the uniform throughput the budget buys "
+            "(flits/cycle), an upper bound: simulate the designs for what their routing delivers."
+        )
+    )
+
+
+def _total(r) -> float | None:
+    return None if r.throughput_bound is None else r.nodes * r.throughput_bound
 
 
 # ------------------------------------------------------------------ compare

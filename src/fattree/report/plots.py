@@ -106,12 +106,18 @@ def series_label(df, series: Sequence[str], key: tuple) -> str:
     ...                    "traffic": ["uniform"], "algorithm": ["alg1"]})
     >>> series_label(df, ["family", "traffic"], ("mikant", "uniform"))
     'MiKANT(4,5), uniform, alg1'
+    >>> series_label(pd.DataFrame({"algorithm": ["oracle"]}), ["algorithm", "model"],
+    ...              ("oracle", "local"))
+    'oracle, global knowledge'
     """
     from .labels import value_label
 
     parts = []
+    algs = set(df["algorithm"].astype(str)) if "algorithm" in df.columns else set()
     for c, v in zip(series, key):
-        if (
+        if c == "model" and algs and all(a == "oracle" or a.endswith("-table") for a in algs):
+            parts.append("global knowledge")  # the oracle sees every fault, whatever the model
+        elif (
             c == "family"
             and "topology" in df.columns
             and "topology" not in series
@@ -223,7 +229,7 @@ def draw(
     if ax is None:
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(6.4, 4.4), layout="constrained")
+        fig = Figure(figsize=(8.4, 4.4), layout="constrained")
         ax = fig.subplots()
     log = logy if logy is not None else kind.logy
     extra = [
@@ -323,8 +329,77 @@ def draw(
     ax.set_title(title or plot_title(df, kind.title, series), fontsize="medium")
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[1]:
-        ax.legend(fontsize="small", framealpha=0.85)
+        if fig is not None:  # our own figure: the legend beside the axes, off the data
+            ax.legend(
+                fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0
+            )
+        else:
+            ax.legend(fontsize="small", framealpha=0.85)
     return fig if fig is not None else ax.figure
+
+
+#: most series (lines) one figure draws; more are split over several figures
+MAX_SERIES = 6
+
+
+def split_series(df, name: str, max_series: int = MAX_SERIES) -> list:
+    """Split a results frame into parts that each draw at most ``max_series`` lines of plot
+    ``name``: by traffic pattern first, then by family (topologies of one family together),
+    then in runs of topologies. Returns ``[(part, what)]``, ``what`` naming the part ("" when
+    the frame is drawn whole).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"topology": [f"kant:k={k},n=2" for k in range(2, 6)] * 2,
+    ...     "traffic": ["uniform"] * 4 + ["randperm"] * 4, "load": 0.1, "latency": 1.0})
+    >>> [(len(p), w) for p, w in split_series(df, "latency", max_series=4)]
+    [(4, 'randperm'), (4, 'uniform')]
+    """
+    kind = PLOTS.get(name)
+    try:
+        x = _pick(df, kind.x, "x", name)
+        y = _pick(df, kind.metrics, "metric", name)
+    except ParameterError:
+        return [(df, "")]
+    rows = df[df[x].notna() & df[y].notna()]
+    series = series_columns(rows, x)
+
+    def count(part) -> int:
+        cols = series_columns(part, x)
+        return len(part[cols].drop_duplicates()) if cols else 1
+
+    def keep(part):
+        part = part.copy()
+        part.attrs = dict(df.attrs)
+        return part
+
+    if not series or count(rows) <= max_series:
+        return [(df, "")]
+    parts = [(rows, "")]
+    if "traffic" in series:
+        parts = [(g, str(t)) for t, g in rows.groupby("traffic", sort=True)]
+    out = []
+    for part, what in parts:
+        if count(part) <= max_series or "topology" not in part.columns:
+            out.append((keep(part), what))
+            continue
+        per = max(1, count(part) // max(part["topology"].nunique(), 1))
+        fam = part["topology"].astype(str).str.split(":").str[0]
+        chunks, cur, cur_n = [], [], 0
+        for _, g in part.groupby(fam, sort=True):
+            for topo in sorted(g["topology"].unique()):
+                if cur and cur_n + per > max_series:
+                    chunks.append(cur)
+                    cur, cur_n = [], 0
+                cur.append(topo)
+                cur_n += per
+        if cur:
+            chunks.append(cur)
+        for i, topos in enumerate(chunks, 1):
+            label = f"{what + ', ' if what else ''}part {i} of {len(chunks)}"
+            out.append((keep(part[part["topology"].isin(topos)]), label))
+    return out
 
 
 def available(df) -> list[str]:

@@ -548,6 +548,18 @@ def _switch_radix(value: int) -> int:
     return value
 
 
+def _ranks(value: int) -> int:
+    if not 2 <= value <= 10**9:
+        raise ParameterError(f"ranks={value!r} is invalid: a node count from 2 to 10^9")
+    return value
+
+
+def _budget(value: float) -> float:
+    if not value > 0:
+        raise ParameterError(f"budget={value!r} is invalid: a positive amount of US$")
+    return value
+
+
 @task(
     "cost",
     columns=topology_columns,
@@ -592,6 +604,22 @@ def _switch_radix(value: int) -> int:
             bool,
             "compute the routing's channel-load bounds (off: only the cut bound, for large N)",
             default=True,
+        ),
+        TaskParam(
+            "ranks",
+            int,
+            "equal node count: the design is compared on this many nodes (ranks on nodes "
+            "0..ranks-1, the rest idle); per-node prices are per rank",
+            default=OMIT,
+            check=_ranks,
+        ),
+        TaskParam(
+            "budget",
+            float,
+            "equal budget (US$): the design is the largest of its family within it "
+            "(fattree design --budget); refused when it costs more",
+            default=OMIT,
+            check=_budget,
         ),
     ],
 )
@@ -658,4 +686,19 @@ def _cost(config: dict, seed: int) -> dict:
         out[f"bound_{traffic}"] = rep.bound if np.isfinite(rep.bound) else None
     if out.get("bound_uniform"):
         out["usd_per_throughput"] = c.total / (n * out["bound_uniform"])
+    ranks = config.get("ranks")
+    if ranks is not None:
+        if ranks > n:
+            raise ParameterError(
+                f"ranks={ranks} is invalid for {topo.spec}: it has {n:,} nodes; place at most "
+                f"that many ranks"
+            )
+        out["usd_per_rank"] = c.total / ranks
+        out["watts_per_rank"] = c.watts / ranks
+    budget = config.get("budget")
+    if budget is not None and c.total > budget * (1 + 1e-9):
+        raise ParameterError(
+            f"budget={budget:,.0f} is invalid for {topo.spec}: it costs ${c.total:,.0f}; an "
+            f"equal-budget design fits the budget (fattree design --budget)"
+        )
     return out
