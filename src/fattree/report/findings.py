@@ -181,7 +181,8 @@ def fault_table(df, rates=(0.05, 0.25, 0.5)):
             text = fmt_number(ratio.get(r), 4)
             if lo is not None and hi is not None and r in lo.index and pd.notna(lo.get(r)):
                 text += f" [{fmt_number(lo.get(r), 4)}, {fmt_number(hi.get(r), 4)}]"
-            row[f"success at {fmt_number(100 * r)} % faults (95 % CI)"] = text
+            ci = " (95 % CI)" if lo is not None and hi is not None else ""
+            row[f"success at {fmt_number(100 * r)} % faults{ci}"] = text
         rows.append((-float(ratio.get(shown[-1], 0.0)) if shown else 0.0, len(rows), row))
     return pd.DataFrame([r for _, _, r in sorted(rows, key=lambda t: t[:2])])
 
@@ -219,9 +220,9 @@ _SUMMARY = (
     ("zero_load_latency", "zero-load latency (cycles)"),
     ("sat_sim", "saturation throughput, simulated"),
     ("sat_bound", "bound"),
-    ("perm_sustained", "random permutation: load carried"),
-    ("perm_bound", "its permutation's bound"),
-    ("perm_peak", "peak accepted past saturation"),
+    ("perm_peak", "random permutation, simulated"),
+    ("perm_carried", "its routes carry at most"),
+    ("perm_bound", "its busiest channel saturates at"),
     ("ft", "fault tolerance (95 % CI)"),
     ("fault_tp", "throughput under faults (range)"),
     ("usd_per_throughput", "US$ per node per unit of throughput"),
@@ -235,8 +236,8 @@ def summary_tables(df) -> dict:
     One row per design (:func:`fattree.sweep.verdicts.design_summary`): N (ranks used, and
     nodes built when some are idle), cost and power per node, zero-load latency,
     saturation throughput simulated (peak accepted) and its bound (the channel-load bound
-    of the very points simulated), the highest random-permutation load carried unsaturated
-    beside its own permutation's bound, fault tolerance
+    of the very points simulated), the best random-permutation point
+    beside the bounds of that very permutation, fault tolerance
     with its 95 % Wilson interval, throughput under faults over the fault draws; columns
     with no value are left out. Throughputs are flits per node per cycle.
 
@@ -274,7 +275,10 @@ def summary_tables(df) -> dict:
                 row["N"] = (
                     f"{ranks:,} of {int(n):,}" if pd.notna(n) and int(n) != ranks else f"{ranks:,}"
                 )
+            key = str(r["ranked_by"])
             for col, head in _SUMMARY:
+                if col in ("usd_per_throughput", "throughput_total") and col != key:
+                    continue  # each comparison shows the figure it is ranked by
                 row[head] = _summary_cell(r, col)
             rows.append(row)
         t = pd.DataFrame(rows)
@@ -299,7 +303,8 @@ def _summary_cell(r, col: str) -> str:
         v = num(col)
         if v is None:
             return ""
-        return f"{fmt_number(v, 3)} (load {fmt_number(r['zero_load_at'])})"
+        sat = ", saturated" if r.get("zero_load_saturated") else ""
+        return f"{fmt_number(v, 3)} (load {fmt_number(r['zero_load_at'])}{sat})"
     if col == "sat_sim":
         v = num(col)
         return (

@@ -132,14 +132,15 @@ def summary_html(df, verdict=None, notes=None, findings=None) -> str:
         parts.append(f'<h3 id="summary-{i}">{_esc(name)}</h3>' + table_html(table))
     if tables:
         parts.append(
-            '<p class="meta">Throughputs in flits per node per cycle. Saturation throughput: '
-            "the peak accepted rate under uniform traffic. Bounds are the routing's "
-            "channel-load bound of the very points simulated (a random permutation's bound is "
-            "that of the permutation it ran). Load carried: the highest offered load the "
-            "simulation delivered unsaturated; it never exceeds its own bound, while the "
-            "accepted rate averaged over all sources may, past saturation (sources off the "
-            "bottleneck keep delivering). Zero-load latency is at the lowest load simulated; "
-            "fault tolerance is the share of node pairs routed, with its 95 % Wilson "
+            '<p class="meta">Throughputs in flits per node per cycle, averaged over the '
+            "sources. Saturation throughput: the peak accepted rate under uniform traffic, "
+            "beside the channel-load bound of the very points simulated (the load at which "
+            "the busiest channel saturates). Random permutation: the peak accepted rate, "
+            "beside the most the routes of that very permutation carry at its load, and the "
+            "load at which its busiest channel saturates; past that load the average may "
+            "exceed it, as sources off the busiest channels keep delivering. Zero-load "
+            "latency is at the lowest load simulated; fault tolerance is the share of node "
+            "pairs routed, with its 95 % Wilson "
             "interval. Idle nodes (N = ranks of nodes) are paid for: prices are per rank.</p>"
         )
     said = list(verdict or [])

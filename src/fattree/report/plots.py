@@ -363,7 +363,6 @@ def split_series(df, name: str, max_series: int = MAX_SERIES) -> list:
     except ParameterError:
         return [(df, "")]
     rows = df[df[x].notna() & df[y].notna()]
-    series = series_columns(rows, x)
 
     def count(part) -> int:
         cols = series_columns(part, x)
@@ -374,8 +373,22 @@ def split_series(df, name: str, max_series: int = MAX_SERIES) -> list:
         part.attrs = dict(df.attrs)
         return part
 
+    if "fault_rate" in rows.columns and rows["fault_rate"].notna().any():
+        # runs under faults: a curve of their own where they span several x values; single
+        # points (throughput at one load over fault draws) are the summary table's business
+        faulted = rows[rows["fault_rate"].notna()]
+        rows = rows[rows["fault_rate"].isna()]
+        per = faulted.groupby("topology")[x].nunique() if "topology" in faulted else None
+        extra = split_series(faulted.drop(columns=["fault_rate"]), name, max_series) if (
+            per is not None and (per > 1).all()
+        ) else []
+        extra = [(p, f"under faults{', ' + w if w else ''}") for p, w in extra]
+        if not len(rows):
+            return extra
+        return [(keep(p), w) for p, w in split_series(keep(rows), name, max_series)] + extra
+    series = series_columns(rows, x)
     if not series or count(rows) <= max_series:
-        return [(df, "")]
+        return [(keep(rows) if len(rows) < len(df) else df, "")]
     parts = [(rows, "")]
     if "traffic" in series:
         parts = [(g, str(t)) for t, g in rows.groupby("traffic", sort=True)]
@@ -388,7 +401,11 @@ def split_series(df, name: str, max_series: int = MAX_SERIES) -> list:
         fam = part["topology"].astype(str).str.split(":").str[0]
         chunks, cur, cur_n = [], [], 0
         for _, g in part.groupby(fam, sort=True):
-            for topo in sorted(g["topology"].unique()):
+            topos = sorted(g["topology"].unique())
+            if cur and cur_n + per * len(topos) > max_series:
+                chunks.append(cur)  # a family is not split across figures where it fits one
+                cur, cur_n = [], 0
+            for topo in topos:
                 if cur and cur_n + per > max_series:
                     chunks.append(cur)
                     cur, cur_n = [], 0

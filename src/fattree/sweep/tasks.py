@@ -422,11 +422,31 @@ def _simulate(config: dict, seed: int) -> dict:
     bound = kwargs.get("model", "papers") == "papers" and not str(
         kwargs.get("traffic", "")
     ).startswith("trace")
-    out = sim.simulate(config["topology"], seed=seed, bound=bound, **kwargs).to_dict()
+    res = sim.simulate(config["topology"], seed=seed, bound=bound, **kwargs)
+    out = res.to_dict()
+    if bound and not res.fault_rate and not kwargs.get("faults"):
+        out["carried_bound"] = _carried_bound(config["topology"], res, seed)
     # the simulator echoes its inputs: keep the effective configuration as one JSON
     # column and drop echoes equal to the point's own parameters
     out["sim_config"] = json.dumps(out.pop("config"), sort_keys=True, default=str)
     return {k: v for k, v in out.items() if not (k in config and config[k] == v)}
+
+
+def _carried_bound(spec: str, res, seed: int) -> float | None:
+    """The most the routes of the simulated permutation carry per source at its offered
+    load (``routing.load.carried_bound``); None for rate patterns and split routing."""
+    from ..routing import compile_routing
+    from ..routing.load import carried_bound
+    from ..topology import build
+    from ..traffic import make_traffic
+    from ..traffic.patterns import T_TABLE
+
+    topo = build(spec)
+    tr = make_traffic(res.traffic, topo.n_nodes, seed=seed)
+    if tr.code != T_TABLE or topo.n_nodes > 20_000:
+        return None
+    cr = compile_routing(topo, res.algorithm, seed=seed)
+    return carried_bound(topo, cr, tr.table[: topo.n_nodes], float(res.offered_load))
 
 
 def _ft_algorithm(value: str) -> str:
