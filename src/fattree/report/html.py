@@ -133,13 +133,14 @@ def summary_html(df, verdict=None, notes=None, findings=None) -> str:
     if tables:
         parts.append(
             '<p class="meta">Throughputs in flits per node per cycle, averaged over the '
-            "sources. Saturation throughput: the peak accepted rate under uniform traffic, "
-            "beside the channel-load bound of the very points simulated (the load at which "
-            "the busiest channel saturates). Random permutation: the peak accepted rate, "
-            "beside the most the routes of that very permutation carry at its load, and the "
-            "load at which its busiest channel saturates; past that load the average may "
-            "exceed it, as sources off the busiest channels keep delivering. Zero-load "
-            "latency is at the lowest load simulated; fault tolerance is the share of node "
+            "sources. Saturation throughput: the peak accepted rate under uniform traffic. "
+            "Bound: the channel-load bound of the very points simulated, the load at which "
+            "the busiest channel of that pattern saturates; past it the rate averaged over "
+            "the sources may exceed it, as sources off the busiest channels keep delivering. "
+            "Random permutation: the peak accepted rate, beside the most the routes of that "
+            "very permutation carry at its load (no simulation exceeds it) and the load at "
+            "which its busiest channel saturates. Zero-load latency is at the lowest load "
+            "simulated; fault tolerance is the share of node "
             "pairs routed, with its 95 % Wilson "
             "interval. Idle nodes (N = ranks of nodes) are paid for: prices are per rank.</p>"
         )

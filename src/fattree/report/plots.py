@@ -233,7 +233,9 @@ def draw(
         ax = fig.subplots()
     log = logy if logy is not None else kind.logy
     extra = [
-        c for c in ("topology", "algorithm", "saturated") if c in df.columns and c not in series
+        c
+        for c in ("topology", "algorithm", "saturated", "ci_low", "ci_high")
+        if c in df.columns and c not in series and (y == "success_ratio" or "ci" not in c)
     ]
     data = df[series + extra + [x, y]].dropna(subset=[x, y])
     groups = list(data.groupby(series, sort=True, dropna=False)) if series else [((), data)]
@@ -266,7 +268,14 @@ def draw(
         err = stats["std"].where(stats["count"] > 1)
         xs, ys = stats[x].to_numpy(float), stats["mean"].to_numpy(float)
         ok = ~sat
-        if err.notna().any():
+        if "ci_low" in g.columns and g["ci_low"].notna().any():
+            # a success ratio: its 95 % Wilson interval (001 Figs. 8-9 are read against it)
+            ci = g.groupby(x, sort=True)[["ci_low", "ci_high"]].mean().reindex(stats[x])
+            span = np.vstack([ys - ci["ci_low"].to_numpy(), ci["ci_high"].to_numpy() - ys])
+            ax.errorbar(
+                xs[ok], ys[ok], yerr=np.nan_to_num(span)[:, ok], capsize=3, label=label, **style
+            )
+        elif err.notna().any():
             ax.errorbar(
                 xs[ok], ys[ok], yerr=err.fillna(0).to_numpy()[ok], capsize=2, label=label, **style
             )
@@ -379,9 +388,11 @@ def split_series(df, name: str, max_series: int = MAX_SERIES) -> list:
         faulted = rows[rows["fault_rate"].notna()]
         rows = rows[rows["fault_rate"].isna()]
         per = faulted.groupby("topology")[x].nunique() if "topology" in faulted else None
-        extra = split_series(faulted.drop(columns=["fault_rate"]), name, max_series) if (
-            per is not None and (per > 1).all()
-        ) else []
+        extra = (
+            split_series(faulted.drop(columns=["fault_rate"]), name, max_series)
+            if (per is not None and (per > 1).all())
+            else []
+        )
         extra = [(p, f"under faults{', ' + w if w else ''}") for p, w in extra]
         if not len(rows):
             return extra
