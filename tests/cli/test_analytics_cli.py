@@ -261,3 +261,59 @@ def test_subprocess_exit_code():
         text=True,
     )
     assert r.returncode == 0 and json.loads(r.stdout)[0]["spec"] == "hypercube:d=12,p=1"
+
+
+def test_design_budget_lists_the_largest_design_per_family(capsys):
+    code, out, err = run(
+        capsys,
+        "design",
+        "--budget",
+        "400000",
+        "--radix",
+        "8",
+        "--families",
+        "kant,xgft-2:1,clos,mikant",
+        "--json",
+    )
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["spec"] for r in rows] == [
+        "mikant:k=4,n=3",
+        "kant:k=4,n=3",
+        "clos:k=3,n=3",
+        "xgft:m=4.4.4,w=1.2.4",
+    ]
+    totals = [r["throughput_total"] for r in rows]
+    assert totals == sorted(totals, reverse=True)
+    assert all(r["cost"] <= 400000 for r in rows)
+    code, out, _ = run(capsys, "design", "--budget", "400000", "--radix", "8")
+    assert code == 0 and "the largest design of each family within US$400,000" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["design"], "give one of --nodes"),
+        (["design", "--nodes", "64", "--budget", "1e5"], "give one of --nodes"),
+        (["design", "--budget", "0"], "budget=0.0 is invalid"),
+        (["design", "--budget", "nan"], "budget=nan is invalid"),
+        (["design", "--budget", "1e5", "--objective", "rcp"], "does not apply with --budget"),
+        (["design", "--budget", "10", "--radix", "8"], "costs that little"),
+    ],
+)
+def test_design_budget_bad_input(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_within_budget_is_the_largest_that_fits():
+    from fattree.analysis.advisor import design, within_budget
+
+    rows = within_budget(400_000, switch_radix=8, families="kant,mikant,clos")
+    for r in rows:
+        bigger = [
+            d
+            for d in design(r.nodes + 1, families=r.design, switch_radix=8, metrics=True).rows
+            if d.cost is not None
+        ]
+        assert all(d.cost > 400_000 for d in bigger), r.spec

@@ -307,9 +307,7 @@ def _budget_table(budget, radix, max_radix, families, p, prices, max_n, as_json,
         bar.finish(f"design --budget {budget:,.0f}: {len(rows)} families fit")
     shown = rows[:top] if top > 0 else rows
     if as_json:
-        print_json(
-            [r.as_dict() | {"budget": budget, "throughput_total": _total(r)} for r in shown]
-        )
+        print_json([r.as_dict() | {"budget": budget, "throughput_total": _total(r)} for r in shown])
         return
     from rich import box
 
