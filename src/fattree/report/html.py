@@ -414,8 +414,8 @@ def write_report(
     notes : list of str, optional
         Short notes shown under the verdict (points not run, failures).
     verdict : list of str, optional
-        The verdict, at most five sentences (a shipped study's ``VERDICTS`` entry);
-        default: the first findings.
+        The verdict, at most five sentences; default: the ``VERDICTS`` entry of a study in
+        the store (``fattree.sweep.verdicts``), else the first findings.
 
     Examples
     --------
@@ -442,6 +442,11 @@ def write_report(
     df = store.read()
     studies = store.studies
     cfg = next((s.get("report", {}) for s in studies.values() if s.get("report")), {})
+    if verdict is None:  # a shipped study's verdict, as `fattree study` writes it
+        from ..sweep.verdicts import VERDICTS
+
+        name = next((n for n in studies if n in VERDICTS), None)
+        verdict = list(VERDICTS.get(name)(df)) if name is not None else None
     page = render(
         df,
         title=title or cfg.get("title") or f"fattree results: {store.path.name}",
