@@ -131,19 +131,7 @@ def summary_html(df, verdict=None, notes=None, findings=None) -> str:
     for i, (name, table) in enumerate(tables.items()):
         parts.append(f'<h3 id="summary-{i}">{_esc(name)}</h3>' + table_html(table))
     if tables:
-        parts.append(
-            '<p class="meta">Throughputs in flits per node per cycle, averaged over the '
-            "sources. Saturation throughput: the peak accepted rate under uniform traffic. "
-            "Bound: the channel-load bound of the very points simulated, the load at which "
-            "the busiest channel of that pattern saturates; past it the rate averaged over "
-            "the sources may exceed it, as sources off the busiest channels keep delivering. "
-            "Random permutation: the peak accepted rate, beside the most the routes of that "
-            "very permutation carry at its load (no simulation exceeds it) and the load at "
-            "which its busiest channel saturates. Zero-load latency is at the lowest load "
-            "simulated; fault tolerance is the share of node "
-            "pairs routed, with its 95 % Wilson "
-            "interval. Idle nodes (N = ranks of nodes) are paid for: prices are per rank.</p>"
-        )
+        parts.append(f'<p class="meta">{_esc(_summary_note(tables))}</p>')
     said = list(verdict or [])
     if not said and findings is not None:
         said = list(findings.points)
@@ -159,6 +147,37 @@ def summary_html(df, verdict=None, notes=None, findings=None) -> str:
     for note in notes or []:
         parts.append(f'<p class="meta">{_esc(note)}</p>')
     return "\n".join(parts)
+
+
+def _summary_note(tables: dict) -> str:
+    """What the summary's columns mean, for the columns shown."""
+    heads = {c for t in tables.values() for c in t.columns}
+    out = []
+    if any("throughput" in h or "permutation" in h for h in heads):
+        out.append("Throughputs in flits per node per cycle, averaged over the sources.")
+    if "saturation throughput, simulated" in heads:
+        out.append(
+            "Saturation throughput: the peak accepted rate under uniform traffic. Bound: the "
+            "channel-load bound of the very points simulated, the load at which the busiest "
+            "channel of that pattern saturates; past it the rate averaged over the sources "
+            "may exceed it, as sources off the busiest channels keep delivering."
+        )
+    if "random permutation, simulated" in heads:
+        out.append(
+            "Random permutation: the peak accepted rate, beside the most the routes of that "
+            "very permutation carry at its load (no simulation exceeds it) and the load at "
+            "which its busiest channel saturates."
+        )
+    if "zero-load latency (cycles)" in heads:
+        out.append("Zero-load latency: at the lowest load simulated.")
+    if "fault tolerance (95 % CI)" in heads:
+        out.append(
+            "Fault tolerance: the share of node pairs routed by the family's default (or the "
+            "study's best) local fault-tolerant routing, with its 95 % Wilson interval."
+        )
+    if any(" of " in str(v) for t in tables.values() if "N" in t.columns for v in t["N"]):
+        out.append("N = ranks of nodes: the idle nodes are paid for, prices are per rank.")
+    return " ".join(out)
 
 
 def findings_html(df, reproductions=None, *, routing: bool = True, f=None) -> str:
