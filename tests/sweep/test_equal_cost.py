@@ -270,3 +270,21 @@ def test_quick_study_writes_the_summary_and_verdict_into_the_report(tmp_path):
     assert "Equal node count, N = 128" in html and "Equal budget, US$400,000" in html
     assert "Verdict" in html and "issue" not in html.lower()
     assert 1 <= sum(n.startswith("At equal") for n in res.notes) <= 2
+
+
+def test_full_study_budget_designs_and_ranks():
+    from fattree.analysis.advisor import within_budget
+    from fattree.topology import FAMILIES, resolve
+
+    pts = builtin_study("equal-cost").points()
+    budget = [p.params for p in pts if p.kind == "cost" and "budget" in p.params]
+    picked = within_budget(
+        budget[0]["budget"],
+        switch_radix=32,
+        families="kant,xgft-2:1,xgft-4:1,clos,mikant,cat,micat,kantc,mikantc",
+    )
+    assert {p["topology"] for p in budget} == {r.spec for r in picked}
+    for p in pts:
+        if p.kind == "cost" and "ranks" in p.params:
+            fam, values = resolve(p.params["topology"])
+            assert FAMILIES.get(fam.name).size(values)[0] >= p.params["ranks"]
