@@ -171,6 +171,7 @@ def _fault_sim_part(sim, topo: str) -> dict:
         "fault_tp_min": float(acc.min()),
         "fault_tp_max": float(acc.max()),
         "fault_tp_draws": int(len(rows)),
+        "fault_tp_pool": str(rows["fault_pool"].iloc[0]) if "fault_pool" in rows.columns else "all",
     }
 
 
@@ -437,8 +438,10 @@ def equal_cost(df) -> list[str]:
             tp = tp.sort_values("fault_tp_mean", ascending=False)
             r0 = tp.iloc[0]
             out.append(
-                f"Saturation throughput (uniform, load 1) with {_pct(r0['fault_tp_rate']).replace('.00', '')} "
-                f"of links failed, mean (min to max) over {int(r0['fault_tp_draws'])} fault draws: "
+                f"Saturation throughput (uniform, load 1) with "
+                f"{_pct(r0['fault_tp_rate']).replace('.00', '')} of"
+                f"{' switch-to-switch' if r0.get('fault_tp_pool') == 'switch-only' else ''} links "
+                f"failed, mean (min to max) over {int(r0['fault_tp_draws'])} fault draws: "
                 + ", ".join(
                     f"{r['topology']} {_f(r['fault_tp_mean'])} ({_f(r['fault_tp_min'])} to "
                     f"{_f(r['fault_tp_max'])}; fault-free {_f(r.get('sat_sim'))})"
