@@ -119,3 +119,20 @@ def test_cli_compare_labels_the_two_rcps_and_shows_bisection(capsys):
     assert round(m["rcp"], 4) == 0.8444 and round(m["rcp_at_n"], 4) == 0.8571  # issue 13's pair
     assert m["bisection_width"] > 0 and m["bisection_note"].startswith("upper bound")
     assert d["kant:k=16,n=3"]["cost"] == pytest.approx(cost("kant:k=16,n=3", use_graph=False).total)
+
+
+@pytest.mark.parametrize("k, n", [(2, 2), (3, 2), (4, 2), (2, 3), (3, 3)])
+def test_mikant_cross_link_cap_is_reached_by_the_balanced_routing(k, n):
+    """MiKANT's cap (its cross links, any routing) equals the exact channel-load bound of
+    its balanced routing under uniform traffic, and is below the cut bound for k >= 3."""
+    from fattree import build
+    from fattree.analysis.designmetrics import uniform_bound
+    from fattree.routing.load import channel_load
+    from fattree.topology.families.mikant import uniform_cap
+
+    topo = build(f"mikant:k={k},n={n}")
+    cap = uniform_cap({"k": k, "n": n})
+    assert channel_load(topo, "balanced").bound == pytest.approx(cap)
+    N = topo.n_nodes
+    b = uniform_bound(N, k**n // 2 if k % 2 == 0 else k**n // 2, "mikant", {"k": k, "n": n})
+    assert b == pytest.approx(min(cap, 1.0, 4 * (k**n // 2) * (N - 1) / N**2))

@@ -31,6 +31,8 @@ def test_design_json_reproduces_000(capsys):
         "--exact",
         "--max-n",
         "8",
+        "--objective",
+        "rcp",
         "--json",
     )
     assert code == 0, err
@@ -63,6 +65,8 @@ def test_design_json_reproduces_004(capsys):
         "kantc,mikantc",
         "--max-n",
         "7",
+        "--objective",
+        "rcp",
         "--json",
         "--top",
         "3",
@@ -79,13 +83,44 @@ def test_design_json_reproduces_004(capsys):
 @pytest.mark.slow
 def test_design_table_pareto_and_rank(capsys):
     code, out, _ = run(capsys, "design", "--nodes", "100000", "--max-radix", "16", "--pareto")
-    assert code == 0 and "Pareto front" in out and "best by rcp" in out
+    assert code == 0 and "Pareto front" in out and "best by cost per unit of throughput" in out
     code, out, _ = run(
         capsys, "design", "--nodes", "100000", "--rank-by", "avg_distance", "--json", "--top", "0"
     )
     rows = json.loads(out)
     dists = [r["avg_distance"] for r in rows if r["avg_distance"] is not None]
     assert dists == sorted(dists) and len(rows) > 20
+
+
+def test_design_ranks_by_cost_per_throughput_by_default(capsys):
+    code, out, err = run(capsys, "design", "--nodes", "64", "--radix", "8", "--json", "--top", "0")
+    assert code == 0, err
+    rows = json.loads(out)
+    per = [r["usd_per_throughput"] for r in rows if r["usd_per_throughput"] is not None]
+    assert per == sorted(per) and len(per) > 10
+    for r in rows:
+        if r["usd_per_throughput"] is not None:
+            assert r["usd_per_throughput"] == pytest.approx(
+                r["usd_per_node"] / r["throughput_bound"]
+            )
+    # MiKANT(4,3): the cross links cap any routing at 127/160, below its cut bound 0.992
+    mk = next(r for r in rows if r["spec"] == "mikant:k=4,n=3")
+    assert mk["throughput_bound"] == pytest.approx(127 / 160)
+    code, out, _ = run(
+        capsys,
+        "design",
+        "--nodes",
+        "64",
+        "--radix",
+        "8",
+        "--objective",
+        "rcp",
+        "--json",
+        "--top",
+        "0",
+    )
+    rcps = [r["rcp"] for r in json.loads(out)]
+    assert rcps == sorted(rcps)
 
 
 def test_compare_uses_closed_forms(capsys):
@@ -226,3 +261,59 @@ def test_subprocess_exit_code():
         text=True,
     )
     assert r.returncode == 0 and json.loads(r.stdout)[0]["spec"] == "hypercube:d=12,p=1"
+
+
+def test_design_budget_lists_the_largest_design_per_family(capsys):
+    code, out, err = run(
+        capsys,
+        "design",
+        "--budget",
+        "400000",
+        "--radix",
+        "8",
+        "--families",
+        "kant,xgft-2:1,clos,mikant",
+        "--json",
+    )
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["spec"] for r in rows] == [
+        "mikant:k=4,n=3",
+        "kant:k=4,n=3",
+        "clos:k=3,n=3",
+        "xgft:m=4.4.4,w=1.2.4",
+    ]
+    totals = [r["throughput_total"] for r in rows]
+    assert totals == sorted(totals, reverse=True)
+    assert all(r["cost"] <= 400000 for r in rows)
+    code, out, _ = run(capsys, "design", "--budget", "400000", "--radix", "8")
+    assert code == 0 and "the largest design of each family within US$400,000" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["design"], "give one of --nodes"),
+        (["design", "--nodes", "64", "--budget", "1e5"], "give one of --nodes"),
+        (["design", "--budget", "0"], "budget=0.0 is invalid"),
+        (["design", "--budget", "nan"], "budget=nan is invalid"),
+        (["design", "--budget", "1e5", "--objective", "rcp"], "does not apply with --budget"),
+        (["design", "--budget", "10", "--radix", "8"], "costs that little"),
+    ],
+)
+def test_design_budget_bad_input(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_within_budget_is_the_largest_that_fits():
+    from fattree.analysis.advisor import design, within_budget
+
+    rows = within_budget(400_000, switch_radix=8, families="kant,mikant,clos")
+    for r in rows:
+        bigger = [
+            d
+            for d in design(r.nodes + 1, families=r.design, switch_radix=8, metrics=True).rows
+            if d.cost is not None
+        ]
+        assert all(d.cost > 400_000 for d in bigger), r.spec

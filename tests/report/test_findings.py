@@ -97,9 +97,10 @@ def test_report_opens_with_findings_and_contents():
     df = _sim_frame()
     page = render(df, title="t")
     h2 = re.findall(r"<h2 id=\"([^\"]+)\"", page)
-    assert h2[:2] == ["findings", "figures"]
+    assert h2[:3] == ["summary", "figures", "findings"]
     assert page.index('<nav class="toc">') < page.index('<h2 id="figures">')
-    assert page.index('id="findings"') < page.index('<nav class="toc">')
+    assert page.index('id="summary"') < page.index('<nav class="toc">')
+    assert "ranked by saturation throughput" in page
     for anchor in re.findall(r'<a href="#([^"]+)"', page):
         assert f'id="{anchor}"' in page, anchor
     assert "Designs (simulated)" in page and "family=" not in page
@@ -160,3 +161,47 @@ def test_fault_figure_names_the_topology_and_styles_differ(tmp_path, monkeypatch
     lines = fig.axes[0].get_lines()
     assert lines[0].get_marker() != lines[1].get_marker()  # identical curves stay visible
     assert lines[0].get_linestyle() != lines[1].get_linestyle()
+
+
+def test_figures_split_to_at_most_six_series_with_the_legend_off_the_data():
+    specs = [f"kant:k={k},n=2" for k in range(2, 6)] + [f"clos:k={k},n=2" for k in range(2, 6)]
+    df = pd.DataFrame(
+        [
+            {"topology": t, "traffic": tr, "load": ld, "avg_latency": 5.0 + ld}
+            for t in specs
+            for tr in ("uniform", "randperm")
+            for ld in (0.1, 0.5)
+        ]
+    )
+    df.attrs["config_columns"] = ["topology", "traffic", "load"]
+    parts = P.split_series(df, "latency")
+    assert len(parts) >= 4  # 16 series: by traffic, then by family
+    for part, what in parts:
+        ax = P.draw(part, "latency").axes[0]
+        labels = [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+        assert 1 <= len(labels) <= P.MAX_SERIES and what
+        bbox = ax.get_legend().get_bbox_to_anchor().transformed(ax.transAxes.inverted())
+        assert bbox.x0 >= 1.0  # the legend sits right of the axes, not on the curves
+    fams = {part["topology"].str.split(":").str[0].nunique() for part, _ in parts}
+    assert fams == {1}  # a figure holds one family's designs
+
+
+def test_oracle_knowledge_is_global_and_gain_column_dropped():
+    from fattree.report.findings import knowledge
+
+    assert knowledge("oracle", "local") == "global" and knowledge("gns", "local") == "local"
+    df = pd.DataFrame(
+        {
+            "kind": "faults",
+            "topology": "mikant:k=3,n=3",
+            "algorithm": ["gns", "oracle"],
+            "model": "local",
+            "rate": 0.05,
+            "success_ratio": [0.9, 0.99],
+            "ci_low": [0.88, 0.98],
+            "ci_high": [0.92, 0.995],
+        }
+    )
+    t = fault_table(df).set_index("algorithm")
+    assert t.loc["oracle", "knowledge"] == "global" and t.loc["gns", "knowledge"] == "local"
+    assert t.loc["gns", "success at 5 % faults (95 % CI)"] == "0.9 [0.88, 0.92]"

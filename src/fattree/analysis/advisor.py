@@ -41,9 +41,17 @@ RANKABLE = (
     "n",
 )
 #: Columns filled by ``design(..., metrics=True)`` (price model, bisection, cut bound).
-METRIC_COLUMNS = ("cost", "watts", "usd_per_node", "bisection", "throughput_bound")
+METRIC_COLUMNS = (
+    "cost",
+    "watts",
+    "usd_per_node",
+    "bisection",
+    "throughput_bound",
+    "usd_per_throughput",
+)
 #: ``objective`` -> (column, descending)
 OBJECTIVES = {
+    "cost_per_throughput": ("usd_per_throughput", False),
     "cost": ("cost", False),
     "latency": ("avg_distance", False),
     "throughput": ("throughput_bound", True),
@@ -244,6 +252,8 @@ class DesignRow(NamedTuple):
     bisection: int | None = None
     bisection_label: str = ""
     throughput_bound: float | None = None
+    #: US$ per node / ``throughput_bound``: the price of one flit/cycle of uniform throughput
+    usd_per_throughput: float | None = None
 
     @property
     def spec(self) -> str:
@@ -456,8 +466,11 @@ def design(
     levels : int, optional
         Only designs with exactly this n (tree levels; the hypercube's dimension).
     objective : str, optional
-        ``cost`` (US$ of the price model, ascending), ``latency`` (average distance),
-        ``throughput`` (the uniform cut bound, descending) or ``rcp``; overrides ``rank_by``.
+        ``cost_per_throughput`` (US$ per node divided by the uniform throughput bound,
+        ascending: what one flit/cycle of delivered bandwidth costs), ``cost`` (US$ of the
+        price model, ascending), ``latency`` (average distance), ``throughput`` (the
+        uniform bound from cuts and the family's own cap, descending) or ``rcp``;
+        overrides ``rank_by``.
     metrics : bool
         Fill ``cost, watts, usd_per_node`` (:mod:`fattree.analysis.pricing`, closed-form
         bill), ``bisection`` with its label and ``throughput_bound``
@@ -574,6 +587,7 @@ def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow
         )
         c = price(bill, prices)
         width, label = bisection_estimate(r.spec)
+        bound = uniform_bound(r.nodes, width, r.family, r.params)
         out.append(
             r._replace(
                 cost=c.total,
@@ -581,7 +595,8 @@ def _with_metrics(rows: list[DesignRow], prices, switch_radix) -> list[DesignRow
                 usd_per_node=c.per_node,
                 bisection=width,
                 bisection_label=label,
-                throughput_bound=uniform_bound(r.nodes, width, r.family, r.params),
+                throughput_bound=bound,
+                usd_per_throughput=c.per_node / bound if bound else None,
             )
         )
     return out
@@ -625,3 +640,116 @@ def _nothing_fits(
 def families_available() -> list[str]:
     """Families the advisor can enumerate (those with closed forms of every column)."""
     return [f for f in SHAPES.names() if SHAPES.get(f).forms_family in FORMS]
+
+
+def within_budget(
+    budget: float,
+    max_radix: int | None = None,
+    families: Iterable[str] | str | None = None,
+    p: int = 1,
+    *,
+    prices=None,
+    switch_radix: int | None = None,
+    max_n: int = 12,
+) -> list[DesignRow]:
+    """The largest design of each family whose price fits ``budget`` (equal-budget designs).
+
+    For each family every (k, n) within the radix budget is priced from the closed forms
+    (:func:`fattree.analysis.pricing.bill_from_counts`, as ``design``); the one with the
+    most nodes whose total price is at most ``budget`` is kept (ties: the cheaper). Rows
+    carry the price model, bisection and uniform throughput bound (``metrics``), ranked by
+    the uniform throughput the budget buys, ``nodes x throughput_bound`` (flits/cycle),
+    descending.
+
+    Parameters
+    ----------
+    budget : float
+        US$ (the price model's currency), > 0.
+    max_radix : int, optional
+        Largest switch radix allowed (default: ``switch_radix``).
+    families : iterable of str or comma-separated str, optional
+        As :func:`design` (default: its families and the tapered XGFTs).
+    p : int
+        Nodes per router of the hypercube candidates.
+    prices : Prices, optional
+        Price model (default :func:`fattree.analysis.pricing.load_prices`).
+    switch_radix : int, optional
+        Every switch priced as this product (as ``design``'s ``switch_radix``).
+    max_n : int
+        Largest n (levels, dimension) considered.
+
+    Returns
+    -------
+    list of DesignRow
+        One per family that has a design within the budget.
+
+    Raises
+    ------
+    ParameterError
+        A budget that is not a positive finite number, bad families or radix, or a budget
+        below every family's smallest design.
+
+    Examples
+    --------
+    >>> rows = within_budget(400_000, switch_radix=8, families="kant,mikant")
+    >>> [(r.spec, r.nodes) for r in rows]
+    [('mikant:k=4,n=3', 128), ('kant:k=4,n=3', 64)]
+
+    References
+    ----------
+    000 §V.A (cost per node); docs/analytics.md (price model, the equal-cost study).
+    """
+    from .pricing import bill_from_counts, load_prices, price
+
+    if (
+        isinstance(budget, bool)
+        or not isinstance(budget, (int, float))
+        or not math.isfinite(budget)
+        or budget <= 0
+    ):
+        raise ParameterError(f"budget={budget!r} is invalid: a positive amount of US$")
+    if max_radix is None:
+        max_radix = switch_radix
+    fams = _validate(2, max_radix, families or (DEFAULT_FAMILIES + TAPERED), p, "rcp", max_n)
+    prices = prices or load_prices()
+    base = hypercube_cost(2, p)
+    best: dict[str, tuple] = {}
+    for fam in fams:
+        shape = SHAPES.get(fam)
+        for n in range(shape.n_min, max_n + 1):
+            ks = [shape.fixed_k] if shape.fixed_k is not None else None
+            k = shape.k_min if ks is None else ks[0]
+            fitted_any = False
+            while True:
+                if max_radix is not None and shape.radix(k, n, p) > max_radix:
+                    break
+                row = _row(shape, k, n, p, base)
+                if row is not None:
+                    bill = bill_from_counts(
+                        row.spec,
+                        row.nodes,
+                        row.switches,
+                        row.links,
+                        max(row.radix, switch_radix or 0),
+                        prices,
+                    )
+                    cost = price(bill, prices).total
+                    if cost > budget:
+                        break
+                    fitted_any = True
+                    key = (row.nodes, -cost)
+                    if fam not in best or key > best[fam][0]:
+                        best[fam] = (key, row)
+                if ks is not None:
+                    break
+                k += shape.k_mult
+            if not fitted_any and n > shape.n_min and fam in best:
+                break  # more levels only cost more
+    if not best:
+        raise ParameterError(
+            f"budget={budget:,.0f} is invalid: no design of {', '.join(fams)} costs that little"
+            + (f" with radix <= {max_radix}" if max_radix else "")
+        )
+    rows = _with_metrics([r for _, r in best.values()], prices, switch_radix)
+    rows.sort(key=lambda r: (-(r.nodes * (r.throughput_bound or 0.0)), r.cost, r.spec))
+    return rows

@@ -8,7 +8,8 @@ an upper bound, labelled), a uniform-traffic throughput bound from cuts, and the
   (the node links of half the nodes).
 * Throughput bound under uniform traffic, from cuts (any cut gives one): a balanced cut of
   width B carries about N r / 4 each way, so r <= 4B(N-1)/N^2; for XGFT also each level's
-  subtree cut, r <= W_{i+1}(N-1) / (P_i (N - P_i)). Capped at 1 (the node links). It is
+  subtree cut, r <= W_{i+1}(N-1) / (P_i (N - P_i)); and a family's own cap where it
+  declares one (``uniform_cap``: MiKANT's cross links). Capped at 1 (the node links). It is
   a bound for *any* routing, not the default routing's channel-load bound
   (``routing.load``), which ``fattree cost`` computes on the graph.
 """
@@ -68,6 +69,19 @@ def bisection_estimate(spec: str) -> tuple[int | None, str]:
     return _bisection(spec)
 
 
+def _family_cap(family: str, params) -> float | None:
+    """The family's own cap on uniform throughput (``Family.uniform_cap``), if it declares one."""
+    from ..topology import FAMILIES
+
+    if not family or params is None or family not in FAMILIES:
+        return None
+    fam = FAMILIES.get(family)
+    if fam.uniform_cap is None:
+        return None
+    # closed-form designs may lie beyond the family's graph limits: no validation here
+    return float(fam.uniform_cap(dict(params)))
+
+
 def uniform_bound(nodes: int, bisection: int | None, family: str = "", params=None) -> float | None:
     """Upper bound on accepted uniform throughput (flits/node/cycle) from cuts.
 
@@ -77,6 +91,8 @@ def uniform_bound(nodes: int, bisection: int | None, family: str = "", params=No
     1.0
     >>> round(uniform_bound(64, 8, "xgft", {"m": "4.4.4", "w": "1.2.2"}), 4)   # = dmodk's bound
     0.3281
+    >>> round(uniform_bound(128, 32, "mikant", {"k": 4, "n": 3}), 4)   # its cross links
+    0.7937
 
     References
     ----------
@@ -86,6 +102,9 @@ def uniform_bound(nodes: int, bisection: int | None, family: str = "", params=No
         return None
     N = nodes
     best = 4 * bisection * (N - 1) / (N * N)
+    cap = _family_cap(family, params)
+    if cap is not None:
+        best = min(best, cap)
     if family == "xgft" and params is not None:
         from ..topology.families.xgft import shape
 

@@ -83,6 +83,7 @@ _METRIC_COLS = [
     ("bisection", "bisection"),
     ("usd_per_node", "$/node"),
     ("throughput_bound", "bound"),
+    ("usd_per_throughput", "$/node/bound"),
     ("rcp", "RCP@N"),
 ]
 
@@ -110,11 +111,21 @@ def _cell(r, col: str) -> str:
         return f"{r.usd_per_node:,.0f}"
     if col == "throughput_bound":
         return _fmt(r.throughput_bound, 3)
+    if col == "usd_per_throughput" and r.usd_per_throughput is not None:
+        return f"{r.usd_per_throughput:,.0f}"
     return _fmt(getattr(r, col), 4)
 
 
 def design(
-    nodes: int = typer.Option(..., "--nodes", help="required number of compute nodes (2 .. 10^12)"),
+    nodes: int | None = typer.Option(
+        None, "--nodes", help="required number of compute nodes (2 .. 10^12)"
+    ),
+    budget: float | None = typer.Option(
+        None,
+        "--budget",
+        help="instead of --nodes: the largest design of each family whose price fits this "
+        "many US$ (equal budget), ranked by the uniform throughput it buys",
+    ),
     radix: int | None = typer.Option(
         None,
         "--radix",
@@ -125,7 +136,10 @@ def design(
         None, "--levels", help="only designs with this many levels n"
     ),
     objective: str | None = typer.Option(
-        None, "--objective", help="cost | latency | throughput | rcp (overrides --rank-by)"
+        None,
+        "--objective",
+        help="cost_per_throughput (default: $/node divided by the uniform throughput "
+        "bound) | cost | latency | throughput | rcp (the papers' criterion)",
     ),
     prices: Path | None = typer.Option(
         None, "--prices", help="price file (TOML) for the cost objective"
@@ -138,7 +152,7 @@ def design(
     ),
     p: int = typer.Option(1, "--p", help="nodes per router of the hypercube baseline (000 eq. 7)"),
     rank_by: str | None = typer.Option(
-        None, "--rank-by", help="column to rank by (ascending; default rcp)"
+        None, "--rank-by", help="column to rank by (ascending; replaces the objective)"
     ),
     pareto: bool = typer.Option(
         False, "--pareto", help="show only the Pareto front (cost per node vs avg distance)"
@@ -150,8 +164,10 @@ def design(
         None, "--max-n", help="largest n considered (e.g. 8 as in 000 Fig. 7)"
     ),
 ) -> None:
-    """Every feasible (family, k, n) reaching --nodes, ranked by RCP or an objective (closed forms and
-    the price model; graphs are built only to cut the bisection of families without a closed form)."""
+    """Every feasible (family, k, n) reaching --nodes, ranked by an objective: by default what one
+    unit of uniform throughput costs ($/node over the throughput bound), or cost, latency,
+    throughput, RCP (closed forms and the price model; graphs are built only to cut the bisection
+    of families without a closed form)."""
     from ..analysis.advisor import DEFAULT_FAMILIES, TAPERED
     from ..analysis.advisor import design as run
     from ..analysis.pricing import load_prices
@@ -159,6 +175,26 @@ def design(
 
     if top < 0:
         raise ParameterError(f"top={top} is invalid: rows to show, an integer >= 0 (0: all)")
+    if (nodes is None) == (budget is None):
+        raise ParameterError(
+            "nodes and budget: give one of --nodes (designs reaching a node count) or "
+            "--budget (the largest design of each family within a price)"
+        )
+    if budget is not None:
+        for name, value in (
+            ("levels", levels),
+            ("objective", objective),
+            ("rank_by", rank_by),
+            ("exact", exact or None),
+            ("pareto", pareto or None),
+        ):
+            if value is not None:
+                raise ParameterError(
+                    f"{name}={value!r} does not apply with --budget (one design per family, "
+                    "ranked by the throughput the budget buys)"
+                )
+        _budget_table(budget, radix, max_radix, families, p, prices, max_n, as_json, top)
+        return
     if radix is not None and max_radix is not None and radix != max_radix:
         raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
     if objective is not None and rank_by is not None:
@@ -166,6 +202,8 @@ def design(
             f"objective={objective!r} and rank_by={rank_by!r} both choose the ranking: "
             "give one of them"
         )
+    if objective is None and rank_by is None:
+        objective = "cost_per_throughput"  # what a unit of delivered bandwidth costs
     rank_by = rank_by or "rcp"
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
@@ -194,7 +232,10 @@ def design(
         print_json([r.as_dict() for r in rows])
         return
     cols = _METRIC_COLS if metrics else _DESIGN_COLS
-    ranked = d.rank_by + (" (descending)" if objective == "throughput" else "")
+    ranked = {
+        "usd_per_throughput": "cost per unit of throughput ($/node / bound)",
+        "throughput_bound": "throughput bound (descending)",
+    }.get(d.rank_by, d.rank_by)
     title = (
         f"designs for {nodes:,} nodes"
         + (f", radix <= {budget}" if budget else "")
@@ -233,10 +274,80 @@ def design(
                 f"in-rack copper, switch links optical"
                 f"{f', every switch priced as a {radix}-port product' if radix else ''}); "
                 f"bisection: exact closed form, or '<=' an upper bound (explicit cut of the graph, or N/2); "
-                f"bound: uniform-traffic throughput bound from those cuts (flits/node/cycle, any routing); "
+                f"bound: uniform-traffic throughput bound from those cuts and the family's own caps "
+                f"(e.g. MiKANT's cross links; flits/node/cycle, any routing); "
+                f"$/node/bound: what one flit/cycle per node of uniform throughput costs; "
                 f"avg dist: hops, node links included (zero-load latency in hops)."
             )
         )
+
+
+def _budget_table(budget, radix, max_radix, families, p, prices, max_n, as_json, top) -> None:
+    """``design --budget``: the largest design of each family within the price."""
+    from ..analysis.advisor import DEFAULT_FAMILIES, TAPERED, within_budget
+    from ..analysis.pricing import load_prices
+    from ..errors import ParameterError
+
+    if radix is not None and max_radix is not None and radix != max_radix:
+        raise ParameterError(f"radix={radix} and max_radix={max_radix} disagree: give one of them")
+    if max_n is not None and (isinstance(max_n, bool) or not 1 <= max_n <= 63):
+        raise ParameterError(f"max_n={max_n!r} is invalid: an integer from 1 to 63")
+    pr = load_prices(prices)
+    fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
+    with ProgressLine(f"design --budget {budget:,.0f}", quiet=as_json) as bar:
+        rows = within_budget(
+            budget,
+            max_radix if max_radix is not None else radix,
+            fams,
+            p,
+            prices=pr,
+            switch_radix=radix,
+            max_n=max_n or 12,
+        )
+        bar.finish(f"design --budget {budget:,.0f}: {len(rows)} families fit")
+    shown = rows[:top] if top > 0 else rows
+    if as_json:
+        print_json([r.as_dict() | {"budget": budget, "throughput_total": _total(r)} for r in shown])
+        return
+    from rich import box
+
+    cap = radix if radix is not None else max_radix
+    table = Table(
+        title=f"the largest design of each family within US${budget:,.0f}"
+        + (f", radix <= {cap}" if cap else "")
+        + ", ranked by the uniform throughput bought",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+    )
+    heads = ("#", "design", "nodes", "US$", "$/node", "bound", "nodes x bound", "avg dist")
+    for h in heads:
+        table.add_column(h, justify="left" if h == "design" else "right", no_wrap=True)
+    for i, r in enumerate(shown, 1):
+        table.add_row(
+            str(i),
+            r.spec,
+            f"{r.nodes:,}",
+            f"{r.cost:,.0f}",
+            f"{r.usd_per_node:,.0f}",
+            _fmt(r.throughput_bound, 3),
+            _fmt(_total(r), 4),
+            _fmt(r.avg_distance, 4),
+        )
+    _wide(table, _WIDE)
+    console.print(
+        escape(
+            f"prices: {pr.source}"
+            + (f", every switch priced as a {radix}-port product" if radix else "")
+            + "; bound: uniform throughput bound of any routing (flits/node/cycle, cuts and the "
+            "family's own caps); nodes x bound: the uniform throughput the budget buys "
+            "(flits/cycle), an upper bound: simulate the designs for what their routing delivers."
+        )
+    )
+
+
+def _total(r) -> float | None:
+    return None if r.throughput_bound is None else r.nodes * r.throughput_bound
 
 
 # ------------------------------------------------------------------ compare

@@ -319,8 +319,18 @@ def load_cmd(
     as_json: bool = _JSON,
     seed: int = _SEED,
     max_seconds: float = _MAX_S,
+    faults: Path | None = _FAULTS,
+    model: str | None = _MODEL,
+    vcs: int = typer.Option(
+        1,
+        "--vcs",
+        help="with --faults: virtual channels of the fault-tolerant routing (a route needing "
+        "more VC classes is unroutable, as in simulate)",
+    ),
 ) -> None:
-    """Channel load per unit injection rate, γ_max and the throughput bound 1/γ_max."""
+    """Channel load per unit injection rate, γ_max and the throughput bound 1/γ_max. With
+    --faults (or a fault-tolerant --algorithm such as gns): the bound of the routes that
+    fault-tolerant routing delivers under that fault set (what simulate --faults shows)."""
     from ..routing.check import refuse_long
     from ..routing.load import channel_load
     from ..topology import build
@@ -329,6 +339,20 @@ def load_cmd(
     refuse_long(spec, "load", max_seconds, hint=hint)
     topo = build(spec)
     sec = refuse_long(topo, "load", max_seconds, hint=hint)
+    if faults is not None or model is not None or vcs != 1:
+        kind, name, mask, fmodel = _ft_setup(topo, algorithm, faults, model)
+    else:
+        kind, name, mask, fmodel = _ft_setup(topo, algorithm, None, None)
+    if kind == "faults":
+        _ft_load(topo, name, mask, fmodel, traffic, seed, vcs, as_json, sec)
+        return
+    if vcs != 1:
+        from ..errors import ParameterError
+
+        raise ParameterError(
+            f"vcs={vcs}: --vcs applies to fault-tolerant routing (with --faults, or e.g. "
+            "--algorithm gns); the channel load of a fault-free routing does not depend on it"
+        )
     with _spinner(f"channel load over {topo.n_nodes * (topo.n_nodes - 1):,} pairs", sec, as_json):
         rep = channel_load(topo, algorithm, traffic, seed=seed)
     if as_json:
@@ -356,6 +380,56 @@ def load_cmd(
             f"{r['max']:.4f}",
         )
     console.print(table)
+
+
+def _ft_load(topo, name, mask, model, traffic, seed, vcs, as_json, sec) -> None:
+    """``routing load --faults``: the bound of the surviving routes
+    (:func:`fattree.sim.faulthop.router_load_bound`, the bound simulate prints)."""
+    import numpy as np
+
+    from ..errors import ParameterError
+    from ..sim.faulthop import BOUND_MAX_PAIRS, fault_router, router_load_bound
+
+    if isinstance(vcs, bool) or not 1 <= vcs <= 16:
+        raise ParameterError(f"vcs={vcs!r} is invalid: an integer from 1 to 16")
+    if topo.n_nodes**2 > BOUND_MAX_PAIRS:
+        raise ParameterError(
+            f"faults: {topo.spec} has {topo.n_nodes:,} nodes; the fault-tolerant channel "
+            f"load walks every pair, at most {BOUND_MAX_PAIRS:,} pairs"
+        )
+    faulty = mask if mask is not None else np.zeros(topo.n_links, bool)
+    with _spinner(
+        f"fault-tolerant routes over {topo.n_nodes * (topo.n_nodes - 1):,} pairs", sec, as_json
+    ):
+        fr = fault_router(topo, name, faulty, vcs, model)
+        bound = router_load_bound(topo, fr, traffic, seed, vcs)
+    if bound is None:
+        raise ParameterError(
+            f"traffic={traffic!r} is invalid for channel load: a rate pattern is needed "
+            "(uniform, hotspot or a permutation), not a trace"
+        )
+    out = {
+        "spec": topo.spec,
+        "algorithm": fr.algorithm,
+        "model": model,
+        "traffic": traffic,
+        "seed": seed,
+        "vcs": vcs,
+        "faulty_links": int(np.count_nonzero(faulty)),
+        "bound": bound if np.isfinite(bound) else None,
+    }
+    if as_json:
+        print_json(out)
+        return
+    console.print(
+        f"{fr.algorithm} ({model} knowledge, {vcs} VC{'s' if vcs > 1 else ''}) on {topo.spec} "
+        f"with {out['faulty_links']} failed links, traffic {traffic}"
+    )
+    console.print(
+        f"  throughput bound 1/γ_max = {bound:.4f} of the injection bandwidth: every pair "
+        "the fault-tolerant routing delivers walked once (unroutable pairs load nothing, "
+        "as in simulate)"
+    )
 
 
 def deadlock_cmd(

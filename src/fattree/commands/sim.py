@@ -209,6 +209,7 @@ def _simulate_cmd(w, **kw) -> None:
 #: options that only apply in some configurations: (field, applies?, when it applies)
 _APPLIES = (
     ("fault_seed", lambda c: c.fault_rate is not None, "with --fault-rate (random faults)"),
+    ("fault_pool", lambda c: c.fault_rate is not None, "with --fault-rate (random faults)"),
     ("fault_model", lambda c: c.faulted, "with --fault-rate or --faults"),
     ("warmup", lambda c: c.termination == "window", "with --termination window"),
     ("measure", lambda c: c.termination == "window", "with --termination window"),
@@ -310,7 +311,8 @@ def _print(topo, cfg, results, bound, output, ft=None, w=None) -> None:
             f"refused and counted unroutable)"
         )
         console.print(
-            f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
+            f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}"
+            f"{' of switch-to-switch links' if cfg.fault_pool == 'switch-only' else ''}, seed "
             f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
             f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
             f"routed hop by hop; {vc}"

@@ -69,8 +69,32 @@ def _out(path) -> Path:
     return p
 
 
+def _legends_off_the_data(fig) -> None:
+    """Move every axes' legend beside it (right of the last axes, below the others), so no
+    legend covers a curve; the figure grows to make room."""
+    axes = [ax for ax in fig.axes if ax.get_legend() is not None]
+    if not axes:
+        return
+    w, h = fig.get_size_inches()
+    fig.set_size_inches(w + 2.2 * len(axes) / max(len(fig.axes), 1) + 0.6, h)
+    for ax in axes:
+        old = ax.get_legend()
+        handles, labels = ax.get_legend_handles_labels()
+        size = old.get_texts()[0].get_fontsize() if old.get_texts() else "small"
+        old.remove()
+        ax.legend(
+            handles,
+            labels,
+            fontsize=min(float(size), 8.0),
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            borderaxespad=0,
+        )
+
+
 def _save(fig, path) -> Path:
     p = _out(path)
+    _legends_off_the_data(fig)
     p.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(p, format=p.suffix.lower().lstrip("."), dpi=130)
     return p

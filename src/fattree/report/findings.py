@@ -1,6 +1,7 @@
-"""The findings summary that opens a report: each design's key numbers, the routing
-bounds beside the best known routing's, fault tolerance, each reproduction's verdict
-(issue 13: "a report that leads with its findings")."""
+"""The findings that open a report: one ranked summary table per comparison (each design's
+price, power, zero-load latency, saturation throughput simulated and bound, fault tolerance
+with its interval), then the detail tables: the simulated designs, the routing bounds beside
+the best known routing's, fault tolerance, each reproduction's verdict."""
 
 from __future__ import annotations
 
@@ -142,8 +143,23 @@ def topology_table(df):
     return pd.DataFrame(rows)
 
 
+def knowledge(algorithm: str, model: str) -> str:
+    """The fault knowledge a routing uses: the oracle (BFS on the survivors) and the
+    table-driven routings know every fault (global), whatever the study's ``model``.
+
+    Examples
+    --------
+    >>> knowledge("oracle", "local"), knowledge("gns", "local")
+    ('global', 'local')
+    """
+    if algorithm == "oracle" or str(algorithm).endswith("-table"):
+        return "global"
+    return model
+
+
 def fault_table(df, rates=(0.05, 0.25, 0.5)):
-    """Successful routing ratio per fault-tolerant algorithm at a few fault rates."""
+    """Successful routing ratio (95 % Wilson interval) per fault-tolerant algorithm at a
+    few fault rates."""
     import pandas as pd
 
     f = _kind(df, "faults")
@@ -157,10 +173,16 @@ def fault_table(df, rates=(0.05, 0.25, 0.5)):
         d = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
         row = {"design": topology_name(d.get("topology", "")), "algorithm": d["algorithm"]}
         if "model" in d and isinstance(d["model"], str):
-            row["knowledge"] = d["model"]
+            row["knowledge"] = knowledge(d["algorithm"], d["model"])
         ratio = g.groupby("rate")["success_ratio"].mean()
+        lo = g.groupby("rate")["ci_low"].mean() if "ci_low" in g.columns else None
+        hi = g.groupby("rate")["ci_high"].mean() if "ci_high" in g.columns else None
         for r in shown:
-            row[f"success at {fmt_number(100 * r)} % faults"] = fmt_number(ratio.get(r), 3)
+            text = fmt_number(ratio.get(r), 4)
+            if lo is not None and hi is not None and r in lo.index and pd.notna(lo.get(r)):
+                text += f" [{fmt_number(lo.get(r), 4)}, {fmt_number(hi.get(r), 4)}]"
+            ci = " (95 % CI)" if lo is not None and hi is not None else ""
+            row[f"success at {fmt_number(100 * r)} % faults{ci}"] = text
         rows.append((-float(ratio.get(shown[-1], 0.0)) if shown else 0.0, len(rows), row))
     return pd.DataFrame([r for _, _, r in sorted(rows, key=lambda t: t[:2])])
 
@@ -191,6 +213,135 @@ def _leaders(designs) -> list[str]:
     return out
 
 
+#: summary columns: (design_summary column, header, digits); money and watts get their own format
+_SUMMARY = (
+    ("usd_per_node", "cost per node (US$)"),
+    ("watts_per_node", "power per node (W)"),
+    ("zero_load_latency", "zero-load latency (cycles)"),
+    ("sat_sim", "saturation throughput, simulated"),
+    ("sat_bound", "bound"),
+    ("perm_peak", "random permutation, simulated"),
+    ("perm_carried", "its routes carry at most"),
+    ("perm_bound", "its busiest channel saturates at"),
+    ("ft", "fault tolerance (95 % CI)"),
+    ("fault_tp", "throughput under faults (range)"),
+    ("usd_per_throughput", "US$ per node per unit of throughput"),
+    ("throughput_total", "throughput bought (flits/cycle)"),
+)
+
+
+def summary_tables(df) -> dict:
+    """The ranked summary tables that open a report, one per comparison (title -> frame).
+
+    One row per design (:func:`fattree.sweep.verdicts.design_summary`): N (ranks used, and
+    nodes built when some are idle), cost and power per node, zero-load latency,
+    saturation throughput simulated (peak accepted) and its bound (the channel-load bound
+    of the very points simulated), the best random-permutation point
+    beside the bounds of that very permutation, fault tolerance
+    with its 95 % Wilson interval, throughput under faults over the fault draws; columns
+    with no value are left out. Throughputs are flits per node per cycle.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"kind": "simulate", "topology": ["kant:k=2,n=2"] * 2,
+    ...     "traffic": "uniform", "load": [0.1, 0.9], "avg_latency": [6.0, 30.0],
+    ...     "accepted_flits": [0.1, 0.7], "channel_load_bound": [1.0, 1.0]})
+    >>> t = summary_tables(df)["Designs, ranked by saturation throughput (simulated)"]
+    >>> t.iloc[0][["design", "saturation throughput, simulated", "bound"]].tolist()
+    ['2-ary 2-tree', '0.7', '1']
+    """
+    import pandas as pd
+
+    from ..sweep.verdicts import design_summary
+
+    s = design_summary(df)
+    out: dict = {}
+    if not len(s):
+        return out
+    by = {
+        "usd_per_throughput": "cost per unit of throughput (US$ per node / simulated saturation)",
+        "throughput_total": "throughput bought (nodes x simulated saturation)",
+        "sat_sim": "saturation throughput (simulated)",
+    }
+    for comp, g in s.groupby("comparison", sort=False):
+        rows = []
+        for _, r in g.iterrows():
+            row = {"#": str(int(r["rank"])), "design": topology_name(r["topology"])}
+            if pd.notna(r.get("routing")) and r.get("routing"):
+                row["routing"] = str(r["routing"])
+            if pd.notna(r.get("ranks")):
+                n, ranks = r.get("nodes"), int(r["ranks"])
+                row["N"] = (
+                    f"{ranks:,} of {int(n):,}" if pd.notna(n) and int(n) != ranks else f"{ranks:,}"
+                )
+            key = str(r["ranked_by"])
+            for col, head in _SUMMARY:
+                if col in ("usd_per_throughput", "throughput_total") and col != key:
+                    continue  # each comparison shows the figure it is ranked by
+                row[head] = _summary_cell(r, col)
+            rows.append(row)
+        t = pd.DataFrame(rows)
+        t = t[[c for c in t.columns if (t[c] != "").any()]]
+        title = "Designs" if comp == "designs" else comp[0].upper() + comp[1:]
+        out[f"{title}, ranked by {by.get(str(g['ranked_by'].iloc[0]), 'rank')}"] = t
+    return out
+
+
+def _summary_cell(r, col: str) -> str:
+    import math
+
+    def num(c):
+        v = r.get(c)
+        return None if v is None or (isinstance(v, float) and math.isnan(v)) else v
+
+    if col in ("usd_per_node", "usd_per_throughput"):
+        return "" if num(col) is None else f"{num(col):,.0f}"
+    if col == "watts_per_node":
+        return "" if num(col) is None else f"{num(col):,.1f}"
+    if col == "zero_load_latency":
+        v = num(col)
+        if v is None:
+            return ""
+        sat = ", saturated" if r.get("zero_load_saturated") else ""
+        return f"{fmt_number(v, 3)} (load {fmt_number(r['zero_load_at'])}{sat})"
+    if col == "sat_sim":
+        v = num(col)
+        return (
+            "" if v is None else fmt_number(v, 3) + (" (saturated)" if r.get("saturated") else "")
+        )
+    if col == "perm_bound":
+        v = num(col)
+        if v is None:
+            return ""
+        lo, hi = num("perm_bound_min"), num("perm_bound_max")
+        spread = (
+            f"; {fmt_number(lo, 3)} to {fmt_number(hi, 3)} over {int(r['perm_points'])} "
+            "permutations"
+            if lo is not None and hi is not None and lo != hi
+            else ""
+        )
+        return fmt_number(v, 3) + spread
+    if col == "ft":
+        v = num("ft_success")
+        if v is None:
+            return ""
+        lo, hi = num("ft_low"), num("ft_high")
+        ci = f" [{fmt_number(lo, 4)}, {fmt_number(hi, 4)}]" if lo is not None else ""
+        return f"{fmt_number(v, 4)}{ci} at {fmt_number(100 * r['ft_rate'])} % ({r['ft_algorithm']})"
+    if col == "fault_tp":
+        v = num("fault_tp_mean")
+        if v is None:
+            return ""
+        return (
+            f"{fmt_number(v, 3)} ({fmt_number(r['fault_tp_min'], 3)} to "
+            f"{fmt_number(r['fault_tp_max'], 3)}, {int(r['fault_tp_draws'])} draws at "
+            f"{fmt_number(100 * r['fault_tp_rate'])} %)"
+        )
+    v = num(col)
+    return "" if v is None else fmt_number(v, 3)
+
+
 def findings(df, reproductions=None, *, routing: bool = True) -> Findings:
     """The summary of a results frame and its reproductions.
 
@@ -204,7 +355,7 @@ def findings(df, reproductions=None, *, routing: bool = True) -> Findings:
 
     References
     ----------
-    000 §V.B (what the latency and throughput figures compare); issue 13.
+    000 §V.B (what the latency and throughput figures compare).
     """
     out = Findings()
     designs = design_table(df)
@@ -221,16 +372,23 @@ def findings(df, reproductions=None, *, routing: bool = True) -> Findings:
                         f"at {r['bound']} flits/node/cycle; {r['best known routing']} would "
                         f"reach {r['best bound']} ({r['gain']})."
                     )
-            out.tables[
-                "Routing: channel-load bounds (flits/node/cycle) of the simulated "
-                "routing and of the best known"
-            ] = rt.drop(columns="_gain")
+            shown = rt.drop(columns="_gain")
+            if (rt["routing"] == rt["best known routing"]).all():
+                # every simulated routing is the best known: the comparison says nothing
+                shown = shown.drop(columns=["best known routing", "best bound", "gain"])
+                title = "Routing: channel-load bounds (flits/node/cycle) of the simulated routing"
+            else:
+                title = (
+                    "Routing: channel-load bounds (flits/node/cycle) of the simulated "
+                    "routing and of the best known"
+                )
+            out.tables[title] = shown
     tt = topology_table(df)
     if len(tt):
         out.tables["Topologies"] = tt
     ft = fault_table(df)
     if len(ft):
-        out.tables["Fault tolerance (successful routing ratio)"] = ft
+        out.tables["Fault tolerance (successful routing ratio, 95 % Wilson interval)"] = ft
         real = ft[ft["algorithm"] != "oracle"]  # the oracle is a reference, not a routing
         if len(real) and len(ft.columns) > 3:
             best = real.iloc[0]

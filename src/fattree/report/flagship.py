@@ -41,7 +41,7 @@ def run_shipped(
 
     References
     ----------
-    Issue 7 (the flagship); 000 §V.B, 001 §5.
+    docs/sweeps.md (shipped studies); 000 §V.B, 001 §5.
     """
     from . import reproduce as R
     from .html import write_report
@@ -58,7 +58,8 @@ def run_shipped(
         progress=progress,
         skip_unavailable=True,
     )
-    notes = _verdict(study.name, out / "results")
+    verdict = _verdict(study.name, out / "results")
+    notes = list(verdict)
     notes += [f"not run: {why}" for why in summary.unavailable]
     notes += [f"point {h[:12]} failed: {msg}" for h, msg in summary.failed]
     results = []
@@ -81,5 +82,11 @@ def run_shipped(
         else:
             notes.append(f"reproduction {rname} unavailable: {r.finding}")
         results.append(r)
-    report = write_report(out / "results", out / "report.html", reproductions=results, notes=notes)
+    report = write_report(
+        out / "results",
+        out / "report.html",
+        reproductions=results,
+        notes=notes[len(verdict) :],
+        verdict=verdict or None,
+    )
     return ShippedRun(summary, report, results, notes)

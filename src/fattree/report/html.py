@@ -19,7 +19,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 
 from ..errors import ParameterError
-from .labels import fmt_number
+from .labels import fmt_number, humanize
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
@@ -117,12 +117,75 @@ def _figure(fig, caption: str, anchor: str | None = None) -> str:
     )
 
 
-def findings_html(df, reproductions=None, *, routing: bool = True) -> str:
-    """The findings section (:func:`fattree.report.findings.findings`) as HTML."""
+#: most sentences of the verdict that opens a report
+VERDICT_SENTENCES = 5
+
+
+def summary_html(df, verdict=None, notes=None, findings=None) -> str:
+    """The opening of a report: the ranked summary table(s), the verdict in at most five
+    sentences (``verdict``, else the first findings), then short notes."""
+    from .findings import summary_tables
+
+    parts = ['<h2 id="summary">Summary</h2>']
+    tables = summary_tables(df)
+    for i, (name, table) in enumerate(tables.items()):
+        parts.append(f'<h3 id="summary-{i}">{_esc(name)}</h3>' + table_html(table))
+    if tables:
+        parts.append(f'<p class="meta">{_esc(_summary_note(tables))}</p>')
+    said = list(verdict or [])
+    if not said and findings is not None:
+        said = list(findings.points)
+    said = said[:VERDICT_SENTENCES]
+    if said:
+        parts.append(
+            '<h3 id="verdict">Verdict</h3><ol class="findings">'
+            + "".join(f"<li>{_esc(humanize(p))}</li>" for p in said)
+            + "</ol>"
+        )
+    if not tables and not said:
+        parts.append("<p>No results to summarise yet.</p>")
+    for note in notes or []:
+        parts.append(f'<p class="meta">{_esc(note)}</p>')
+    return "\n".join(parts)
+
+
+def _summary_note(tables: dict) -> str:
+    """What the summary's columns mean, for the columns shown."""
+    heads = {c for t in tables.values() for c in t.columns}
+    out = []
+    if any("throughput" in h or "permutation" in h for h in heads):
+        out.append("Throughputs in flits per node per cycle, averaged over the sources.")
+    if "saturation throughput, simulated" in heads:
+        out.append(
+            "Saturation throughput: the peak accepted rate under uniform traffic. Bound: the "
+            "channel-load bound of the very points simulated, the load at which the busiest "
+            "channel of that pattern saturates; past it the rate averaged over the sources "
+            "may exceed it, as sources off the busiest channels keep delivering."
+        )
+    if "random permutation, simulated" in heads:
+        out.append(
+            "Random permutation: the peak accepted rate, beside the most the routes of that "
+            "very permutation carry at its load (no simulation exceeds it) and the load at "
+            "which its busiest channel saturates."
+        )
+    if "zero-load latency (cycles)" in heads:
+        out.append("Zero-load latency: at the lowest load simulated.")
+    if "fault tolerance (95 % CI)" in heads:
+        out.append(
+            "Fault tolerance: the share of node pairs routed by the family's default (or the "
+            "study's best) local fault-tolerant routing, with its 95 % Wilson interval."
+        )
+    if any(" of " in str(v) for t in tables.values() if "N" in t.columns for v in t["N"]):
+        out.append("N = ranks of nodes: the idle nodes are paid for, prices are per rank.")
+    return " ".join(out)
+
+
+def findings_html(df, reproductions=None, *, routing: bool = True, f=None) -> str:
+    """The detail tables of the findings (:func:`fattree.report.findings.findings`) as HTML."""
     from .findings import findings
 
-    f = findings(df, reproductions, routing=routing)
-    parts = ['<h2 id="findings">Findings</h2>']
+    f = f if f is not None else findings(df, reproductions, routing=routing)
+    parts = ['<h2 id="findings">Details</h2>']
     if f.points:
         parts.append(
             '<ul class="findings">' + "".join(f"<li>{_esc(p)}</li>" for p in f.points) + "</ul>"
@@ -199,8 +262,12 @@ def render(
     plots: list[str] | None = None,
     reproductions: list | None = None,
     notes: list[str] | None = None,
+    verdict: list[str] | None = None,
 ) -> str:
     """The report HTML for a results DataFrame (see :func:`write_report`).
+
+    It opens with the ranked summary table and the verdict (at most five sentences),
+    then the table of contents, the figures (at most six series each), the details.
 
     Examples
     --------
@@ -222,11 +289,9 @@ def render(
     if "fattree_version" in df.columns and len(df):
         writers = sorted(map(str, df["fattree_version"].dropna().unique()))
         body.append(f'<p class="meta">rows written by fattree {_esc(", ".join(writers))}</p>')
-    for note in notes or []:
-        body.append(f"<p>{_esc(note)}</p>")
     n_fail = len(errors)
     total_s = float(df["elapsed_s"].sum()) if "elapsed_s" in df.columns and len(df) else 0.0
-    body.append(f"<p>{len(df)} stored points, {n_fail} failed, {total_s:.1f} s of compute.</p>")
+    counts = f"{len(df)} stored points, {n_fail} failed, {total_s:.1f} s of compute."
 
     figs, fig_toc = [], []
 
@@ -241,14 +306,18 @@ def render(
             sub.attrs = dict(df.attrs)
             names = [p for p in (plots or P.available(sub)) if p in P.available(sub)]
             for name in names:
-                fig = P.draw(sub, name, logy=logy)
-                add_fig(fig, f"{P.PLOTS.get(name).title} ({kind})")
-                if logy is None and name == "latency":
-                    add_fig(
-                        P.draw(sub, name, logy=True),
-                        f"{P.PLOTS.get(name).title}, log scale ({kind})",
-                    )
-    sections = [("findings", "Findings", [])]
+                for part, what in P.split_series(sub, name):
+                    suffix = f"{kind}{', ' + what if what else ''}"
+                    add_fig(P.draw(part, name, logy=logy), f"{P.PLOTS.get(name).title} ({suffix})")
+                    if logy is None and name == "latency":
+                        add_fig(
+                            P.draw(part, name, logy=True),
+                            f"{P.PLOTS.get(name).title}, log scale ({suffix})",
+                        )
+    from .findings import findings as _findings
+
+    found = _findings(df, reproductions)
+    sections = [("summary", "Summary and verdict", [])]
     rest = []
     if figs:
         rest.append('<h2 id="figures">Figures</h2>' + "\n".join(figs))
@@ -256,7 +325,7 @@ def render(
     if reproductions:
         shown = [r for r in reproductions if r.status != "unavailable"]
         rest.append('<h2 id="reproductions">Reproductions of the papers</h2>')
-        rest.append('<p>Verdicts: see <a href="#findings">Findings</a>.</p>')
+        rest.append('<p>Verdicts: see <a href="#findings">Details</a>.</p>')
         rest.extend(outcome_html(r) for r in shown)
         sections.append(
             (
@@ -265,6 +334,8 @@ def render(
                 [(r.name, f"{r.name}: {r.title} ({r.status})") for r in shown],
             )
         )
+    rest.append(findings_html(df, reproductions, f=found))
+    sections.append(("findings", "Details: designs, routing, fault tolerance", []))
     rest.append('<h2 id="results">Results</h2>')
     rest.append(_results_tables(df))
     sections.append(("results", "Results (every stored point)", []))
@@ -298,7 +369,8 @@ def render(
         sections.append(("studies", "Studies (their TOML)", []))
     sections.append(("versions", "Versions", []))
     rest.append(f'<h2 id="versions">Versions</h2><p class="meta">{_esc(_versions())}</p>')
-    body.append(findings_html(df, reproductions))
+    body.append(summary_html(df, verdict, notes, found))
+    body.append(f'<p class="meta">{_esc(counts)}</p>')
     body.append(_toc(sections))
     body.extend(rest)
     return (
@@ -342,6 +414,7 @@ def write_report(
     logy: bool | None = None,
     reproductions: list | None = None,
     notes: list[str] | None = None,
+    verdict: list[str] | None = None,
 ) -> Path:
     """Write the HTML report of a results folder.
 
@@ -357,6 +430,11 @@ def write_report(
         Log-scale latency axes (default: both linear and log are shown).
     reproductions : list of reproduce.Result, optional
         Already computed reproductions to include.
+    notes : list of str, optional
+        Short notes shown under the verdict (points not run, failures).
+    verdict : list of str, optional
+        The verdict, at most five sentences; default: the ``VERDICTS`` entry of a study in
+        the store (``fattree.sweep.verdicts``), else the first findings.
 
     Examples
     --------
@@ -372,7 +450,7 @@ def write_report(
 
     References
     ----------
-    Issue 7 (reports).
+    docs/sweeps.md (reports).
     """
     from ..sweep.store import ResultStore
 
@@ -383,6 +461,11 @@ def write_report(
     df = store.read()
     studies = store.studies
     cfg = next((s.get("report", {}) for s in studies.values() if s.get("report")), {})
+    if verdict is None:  # a shipped study's verdict, as `fattree study` writes it
+        from ..sweep.verdicts import VERDICTS
+
+        name = next((n for n in studies if n in VERDICTS), None)
+        verdict = list(VERDICTS.get(name)(df)) if name is not None else None
     page = render(
         df,
         title=title or cfg.get("title") or f"fattree results: {store.path.name}",
@@ -392,6 +475,7 @@ def write_report(
         plots=cfg.get("plots") or None,
         reproductions=reproductions,
         notes=notes,
+        verdict=verdict,
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")

@@ -125,8 +125,12 @@ def humanize(text: str) -> str:
     --------
     >>> humanize("mikant:k=3,n=3, 500 trials per rate")
     'MiKANT(3,3), 500 trials per rate'
+    >>> humanize("then kant:k=4,n=3.")
+    'then 4-ary 3-tree.'
     """
     import re
 
-    pattern = re.compile(r"\b([a-z]+):([a-z_]+=[^\s,]+(?:,[a-z_]+=[^\s,]+)*)")
+    # a value never ends with the sentence's full stop: "... xgft:m=4.4.4,w=1.2.4."
+    value = r"[^\s,]*[^\s,.;)]"
+    pattern = re.compile(rf"\b([a-z]+):([a-z_]+={value}(?:,[a-z_]+={value})*)")
     return pattern.sub(lambda m: topology_name(m.group(0)), str(text))

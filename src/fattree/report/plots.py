@@ -106,12 +106,18 @@ def series_label(df, series: Sequence[str], key: tuple) -> str:
     ...                    "traffic": ["uniform"], "algorithm": ["alg1"]})
     >>> series_label(df, ["family", "traffic"], ("mikant", "uniform"))
     'MiKANT(4,5), uniform, alg1'
+    >>> series_label(pd.DataFrame({"algorithm": ["oracle"]}), ["algorithm", "model"],
+    ...              ("oracle", "local"))
+    'oracle, global knowledge'
     """
     from .labels import value_label
 
     parts = []
+    algs = set(df["algorithm"].astype(str)) if "algorithm" in df.columns else set()
     for c, v in zip(series, key):
-        if (
+        if c == "model" and algs and all(a == "oracle" or a.endswith("-table") for a in algs):
+            parts.append("global knowledge")  # the oracle sees every fault, whatever the model
+        elif (
             c == "family"
             and "topology" in df.columns
             and "topology" not in series
@@ -223,11 +229,13 @@ def draw(
     if ax is None:
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(6.4, 4.4), layout="constrained")
+        fig = Figure(figsize=(8.4, 4.4), layout="constrained")
         ax = fig.subplots()
     log = logy if logy is not None else kind.logy
     extra = [
-        c for c in ("topology", "algorithm", "saturated") if c in df.columns and c not in series
+        c
+        for c in ("topology", "algorithm", "saturated", "ci_low", "ci_high")
+        if c in df.columns and c not in series and (y == "success_ratio" or "ci" not in c)
     ]
     data = df[series + extra + [x, y]].dropna(subset=[x, y])
     groups = list(data.groupby(series, sort=True, dropna=False)) if series else [((), data)]
@@ -260,7 +268,14 @@ def draw(
         err = stats["std"].where(stats["count"] > 1)
         xs, ys = stats[x].to_numpy(float), stats["mean"].to_numpy(float)
         ok = ~sat
-        if err.notna().any():
+        if "ci_low" in g.columns and g["ci_low"].notna().any():
+            # a success ratio: its 95 % Wilson interval (001 Figs. 8-9 are read against it)
+            ci = g.groupby(x, sort=True)[["ci_low", "ci_high"]].mean().reindex(stats[x])
+            span = np.vstack([ys - ci["ci_low"].to_numpy(), ci["ci_high"].to_numpy() - ys])
+            ax.errorbar(
+                xs[ok], ys[ok], yerr=np.nan_to_num(span)[:, ok], capsize=3, label=label, **style
+            )
+        elif err.notna().any():
             ax.errorbar(
                 xs[ok], ys[ok], yerr=err.fillna(0).to_numpy()[ok], capsize=2, label=label, **style
             )
@@ -323,8 +338,96 @@ def draw(
     ax.set_title(title or plot_title(df, kind.title, series), fontsize="medium")
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[1]:
-        ax.legend(fontsize="small", framealpha=0.85)
+        if fig is not None:  # our own figure: the legend beside the axes, off the data
+            ax.legend(
+                fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0
+            )
+        else:
+            ax.legend(fontsize="small", framealpha=0.85)
     return fig if fig is not None else ax.figure
+
+
+#: most series (lines) one figure draws; more are split over several figures
+MAX_SERIES = 6
+
+
+def split_series(df, name: str, max_series: int = MAX_SERIES) -> list:
+    """Split a results frame into parts that each draw at most ``max_series`` lines of plot
+    ``name``: by traffic pattern first, then by family (topologies of one family together),
+    then in runs of topologies. Returns ``[(part, what)]``, ``what`` naming the part ("" when
+    the frame is drawn whole).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"topology": [f"kant:k={k},n=2" for k in range(2, 6)] * 2,
+    ...     "traffic": ["uniform"] * 4 + ["randperm"] * 4, "load": 0.1, "latency": 1.0})
+    >>> [(len(p), w) for p, w in split_series(df, "latency", max_series=4)]
+    [(4, 'randperm'), (4, 'uniform')]
+    """
+    kind = PLOTS.get(name)
+    try:
+        x = _pick(df, kind.x, "x", name)
+        y = _pick(df, kind.metrics, "metric", name)
+    except ParameterError:
+        return [(df, "")]
+    rows = df[df[x].notna() & df[y].notna()]
+
+    def count(part) -> int:
+        cols = series_columns(part, x)
+        return len(part[cols].drop_duplicates()) if cols else 1
+
+    def keep(part):
+        part = part.copy()
+        part.attrs = dict(df.attrs)
+        return part
+
+    if "fault_rate" in rows.columns and rows["fault_rate"].notna().any():
+        # runs under faults: a curve of their own where they span several x values; single
+        # points (throughput at one load over fault draws) are the summary table's business
+        faulted = rows[rows["fault_rate"].notna()]
+        rows = rows[rows["fault_rate"].isna()]
+        per = faulted.groupby("topology")[x].nunique() if "topology" in faulted else None
+        extra = (
+            split_series(faulted.drop(columns=["fault_rate"]), name, max_series)
+            if (per is not None and (per > 1).all())
+            else []
+        )
+        extra = [(p, f"under faults{', ' + w if w else ''}") for p, w in extra]
+        if not len(rows):
+            return extra
+        return [(keep(p), w) for p, w in split_series(keep(rows), name, max_series)] + extra
+    series = series_columns(rows, x)
+    if not series or count(rows) <= max_series:
+        return [(keep(rows) if len(rows) < len(df) else df, "")]
+    parts = [(rows, "")]
+    if "traffic" in series:
+        parts = [(g, str(t)) for t, g in rows.groupby("traffic", sort=True)]
+    out = []
+    for part, what in parts:
+        if count(part) <= max_series or "topology" not in part.columns:
+            out.append((keep(part), what))
+            continue
+        per = max(1, count(part) // max(part["topology"].nunique(), 1))
+        fam = part["topology"].astype(str).str.split(":").str[0]
+        chunks, cur, cur_n = [], [], 0
+        for _, g in part.groupby(fam, sort=True):
+            topos = sorted(g["topology"].unique())
+            if cur and cur_n + per * len(topos) > max_series:
+                chunks.append(cur)  # a family is not split across figures where it fits one
+                cur, cur_n = [], 0
+            for topo in topos:
+                if cur and cur_n + per > max_series:
+                    chunks.append(cur)
+                    cur, cur_n = [], 0
+                cur.append(topo)
+                cur_n += per
+        if cur:
+            chunks.append(cur)
+        for i, topos in enumerate(chunks, 1):
+            label = f"{what + ', ' if what else ''}part {i} of {len(chunks)}"
+            out.append((keep(part[part["topology"].isin(topos)]), label))
+    return out
 
 
 def available(df) -> list[str]:

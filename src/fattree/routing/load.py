@@ -248,3 +248,69 @@ def _by_class(topo, load, inject, dirs) -> list[dict]:
         )
     )
     return head + rest
+
+
+def carried_bound(topo: Topology, cr: CompiledRouting, table, load: float) -> float | None:
+    """Most that fixed routes can carry of a permutation at an offered load, per source.
+
+    ``1/γ_max`` is the load at which the busiest channel of a pattern saturates; past it,
+    the rate *averaged over the sources* (what a simulator reports) can still grow, since
+    sources off the busiest channels keep delivering. This bounds that average: every flow
+    ``s -> table[s]`` is assigned to the most shared channel of its route (ties: the
+    lowest channel id); the flows of one channel together carry at most 1 flit per cycle,
+    each at most ``load``, so the sources carry at most
+    ``sum over channels of min(1, load x flows there) / active sources``.
+
+    Parameters
+    ----------
+    topo : Topology
+    cr : CompiledRouting
+        A single-path routing (None is returned for adaptive or randomised routing,
+        whose flows split).
+    table : int array (N,)
+        The permutation: ``table[s]`` is the destination of ``s`` (``s`` itself: idle).
+    load : float
+        Offered load per source, flits per cycle.
+
+    Returns
+    -------
+    float or None
+        Flits per active source per cycle.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("kant:k=2,n=2")
+    >>> cr = compile_routing(t, "dmodk")
+    >>> carried_bound(t, cr, np.array([1, 0, 3, 2]), 0.5)
+    0.5
+
+    References
+    ----------
+    Dally & Towles 2004, §3.3 (channel load); docs/sweeps.md (the equal-cost study).
+    """
+    from .walk import route
+
+    if cr.adaptive or cr.support is not None:
+        return None
+    table = np.asarray(table, np.int64)
+    srcs = [s for s in range(len(table)) if table[s] != s]
+    if not srcs:
+        return None
+    paths = []
+    count: dict = {}
+    for s in srcs:
+        r = route(topo, cr, int(s), int(table[s]))
+        if not r.delivered:
+            return None
+        R = topo.port_peer.shape[1]  # channel ids: -1-s for s's injection link, w*R+p
+        chans = [-1 - int(s)] + [int(w) * R + int(p) for w, p in zip(r.switches, r.ports)]
+        paths.append(chans)
+        for c in chans:
+            count[c] = count.get(c, 0) + 1
+    groups: dict = {}
+    for chans in paths:
+        busiest = max(chans, key=lambda c: (count[c], -c))
+        groups[busiest] = groups.get(busiest, 0) + 1
+    total = sum(min(1.0, load * n) for n in groups.values())
+    return total / len(srcs)

@@ -96,6 +96,10 @@ class SimConfig:
         random faults of ``fault_rate``.
     fault_seed : int
         Seed of the random fault set.
+    fault_pool : {"all", "switch-only"}
+        Links ``fault_rate`` draws from: every link (default), or switch-to-switch links
+        only (a failed node link cuts its node off in every design alike), as the
+        ``faults`` command's ``--fault-pool``.
     fault_model : {"local", "lookahead"}
         Knowledge model of the fault-tolerant routing (mikant-routing-spec.md §3.0):
         ``local`` (a switch sees its own links; the papers') or ``lookahead`` (the
@@ -154,6 +158,12 @@ class SimConfig:
     )
     faults: str | None = _f(None, "fault file: one failed link per line")
     fault_seed: int = _f(0, "seed of the random fault set", rng=(0, 2**63 - 1))
+    fault_pool: str = _f(
+        "all",
+        "links that --fault-rate may fail: all (node links included) or switch-only "
+        "(as faults --fault-pool)",
+        choices=("all", "switch-only"),
+    )
     fault_model: str = _f(
         "local",
         "knowledge of the fault-tolerant routing: local (a switch "

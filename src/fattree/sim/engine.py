@@ -242,7 +242,9 @@ def fault_tables(topo, cfg: SimConfig) -> FaultRouter:
 def fault_mask(topo, cfg: SimConfig) -> np.ndarray:
     """The failed links of ``cfg`` (bool over ``topo.links``): the random ``fault_rate``
     share seeded by ``fault_seed``, plus the links of the ``faults`` file."""
-    mask = random_faults(topo, float(cfg.fault_rate or 0.0), cfg.fault_seed)
+    mask = random_faults(
+        topo, float(cfg.fault_rate or 0.0), cfg.fault_seed, cfg.fault_pool == "switch-only"
+    )
     if cfg.faults is not None:
         mask |= read_fault_file(topo, cfg.faults)
     return mask

@@ -99,6 +99,7 @@ def _papers():
         "fault_rate": (None,),
         "faults": (None,),
         "fault_model": ("local",),
+        "fault_pool": ("all",),
     },
     routing_bound=False,
     termination=lambda cfg: _booksim_termination(cfg),

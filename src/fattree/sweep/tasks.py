@@ -409,16 +409,44 @@ def _sim_params() -> list[TaskParam]:
 def _simulate(config: dict, seed: int) -> dict:
     """One cycle-accurate simulation (fattree.sim) at one offered load.
 
+    ``channel_load_bound`` is the throughput bound of this very point: its routing and
+    its pattern drawn with its seed (a ``randperm`` is the permutation simulated; with
+    faults, the routes that survive its fault set), so a simulation is judged against
+    its own bound, never another permutation's.
+
     References: 000 §V.B (the model and its metrics), 001 §3.4, 004 §3.3.
     """
     from .. import sim
 
     kwargs = {k: v for k, v in config.items() if k != "topology"}
-    out = sim.simulate(config["topology"], seed=seed, **kwargs).to_dict()
+    bound = kwargs.get("model", "papers") == "papers" and not str(
+        kwargs.get("traffic", "")
+    ).startswith("trace")
+    res = sim.simulate(config["topology"], seed=seed, bound=bound, **kwargs)
+    out = res.to_dict()
+    if bound and not res.fault_rate and not kwargs.get("faults"):
+        out["carried_bound"] = _carried_bound(config["topology"], res, seed)
     # the simulator echoes its inputs: keep the effective configuration as one JSON
     # column and drop echoes equal to the point's own parameters
     out["sim_config"] = json.dumps(out.pop("config"), sort_keys=True, default=str)
     return {k: v for k, v in out.items() if not (k in config and config[k] == v)}
+
+
+def _carried_bound(spec: str, res, seed: int) -> float | None:
+    """The most the routes of the simulated permutation carry per source at its offered
+    load (``routing.load.carried_bound``); None for rate patterns and split routing."""
+    from ..routing import compile_routing
+    from ..routing.load import carried_bound
+    from ..topology import build
+    from ..traffic import make_traffic
+    from ..traffic.patterns import T_TABLE
+
+    topo = build(spec)
+    tr = make_traffic(res.traffic, topo.n_nodes, seed=seed)
+    if tr.code != T_TABLE or topo.n_nodes > 20_000:
+        return None
+    cr = compile_routing(topo, res.algorithm, seed=seed)
+    return carried_bound(topo, cr, tr.table[: topo.n_nodes], float(res.offered_load))
 
 
 def _ft_algorithm(value: str) -> str:
@@ -540,6 +568,18 @@ def _switch_radix(value: int) -> int:
     return value
 
 
+def _ranks(value: int) -> int:
+    if not 2 <= value <= 10**9:
+        raise ParameterError(f"ranks={value!r} is invalid: a node count from 2 to 10^9")
+    return value
+
+
+def _budget(value: float) -> float:
+    if not value > 0:
+        raise ParameterError(f"budget={value!r} is invalid: a positive amount of US$")
+    return value
+
+
 @task(
     "cost",
     columns=topology_columns,
@@ -584,6 +624,22 @@ def _switch_radix(value: int) -> int:
             bool,
             "compute the routing's channel-load bounds (off: only the cut bound, for large N)",
             default=True,
+        ),
+        TaskParam(
+            "ranks",
+            int,
+            "equal node count: the design is compared on this many nodes (ranks on nodes "
+            "0..ranks-1, the rest idle); per-node prices are per rank",
+            default=OMIT,
+            check=_ranks,
+        ),
+        TaskParam(
+            "budget",
+            float,
+            "equal budget (US$): the design is the largest of its family within it "
+            "(fattree design --budget); refused when it costs more",
+            default=OMIT,
+            check=_budget,
         ),
     ],
 )
@@ -650,4 +706,19 @@ def _cost(config: dict, seed: int) -> dict:
         out[f"bound_{traffic}"] = rep.bound if np.isfinite(rep.bound) else None
     if out.get("bound_uniform"):
         out["usd_per_throughput"] = c.total / (n * out["bound_uniform"])
+    ranks = config.get("ranks")
+    if ranks is not None:
+        if ranks > n:
+            raise ParameterError(
+                f"ranks={ranks} is invalid for {topo.spec}: it has {n:,} nodes; place at most "
+                f"that many ranks"
+            )
+        out["usd_per_rank"] = c.total / ranks
+        out["watts_per_rank"] = c.watts / ranks
+    budget = config.get("budget")
+    if budget is not None and c.total > budget * (1 + 1e-9):
+        raise ParameterError(
+            f"budget={budget:,.0f} is invalid for {topo.spec}: it costs ${c.total:,.0f}; an "
+            f"equal-budget design fits the budget (fattree design --budget)"
+        )
     return out

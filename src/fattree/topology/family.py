@@ -122,6 +122,7 @@ class Family:
     node_classes: Callable[[Topology], tuple[np.ndarray, np.ndarray]] | None = None
     doc: str = ""
     facets: Facets | None = None
+    uniform_cap: Callable[[dict], float] | None = None
 
     def validate(self, raw: dict[str, Any]) -> dict[str, Any]:
         known = {p.name: p for p in self.params}
@@ -154,6 +155,7 @@ def register_family(
     size=None,
     check=None,
     node_classes=None,
+    uniform_cap=None,
 ):
     """Decorator registering a builder ``f(**params) -> Topology`` as a family.
 
@@ -175,6 +177,11 @@ def register_family(
         Its default routing, closed forms, fault tolerance, advisor shapes and drawing.
     node_classes : callable, optional
         ``node_classes(topo) -> (representatives, weights)`` of automorphism classes.
+    uniform_cap : callable, optional
+        ``uniform_cap(params) -> float``: a cap on accepted uniform throughput
+        (flits/node/cycle) that holds for *any* routing and that a balanced bisection does
+        not see, e.g. links every route of a class of pairs must cross (MiKANT's cross
+        links); :func:`fattree.analysis.designmetrics.uniform_bound` takes it into account.
 
     Returns
     -------
@@ -196,6 +203,7 @@ def register_family(
                 node_classes=node_classes,
                 doc=(builder.__doc__ or "").strip(),
                 facets=facets,
+                uniform_cap=uniform_cap,
             ),
         )
         return builder

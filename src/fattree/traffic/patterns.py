@@ -288,12 +288,32 @@ def _neighbor(n, o, seed):
 
 @register_pattern(
     "randperm",
-    title="random permutation (seeded)",
-    options=[Opt("seed", "permutation seed (default: the simulation seed)", -1, int, minimum=-1)],
+    title="random permutation (seeded); ranks=R: among nodes 0..R-1 only, the rest idle",
+    options=[
+        Opt("seed", "permutation seed (default: the simulation seed)", -1, int, minimum=-1),
+        Opt(
+            "ranks",
+            "ranks placed on nodes 0..ranks-1, the others idle (0: every node), to compare "
+            "designs of different sizes at one node count",
+            0,
+            int,
+            minimum=0,
+        ),
+    ],
 )
 def _randperm(n, o, seed):
     s = seed if o["seed"] < 0 else o["seed"]
-    return T_TABLE, None, None, np.random.default_rng(s).permutation(n).astype(np.int64)
+    r = o["ranks"]
+    if r == 0 or r == n:
+        return T_TABLE, None, None, np.random.default_rng(s).permutation(n).astype(np.int64)
+    if not 2 <= r < n:
+        raise ParameterError(
+            f"traffic 'randperm': ranks={r} is invalid: from 2 to the network's {n} nodes "
+            f"(0: every node)"
+        )
+    table = np.arange(n, dtype=np.int64)  # idle nodes map to themselves: they never send
+    table[:r] = np.random.default_rng(s).permutation(r)
+    return T_TABLE, None, None, table
 
 
 @register_pattern(

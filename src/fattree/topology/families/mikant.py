@@ -20,6 +20,39 @@ def _size(p):
     return 2 * k**n, 2 * (n - 1) * k ** (n - 1), 2 * k
 
 
+def uniform_cap(p) -> float:
+    """Cap on accepted uniform throughput of MiKANT(k, n) under any routing.
+
+    A group's roots (stage n-2) have no up ports but the k^n cross links, so a pair in
+    different groups crosses them at least once, and a pair in one group whose digit n-2
+    differs (k^n - k^(n-1) destinations of each node) at least twice: the 2k^n directed
+    cross channels carry at least r (k^n + 2(k^n - k^(n-1))) N / (N - 1) flits per cycle,
+    so r <= (2k^n - 1) / (3k^n - 2k^(n-1)). A balanced bisection (k^n/2 links) does not
+    see this: MiKANT(4,3)'s cut bound is 0.992, its cross links cap it at 0.794.
+
+    Parameters
+    ----------
+    p : dict
+        The family's parameters ``k`` and ``n``.
+
+    Returns
+    -------
+    float
+        Flits per node per cycle.
+
+    Examples
+    --------
+    >>> round(uniform_cap({"k": 4, "n": 3}), 4)
+    0.7937
+
+    References
+    ----------
+    000 §II (the cross links at stage n-2); Dally & Towles 2004, §3.3 (channel load).
+    """
+    k, n = int(p["k"]), int(p["n"])
+    return (2 * k**n - 1) / (3 * k**n - 2 * k ** (n - 1))
+
+
 @register_family(
     "mikant",
     title="Mirrored k-ary n-tree MiKANT(k,n)",
@@ -30,6 +63,7 @@ def _size(p):
     ],
     size=_size,
     node_classes=all_nodes_one_class,
+    uniform_cap=uniform_cap,
     facets=Facets(
         routing="balanced",
         forms="mikant",
