@@ -12,12 +12,74 @@ numba itself is imported only when a watch starts.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["CompileWatch", "watch"]
+__all__ = ["CompileWatch", "cache_dir", "use_source_cache", "watch"]
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _source_key() -> str:
+    """A digest of every source file of the package (paths and contents)."""
+    h = hashlib.blake2b(digest_size=8)
+    files = []
+    for root, dirs, names in os.walk(_PACKAGE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        files += [os.path.join(root, n) for n in names if n.endswith(".py")]
+    for f in sorted(files):
+        h.update(os.path.relpath(f, _PACKAGE).encode())
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where numba keeps fattree's compiled kernels: a folder named after a digest of the
+    package's sources, in the package's ``__pycache__`` (or, where that cannot be
+    written, the user's cache folder).
+
+    numba checks a cached kernel against its own source file only, not against the
+    functions it calls in other files: after an edit or an upgrade it would load a kernel
+    with the old code of a changed callee. A folder per version of the sources makes
+    every change start from an empty cache instead.
+
+    Returns
+    -------
+    Path
+
+    Examples
+    --------
+    >>> cache_dir().name.startswith("numba-")
+    True
+    """
+    name = "numba-" + _source_key()
+    base = _PACKAGE / "__pycache__"
+    if os.access(_PACKAGE, os.W_OK) and (not base.exists() or os.access(base, os.W_OK)):
+        return base / name
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return home / "fattree" / name
+
+
+def use_source_cache() -> None:
+    """Point numba's cache at :func:`cache_dir`, unless ``NUMBA_CACHE_DIR`` is set.
+
+    Called when the package is imported; child processes (workers, ``fattree warmup``'s
+    steps) inherit the environment variable and so the same folder.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    path = str(cache_dir())
+    os.environ["NUMBA_CACHE_DIR"] = path
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:  # numba imported first: its config read the variable
+        numba_config.CACHE_DIR = path
 
 
 @dataclass

@@ -191,8 +191,9 @@ _WALKED = {
 
 
 def _rt_dummy(topo) -> tuple:
-    """A routing context of the generic kernel's types for the engines that do not use
-    it (one compiled cycle loop for every engine)."""
+    """A routing context for the walked engines, which read only its port and link
+    tables (the same read-only arrays as the Monte Carlo loop's context, so both share
+    one compiled walk)."""
     i1 = np.zeros(1, np.int64)
     t1 = np.zeros((1, 1), np.int32)
     return (
@@ -203,28 +204,10 @@ def _rt_dummy(topo) -> tuple:
         i1,
         t1,
         np.int64(0),
-        np.array(topo.port_peer, np.int32),
-        np.array(topo.link_index, np.int64),
+        topo.port_peer,
+        topo.link_index,
         np.int64(topo.n_nodes),
         np.array(topo.node_switch, np.int64),
-    )
-
-
-def _rt_norm(rt: tuple) -> tuple:
-    """The generic context ``rt`` with the dtypes of :func:`_rt_dummy`."""
-    c, ip, tb, cc, cip, ctb, cm, pp, li, N, ns = rt  # writable copies: one numba type
-    return (
-        np.int64(c),
-        np.array(ip, np.int64),
-        np.array(tb, np.int32),
-        np.int64(cc),
-        np.array(cip, np.int64),
-        np.array(ctb, np.int32),
-        np.int64(cm),
-        np.array(pp, np.int32),
-        np.array(li, np.int64),
-        np.int64(N),
-        np.array(ns, np.int64),
     )
 
 
@@ -337,7 +320,7 @@ def fault_router(
         fi[FI_LAYER1] = int(one_vc_layered(fam))
         fi[FI_BUDGET] = g.ctx.budget
         fi[FI_TTL] = g.ctx.ttl
-        rt = _rt_norm(g.ctx.rt)
+        rt = g.ctx.rt  # the Monte Carlo loop's own context: one compiled rule set
         if g.is_table:
             tab = np.ascontiguousarray(g.table, np.int32)
         order = np.ascontiguousarray(g.order, np.int64)
@@ -375,7 +358,7 @@ def _walk_mikant(f, src, dst):
         rt[7],
         rt[8],
         f.ft_stamp,
-        1,
+        np.int64(1),
         fi[FI_FLAGS],
         fi[FI_LOOK] != 0,
         src,
@@ -403,7 +386,7 @@ def _walk_mikantc(f, src, dst):
         rt[7],
         rt[8],
         f.ft_stamp,
-        1,
+        np.int64(1),
         fi[FI_FLAGS],
         False,
         0,
@@ -440,7 +423,7 @@ def _walk_generic(f, src, dst):
         fi[FI_BUDGET],
         fi[FI_TTL],
         f.ft_stamp,
-        1,
+        np.int64(1),
         src,
         -1,
         dst,
@@ -497,9 +480,9 @@ def _port_generic(f, pk, p, sw, in_port, dst, hop):
         fi[FI_RULE],
         fi[FI_LOOK] != 0,
         f.ft_stamp,
-        1,
-        sw,
-        dst,
+        np.int64(1),
+        np.int64(sw),
+        np.int64(dst),
         state,
         fi[FI_TTL],
         g[0 : R + 1],
@@ -528,18 +511,18 @@ def _port_mikant(f, pk, p, sw, in_port, dst, hop):
         port_peer,
         rt[8],
         f.ft_stamp,
-        1,
+        np.int64(1),
         fi[FI_FLAGS],
         fi[FI_LOOK] != 0,
-        sw,
-        prev,
-        hop + 1,
-        dst,
+        np.int64(sw),
+        np.int64(prev),
+        np.int64(hop + 1),
+        np.int64(dst),
         state,
         scr[0, : 2 * k],
         scr[2:10],
         None,
-        0,
+        np.int64(0),
     )
     pk[p, PK_FT] = pack_state(state)
     return q
@@ -566,20 +549,20 @@ def _port_mikantc(f, pk, p, sw, in_port, dst, hop):
         port_peer,
         rt[8],
         f.ft_stamp,
-        1,
+        np.int64(1),
         fi[FI_FLAGS],
         False,
         0,
         _pkt_key(fi, pk[p, PK_SRC], dst),
-        sw,
-        prev,
-        hop + 1,
-        dst,
+        np.int64(sw),
+        np.int64(prev),
+        np.int64(hop + 1),
+        np.int64(dst),
         state,
         scr[0, : 2 * k],
         scr[2, :k],
         None,
-        0,
+        np.int64(0),
     )
     pk[p, PK_FT] = pack_state(state)
     return q
