@@ -174,6 +174,10 @@ def simulate_cmd(**kw) -> None:
     else:
         cr = compile_routing(topo, algorithm, seed=seed)
     tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
+    from ..sim.models import MODELS
+
+    if MODELS.get(cfg.model).traffic is not None:  # booksim: BookSim2's reading of the name
+        tr = MODELS.get(cfg.model).traffic(topo, traffic, seed)
     if tr.timed and points != [None]:  # a trace sets its own injection times
         raise ParameterError(
             f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
@@ -183,8 +187,6 @@ def simulate_cmd(**kw) -> None:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)
     check_workers(workers, minimum=1)
-    from ..sim.models import MODELS
-
     bound = None
     if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
         bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)

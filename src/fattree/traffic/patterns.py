@@ -271,19 +271,125 @@ def _shuffle(n, o, seed):
     return T_TABLE, None, None, ((s << 1) | (s >> (b - 1))) & (n - 1)
 
 
-@register_pattern("tornado", title="tornado: node i sends to i + ceil(N/2) - 1 (mod N)")
+_DIGIT_OPTS = (
+    Opt(
+        "k",
+        "digit radix, BookSim2's k (0: the model's: the whole id as one digit, k = N and n = 1, "
+        "under model papers; the network's k and n under model booksim)",
+        0,
+        int,
+        minimum=0,
+    ),
+    Opt("n", "number of digits, BookSim2's n (0: with k = 0, the model's)", 0, int, minimum=0),
+    Opt("xr", "BookSim2's xr: digits are base xr*k", 1, int, minimum=1),
+)
+
+
+def digit_shift(n: int, o: dict, name: str, shift) -> np.ndarray:
+    """The table of a digit-wise pattern: every base-``xr*k`` digit ``d`` of the source's
+    id (its ``n`` lowest digits) becomes ``(d + shift(base)) mod base``.
+
+    With ``k = n = 0`` the whole id is one digit of base ``N`` (a ring of the ids); with
+    ``k`` and ``n`` it is BookSim2's ``DigitPermutationTrafficPattern``, whose
+    ``(xr*k)^n`` must equal the node count (BookSim2 addresses a node beyond the network
+    when it is larger and sends several sources to one destination when it is smaller).
+
+    Parameters
+    ----------
+    n : int
+        Node count.
+    o : dict
+        The pattern's validated options ``k``, ``n``, ``xr``.
+    name : str
+        The pattern, for messages.
+    shift : callable
+        ``shift(base) -> int``: the amount added to every digit.
+
+    Returns
+    -------
+    ndarray of int64
+        Destination of every node.
+
+    Raises
+    ------
+    ParameterError
+        Only one of ``k``, ``n`` given, or ``(xr*k)^n`` different from the node count.
+
+    Examples
+    --------
+    >>> digit_shift(16, {"k": 4, "n": 2, "xr": 1}, "neighbor", lambda b: 1).tolist()[:6]
+    [5, 6, 7, 4, 9, 10]
+
+    References
+    ----------
+    BookSim2 commit 28f4329, ``src/traffic.cpp`` (``TornadoTrafficPattern``,
+    ``NeighborTrafficPattern``).
+    """
+    k, dn, xr = o["k"], o["n"], o["xr"]
+    s = np.arange(n, dtype=np.int64)
+    if k == 0 and dn == 0:
+        return (s + shift(n)) % n
+    if k == 0 or dn == 0:
+        raise ParameterError(
+            f"traffic {name!r}: k={k}, n={dn} is invalid: give both k and n (BookSim2's "
+            f"{name}(k,n,xr)), or neither (the model's default)"
+        )
+    base = xr * k
+    if base > n or dn > 63 or base**dn != n:  # the first two keep the power small
+        raise ParameterError(
+            f"traffic '{name}:k={k},n={dn},xr={xr}' is invalid on {n} nodes: BookSim2's digit "
+            f"pattern needs (xr*k)^n nodes, here {base}^{dn}; give k and n with "
+            f"(xr*k)^n = {n}"
+        )
+    d = np.zeros(n, np.int64)
+    off = 1
+    for _ in range(dn):  # dn digits, at most 63: a loop over digits, not nodes
+        d += off * (((s // off) % base + shift(base)) % base)
+        off *= base
+    return d
+
+
+@register_pattern(
+    "tornado",
+    title="tornado: every digit d -> d + ceil(k/2) - 1 (mod k); by default one digit, "
+    "i + ceil(N/2) - 1 (mod N); model booksim: BookSim2's tornado over the network's k, n",
+    paper="BookSim2 src/traffic.cpp (TornadoTrafficPattern)",
+    options=_DIGIT_OPTS,
+)
 def _tornado(n, o, seed):
-    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + (n + 1) // 2 - 1) % n
+    return T_TABLE, None, None, digit_shift(n, o, "tornado", lambda b: (b + 1) // 2 - 1)
 
 
 @register_pattern(
     "neighbor",
     "neighbour",
-    title="neighbour: node i sends to i + offset (mod N)",
-    options=[Opt("offset", "address offset", 1, int)],
+    title="neighbour: every digit d -> d + offset (mod k); by default one digit, "
+    "i + offset (mod N); model booksim: BookSim2's neighbor over the network's k, n",
+    paper="BookSim2 src/traffic.cpp (NeighborTrafficPattern)",
+    options=(Opt("offset", "added to every digit (BookSim2: 1)", 1, int),) + _DIGIT_OPTS,
 )
 def _neighbor(n, o, seed):
+    return T_TABLE, None, None, digit_shift(n, o, "neighbor", lambda b: o["offset"])
+
+
+@register_pattern("ringtornado", title="tornado on the ring of ids: i + ceil(N/2) - 1 (mod N)")
+def _ringtornado(n, o, seed):
+    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + (n + 1) // 2 - 1) % n
+
+
+@register_pattern(
+    "ringneighbor",
+    "ringneighbour",
+    title="neighbour on the ring of ids: i + offset (mod N)",
+    options=[Opt("offset", "address offset", 1, int)],
+)
+def _ringneighbor(n, o, seed):
     return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"]) % n
+
+
+#: Patterns whose name means BookSim2's digit pattern under ``model='booksim'``: the
+#: model fills in ``k`` and ``n`` from the network when the spec gives neither.
+DIGIT_PATTERNS = ("tornado", "neighbor")
 
 
 @register_pattern(
@@ -357,4 +463,6 @@ __all__ = [
     "Traffic",
     "dest",
     "make_traffic",
+    "digit_shift",
+    "DIGIT_PATTERNS",
 ]
