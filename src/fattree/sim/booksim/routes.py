@@ -239,6 +239,53 @@ def _anynet_min(topo) -> BsNet:
     )
 
 
+def anynet_min_routing(topo):
+    """BookSim2's anynet ``min`` routing as a :class:`~fattree.routing.CompiledRouting`
+    (a next-hop table per switch and destination node), for the channel-load bound of
+    what BookSim2 does with an exported anynet file.
+
+    Parameters
+    ----------
+    topo : Topology
+
+    Returns
+    -------
+    CompiledRouting
+        ``algorithm = "booksim-min"``; deterministic and minimal.
+
+    Raises
+    ------
+    ParameterError
+        More switches than the anynet table allows (``MAX_TABLE_SWITCHES``).
+    ResourceError
+        The switches x nodes table does not fit the memory limit of table routings.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> from fattree.routing.load import channel_load
+    >>> t = fattree.build("kant:k=4,n=3")
+    >>> round(channel_load(t, anynet_min_routing(t)).bound, 4)  # vs 1.0 with dmodk
+    0.082
+
+    References
+    ----------
+    BookSim2 commit 28f4329, ``src/networks/anynet.cpp`` (``buildRoutingTable``); docs/booksim.md.
+    """
+    from dataclasses import replace
+
+    from ...routing import compile_routing
+
+    net = _anynet_min(topo)
+    S, N = topo.n_switches, topo.n_nodes
+    cr = compile_routing(topo, "shortest")  # the table routing's kernel code and checks
+    ns = np.asarray(topo.node_switch, np.int64)
+    nh = net.next_hop.reshape(S, S).astype(np.int32)
+    table = nh[:, ns]  # (S, N): the port towards each destination's switch
+    table[ns, np.arange(N)] = np.asarray(topo.node_port, np.int32)
+    return replace(cr, algorithm="booksim-min", table=table)
+
+
 @njit(cache=True)
 def _min_table(S, R, N, peer):
     """BookSim2's ``AnyNet::route``: from every router a Dijkstra (unit link latency)
