@@ -60,7 +60,7 @@ def booksim_routing_note(topo) -> str:
     Examples
     --------
     >>> import fattree
-    >>> booksim_routing_note(fattree.build("kant:k=2,n=2"))[:60]
+    >>> booksim_routing_note(fattree.build("kant:k=2,n=2"))[:61]
     "note: the .cfg is BookSim2's own fat tree (topology = fattree"
     """
     from ..errors import FattreeError
