@@ -173,7 +173,7 @@ def simulate_cmd(**kw) -> None:
         ft = fault_tables(topo, cfg)
     else:
         cr = compile_routing(topo, algorithm, seed=seed)
-    tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
+    tr = make_traffic(traffic, topo.n_nodes, seed=seed, topology=topo)  # validates before any run
     from ..sim.models import MODELS
 
     if MODELS.get(cfg.model).traffic is not None:  # booksim: BookSim2's reading of the name

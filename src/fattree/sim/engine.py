@@ -160,7 +160,7 @@ def run_papers(
     # with faults the fault-tolerant kernel routes every packet (sim/faulthop.py); the
     # family's routing only fills the state
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
-    traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
+    traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed, topology=topo)
     process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
     cfg = replace(
         cfg,
@@ -499,7 +499,7 @@ def simulate_loads(
     if bound:
         value = load_bound(
             topo,
-            make_traffic(cfg.traffic, topo.n_nodes, cfg.seed).spec,
+            make_traffic(cfg.traffic, topo.n_nodes, cfg.seed, topology=topo).spec,
             cfg.seed,
             cr=None if ft else compile_routing(topo, cfg.algorithm, seed=cfg.seed),
             ft=ft,

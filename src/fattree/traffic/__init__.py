@@ -8,7 +8,7 @@ Both are bound to a network size in Python (:func:`make_traffic`,
 
 from .injection import INJECTIONS, Injection, Process, check_load, create_cycle, make_process
 from ._options import split_spec
-from .patterns import PATTERNS, Pattern, Traffic, dest, make_traffic
+from .patterns import PATTERNS, Pattern, Traffic, dest, make_traffic, place
 from .trace import read_trace
 
 __all__ = [
@@ -25,4 +25,5 @@ __all__ = [
     "check_load",
     "read_trace",
     "split_spec",
+    "place",
 ]

@@ -16,7 +16,7 @@ when k is a power of two).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -111,12 +111,15 @@ class Traffic:
     active: np.ndarray
     timed: bool = False
     trace: tuple | None = field(default=None, repr=False)
+    placement: str = "id"
 
     @property
     def spec(self) -> str:
         """``name[:key=value,...]`` with the options that differ from their defaults."""
         defaults = {o.name: o.default for o in PATTERNS.get(self.name).options}
         shown = {k: v for k, v in self.options.items() if v != defaults.get(k)}
+        if self.placement != "id":
+            shown["placement"] = self.placement
         opts = ",".join(f"{k}={v}" for k, v in shown.items())
         return self.name + (":" + opts if opts else "")
 
@@ -138,8 +141,21 @@ def dest(code, iparams, fparams, table, n, src, seq, seed):
     return d + 1 if d >= src else d
 
 
-def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traffic:
+def make_traffic(
+    spec: str,
+    n_nodes: int,
+    seed: int = 0,
+    *,
+    topology: Any = None,
+    validate_only: bool = False,
+    **options: Any,
+) -> Traffic:
     """Bind a pattern to ``n_nodes`` nodes, validating its options.
+
+    Every pattern also takes ``placement``: ``id`` (default: rank r of the pattern is node
+    r) or ``leaf`` (rank r is the r-th node in leaf-major order,
+    :meth:`fattree.topology.Topology.leaf_major_order`, so consecutive ranks share a leaf
+    switch); ``leaf`` needs ``topology``.
 
     Parameters
     ----------
@@ -149,6 +165,11 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         Number of compute nodes.
     seed : int
         Seed of random patterns (``randperm``), ``0 <= seed < 2**63``.
+    topology : Topology, optional
+        The network, for ``placement=leaf``.
+    validate_only : bool
+        Check the spec for ``n_nodes`` without applying a placement (no topology needed);
+        the result is then not the traffic to simulate.
     **options
         Options given as keywords instead of in the spec.
 
@@ -171,6 +192,12 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")
     name, raw = split_spec(spec, "traffic")
     raw.update({k: v for k, v in options.items()})
+    placement = str(raw.pop("placement", "id"))
+    if placement not in _PLACEMENTS:
+        raise ParameterError(
+            f"traffic {name!r}: placement={placement!r} is invalid; allowed: id (rank r on "
+            f"node r), leaf (ranks leaf switch by leaf switch)"
+        )
     pat = PATTERNS.get(name)
     opts = validate_options(f"traffic {name!r}", pat.options, raw)
     n = int(n_nodes)
@@ -183,7 +210,7 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         raise ParameterError(
             f"traffic={spec!r} sends nothing on {n} nodes (every node would send to itself)"
         )
-    return Traffic(
+    traffic = Traffic(
         name=pat.name,
         options=opts,
         n_nodes=n,
@@ -194,6 +221,82 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         active=_frozen(active, np.bool_),
         timed=pat.timed,
         trace=extra[0] if extra else None,
+    )
+    if placement == "id" or validate_only:
+        return traffic
+    if topology is None:
+        raise ParameterError(
+            f"traffic={spec!r}: placement={placement} needs the network (topology=)"
+        )
+    if topology.n_nodes != n:
+        raise ParameterError(
+            f"traffic={spec!r}: the topology has {topology.n_nodes} nodes, n_nodes={n}"
+        )
+    return place(traffic, topology.node_order(placement), placement)
+
+
+_PLACEMENTS = ("id", "leaf")  # fattree.topology.core.PLACEMENTS (traffic may not import it)
+
+
+def place(traffic: Traffic, order: np.ndarray, placement: str = "custom") -> Traffic:
+    """Run rank ``r`` of a bound pattern on node ``order[r]``.
+
+    Permutation tables, the hot node of ``hotspot``, the target of ``alltoone`` and the
+    sources and destinations of a trace are renamed; ``uniform`` is unchanged (it treats
+    every node alike).
+
+    Parameters
+    ----------
+    traffic : Traffic
+        A pattern bound to N nodes, whose node ids are the ranks.
+    order : array of int, shape (N,)
+        A permutation: the node of every rank (e.g. ``topo.leaf_major_order()``).
+    placement : str
+        Its name, recorded in the spec (``bitcomp:placement=leaf``).
+
+    Returns
+    -------
+    Traffic
+
+    Raises
+    ------
+    ParameterError
+        ``order`` is not a permutation of ``0..N-1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = place(make_traffic("ringneighbor", 4), np.array([0, 2, 1, 3]), "leaf")
+    >>> t.table.tolist(), t.spec
+    ([2, 3, 1, 0], 'ringneighbor:placement=leaf')
+    """
+    n = traffic.n_nodes
+    order = np.asarray(order, np.int64)
+    if order.shape != (n,) or not np.array_equal(np.sort(order), np.arange(n)):
+        raise ParameterError(f"order is invalid: expected a permutation of 0..{n - 1}")
+    ip, table, trace = traffic.iparams.copy(), traffic.table, traffic.trace
+    if traffic.code == T_TABLE:
+        t = np.empty(n, np.int64)
+        t[order] = order[table[:n]]
+        table = t
+    elif traffic.code == T_HOTSPOT:
+        ip[0] = order[ip[0]]
+    elif traffic.code == T_TRACE:
+        from .trace import trace_tables
+
+        cycle, src, dst = trace
+        src, dst = order[np.asarray(src, np.int64)], order[np.asarray(dst, np.int64)]
+        lines = np.arange(1, len(cycle) + 1)
+        table = trace_tables(traffic.options.get("file", ""), cycle, src, dst, lines, n)
+        trace = (cycle, src, dst)
+    ip, table = _frozen(ip, np.int64), _frozen(table, np.int64)
+    return replace(
+        traffic,
+        iparams=ip,
+        table=table,
+        active=_frozen(_active(traffic.code, ip, table, n), np.bool_),
+        trace=trace,
+        placement=placement,
     )
 
 
@@ -463,6 +566,7 @@ __all__ = [
     "Traffic",
     "dest",
     "make_traffic",
+    "place",
     "digit_shift",
     "DIGIT_PATTERNS",
 ]

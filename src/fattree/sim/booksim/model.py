@@ -117,6 +117,11 @@ def booksim_traffic(topo, spec: str, seed: int = 0):
     if pat.name in DIGIT_PATTERNS and "k" not in raw and "n" not in raw:
         k, n = booksim_digits(topo)
         raw["k"], raw["n"] = str(k), str(n)
+    if str(raw.get("placement", "id")) != "id":
+        raise ParameterError(
+            f"traffic={spec!r}: model='booksim' places ranks on BookSim2's node ids (its fat "
+            "tree numbers them leaf by leaf already); drop placement"
+        )
     return make_traffic(name, topo.n_nodes, seed=seed, **raw)
 
 
