@@ -14,6 +14,7 @@ any size.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,9 +36,9 @@ class Bisection:
     """A bisection width and how it was obtained.
 
     ``width`` is the number of links cut by ``side`` (True = side A, one entry per
-    vertex, nodes first). ``exact`` is True only when optimality is proven (ILP);
-    otherwise ``width`` is an upper bound and ``lower_bound`` whatever bound the
-    solver proved (0 if none).
+    vertex, nodes first). ``exact`` is True only when optimality is proven (by the ILP,
+    or by a flow lower bound equal to the cut); otherwise ``width`` is an upper bound
+    and ``lower_bound`` the best bound proved (0 if none).
     """
 
     width: int
@@ -182,11 +183,12 @@ def cut_lower_bound(n_nodes: int, load: float) -> int:
 def flow_lower_bound(topo, *, time_limit: float = ILP_TIME_LIMIT, target: int | None = None):
     """A lower bound on the bisection width from a uniform multicommodity flow.
 
-    Every routing of the family is a flow (:mod:`fattree.routing.load`, uniform traffic);
-    the one with the least loaded switch-to-switch channel gives :func:`cut_lower_bound`.
-    If that is below ``target`` and the instance is small enough (``FLOW_LP_MAX_VARS``), the
-    least possible load of any fractional routing is found by a linear program (HiGHS,
-    ``time_limit`` seconds).
+    Three flows are tried, cheapest first, until the bound reaches ``target``: the even
+    split of every packet over all shortest paths (ECMP, :func:`ecmp_load`), every routing
+    of the family (:mod:`fattree.routing.load`, uniform traffic), and, if the instance is
+    small enough (``FLOW_LP_MAX_VARS``), the least possible load of any fractional routing,
+    found by a linear program (HiGHS, ``time_limit`` seconds). The least loaded
+    switch-to-switch channel of each gives :func:`cut_lower_bound`.
 
     Parameters
     ----------
@@ -204,8 +206,12 @@ def flow_lower_bound(topo, *, time_limit: float = ILP_TIME_LIMIT, target: int | 
     Examples
     --------
     >>> import fattree
-    >>> flow_lower_bound(fattree.build("hypercube:d=4,p=1"))
-    (8, 'ecube routing, max switch-channel load 0.5333')
+    >>> flow_lower_bound(fattree.build("torus:k=4,n=3"))
+    (32, 'even split over all shortest paths, max switch-channel load 0.5079')
+
+    References
+    ----------
+    F. T. Leighton, *Introduction to Parallel Algorithms and Architectures* (1992), §1.9.
     """
     from ..routing import algorithms_for
     from ..routing.load import channel_load
@@ -214,35 +220,86 @@ def flow_lower_bound(topo, *, time_limit: float = ILP_TIME_LIMIT, target: int | 
     n, S = topo.n_nodes, topo.n_switches
     if n < 2 or S < 2:
         return 0, "none"
-    sw = (np.asarray(topo.port_kind) != PORT_NODE) & (np.asarray(topo.port_peer) >= n)
     best, how = 0, "none"
-    if n * S <= FLOW_MAX_WORK:
+
+    def consider(load, what):
+        nonlocal best, how
+        if load is not None and load > 0:
+            b = cut_lower_bound(n, load)
+            if b > best:
+                best, how = b, f"{what}, max switch-channel load {load:.4f}"
+        return target is not None and best >= target
+
+    if consider(ecmp_load(topo), "even split over all shortest paths"):
+        return best, how
+    sw = (np.asarray(topo.port_kind) != PORT_NODE) & (np.asarray(topo.port_peer) >= n)
+    if n * S <= FLOW_MAX_WORK and sw.any():
         for alg in algorithms_for(topo.family):
             try:
                 gam = channel_load(topo, alg, "uniform").gamma
             except Exception:  # a routing undefined on this instance gives no flow here
                 continue
-            load = float(np.max(gam[sw])) if sw.any() else 0.0
-            if load <= 0:
-                continue
-            b = cut_lower_bound(n, load)
-            if b > best:
-                best, how = b, f"{alg} routing, max switch-channel load {load:.4f}"
-            if target is not None and best >= target:
+            if consider(float(np.max(gam[sw])), f"{alg} routing"):
                 return best, how
-    lam = _min_load_lp(topo, time_limit)
-    if lam is not None and lam > 0:
-        b = cut_lower_bound(n, lam)
-        if b > best:
-            best, how = b, f"linear program, least max switch-channel load {lam:.4f}"
+    consider(_min_load_lp(topo, time_limit), "linear program (least possible)")
     return best, how
+
+
+def ecmp_load(topo, max_work: int = FLOW_MAX_WORK * 8) -> float | None:
+    """Largest switch-to-switch channel load when every node sends ``1/(N-1)`` to every
+    other node, each packet split evenly over all shortest next hops at every switch.
+
+    Parameters
+    ----------
+    topo : Topology
+    max_work : int
+        Refuse (None) above this many (destination switch x arc) steps.
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> import fattree
+    >>> round(ecmp_load(fattree.build("hypercube:d=6,p=1")), 4)  # 32/63 on every channel
+    0.5079
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    n, S = topo.n_nodes, topo.n_switches
+    c = np.bincount(np.asarray(topo.node_switch, np.int64), minlength=S).astype(float)
+    sw = (topo.links[n:] - n).astype(np.int64)
+    arcs = np.concatenate([sw, sw[:, ::-1]])
+    dst = np.flatnonzero(c > 0)
+    if len(arcs) == 0 or len(dst) * len(arcs) > max_work:
+        return None
+    adj = coo_matrix((np.ones(len(arcs)), (arcs[:, 0], arcs[:, 1])), shape=(S, S)).tocsr()
+    load = np.zeros(len(arcs))
+    for t in dst:
+        d = shortest_path(adj, unweighted=True, indices=int(t))
+        if not np.isfinite(d[dst]).all():
+            return None  # a disconnected network: no flow reaches every node
+        fin = np.isfinite(d)
+        closer = np.zeros(len(arcs), bool)
+        closer[fin[arcs[:, 0]]] = (d[arcs[fin[arcs[:, 0]], 1]] == d[arcs[fin[arcs[:, 0]], 0]] - 1)
+        outdeg = np.bincount(arcs[closer, 0], minlength=S)
+        f = c * c[t] / (n - 1)
+        f[t] = 0.0
+        for dist in range(int(d[fin].max()), 0, -1):  # farthest first: inflow is complete
+            m = closer & (d[arcs[:, 0]] == dist)
+            share = f[arcs[m, 0]] / outdeg[arcs[m, 0]]
+            load[m] += share
+            np.add.at(f, arcs[m, 1], share)
+    return float(load.max())
 
 
 def _min_load_lp(topo, time_limit: float) -> float | None:
     """The least possible largest switch-to-switch channel load of a fractional routing of
     uniform traffic (source-switch-aggregated flows, HiGHS); None when too large or
     unsolved in time."""
-    from scipy.optimize import linprog
+    from scipy.optimize import OptimizeWarning, linprog
     from scipy.sparse import coo_matrix
 
     n, S = topo.n_nodes, topo.n_switches
@@ -274,19 +331,25 @@ def _min_load_lp(topo, time_limit: float) -> float | None:
     ).tocsr()
     cost = np.zeros(K * A + 1)
     cost[-1] = 1.0
-    res = linprog(
+    with warnings.catch_warnings():  # HiGHS reads run_crossover; scipy does not list it
+        warnings.simplefilter("ignore", OptimizeWarning)
+        res = _linprog(linprog, cost, cap, A, eq, supply, time_limit)
+    if res.status != 0:
+        return None
+    return float(res.x[-1])
+
+
+def _linprog(linprog, cost, cap, A, eq, supply, time_limit):
+    return linprog(
         cost,
         A_ub=cap,
         b_ub=np.zeros(A),
         A_eq=eq,
         b_eq=supply.ravel(),
         bounds=(0, None),
-        method="highs-ipm",  # interior point then crossover: seconds where simplex took minutes
-        options={"time_limit": float(time_limit)},
+        method="highs-ipm",  # interior point: seconds where simplex took minutes
+        options={"time_limit": float(time_limit), "run_crossover": "off"},
     )
-    if res.status != 0:
-        return None
-    return float(res.x[-1])
 
 
 # ---------------------------------------------------------------- explicit cuts
