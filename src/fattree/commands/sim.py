@@ -8,37 +8,8 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
+from ..sim.config import parse_loads
 from ._common import check_output, check_workers, console, err_console, print_json, warn_routing
-
-
-def parse_loads(text: str) -> list[float]:
-    """``"a:b:step"`` -> the loads a, a+step, ..., b (inclusive), each in (0, 1].
-
-    Examples
-    --------
-    >>> parse_loads("0.05:0.2:0.05")
-    [0.05, 0.1, 0.15, 0.2]
-    """
-    parts = text.split(":")
-    try:
-        if len(parts) != 3:
-            raise ValueError
-        a, b, step = (float(x) for x in parts)
-        if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
-            raise ValueError
-    except ValueError:
-        raise ParameterError(
-            f"loads={text!r} is invalid: expected START:STOP:STEP with "
-            f"0 < START <= STOP <= 1 and STEP > 0, e.g. 0.05:1.0:0.05"
-        ) from None
-    n = int(math.floor((b - a) / step + 1e-9)) + 1
-    if n > 10_000:
-        raise ParameterError(f"loads={text!r} is invalid: {n} loads; at most 10000")
-    loads = [round(a + i * step, 10) for i in range(n)]
-    for x in loads:
-        if not 0 < x <= 1:
-            raise ParameterError(f"loads={text!r} is invalid: load {x} is outside (0, 1]")
-    return loads
 
 
 def spec_help(registry, skip_internal: bool = False) -> str:
