@@ -198,8 +198,16 @@ def test_cut_lower_bound_brute_force_on_small_graphs():
     import fattree
     from fattree.analysis.bisection import bisection, flow_lower_bound
 
-    for spec in ["kant:k=2,n=3", "mikant:k=2,n=3", "torus:k=3,n=2,p=1", "hypercube:d=4,p=2",
-                 "minft:clients=16", "rsminft:clients=16", "clos:k=2,n=3", "xgft:m=3.3,w=1.2"]:
+    for spec in [
+        "kant:k=2,n=3",
+        "mikant:k=2,n=3",
+        "torus:k=3,n=2,p=1",
+        "hypercube:d=4,p=2",
+        "minft:clients=16",
+        "rsminft:clients=16",
+        "clos:k=2,n=3",
+        "xgft:m=3.3,w=1.2",
+    ]:
         t = fattree.build(spec)
         b = bisection(t)
         assert b.exact

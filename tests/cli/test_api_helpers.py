@@ -69,6 +69,8 @@ def test_saturation_load_of_a_frame_and_of_results():
 
 def test_saturation_load_of_a_simulated_curve():
     # kant(4,3), Algorithm 1, 2-flit buffers accepts at most about 0.233
-    rs = [fattree.simulate("kant:k=4,n=3", load=x, buffer=2, algorithm="alg1", seed=1)
-          for x in (0.2, 0.25)]
+    rs = [
+        fattree.simulate("kant:k=4,n=3", load=x, buffer=2, algorithm="alg1", seed=1)
+        for x in (0.2, 0.25)
+    ]
     assert fattree.saturation_load(rs) == 0.25

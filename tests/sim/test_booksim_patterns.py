@@ -73,7 +73,9 @@ def test_kant43_differs_from_the_ring_variants():
     assert ring == [(b + 31) % 64 for b in range(64)] and bs != ring
     # k = 4: BookSim2's tornado adds (4 + 1) // 2 - 1 = 1 to every digit, as its neighbor does
     assert bs == booksim_traffic(topo, "neighbor", 1).table.tolist()
-    assert booksim_traffic(topo, "ringneighbor", 1).table.tolist() == [(b + 1) % 64 for b in range(64)]
+    assert booksim_traffic(topo, "ringneighbor", 1).table.tolist() == [
+        (b + 1) % 64 for b in range(64)
+    ]
 
 
 def test_anynet_files_read_booksim2s_default_k_and_n():
@@ -132,7 +134,9 @@ def test_digit_patterns_refuse_sizes_they_do_not_fit(spec, match):
 def test_cli_refuses_a_digit_pattern_that_does_not_fit(capsys):
     from fattree.cli import main
 
-    rc = main(["simulate", "mikant:k=4,n=3", "--model", "booksim", "-t", "tornado", "--load", "0.1"])
+    rc = main(
+        ["simulate", "mikant:k=4,n=3", "--model", "booksim", "-t", "tornado", "--load", "0.1"]
+    )
     assert rc == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "tornado" in err and len(err.strip().splitlines()) == 1

@@ -85,7 +85,9 @@ def test_clos_bitcomp_below_saturation_not_flagged():
 def test_kant43_alg1_at_022_not_flagged():
     # seed 2's backlog rises 5 spreads, but into the buffers (0.8 packets per source queued)
     for seed in (1, 2, 3):
-        assert not simulate("kant:k=4,n=3", load=0.22, buffer=2, seed=seed, algorithm="alg1").saturated
+        assert not simulate(
+            "kant:k=4,n=3", load=0.22, buffer=2, seed=seed, algorithm="alg1"
+        ).saturated
 
 
 def test_cli_flags_the_clos_case(capsys):

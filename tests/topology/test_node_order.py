@@ -44,8 +44,14 @@ def test_graph_family_has_a_leaf_major_order_too(tmp_path):
 
 @pytest.mark.parametrize(
     "spec,interleaved",
-    [("kant:k=4,n=3", True), ("clos:k=2,n=3", True), ("mikant:k=2,n=3", True),
-     ("xgft:m=2.2,w=1.2", True), ("minft:clients=8", False), ("torus:k=3,n=2,p=2", False)],
+    [
+        ("kant:k=4,n=3", True),
+        ("clos:k=2,n=3", True),
+        ("mikant:k=2,n=3", True),
+        ("xgft:m=2.2,w=1.2", True),
+        ("minft:clients=8", False),
+        ("torus:k=3,n=2,p=2", False),
+    ],
 )
 def test_documented_numbering(spec, interleaved):
     # docs/families/trees.md, "Node numbering": the port digit first in the tree families

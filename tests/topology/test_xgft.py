@@ -213,7 +213,9 @@ def _cut_bound(m, w):
     N = prod(m)
     P = [prod(m[:i]) for i in range(len(m) + 1)]
     W = [prod(w[:i]) for i in range(len(m) + 1)]
-    return min([1.0] + [W[i + 1] * (N - 1) / (P[i] * (N - P[i])) for i in range(1, len(m)) if P[i] < N])
+    return min(
+        [1.0] + [W[i + 1] * (N - 1) / (P[i] * (N - P[i])) for i in range(1, len(m)) if P[i] < N]
+    )
 
 
 @pytest.mark.parametrize(
@@ -254,5 +256,8 @@ def test_xgft_has_fault_tolerant_routing_detour_by_default(capsys):
     assert main(["faults", "xgft:m=4.4,w=1.2", "--list"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "fault-tolerant routing algorithms of xgft (default: detour)" in out
-    assert main(["faults", "xgft:m=4.4,w=1.2", "--trials", "50", "--rates", "0.05", "-a", "detour"]) == 0
+    assert (
+        main(["faults", "xgft:m=4.4,w=1.2", "--trials", "50", "--rates", "0.05", "-a", "detour"])
+        == 0
+    )
     assert "detour" in capsys.readouterr().out

@@ -120,7 +120,9 @@ def bisection(
     method = f"{best.method}; ilp stopped at the {time_limit:g} s limit{proved}"
     if best.width == lower:
         return Bisection(best.width, True, method, lower, best.side)
-    return _with_flow_bound(topo, Bisection(best.width, False, method, lower, best.side), lower, time_limit)
+    return _with_flow_bound(
+        topo, Bisection(best.width, False, method, lower, best.side), lower, time_limit
+    )
 
 
 def _with_flow_bound(topo, best: Bisection, lower: int, time_limit: float) -> Bisection:
@@ -136,7 +138,9 @@ def _with_flow_bound(topo, best: Bisection, lower: int, time_limit: float) -> Bi
             best.side,
         )
     if flow > lower:
-        return Bisection(best.width, False, f"{best.method}; flow lower bound {flow} ({how})", flow, best.side)
+        return Bisection(
+            best.width, False, f"{best.method}; flow lower bound {flow} ({how})", flow, best.side
+        )
     return best
 
 
@@ -283,7 +287,7 @@ def ecmp_load(topo, max_work: int = FLOW_MAX_WORK * 8) -> float | None:
             return None  # a disconnected network: no flow reaches every node
         fin = np.isfinite(d)
         closer = np.zeros(len(arcs), bool)
-        closer[fin[arcs[:, 0]]] = (d[arcs[fin[arcs[:, 0]], 1]] == d[arcs[fin[arcs[:, 0]], 0]] - 1)
+        closer[fin[arcs[:, 0]]] = d[arcs[fin[arcs[:, 0]], 1]] == d[arcs[fin[arcs[:, 0]], 0]] - 1
         outdeg = np.bincount(arcs[closer, 0], minlength=S)
         f = c * c[t] / (n - 1)
         f[t] = 0.0

@@ -7,7 +7,6 @@ Both are bound to a network size in Python (:func:`make_traffic`,
 """
 
 from .injection import INJECTIONS, Injection, Process, check_load, create_cycle, make_process
-from ._options import split_spec
 from .patterns import PATTERNS, Pattern, Traffic, dest, make_traffic, place
 from .trace import read_trace
 
@@ -24,6 +23,5 @@ __all__ = [
     "create_cycle",
     "check_load",
     "read_trace",
-    "split_spec",
     "place",
 ]

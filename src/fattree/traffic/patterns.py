@@ -141,6 +141,32 @@ def dest(code, iparams, fparams, table, n, src, seq, seed):
     return d + 1 if d >= src else d
 
 
+def parse_pattern(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a traffic spec into the pattern's name and its raw option strings.
+
+    Parameters
+    ----------
+    spec : str
+        ``NAME`` or ``NAME:key=value,...``.
+
+    Returns
+    -------
+    (str, dict)
+        The name as written and the options, unconverted.
+
+    Raises
+    ------
+    ParameterError
+        A spec that does not parse.
+
+    Examples
+    --------
+    >>> parse_pattern("tornado:k=4,n=3")
+    ('tornado', {'k': '4', 'n': '3'})
+    """
+    return split_spec(spec, "traffic")
+
+
 def make_traffic(
     spec: str,
     n_nodes: int,
@@ -566,6 +592,7 @@ __all__ = [
     "Traffic",
     "dest",
     "make_traffic",
+    "parse_pattern",
     "place",
     "digit_shift",
     "DIGIT_PATTERNS",

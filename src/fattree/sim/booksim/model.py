@@ -20,8 +20,16 @@ import numpy as np
 from ...version import __version__
 from ...errors import ParameterError
 from ...topology.export import BOOKSIM_FIXED
-from ...traffic import make_traffic, split_spec
-from ...traffic.patterns import DIGIT_PATTERNS, PATTERNS, T_HOTSPOT, T_TABLE, T_TRACE, T_UNIFORM
+from ...traffic import make_traffic
+from ...traffic.patterns import (
+    DIGIT_PATTERNS,
+    PATTERNS,
+    T_HOTSPOT,
+    T_TABLE,
+    T_TRACE,
+    T_UNIFORM,
+    parse_pattern,
+)
 from ..result import SimResult, percentile
 from . import kernel as K
 from .routes import booksim_digits, booksim_net
@@ -110,7 +118,7 @@ def booksim_traffic(topo, spec: str, seed: int = 0):
     ----------
     BookSim2 commit 28f4329, ``src/traffic.cpp``; docs/booksim.md ("Traffic patterns").
     """
-    name, raw = split_spec(spec, "traffic")
+    name, raw = parse_pattern(spec)
     pat = PATTERNS.get(name)
     if pat.name == "uniform" and "include_self" not in raw:
         raw["include_self"] = "true"  # BookSim2's uniform draws the source too
