@@ -523,12 +523,52 @@ DIGIT_PATTERNS = ("tornado", "neighbor")
 
 @register_pattern(
     "randperm",
-    title="random permutation (seeded)",
-    options=[Opt("seed", "permutation seed (default: the simulation seed)", -1, int, minimum=-1)],
+    title="random permutation (seeded); generator=booksim2: BookSim2's, from perm_seed",
+    options=[
+        Opt(
+            "seed",
+            "permutation seed (default: the simulation seed; with generator=booksim2, "
+            "BookSim2's perm_seed, default 0)",
+            -1,
+            int,
+            minimum=-1,
+        ),
+        Opt(
+            "generator",
+            "numpy (fattree's) or booksim2 (BookSim2's, Knuth's ran_array; the default "
+            "under model booksim)",
+            "numpy",
+            str,
+        ),
+    ],
 )
 def _randperm(n, o, seed):
+    if o["generator"] == "booksim2":
+        from .knuth import MM, booksim2_randperm
+
+        s = 0 if o["seed"] < 0 else o["seed"]
+        if s >= MM:
+            raise ParameterError(
+                f"traffic 'randperm': seed={s} is invalid with generator=booksim2: "
+                f"BookSim2's perm_seed is read modulo 2^30; give 0 <= seed < {MM}"
+            )
+        if n > RANDPERM_BOOKSIM2_MAX:
+            raise ParameterError(
+                f"traffic 'randperm:generator=booksim2' on {n:,} nodes: BookSim2's "
+                f"permutation is drawn one node at a time, allowed up to "
+                f"{RANDPERM_BOOKSIM2_MAX:,} nodes; use generator=numpy"
+            )
+        return T_TABLE, None, None, np.array(booksim2_randperm(n, s), np.int64)
+    if o["generator"] != "numpy":
+        raise ParameterError(
+            f"traffic 'randperm': generator={o['generator']!r} is invalid; allowed: numpy, "
+            "booksim2"
+        )
     s = seed if o["seed"] < 0 else o["seed"]
     return T_TABLE, None, None, np.random.default_rng(s).permutation(n).astype(np.int64)
+
+
+RANDPERM_BOOKSIM2_MAX = 1 << 20  # nodes: a few seconds of Python list operations
 
 
 @register_pattern(

@@ -87,7 +87,9 @@ def booksim_traffic(topo, spec: str, seed: int = 0):
     ``neighbor`` are BookSim2's digit patterns over the ``k`` and ``n`` of its
     configuration (the built-in fat tree's for kant, BookSim2's defaults 8 and 2 for an
     anynet file) unless the spec gives ``k`` and ``n``; fattree's ring variants are
-    ``ringtornado`` and ``ringneighbor``. Permutations act on BookSim2's node ids.
+    ``ringtornado`` and ``ringneighbor``. ``randperm`` is BookSim2's permutation of
+    ``perm_seed`` (the option ``seed``, default 0; ``generator=numpy`` for fattree's).
+    Permutations act on BookSim2's node ids.
 
     Parameters
     ----------
@@ -122,6 +124,8 @@ def booksim_traffic(topo, spec: str, seed: int = 0):
     pat = PATTERNS.get(name)
     if pat.name == "uniform" and "include_self" not in raw:
         raw["include_self"] = "true"  # BookSim2's uniform draws the source too
+    if pat.name == "randperm" and "generator" not in raw:
+        raw["generator"] = "booksim2"  # BookSim2's permutation of perm_seed (default 0)
     if pat.name in DIGIT_PATTERNS and "k" not in raw and "n" not in raw:
         k, n = booksim_digits(topo)
         raw["k"], raw["n"] = str(k), str(n)
@@ -130,7 +134,8 @@ def booksim_traffic(topo, spec: str, seed: int = 0):
             f"traffic={spec!r}: model='booksim' places ranks on BookSim2's node ids (its fat "
             "tree numbers them leaf by leaf already); drop placement"
         )
-    return make_traffic(name, topo.n_nodes, seed=seed, **raw)
+    opts = ",".join(f"{k}={v}" for k, v in raw.items())  # a pattern's own seed= among them
+    return make_traffic(name + (":" + opts if opts else ""), topo.n_nodes, seed=seed)
 
 
 def _alloc(topo, cfg, net, traffic, load):
