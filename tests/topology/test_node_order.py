@@ -116,3 +116,19 @@ def test_routing_load_cli_with_leaf_placement(capsys):
     assert main(["routing", "load", "kant:k=4,n=3", "-t", "ringneighbor:placement=leaf"]) == 0
     out = capsys.readouterr().out
     assert "traffic ringneighbor:placement=leaf" in out and "mean hops 2.6250" in out
+
+
+def test_simulate_with_leaf_placement_end_to_end(capsys):
+    from fattree.cli import main
+
+    base = fattree.simulate("kant:k=4,n=3", load=0.1, traffic="ringneighbor", packets_per_source=20)
+    leaf = fattree.simulate(
+        "kant:k=4,n=3", load=0.1, traffic="ringneighbor:placement=leaf", packets_per_source=20
+    )
+    assert leaf.traffic == "ringneighbor:placement=leaf"
+    # 3 of 4 packets stay on their leaf switch (2 links): the channel-load means of
+    # `routing load` (2.625 against 4.5 hops)
+    assert leaf.avg_hops == pytest.approx(2.625) and base.avg_hops == pytest.approx(4.5)
+    argv = ["simulate", "kant:k=4,n=3", "-t", "bitcomp:placement=leaf", "--load", "0.1", "-P", "5"]
+    assert main(argv) == 0
+    assert "bitcomp:placement=leaf" in capsys.readouterr().out
