@@ -561,8 +561,7 @@ def _randperm(n, o, seed):
         return T_TABLE, None, None, np.array(booksim2_randperm(n, s), np.int64)
     if o["generator"] != "numpy":
         raise ParameterError(
-            f"traffic 'randperm': generator={o['generator']!r} is invalid; allowed: numpy, "
-            "booksim2"
+            f"traffic 'randperm': generator={o['generator']!r} is invalid; allowed: numpy, booksim2"
         )
     s = seed if o["seed"] < 0 else o["seed"]
     return T_TABLE, None, None, np.random.default_rng(s).permutation(n).astype(np.int64)
