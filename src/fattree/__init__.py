@@ -1,6 +1,14 @@
 """fattree: design, analyse and simulate fat-tree-family interconnection networks."""
 
-from .api import Properties, fault_study, properties, read_results, simulate, simulate_loads
+from .api import (
+    Properties,
+    fault_study,
+    properties,
+    read_results,
+    saturation_load,
+    simulate,
+    simulate_loads,
+)
 from .errors import FattreeError, ParameterError
 from .topology import Topology, build
 from .version import __version__
@@ -17,4 +25,5 @@ __all__ = [
     "properties",
     "Properties",
     "read_results",
+    "saturation_load",
 ]

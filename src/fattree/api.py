@@ -48,7 +48,7 @@ def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ())
         if name not in valid:
             raise ParameterError(
                 f"{name}={options[name]!r} is invalid: {what} takes no option "
-                f"{name!r}{closest(name, valid)}; valid: {', '.join(valid)}"
+                f"{name!r}{closest(name, [*valid, *own])}; valid: {', '.join(valid)}"
             )
 
 
@@ -104,8 +104,9 @@ def simulate_loads(topology, loads, config=None, **params: Any):
     ----------
     topology : str or Topology
         A spec such as ``"mikant:k=4,n=5"`` or a built network.
-    loads : sequence of float
-        Offered loads in (0, 1], at most 10,000.
+    loads : sequence of float or str
+        Offered loads in (0, 1], at most 10,000, or a ``"START:STOP:STEP"`` string as
+        ``fattree simulate --loads`` takes (``"0.1:0.5:0.1"``).
     config : SimConfig, optional
         All other parameters; keywords override it.
     **params
@@ -127,6 +128,8 @@ def simulate_loads(topology, loads, config=None, **params: Any):
     >>> df = fattree.simulate_loads("kant:k=2,n=2", [0.1, 0.2], packets_per_source=10)
     >>> list(df["offered_load"])
     [0.1, 0.2]
+    >>> fattree.saturation_load(df) is None
+    True
 
     References
     ----------
@@ -137,9 +140,14 @@ def simulate_loads(topology, loads, config=None, **params: Any):
 
     if not isinstance(topology, (str, Topology)):
         _topology(topology)
-    if isinstance(loads, (str, bytes)) or not hasattr(loads, "__iter__"):
+    if isinstance(loads, str):
+        from .sim.config import parse_loads
+
+        loads = parse_loads(loads)
+    if isinstance(loads, bytes) or not hasattr(loads, "__iter__"):
         raise ParameterError(
-            f"loads={loads!r} is invalid: expected a sequence of offered loads in (0, 1]"
+            f"loads={loads!r} is invalid: expected a sequence of offered loads in (0, 1] "
+            "or a 'START:STOP:STEP' string"
         )
     loads = list(loads)
     if not loads or len(loads) > 10_000:
@@ -307,6 +315,9 @@ class Properties(Mapping):
     nodes, switches, links, diameter : int
     avg_distance, avg_distance_excl_self, path_diversity : Fraction or float
         Exact where computed exactly (``distances_exact``).
+    avg_distance_float, ... : float
+        Beside every exact fraction, its float (``<name>_float``), for plots and tables
+        (:meth:`floats` gives every number as a float).
     bisection_width : int or None
     values : dict
         Every property (the dict of the analysis function).
@@ -332,6 +343,28 @@ class Properties(Mapping):
         if name in values:
             return values[name]
         raise AttributeError(name)
+
+    def floats(self) -> dict:
+        """Every numeric property as a float (fractions, integers and numpy numbers), the
+        rest left out: a dict that plots and tabulates directly.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> import fattree
+        >>> fattree.properties("kant:k=2,n=2", bisection=False).floats()["avg_distance"]
+        2.5
+        """
+        import numbers
+
+        return {
+            k: float(v)
+            for k, v in self.values.items()
+            if isinstance(v, numbers.Number) and not isinstance(v, (bool, complex))
+        }
 
     @property
     def disagreements(self) -> list[str]:
@@ -359,6 +392,8 @@ def properties(topology, **options: Any) -> Properties:
     >>> p = fattree.properties("kant:k=2,n=2")
     >>> p.nodes, p["diameter"], p.disagreements
     (4, 4, [])
+    >>> p.avg_distance, p.avg_distance_float  # the exact fraction and its float
+    (Fraction(5, 2), 2.5)
 
     References
     ----------
@@ -366,10 +401,52 @@ def properties(topology, **options: Any) -> Properties:
     """
     from .analysis.properties import formula_checks, properties as compute
 
+    from fractions import Fraction
+
     _check_options(compute, options, "properties")
     topo = _topology(topology)
     values = compute(topo, **options)
-    return Properties(topo.spec, values, formula_checks(values))
+    checks = formula_checks(values)
+    for key, v in list(values.items()):  # fractions do not plot: a float beside each
+        if isinstance(v, Fraction):
+            values[f"{key}_float"] = float(v)
+    return Properties(topo.spec, values, checks)
+
+
+def saturation_load(curve) -> float | None:
+    """The offered load where a latency-versus-load curve saturates: the lowest load whose
+    run is flagged ``saturated`` (deadlocks excluded), as ``fattree simulate --loads``
+    prints it (see :func:`fattree.sim.result.saturation_load`).
+
+    Parameters
+    ----------
+    curve : pandas.DataFrame or iterable of SimResult
+        What :func:`simulate_loads` returns (or a sweep's rows of one curve), any order.
+
+    Returns
+    -------
+    float or None
+        That offered load (flits per node per cycle), None when no load saturates.
+
+    Raises
+    ------
+    ParameterError
+        ``curve`` has no ``offered_load`` and ``saturated`` columns.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> df = fattree.simulate_loads("kant:k=4,n=3", "0.2:0.3:0.05", buffer=2, algorithm="alg1")
+    >>> fattree.saturation_load(df)
+    0.25
+
+    References
+    ----------
+    docs/simulator.md ("Saturation").
+    """
+    from .sim.result import saturation_load as find
+
+    return find(curve)
 
 
 def read_results(folder, where: str | None = None):
@@ -428,4 +505,5 @@ __all__ = [
     "Properties",
     "properties",
     "read_results",
+    "saturation_load",
 ]

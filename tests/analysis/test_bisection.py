@@ -190,3 +190,89 @@ def test_imported_copy_uses_its_name_fields(tmp_path):
     assert t.node_names is not None
     b = explicit_cut(t)
     assert b.width == 4**4 // 2 and "digit 2" in b.method
+
+
+# ---------------------------------------------------------------------- flow lower bound
+def test_cut_lower_bound_brute_force_on_small_graphs():
+    # the bound never exceeds the exact width (ILP) on small instances of every kind
+    import fattree
+    from fattree.analysis.bisection import bisection, flow_lower_bound
+
+    for spec in [
+        "kant:k=2,n=3",
+        "mikant:k=2,n=3",
+        "torus:k=3,n=2,p=1",
+        "hypercube:d=4,p=2",
+        "minft:clients=16",
+        "rsminft:clients=16",
+        "clos:k=2,n=3",
+        "xgft:m=3.3,w=1.2",
+    ]:
+        t = fattree.build(spec)
+        b = bisection(t)
+        assert b.exact
+        lb, _ = flow_lower_bound(t, time_limit=30)
+        assert lb <= b.width, spec
+
+
+def test_cut_lower_bound_formula():
+    from fattree.analysis.bisection import cut_lower_bound
+
+    assert cut_lower_bound(64, 32 / 63) == 32  # the 6-cube's channels all carry 32/63
+    assert cut_lower_bound(64, 32 / 63 * 1.01) == 32  # ceil: 31.7 -> 32
+    assert cut_lower_bound(64, 1.0) == 17  # m = 32: ceil(1024/63) = 17
+    assert cut_lower_bound(10, 1e-9) == 5  # cheap switch links: cut the node links of half
+
+
+@pytest.mark.parametrize(
+    "spec,width,switches",
+    [("mikant:k=2,n=6", 32, 320), ("rsminft:clients=128", 32, 384), ("torus:k=4,n=3", 32, 64)],
+)
+def test_bisections_proved_exact_by_a_flow(spec, width, switches):
+    import fattree
+    from fattree.analysis.bisection import bisection
+
+    t = fattree.build(spec)
+    assert t.n_switches == switches
+    b = bisection(t, time_limit=1.0)
+    assert (b.width, b.exact, b.lower_bound) == (width, True, width)
+    assert "proved optimal by a uniform-flow lower bound" in b.method
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "spec,width", [("mikant:k=2,n=8", 128), ("torus:k=8,n=3", 128), ("rsminft:clients=512", 128)]
+)
+def test_exact_beyond_the_ilp_range(spec, width):
+    import fattree
+    from fattree.analysis.bisection import ILP_MAX_SWITCHES, bisection
+
+    t = fattree.build(spec)
+    assert t.n_switches > ILP_MAX_SWITCHES
+    b = bisection(t)
+    assert (b.width, b.exact) == (width, True)
+
+
+def test_full_bisection_tree_stays_a_bound_above_the_ilp():
+    import fattree
+    from fattree.analysis.bisection import bisection
+
+    b = bisection(fattree.build("kant:k=4,n=3"), ilp_max_switches=0)
+    assert (b.width, b.exact) == (32, False) and b.lower_bound == 18
+    assert "flow lower bound 18" in b.method
+
+
+def test_min_load_lp_matches_ecmp_on_the_torus():
+    import fattree
+    from fattree.analysis.bisection import _min_load_lp, ecmp_load
+
+    t = fattree.build("torus:k=4,n=2")
+    assert _min_load_lp(t, 30) == pytest.approx(ecmp_load(t), rel=1e-6)
+
+
+def test_info_says_exact(capsys):
+    from fattree.cli import main
+
+    assert main(["info", "rsminft:clients=128", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"bisection_exact": true' in out and '"bisection_width": 32' in out

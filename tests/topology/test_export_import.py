@@ -567,9 +567,16 @@ def test_export_booksim_bare_name_writes_anynet_labels_and_cfg(tmp_path):
     t = fattree.build("kant:k=4,n=3")
     paths = export(t, "booksim", tmp_path / "kant43")
     assert [p.name for p in paths] == ["kant43.anynet", "kant43.anynet.labels", "kant43.cfg"]
-    cfg = dict(re.findall(r"^(\w+) = (.*);$", paths[2].read_text(), re.M))
-    assert cfg["topology"] == "anynet" and cfg["network_file"] == "kant43.anynet"
-    assert cfg["routing_function"] == "min"
+    text = paths[2].read_text()
+    cfg = dict(re.findall(r"^(\w+) = (.*);$", text, re.M))
+    # a k-ary n-tree: BookSim2's own fat tree with nca, what --model booksim simulates
+    assert (cfg["topology"], cfg["k"], cfg["n"], cfg["routing_function"]) == (
+        "fattree",
+        "4",
+        "3",
+        "nca",
+    )
+    assert "network_file" not in cfg and "our node (b mod 4) * 16 + b div 4" in text
     assert (
         cfg["num_vcs"],
         cfg["vc_buf_size"],
@@ -578,6 +585,60 @@ def test_export_booksim_bare_name_writes_anynet_labels_and_cfg(tmp_path):
     ) == ("1", "2", "1", "1")
     with pytest.raises(ParameterError, match="writes its .cfg next to the network file"):
         export(t, "booksim", tmp_path / "net.cfg")
+
+
+@pytest.mark.parametrize("spec", ["mikant:k=4,n=3", "torus:k=4,n=2", "clos:k=2,n=3"])
+def test_export_booksim_other_families_keep_anynet_with_min(spec, tmp_path):
+    paths = export(fattree.build(spec), "booksim", tmp_path / "net")
+    cfg = dict(re.findall(r"^(\w+) = (.*);$", paths[2].read_text(), re.M))
+    assert (cfg["topology"], cfg["network_file"], cfg["routing_function"]) == (
+        "anynet",
+        "net.anynet",
+        "min",
+    )
+
+
+def test_kant_native_numbering_matches_the_model():
+    # the .cfg's comment: BookSim2's node b is our (b mod k)·k^(n-1) + b div k
+    from fattree.sim.booksim.routes import booksim_net
+
+    t = fattree.build("kant:k=3,n=3")
+    ours_of_b = {int(b): c for c, b in enumerate(booksim_net(t).booksim_of)}
+    assert all(ours_of_b[b] == (b % 3) * 9 + b // 3 for b in range(27))
+
+
+def test_export_booksim_cli_says_which_routing_and_its_cost(tmp_path, capsys):
+    from fattree.cli import main
+    from fattree.routing.load import channel_load
+    from fattree.sim.booksim.routes import anynet_min_routing
+
+    assert main(["export", "mikant:k=4,n=3", "--format", "booksim", "-o", str(tmp_path / "m")]) == 0
+    err = capsys.readouterr().err
+    assert "routing_function = min" in err
+    t = fattree.build("mikant:k=4,n=3")
+    mine, ours = channel_load(t, anynet_min_routing(t)), channel_load(t)
+    assert f"bound {mine.bound:.4f} flits/node/cycle, against {ours.bound:.4f}" in err
+    assert f"'{ours.algorithm}'" in err and mine.bound < 0.1 * ours.bound
+    assert main(["export", "kant:k=4,n=3", "--format", "booksim", "-o", str(tmp_path / "k")]) == 0
+    err = capsys.readouterr().err
+    assert "topology = fattree, routing_function = nca" in err
+    assert main(["export", "torus:k=4,n=2", "--format", "booksim"]) == 0  # stdout: note too
+    assert "routing_function = min" in capsys.readouterr().err
+
+
+def test_anynet_min_routing_is_the_models_table():
+    # one route per pair: the first hop of every route is the model's min next hop
+    from fattree.sim.booksim.routes import anynet_min_routing, booksim_net
+
+    t = fattree.build("mikant:k=2,n=3")
+    cr, net = anynet_min_routing(t), booksim_net(t)
+    S, N = t.n_switches, t.n_nodes
+    nh = net.next_hop.reshape(S, S)
+    for s in range(S):
+        for d in range(N):
+            ds = int(t.node_switch[d])
+            want = int(t.node_port[d]) if ds == s else int(nh[s, ds])
+            assert cr.table[s, d] == want
 
 
 def test_booksim_config_maps_our_options():

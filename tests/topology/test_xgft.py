@@ -202,3 +202,62 @@ def test_export_draw_roundtrip(tmp_path):
     assert (t.n_nodes, t.n_switches, t.n_links) == (a.n_nodes, a.n_switches, a.n_links)
     assert main(["draw", "xgft:m=4.2.2,w=1.2.2", "-o", str(tmp_path / "x.svg")]) == 0
     assert (tmp_path / "x.svg").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------------- dmodk vs the cut bound
+def _cut_bound(m, w):
+    """min(1, min_i W_{i+1}(N-1) / (P_i (N-P_i))): uniform traffic over the up links of a
+    level-i subtree (docs/families/xgft.md, "Routing")."""
+    from math import prod
+
+    N = prod(m)
+    P = [prod(m[:i]) for i in range(len(m) + 1)]
+    W = [prod(w[:i]) for i in range(len(m) + 1)]
+    return min(
+        [1.0] + [W[i + 1] * (N - 1) / (P[i] * (N - P[i])) for i in range(1, len(m)) if P[i] < N]
+    )
+
+
+@pytest.mark.parametrize(
+    "m,w",
+    [
+        ((4, 4, 4), (1, 2, 2)),
+        ((4, 4, 2), (1, 4, 2)),
+        ((3, 3, 3), (1, 3, 1)),
+        ((4, 2, 3), (1, 2, 2)),
+        ((2, 4, 4), (1, 2, 4)),
+        ((4, 3), (1, 2)),
+    ],
+)
+def test_dmodk_reaches_the_cut_bound_when_each_w_divides_the_m_below(m, w):
+    from fattree.routing.load import channel_load
+
+    assert all(m[i - 1] % w[i] == 0 for i in range(1, len(m)))
+    t = fattree.build(f"xgft:m={'.'.join(map(str, m))},w={'.'.join(map(str, w))}")
+    assert channel_load(t, "dmodk").bound == pytest.approx(_cut_bound(m, w), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "m,w,bound",
+    [((3, 3, 3), (1, 2, 2), 0.4815), ((4, 4, 4), (1, 3, 3), 0.525), ((3, 4), (1, 2), 0.6111)],
+)
+def test_dmodk_falls_short_when_a_w_does_not_divide_the_m_below(m, w, bound):
+    from fattree.routing.load import channel_load
+
+    t = fattree.build(f"xgft:m={'.'.join(map(str, m))},w={'.'.join(map(str, w))}")
+    got = channel_load(t, "dmodk").bound
+    assert got == pytest.approx(bound, abs=5e-5) and got < _cut_bound(m, w) - 0.01
+
+
+def test_xgft_has_fault_tolerant_routing_detour_by_default(capsys):
+    # docs/families/xgft.md, "Fault-tolerant routing"
+    from fattree.cli import main
+
+    assert main(["faults", "xgft:m=4.4,w=1.2", "--list"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "fault-tolerant routing algorithms of xgft (default: detour)" in out
+    assert (
+        main(["faults", "xgft:m=4.4,w=1.2", "--trials", "50", "--rates", "0.05", "-a", "detour"])
+        == 0
+    )
+    assert "detour" in capsys.readouterr().out

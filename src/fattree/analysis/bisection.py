@@ -6,12 +6,15 @@ with the rest; switches go to either side freely; its width is the number of lin
 by an integer program (scipy.optimize.milp / HiGHS) while the instance is small.
 Above that, several simple balanced node splits are tried and, for each, the best
 placement of the switches is found exactly by a minimum s-t cut; the smallest is
-reported as an upper bound, beside the paper's closed form.
+reported as an upper bound, beside the paper's closed form, unless a lower bound from a
+uniform multicommodity flow (:func:`flow_lower_bound`) meets it: then it is exact at
+any size.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +25,10 @@ from ..errors import ParameterError
 ILP_MAX_SWITCHES = 128
 #: Seconds the ILP may run before its best cut is returned as a bound.
 ILP_TIME_LIMIT = 10.0
+#: Largest switches x nodes for which routings' channel loads are tried as flows.
+FLOW_MAX_WORK = 1 << 24
+#: Largest number of variables (source switches x arcs) of the flow LP.
+FLOW_LP_MAX_VARS = 400_000
 
 
 @dataclass(frozen=True)
@@ -29,9 +36,9 @@ class Bisection:
     """A bisection width and how it was obtained.
 
     ``width`` is the number of links cut by ``side`` (True = side A, one entry per
-    vertex, nodes first). ``exact`` is True only when optimality is proven (ILP);
-    otherwise ``width`` is an upper bound and ``lower_bound`` whatever bound the
-    solver proved (0 if none).
+    vertex, nodes first). ``exact`` is True only when optimality is proven (by the ILP,
+    or by a flow lower bound equal to the cut); otherwise ``width`` is an upper bound
+    and ``lower_bound`` the best bound proved (0 if none).
     """
 
     width: int
@@ -99,7 +106,7 @@ def bisection(
         )
     best = explicit_cut(topo)
     if topo.n_switches > ilp_max_switches:
-        return best
+        return _with_flow_bound(topo, best, 0, time_limit)
     status, cut, lower = _ilp(topo, time_limit, below=best.width)
     if status == "none":
         return Bisection(best.width, True, "ilp", best.width, best.side)
@@ -111,7 +118,242 @@ def bisection(
         )
     proved = f", proved >= {lower}" if lower > 0 else ""
     method = f"{best.method}; ilp stopped at the {time_limit:g} s limit{proved}"
-    return Bisection(best.width, best.width == lower, method, lower, best.side)
+    if best.width == lower:
+        return Bisection(best.width, True, method, lower, best.side)
+    return _with_flow_bound(
+        topo, Bisection(best.width, False, method, lower, best.side), lower, time_limit
+    )
+
+
+def _with_flow_bound(topo, best: Bisection, lower: int, time_limit: float) -> Bisection:
+    """``best`` made exact when the flow lower bound meets it, else with the better bound."""
+    flow, how = flow_lower_bound(topo, time_limit=time_limit, target=best.width)
+    if flow >= best.width:
+        return Bisection(
+            best.width,
+            True,
+            f"{best.method.replace(', upper bound', '')}; proved optimal by a uniform-flow "
+            f"lower bound ({how})",
+            best.width,
+            best.side,
+        )
+    if flow > lower:
+        return Bisection(
+            best.width, False, f"{best.method}; flow lower bound {flow} ({how})", flow, best.side
+        )
+    return best
+
+
+def cut_lower_bound(n_nodes: int, load: float) -> int:
+    """The bisection lower bound of a uniform flow whose switch-to-switch channels carry at
+    most ``load`` (per direction, every node sending 1/(N-1) to each other node).
+
+    A bisection puts ``a = floor(N/2)`` nodes on side A. Let ``m`` nodes hang on switches of
+    side A: at least ``|a - m|`` node links are cut, and the flow between those ``m`` nodes
+    and the other ``N - m``, ``m (N - m) / (N - 1)`` each way, crosses the cut's switch links,
+    each carrying at most ``load``. So the width is at least
+    ``min over m of |a - m| + ceil(m (N - m) / ((N - 1) load))``.
+
+    Parameters
+    ----------
+    n_nodes : int
+        N.
+    load : float
+        The largest load of a switch-to-switch channel (> 0); raised by a relative 1e-7
+        (above the solver's tolerance) so that rounding can only lower the bound.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> cut_lower_bound(64, 32 / 63)  # the 6-cube: e-cube loads every channel 32/63
+    32
+
+    References
+    ----------
+    F. T. Leighton, *Introduction to Parallel Algorithms and Architectures* (1992), §1.9
+    (congestion of an embedding of the complete graph bounds the bisection width).
+    """
+    n = int(n_nodes)
+    a = n // 2
+    m = np.arange(n + 1, dtype=float)
+    lam = float(load) * (1 + 1e-7)
+    need = np.ceil(m * (n - m) / ((n - 1) * lam) - 1e-9)
+    return int(np.min(np.abs(a - m) + need))
+
+
+def flow_lower_bound(topo, *, time_limit: float = ILP_TIME_LIMIT, target: int | None = None):
+    """A lower bound on the bisection width from a uniform multicommodity flow.
+
+    Three flows are tried, cheapest first, until the bound reaches ``target``: the even
+    split of every packet over all shortest paths (ECMP, :func:`ecmp_load`), every routing
+    of the family (:mod:`fattree.routing.load`, uniform traffic), and, if the instance is
+    small enough (``FLOW_LP_MAX_VARS``), the least possible load of any fractional routing,
+    found by a linear program (HiGHS, ``time_limit`` seconds). The least loaded
+    switch-to-switch channel of each gives :func:`cut_lower_bound`.
+
+    Parameters
+    ----------
+    topo : Topology
+    time_limit : float
+        Seconds for the linear program.
+    target : int or None
+        Stop as soon as the bound reaches it (the width of a known cut).
+
+    Returns
+    -------
+    (int, str)
+        The bound (0 if none) and how it was obtained.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> flow_lower_bound(fattree.build("torus:k=4,n=3"))
+    (32, 'even split over all shortest paths, max switch-channel load 0.5079')
+
+    References
+    ----------
+    F. T. Leighton, *Introduction to Parallel Algorithms and Architectures* (1992), §1.9.
+    """
+    from ..routing import algorithms_for
+    from ..routing.load import channel_load
+    from ..topology.core import PORT_NODE
+
+    n, S = topo.n_nodes, topo.n_switches
+    if n < 2 or S < 2:
+        return 0, "none"
+    best, how = 0, "none"
+
+    def consider(load, what):
+        nonlocal best, how
+        if load is not None and load > 0:
+            b = cut_lower_bound(n, load)
+            if b > best:
+                best, how = b, f"{what}, max switch-channel load {load:.4f}"
+        return target is not None and best >= target
+
+    if consider(ecmp_load(topo), "even split over all shortest paths"):
+        return best, how
+    sw = (np.asarray(topo.port_kind) != PORT_NODE) & (np.asarray(topo.port_peer) >= n)
+    if n * S <= FLOW_MAX_WORK and sw.any():
+        for alg in algorithms_for(topo.family):
+            try:
+                gam = channel_load(topo, alg, "uniform").gamma
+            except Exception:  # a routing undefined on this instance gives no flow here
+                continue
+            if consider(float(np.max(gam[sw])), f"{alg} routing"):
+                return best, how
+    consider(_min_load_lp(topo, time_limit), "linear program (least possible)")
+    return best, how
+
+
+def ecmp_load(topo, max_work: int = FLOW_MAX_WORK * 8) -> float | None:
+    """Largest switch-to-switch channel load when every node sends ``1/(N-1)`` to every
+    other node, each packet split evenly over all shortest next hops at every switch.
+
+    Parameters
+    ----------
+    topo : Topology
+    max_work : int
+        Refuse (None) above this many (destination switch x arc) steps.
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> import fattree
+    >>> round(ecmp_load(fattree.build("hypercube:d=6,p=1")), 4)  # 32/63 on every channel
+    0.5079
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    n, S = topo.n_nodes, topo.n_switches
+    c = np.bincount(np.asarray(topo.node_switch, np.int64), minlength=S).astype(float)
+    sw = (topo.links[n:] - n).astype(np.int64)
+    arcs = np.concatenate([sw, sw[:, ::-1]])
+    dst = np.flatnonzero(c > 0)
+    if len(arcs) == 0 or len(dst) * len(arcs) > max_work:
+        return None
+    adj = coo_matrix((np.ones(len(arcs)), (arcs[:, 0], arcs[:, 1])), shape=(S, S)).tocsr()
+    load = np.zeros(len(arcs))
+    for t in dst:
+        d = shortest_path(adj, unweighted=True, indices=int(t))
+        if not np.isfinite(d[dst]).all():
+            return None  # a disconnected network: no flow reaches every node
+        fin = np.isfinite(d)
+        closer = np.zeros(len(arcs), bool)
+        closer[fin[arcs[:, 0]]] = d[arcs[fin[arcs[:, 0]], 1]] == d[arcs[fin[arcs[:, 0]], 0]] - 1
+        outdeg = np.bincount(arcs[closer, 0], minlength=S)
+        f = c * c[t] / (n - 1)
+        f[t] = 0.0
+        for dist in range(int(d[fin].max()), 0, -1):  # farthest first: inflow is complete
+            m = closer & (d[arcs[:, 0]] == dist)
+            share = f[arcs[m, 0]] / outdeg[arcs[m, 0]]
+            load[m] += share
+            np.add.at(f, arcs[m, 1], share)
+    return float(load.max())
+
+
+def _min_load_lp(topo, time_limit: float) -> float | None:
+    """The least possible largest switch-to-switch channel load of a fractional routing of
+    uniform traffic (source-switch-aggregated flows, HiGHS); None when too large or
+    unsolved in time."""
+    from scipy.optimize import OptimizeWarning, linprog
+    from scipy.sparse import coo_matrix
+
+    n, S = topo.n_nodes, topo.n_switches
+    c = np.bincount(np.asarray(topo.node_switch, np.int64), minlength=S).astype(float)
+    src = np.flatnonzero(c > 0)
+    sw = topo.links[n:] - n
+    arcs = np.concatenate([sw, sw[:, ::-1]]).astype(np.int64)  # both directions
+    A, K = len(arcs), len(src)
+    if A == 0 or K * A + 1 > FLOW_LP_MAX_VARS:
+        return None
+    # variable k*A + e: flow of source switch src[k] on arc e; the last one: the load bound
+    kk = np.repeat(np.arange(K), A)
+    ee = np.tile(np.arange(A), K)
+    var = kk * A + ee
+    # conservation: out - in at switch v = supply of src[k] at v
+    rows = np.concatenate([kk * S + arcs[ee, 0], kk * S + arcs[ee, 1]])
+    cols = np.concatenate([var, var])
+    vals = np.concatenate([np.ones(K * A), -np.ones(K * A)])
+    eq = coo_matrix((vals, (rows, cols)), shape=(K * S, K * A + 1)).tocsr()
+    supply = -(c[src][:, None] * c[None, :]) / (n - 1)
+    supply[np.arange(K), src] = c[src] * (n - c[src]) / (n - 1)
+    # capacity: sum over sources of the flow on arc e <= lambda
+    cap = coo_matrix(
+        (
+            np.concatenate([np.ones(K * A), -np.ones(A)]),
+            (np.concatenate([ee, np.arange(A)]), np.concatenate([var, np.full(A, K * A)])),
+        ),
+        shape=(A, K * A + 1),
+    ).tocsr()
+    cost = np.zeros(K * A + 1)
+    cost[-1] = 1.0
+    with warnings.catch_warnings():  # HiGHS reads run_crossover; scipy does not list it
+        warnings.simplefilter("ignore", OptimizeWarning)
+        res = _linprog(linprog, cost, cap, A, eq, supply, time_limit)
+    if res.status != 0:
+        return None
+    return float(res.x[-1])
+
+
+def _linprog(linprog, cost, cap, A, eq, supply, time_limit):
+    return linprog(
+        cost,
+        A_ub=cap,
+        b_ub=np.zeros(A),
+        A_eq=eq,
+        b_eq=supply.ravel(),
+        bounds=(0, None),
+        method="highs-ipm",  # interior point: seconds where simplex took minutes
+        options={"time_limit": float(time_limit), "run_crossover": "off"},
+    )
 
 
 # ---------------------------------------------------------------- explicit cuts

@@ -43,9 +43,13 @@ def _bisection(spec: str) -> tuple[int | None, str]:
     fam, values = resolve(spec)
     nodes = fam.size(values)[0] if fam.size is not None else None
     if nodes is not None and nodes <= GRAPH_NODES:
-        from .bisection import explicit_cut
+        from .bisection import cut_lower_bound, ecmp_load, explicit_cut
 
-        b = explicit_cut(build(spec))
+        topo = build(spec)
+        b = explicit_cut(topo)
+        load = ecmp_load(topo, max_work=1 << 22)  # a cheap lower bound: exact if it meets
+        if load is not None and cut_lower_bound(topo.n_nodes, load) >= b.width:
+            return int(b.width), f"exact (graph: {b.method}; met by a uniform-flow lower bound)"
         return int(b.width), f"{'exact' if b.exact else 'upper bound'} (graph: {b.method})"
     if nodes is None:
         return None, "unknown"

@@ -31,9 +31,67 @@ def export(
         sys.stdout.flush()
         write(topo, fmt, getattr(sys.stdout, "buffer", None) or _TextSink(sys.stdout))
         sys.stdout.flush()
+        if fmt == "booksim":
+            print(booksim_routing_note(topo), file=sys.stderr)
         return
     for path in write(topo, fmt, output):
         print(f"wrote {path} ({path.stat().st_size:,} bytes)", file=sys.stderr)
+    if fmt == "booksim":
+        print(booksim_routing_note(topo), file=sys.stderr)
+
+
+#: Largest switches x nodes next-hop table built for the note's bound (int32 entries).
+NOTE_TABLE_CELLS = 1 << 25
+
+
+def booksim_routing_note(topo) -> str:
+    """One line saying which routing BookSim2 will use on the exported configuration and,
+    for an anynet file, what it costs: the uniform channel-load bound of BookSim2's
+    ``min`` against that of the family's default routing.
+
+    Parameters
+    ----------
+    topo : Topology
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import fattree
+    >>> booksim_routing_note(fattree.build("kant:k=2,n=2"))[:61]
+    "note: the .cfg is BookSim2's own fat tree (topology = fattree"
+    """
+    from ..errors import FattreeError
+    from ..routing.load import channel_load
+    from ..sim.booksim.routes import MAX_TABLE_SWITCHES, anynet_min_routing
+    from ..topology.export import BOOKSIM_NATIVE
+
+    if topo.family in BOOKSIM_NATIVE:
+        return (
+            "note: the .cfg is BookSim2's own fat tree (topology = fattree, routing_function = "
+            "nca: up through a random port, down by the destination), the routing of "
+            "--model booksim on this network"
+        )
+    head = (
+        "note: BookSim2 routes an anynet file with routing_function = min only (one shortest "
+        "path per pair of routers, ties to the lowest router id; on a tree all traffic between "
+        "two subtrees climbs through one ancestor)"
+    )
+    S, N = topo.n_switches, topo.n_nodes
+    if S > MAX_TABLE_SWITCHES or S * N > NOTE_TABLE_CELLS:
+        return f"{head}; its bound is not computed for {S:,} switches x {N:,} nodes"
+    try:
+        mine = channel_load(topo, anynet_min_routing(topo))
+        ours = channel_load(topo)
+    except FattreeError as exc:
+        return f"{head}; its bound could not be computed ({exc})"
+    return (
+        f"{head}: uniform-traffic channel-load bound {mine.bound:.4f} flits/node/cycle, "
+        f"against {ours.bound:.4f} with this family's default routing {ours.algorithm!r} "
+        f"(x{mine.bound / ours.bound:.2f}); --model booksim simulates the same min routing"
+    )
 
 
 class _TextSink:

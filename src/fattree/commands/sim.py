@@ -2,43 +2,13 @@
 
 from __future__ import annotations
 
-import math
 
 import typer
 from rich.table import Table
 
 from ..errors import ParameterError
+from ..sim.config import parse_loads
 from ._common import check_output, check_workers, console, print_json, warn_routing
-
-
-def parse_loads(text: str) -> list[float]:
-    """``"a:b:step"`` -> the loads a, a+step, ..., b (inclusive), each in (0, 1].
-
-    Examples
-    --------
-    >>> parse_loads("0.05:0.2:0.05")
-    [0.05, 0.1, 0.15, 0.2]
-    """
-    parts = text.split(":")
-    try:
-        if len(parts) != 3:
-            raise ValueError
-        a, b, step = (float(x) for x in parts)
-        if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
-            raise ValueError
-    except ValueError:
-        raise ParameterError(
-            f"loads={text!r} is invalid: expected START:STOP:STEP with "
-            f"0 < START <= STOP <= 1 and STEP > 0, e.g. 0.05:1.0:0.05"
-        ) from None
-    n = int(math.floor((b - a) / step + 1e-9)) + 1
-    if n > 10_000:
-        raise ParameterError(f"loads={text!r} is invalid: {n} loads; at most 10000")
-    loads = [round(a + i * step, 10) for i in range(n)]
-    for x in loads:
-        if not 0 < x <= 1:
-            raise ParameterError(f"loads={text!r} is invalid: load {x} is outside (0, 1]")
-    return loads
 
 
 def spec_help(registry, skip_internal: bool = False) -> str:
@@ -180,7 +150,11 @@ def _simulate_cmd(w, **kw) -> None:
         ft = fault_tables(topo, cfg)
     else:
         cr = compile_routing(topo, algorithm, seed=seed)
-    tr = make_traffic(traffic, topo.n_nodes, seed=seed)  # validates before any run
+    tr = make_traffic(traffic, topo.n_nodes, seed=seed, topology=topo)  # validates before any run
+    from ..sim.models import MODELS
+
+    if MODELS.get(cfg.model).traffic is not None:  # booksim: BookSim2's reading of the name
+        tr = MODELS.get(cfg.model).traffic(topo, traffic, seed)
     if tr.timed and points != [None]:  # a trace sets its own injection times
         raise ParameterError(
             f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
@@ -190,8 +164,6 @@ def _simulate_cmd(w, **kw) -> None:
         raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
     make_process(injection, tr, points[0], packet_flits, seed)
     check_workers(workers, minimum=1)
-    from ..sim.models import MODELS
-
     bound = None
     if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
         bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)

@@ -50,10 +50,10 @@ class LoadReport:
         return d
 
 
-def _traffic_weights(traffic: str, n: int, seed: int):
+def _traffic_weights(traffic: str, n: int, seed: int, topology=None):
     from ..traffic.patterns import T_HOTSPOT, T_TABLE, T_UNIFORM, make_traffic
 
-    tr = make_traffic(traffic, n, seed)
+    tr = make_traffic(traffic, n, seed, topology=topology)
     perm = np.zeros(1, np.int64)
     hot, hot_w = -1, 0.0
     if tr.code == T_TABLE:
@@ -63,7 +63,7 @@ def _traffic_weights(traffic: str, n: int, seed: int):
         return tr.spec, MODE_UNIFORM, uni, hot, hot_w, perm
     if tr.code == T_HOTSPOT:
         f = float(tr.options["fraction"])
-        return tr.spec, MODE_UNIFORM, (1 - f) / (n - 1), int(tr.options["node"]), f, perm
+        return tr.spec, MODE_UNIFORM, (1 - f) / (n - 1), int(tr.iparams[0]), f, perm
     raise ParameterError(
         f"traffic={traffic!r} is invalid for channel load: a rate pattern is "
         f"needed (uniform, hotspot or a permutation such as bitcomp), not a trace"
@@ -135,7 +135,7 @@ def channel_load(
         if isinstance(algorithm, CompiledRouting)
         else compile_routing(topo, algorithm, seed)
     )
-    name, mode, uni, hot, hot_w, perm = _traffic_weights(traffic, topo.n_nodes, seed)
+    name, mode, uni, hot, hot_w, perm = _traffic_weights(traffic, topo.n_nodes, seed, topo)
     run = cr
     if cr.adaptive or cr.support:
         run = cr if cr.adaptive else compile_routing(topo, cr.support, cr.seed)

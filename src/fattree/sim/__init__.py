@@ -8,6 +8,13 @@ reference of the same model is :func:`fattree.sim.reference.simulate_reference`.
 
 from .config import SimConfig
 from .engine import results_frame, simulate, simulate_loads
-from .result import SimResult
+from .result import SimResult, saturation_load
 
-__all__ = ["SimConfig", "SimResult", "simulate", "simulate_loads", "results_frame"]
+__all__ = [
+    "SimConfig",
+    "SimResult",
+    "simulate",
+    "simulate_loads",
+    "results_frame",
+    "saturation_load",
+]

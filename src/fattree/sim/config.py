@@ -337,11 +337,65 @@ def merge_config(config: SimConfig | None, kw: dict[str, Any]) -> SimConfig:
     """
     if config is not None and not isinstance(config, SimConfig):
         raise ParameterError(f"config={config!r} is invalid: expected a SimConfig")
+    names = list(SimConfig.__dataclass_fields__)
+    for name in kw:
+        if name not in names:
+            raise ParameterError(
+                f"{name}={kw[name]!r} is invalid: no simulation parameter {name!r}"
+                f"{closest(name, names)}; valid parameters: {', '.join(names)}"
+            )
     try:
         return replace(config, **kw) if config is not None else SimConfig(**kw)
     except TypeError as exc:
-        valid = ", ".join(SimConfig.__dataclass_fields__)
-        raise ParameterError(f"{exc}; valid parameters: {valid}") from None
+        raise ParameterError(f"{exc}; valid parameters: {', '.join(names)}") from None
 
 
-__all__ = ["ARBITRATIONS", "TERMINATIONS", "SimConfig", "merge_config"]
+def parse_loads(text: str) -> list[float]:
+    """``"a:b:step"`` -> the loads a, a+step, ..., b (inclusive), each in (0, 1]: the
+    ``--loads`` of ``fattree simulate`` and the ``loads`` string of
+    :func:`fattree.simulate_loads`.
+
+    Parameters
+    ----------
+    text : str
+        ``START:STOP:STEP``.
+
+    Returns
+    -------
+    list of float
+        At most 10,000 loads.
+
+    Raises
+    ------
+    ParameterError
+        Not three numbers, ``STEP <= 0``, ``STOP < START``, a load outside (0, 1], or more
+        than 10,000 loads.
+
+    Examples
+    --------
+    >>> parse_loads("0.05:0.2:0.05")
+    [0.05, 0.1, 0.15, 0.2]
+    """
+    parts = text.split(":")
+    try:
+        if len(parts) != 3:
+            raise ValueError
+        a, b, step = (float(x) for x in parts)
+        if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
+            raise ValueError
+    except ValueError:
+        raise ParameterError(
+            f"loads={text!r} is invalid: expected START:STOP:STEP with "
+            f"0 < START <= STOP <= 1 and STEP > 0, e.g. 0.05:1.0:0.05"
+        ) from None
+    n = int(math.floor((b - a) / step + 1e-9)) + 1
+    if n > 10_000:
+        raise ParameterError(f"loads={text!r} is invalid: {n} loads; at most 10000")
+    loads = [round(a + i * step, 10) for i in range(n)]
+    for x in loads:
+        if not 0 < x <= 1:
+            raise ParameterError(f"loads={text!r} is invalid: load {x} is outside (0, 1]")
+    return loads
+
+
+__all__ = ["ARBITRATIONS", "TERMINATIONS", "SimConfig", "merge_config", "parse_loads"]

@@ -880,7 +880,7 @@ def router_load_bound(
     if N * N > BOUND_MAX_PAIRS:
         return None
     try:
-        _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, seed)
+        _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, seed, topo)
     except ParameterError:  # a trace: no rate pattern to evaluate
         return None
     S, R = topo.port_peer.shape

@@ -37,6 +37,9 @@ class SimModel:
         The family's routing and its channel-load bound describe this model's runs.
     termination : callable or None
         ``termination(cfg) -> str``: the CLI's termination line (None: the papers').
+    traffic : callable or None
+        ``traffic(topo, spec, seed) -> Traffic``: the pattern as this model reads its name
+        (None: :func:`fattree.traffic.make_traffic`'s reading).
     """
 
     name: str
@@ -46,6 +49,7 @@ class SimModel:
     conflicts: dict = field(default_factory=dict)
     routing_bound: bool = True
     termination: Callable | None = None
+    traffic: Callable | None = None
 
     @property
     def run(self) -> Callable:
@@ -56,7 +60,14 @@ MODELS: Registry[SimModel] = Registry("simulation model")
 
 
 def register_model(
-    name: str, *, title: str, own=(), conflicts=None, routing_bound=True, termination=None
+    name: str,
+    *,
+    title: str,
+    own=(),
+    conflicts=None,
+    routing_bound=True,
+    termination=None,
+    traffic=None,
 ):
     """Register the loader of a model's run function (a decorator)."""
 
@@ -64,7 +75,14 @@ def register_model(
         MODELS.add(
             name,
             SimModel(
-                name, title, loader, tuple(own), dict(conflicts or {}), routing_bound, termination
+                name,
+                title,
+                loader,
+                tuple(own),
+                dict(conflicts or {}),
+                routing_bound,
+                termination,
+                traffic,
             ),
         )
         return loader
@@ -103,6 +121,9 @@ def _papers():
     },
     routing_bound=False,
     termination=lambda cfg: _booksim_termination(cfg),
+    traffic=lambda topo, spec, seed: _resolve("fattree.sim.booksim.model:booksim_traffic")(
+        topo, spec, seed
+    ),
 )
 def _booksim():
     return _resolve("fattree.sim.booksim.model:run_booksim")

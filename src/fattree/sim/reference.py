@@ -119,7 +119,7 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     )
     ft_routes: dict[tuple[int, int], tuple] = {}  # (src, dst) -> FaultRouter.route
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
-    tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
+    tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed, topology=topo)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)
     cfg = replace(cfg, algorithm=cr.algorithm)
     N, S, R, V, F = topo.n_nodes, topo.n_switches, topo.max_ports, cfg.vcs, cfg.packet_flits

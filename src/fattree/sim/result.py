@@ -134,4 +134,67 @@ def percentile(hist: np.ndarray, q: float) -> float:
     return float(np.searchsorted(np.cumsum(hist), rank))
 
 
-__all__ = ["SimResult", "percentile"]
+def saturation_load(curve) -> float | None:
+    """The offered load where a latency-versus-load curve saturates: the lowest offered load
+    whose run is flagged ``saturated`` (a deadlocked run is not a saturation), as the
+    ``simulate`` command's "saturated from load" line.
+
+    Parameters
+    ----------
+    curve : pandas.DataFrame or iterable of SimResult
+        One row per load, e.g. what :func:`fattree.simulate_loads` returns (columns
+        ``offered_load`` and ``saturated``; ``deadlock`` if present), in any order.
+
+    Returns
+    -------
+    float or None
+        The offered load (flits per node per cycle; the ``offered_load`` of that row),
+        or None when no load saturates.
+
+    Raises
+    ------
+    ParameterError
+        ``curve`` is neither, or lacks the columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> saturation_load(pd.DataFrame({"offered_load": [0.3, 0.1, 0.2],
+    ...                               "saturated": [True, False, True]}))
+    0.2
+    >>> saturation_load([]) is None
+    True
+
+    References
+    ----------
+    docs/simulator.md ("Saturation").
+    """
+    from ..errors import ParameterError
+
+    if hasattr(curve, "columns"):
+        if not {"offered_load", "saturated"} <= set(curve.columns):
+            raise ParameterError(
+                "curve is invalid: expected the columns offered_load and saturated "
+                "(a DataFrame from simulate_loads)"
+            )
+        dead = curve["deadlock"] if "deadlock" in curve.columns else [False] * len(curve)
+        rows = zip(curve["offered_load"], curve["saturated"], dead, strict=True)
+    elif hasattr(curve, "__iter__") and not isinstance(curve, (str, bytes)):
+        rows = []
+        for r in curve:
+            if not isinstance(r, SimResult):
+                raise ParameterError(
+                    f"curve is invalid: {type(r).__name__} is not a SimResult; give a "
+                    "DataFrame from simulate_loads or a list of SimResult"
+                )
+            rows.append((r.offered_load, r.saturated, r.deadlock))
+    else:
+        raise ParameterError(
+            f"curve={curve!r} is invalid: expected a DataFrame from simulate_loads or a "
+            "list of SimResult"
+        )
+    flagged = [float(x) for x, sat, dl in rows if bool(sat) and not bool(dl)]
+    return min(flagged) if flagged else None
+
+
+__all__ = ["SimResult", "percentile", "saturation_load"]

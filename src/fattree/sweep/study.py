@@ -613,7 +613,7 @@ def _check_simulation(params: dict) -> None:
     if fam.size is None:
         return
     nodes = int(fam.size(values)[0])
-    tr = make_traffic(cfg.traffic, nodes, seed=cfg.seed)
+    tr = make_traffic(cfg.traffic, nodes, seed=cfg.seed, validate_only=True)
     if cfg.load is not None and not tr.timed:
         make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, cfg.seed)
     check_memory(topo, cfg)

@@ -16,6 +16,9 @@ import numpy as np
 from ..errors import ParameterError
 
 # Port kinds, stored in ``Topology.port_kind``.
+#: Placements of a workload's ranks on the nodes (:meth:`Topology.node_order`): ``id``
+#: (rank r on node r) and ``leaf`` (leaf switch by leaf switch).
+PLACEMENTS = ("id", "leaf")
 PORT_NONE = -1
 PORT_DOWN = 0  # towards the compute nodes of the switch's own side
 PORT_UP = 1  # towards the roots (cross links of MiKANT are up ports at both ends)
@@ -147,6 +150,68 @@ class Topology:
         r = (self.port_peer >= 0).sum(axis=1).astype(np.int32)
         r.flags.writeable = False
         return r
+
+    def leaf_major_order(self) -> np.ndarray:
+        """Node ids leaf switch by leaf switch: rank ``r`` of a workload placed leaf-major
+        runs on node ``order[r]``.
+
+        The nodes are sorted by the switch they hang on (its index), then by its port, so
+        that consecutive ranks share a leaf switch. Node ids themselves follow the papers'
+        labels, which in kant, Clos, MiKANT and XGFT put the port digit first: consecutive
+        ids sit on different leaf switches there (docs/families/trees.md, "Node numbering").
+
+        Returns
+        -------
+        ndarray of int64, shape (N,)
+            A permutation of ``0..N-1`` (read-only).
+
+        Examples
+        --------
+        >>> import fattree
+        >>> t = fattree.build("kant:k=2,n=2")
+        >>> t.node_switch.tolist(), t.leaf_major_order().tolist()
+        ([0, 1, 0, 1], [0, 2, 1, 3])
+
+        References
+        ----------
+        000 §II (node labels <C_{n-1}, ..., C_0>, the port digit first).
+        """
+        order = np.lexsort((np.asarray(self.node_port), np.asarray(self.node_switch)))
+        order = order.astype(np.int64)
+        order.flags.writeable = False
+        return order
+
+    def node_order(self, placement: str = "id") -> np.ndarray:
+        """The node of every rank under a placement: ``"id"`` (rank r on node r) or
+        ``"leaf"`` (:meth:`leaf_major_order`).
+
+        Parameters
+        ----------
+        placement : str
+            One of :data:`PLACEMENTS`.
+
+        Returns
+        -------
+        ndarray of int64, shape (N,)
+
+        Raises
+        ------
+        ParameterError
+            An unknown placement.
+
+        Examples
+        --------
+        >>> import fattree
+        >>> fattree.build("kant:k=2,n=2").node_order("id").tolist()
+        [0, 1, 2, 3]
+        """
+        if placement == "id":
+            return np.arange(self.n_nodes, dtype=np.int64)
+        if placement == "leaf":
+            return self.leaf_major_order()
+        raise ParameterError(
+            f"placement={placement!r} is invalid; allowed: {', '.join(PLACEMENTS)}"
+        )
 
     @property
     def spec(self) -> str:
@@ -396,4 +461,4 @@ def _lookup_row(table: np.ndarray, digits: list[int], keys) -> int:
     return -1
 
 
-__all__ = ["PORT_NONE", "PORT_DOWN", "PORT_UP", "PORT_CUBE", "PORT_NODE", "Topology"]
+__all__ = ["PORT_NONE", "PORT_DOWN", "PORT_UP", "PORT_CUBE", "PORT_NODE", "Topology", "PLACEMENTS"]

@@ -568,7 +568,7 @@ def _booksim_check(topo: Topology) -> None:
     "sidecar) and a BookSim2 .cfg with --model booksim's settings",
     sidecar=lambda topo: _booksim_labels(topo),
     sidecar_suffix=".labels",
-    companion=lambda topo, name: iter([booksim_config(name, spec=topo.spec).encode()]),
+    companion=lambda topo, name: booksim_companion(topo, name),
     companion_suffix=".cfg",
     add_suffix=True,
 )
@@ -781,6 +781,74 @@ def booksim_config(
         lines.append(f"{BOOKSIM_KEYS[name]} = {v};")
     lines += [f"{key} = {v};" for key, v in BOOKSIM_FIXED.items()]
     return "\n".join(lines) + "\n"
+
+
+#: Families BookSim2 builds itself: ``f(topo) -> (k, n)`` of its ``topology = fattree``
+#: (registered by the family's module with :func:`booksim_native`).
+BOOKSIM_NATIVE: Registry[Callable] = Registry("BookSim2 built-in network")
+
+
+def booksim_native(*families: str):
+    """Register ``f(topo) -> (k, n)``: the family is BookSim2's built-in ``fattree`` with
+    these ``k`` and ``n`` (a decorator), so its ``.cfg`` names it instead of the anynet file.
+
+    Parameters
+    ----------
+    *families : str
+        Family names.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``f`` unchanged.
+    """
+
+    def deco(fn):
+        for f in families:
+            BOOKSIM_NATIVE.add(f, fn)
+        return fn
+
+    return deco
+
+
+def booksim_companion(topo: Topology, network_file: str) -> Iterator[bytes]:
+    """The ``.cfg`` written beside the anynet file: BookSim2's own ``topology = fattree``
+    with ``routing_function = nca`` for a k-ary n-tree (the routing BookSim2 was built
+    for), otherwise ``topology = anynet`` on ``network_file`` with ``routing_function =
+    min`` (BookSim2 has no other routing for anynet files).
+
+    Parameters
+    ----------
+    topo : Topology
+    network_file : str
+        The anynet file's name, written into the anynet configuration.
+
+    Returns
+    -------
+    iterator of bytes
+
+    Examples
+    --------
+    >>> import fattree
+    >>> cfg = b"".join(booksim_companion(fattree.build("kant:k=4,n=3"), "k.anynet")).decode()
+    >>> [ln for ln in cfg.splitlines() if ln.startswith(("topology", "k =", "n =", "routing_f"))]
+    ['topology = fattree;', 'k = 4;', 'n = 3;', 'routing_function = nca;']
+
+    References
+    ----------
+    BookSim2 commit 28f4329: ``src/networks/fattree.cpp``, ``src/routefunc.cpp``
+    (``fattree_nca``), ``src/networks/anynet.cpp``; docs/booksim.md.
+    """
+    if topo.family not in BOOKSIM_NATIVE:
+        yield booksim_config(network_file, spec=topo.spec).encode()
+        return
+    k, n = BOOKSIM_NATIVE.get(topo.family)(topo)
+    text = booksim_config(None, spec=topo.spec, k=k, n=n)
+    head, rest = text.split("\n", 1)
+    yield (
+        f"{head}\n// BookSim2's built-in fat tree, the same network as {network_file} (not read "
+        f"here); its node b is our node (b mod {k}) * {k ** (n - 1)} + b div {k}\n{rest}"
+    ).encode()
 
 
 # ---------------------------------------------------------------------- public API

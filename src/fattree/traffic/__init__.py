@@ -7,7 +7,7 @@ Both are bound to a network size in Python (:func:`make_traffic`,
 """
 
 from .injection import INJECTIONS, Injection, Process, check_load, create_cycle, make_process
-from .patterns import PATTERNS, Pattern, Traffic, dest, make_traffic
+from .patterns import PATTERNS, Pattern, Traffic, dest, make_traffic, place
 from .trace import read_trace
 
 __all__ = [
@@ -23,4 +23,5 @@ __all__ = [
     "create_cycle",
     "check_load",
     "read_trace",
+    "place",
 ]

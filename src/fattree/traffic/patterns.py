@@ -16,7 +16,7 @@ when k is a power of two).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -111,12 +111,15 @@ class Traffic:
     active: np.ndarray
     timed: bool = False
     trace: tuple | None = field(default=None, repr=False)
+    placement: str = "id"
 
     @property
     def spec(self) -> str:
         """``name[:key=value,...]`` with the options that differ from their defaults."""
         defaults = {o.name: o.default for o in PATTERNS.get(self.name).options}
         shown = {k: v for k, v in self.options.items() if v != defaults.get(k)}
+        if self.placement != "id":
+            shown["placement"] = self.placement
         opts = ",".join(f"{k}={v}" for k, v in shown.items())
         return self.name + (":" + opts if opts else "")
 
@@ -138,8 +141,47 @@ def dest(code, iparams, fparams, table, n, src, seq, seed):
     return d + 1 if d >= src else d
 
 
-def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traffic:
+def parse_pattern(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a traffic spec into the pattern's name and its raw option strings.
+
+    Parameters
+    ----------
+    spec : str
+        ``NAME`` or ``NAME:key=value,...``.
+
+    Returns
+    -------
+    (str, dict)
+        The name as written and the options, unconverted.
+
+    Raises
+    ------
+    ParameterError
+        A spec that does not parse.
+
+    Examples
+    --------
+    >>> parse_pattern("tornado:k=4,n=3")
+    ('tornado', {'k': '4', 'n': '3'})
+    """
+    return split_spec(spec, "traffic")
+
+
+def make_traffic(
+    spec: str,
+    n_nodes: int,
+    seed: int = 0,
+    *,
+    topology: Any = None,
+    validate_only: bool = False,
+    **options: Any,
+) -> Traffic:
     """Bind a pattern to ``n_nodes`` nodes, validating its options.
+
+    Every pattern also takes ``placement``: ``id`` (default: rank r of the pattern is node
+    r) or ``leaf`` (rank r is the r-th node in leaf-major order,
+    :meth:`fattree.topology.Topology.leaf_major_order`, so consecutive ranks share a leaf
+    switch); ``leaf`` needs ``topology``.
 
     Parameters
     ----------
@@ -149,6 +191,11 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         Number of compute nodes.
     seed : int
         Seed of random patterns (``randperm``), ``0 <= seed < 2**63``.
+    topology : Topology, optional
+        The network, for ``placement=leaf``.
+    validate_only : bool
+        Check the spec for ``n_nodes`` without applying a placement (no topology needed);
+        the result is then not the traffic to simulate.
     **options
         Options given as keywords instead of in the spec.
 
@@ -171,6 +218,12 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")
     name, raw = split_spec(spec, "traffic")
     raw.update({k: v for k, v in options.items()})
+    placement = str(raw.pop("placement", "id"))
+    if placement not in _PLACEMENTS:
+        raise ParameterError(
+            f"traffic {name!r}: placement={placement!r} is invalid; allowed: id (rank r on "
+            f"node r), leaf (ranks leaf switch by leaf switch)"
+        )
     pat = PATTERNS.get(name)
     opts = validate_options(f"traffic {name!r}", pat.options, raw)
     n = int(n_nodes)
@@ -183,7 +236,7 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         raise ParameterError(
             f"traffic={spec!r} sends nothing on {n} nodes (every node would send to itself)"
         )
-    return Traffic(
+    traffic = Traffic(
         name=pat.name,
         options=opts,
         n_nodes=n,
@@ -194,6 +247,82 @@ def make_traffic(spec: str, n_nodes: int, seed: int = 0, **options: Any) -> Traf
         active=_frozen(active, np.bool_),
         timed=pat.timed,
         trace=extra[0] if extra else None,
+    )
+    if placement == "id" or validate_only:
+        return traffic
+    if topology is None:
+        raise ParameterError(
+            f"traffic={spec!r}: placement={placement} needs the network (topology=)"
+        )
+    if topology.n_nodes != n:
+        raise ParameterError(
+            f"traffic={spec!r}: the topology has {topology.n_nodes} nodes, n_nodes={n}"
+        )
+    return place(traffic, topology.node_order(placement), placement)
+
+
+_PLACEMENTS = ("id", "leaf")  # fattree.topology.core.PLACEMENTS (traffic may not import it)
+
+
+def place(traffic: Traffic, order: np.ndarray, placement: str = "custom") -> Traffic:
+    """Run rank ``r`` of a bound pattern on node ``order[r]``.
+
+    Permutation tables, the hot node of ``hotspot``, the target of ``alltoone`` and the
+    sources and destinations of a trace are renamed; ``uniform`` is unchanged (it treats
+    every node alike).
+
+    Parameters
+    ----------
+    traffic : Traffic
+        A pattern bound to N nodes, whose node ids are the ranks.
+    order : array of int, shape (N,)
+        A permutation: the node of every rank (e.g. ``topo.leaf_major_order()``).
+    placement : str
+        Its name, recorded in the spec (``bitcomp:placement=leaf``).
+
+    Returns
+    -------
+    Traffic
+
+    Raises
+    ------
+    ParameterError
+        ``order`` is not a permutation of ``0..N-1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = place(make_traffic("ringneighbor", 4), np.array([0, 2, 1, 3]), "leaf")
+    >>> t.table.tolist(), t.spec
+    ([2, 3, 1, 0], 'ringneighbor:placement=leaf')
+    """
+    n = traffic.n_nodes
+    order = np.asarray(order, np.int64)
+    if order.shape != (n,) or not np.array_equal(np.sort(order), np.arange(n)):
+        raise ParameterError(f"order is invalid: expected a permutation of 0..{n - 1}")
+    ip, table, trace = traffic.iparams.copy(), traffic.table, traffic.trace
+    if traffic.code == T_TABLE:
+        t = np.empty(n, np.int64)
+        t[order] = order[table[:n]]
+        table = t
+    elif traffic.code == T_HOTSPOT:
+        ip[0] = order[ip[0]]
+    elif traffic.code == T_TRACE:
+        from .trace import trace_tables
+
+        cycle, src, dst = trace
+        src, dst = order[np.asarray(src, np.int64)], order[np.asarray(dst, np.int64)]
+        lines = np.arange(1, len(cycle) + 1)
+        table = trace_tables(traffic.options.get("file", ""), cycle, src, dst, lines, n)
+        trace = (cycle, src, dst)
+    ip, table = _frozen(ip, np.int64), _frozen(table, np.int64)
+    return replace(
+        traffic,
+        iparams=ip,
+        table=table,
+        active=_frozen(_active(traffic.code, ip, table, n), np.bool_),
+        trace=trace,
+        placement=placement,
     )
 
 
@@ -271,26 +400,140 @@ def _shuffle(n, o, seed):
     return T_TABLE, None, None, ((s << 1) | (s >> (b - 1))) & (n - 1)
 
 
-@register_pattern("tornado", title="tornado: node i sends to i + ceil(N/2) - 1 (mod N)")
+_DIGIT_OPTS = (
+    Opt(
+        "k",
+        "digit radix, BookSim2's k (0: the model's: the whole id as one digit, k = N and n = 1, "
+        "under model papers; the network's k and n under model booksim)",
+        0,
+        int,
+        minimum=0,
+    ),
+    Opt("n", "number of digits, BookSim2's n (0: with k = 0, the model's)", 0, int, minimum=0),
+    Opt("xr", "BookSim2's xr: digits are base xr*k", 1, int, minimum=1),
+)
+
+
+def digit_shift(n: int, o: dict, name: str, shift) -> np.ndarray:
+    """The table of a digit-wise pattern: every base-``xr*k`` digit ``d`` of the source's
+    id (its ``n`` lowest digits) becomes ``(d + shift(base)) mod base``.
+
+    With ``k = n = 0`` the whole id is one digit of base ``N`` (a ring of the ids); with
+    ``k`` and ``n`` it is BookSim2's ``DigitPermutationTrafficPattern``, whose
+    ``(xr*k)^n`` must equal the node count (BookSim2 addresses a node beyond the network
+    when it is larger and sends several sources to one destination when it is smaller).
+
+    Parameters
+    ----------
+    n : int
+        Node count.
+    o : dict
+        The pattern's validated options ``k``, ``n``, ``xr``.
+    name : str
+        The pattern, for messages.
+    shift : callable
+        ``shift(base) -> int``: the amount added to every digit.
+
+    Returns
+    -------
+    ndarray of int64
+        Destination of every node.
+
+    Raises
+    ------
+    ParameterError
+        Only one of ``k``, ``n`` given, or ``(xr*k)^n`` different from the node count.
+
+    Examples
+    --------
+    >>> digit_shift(16, {"k": 4, "n": 2, "xr": 1}, "neighbor", lambda b: 1).tolist()[:6]
+    [5, 6, 7, 4, 9, 10]
+
+    References
+    ----------
+    BookSim2 commit 28f4329, ``src/traffic.cpp`` (``TornadoTrafficPattern``,
+    ``NeighborTrafficPattern``).
+    """
+    k, dn, xr = o["k"], o["n"], o["xr"]
+    s = np.arange(n, dtype=np.int64)
+    if k == 0 and dn == 0:
+        return (s + shift(n)) % n
+    if k == 0 or dn == 0:
+        raise ParameterError(
+            f"traffic {name!r}: k={k}, n={dn} is invalid: give both k and n (BookSim2's "
+            f"{name}(k,n,xr)), or neither (the model's default)"
+        )
+    base = xr * k
+    if base > n or dn > 63 or base**dn != n:  # the first two keep the power small
+        raise ParameterError(
+            f"traffic '{name}:k={k},n={dn},xr={xr}' is invalid on {n} nodes: BookSim2's digit "
+            f"pattern needs (xr*k)^n nodes, here {base}^{dn}; give k and n with "
+            f"(xr*k)^n = {n}"
+        )
+    d = np.zeros(n, np.int64)
+    off = 1
+    for _ in range(dn):  # dn digits, at most 63: a loop over digits, not nodes
+        d += off * (((s // off) % base + shift(base)) % base)
+        off *= base
+    return d
+
+
+@register_pattern(
+    "tornado",
+    title="tornado: every digit d -> d + ceil(k/2) - 1 (mod k); by default one digit, "
+    "i + ceil(N/2) - 1 (mod N); model booksim: BookSim2's tornado over the network's k, n",
+    paper="BookSim2 src/traffic.cpp (TornadoTrafficPattern)",
+    options=_DIGIT_OPTS,
+)
 def _tornado(n, o, seed):
-    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + (n + 1) // 2 - 1) % n
+    return T_TABLE, None, None, digit_shift(n, o, "tornado", lambda b: (b + 1) // 2 - 1)
 
 
 @register_pattern(
     "neighbor",
     "neighbour",
-    title="neighbour: node i sends to i + offset (mod N)",
-    options=[Opt("offset", "address offset", 1, int)],
+    title="neighbour: every digit d -> d + offset (mod k); by default one digit, "
+    "i + offset (mod N); model booksim: BookSim2's neighbor over the network's k, n",
+    paper="BookSim2 src/traffic.cpp (NeighborTrafficPattern)",
+    options=(Opt("offset", "added to every digit (BookSim2: 1)", 1, int),) + _DIGIT_OPTS,
 )
 def _neighbor(n, o, seed):
+    return T_TABLE, None, None, digit_shift(n, o, "neighbor", lambda b: o["offset"])
+
+
+@register_pattern("ringtornado", title="tornado on the ring of ids: i + ceil(N/2) - 1 (mod N)")
+def _ringtornado(n, o, seed):
+    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + (n + 1) // 2 - 1) % n
+
+
+@register_pattern(
+    "ringneighbor",
+    "ringneighbour",
+    title="neighbour on the ring of ids: i + offset (mod N)",
+    options=[Opt("offset", "address offset", 1, int)],
+)
+def _ringneighbor(n, o, seed):
     return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"]) % n
+
+
+#: Patterns whose name means BookSim2's digit pattern under ``model='booksim'``: the
+#: model fills in ``k`` and ``n`` from the network when the spec gives neither.
+DIGIT_PATTERNS = ("tornado", "neighbor")
 
 
 @register_pattern(
     "randperm",
-    title="random permutation (seeded); ranks=R: among nodes 0..R-1 only, the rest idle",
+    title="random permutation (seeded); ranks=R: among nodes 0..R-1 only, the rest idle; "
+    "generator=booksim2: BookSim2's, from perm_seed",
     options=[
-        Opt("seed", "permutation seed (default: the simulation seed)", -1, int, minimum=-1),
+        Opt(
+            "seed",
+            "permutation seed (default: the simulation seed; with generator=booksim2, "
+            "BookSim2's perm_seed, default 0)",
+            -1,
+            int,
+            minimum=-1,
+        ),
         Opt(
             "ranks",
             "ranks placed on nodes 0..ranks-1, the others idle (0: every node), to compare "
@@ -299,9 +542,42 @@ def _neighbor(n, o, seed):
             int,
             minimum=0,
         ),
+        Opt(
+            "generator",
+            "numpy (fattree's) or booksim2 (BookSim2's, Knuth's ran_array; the default "
+            "under model booksim)",
+            "numpy",
+            str,
+        ),
     ],
 )
 def _randperm(n, o, seed):
+    if o["generator"] == "booksim2":
+        from .knuth import MM, booksim2_randperm
+
+        if o["ranks"] not in (0, n):
+            raise ParameterError(
+                f"traffic 'randperm': ranks={o['ranks']} is invalid with generator=booksim2 "
+                "(BookSim2 permutes every node); use generator=numpy"
+            )
+
+        s = 0 if o["seed"] < 0 else o["seed"]
+        if s >= MM:
+            raise ParameterError(
+                f"traffic 'randperm': seed={s} is invalid with generator=booksim2: "
+                f"BookSim2's perm_seed is read modulo 2^30; give 0 <= seed < {MM}"
+            )
+        if n > RANDPERM_BOOKSIM2_MAX:
+            raise ParameterError(
+                f"traffic 'randperm:generator=booksim2' on {n:,} nodes: BookSim2's "
+                f"permutation is drawn one node at a time, allowed up to "
+                f"{RANDPERM_BOOKSIM2_MAX:,} nodes; use generator=numpy"
+            )
+        return T_TABLE, None, None, np.array(booksim2_randperm(n, s), np.int64)
+    if o["generator"] != "numpy":
+        raise ParameterError(
+            f"traffic 'randperm': generator={o['generator']!r} is invalid; allowed: numpy, booksim2"
+        )
     s = seed if o["seed"] < 0 else o["seed"]
     r = o["ranks"]
     if r == 0 or r == n:
@@ -314,6 +590,9 @@ def _randperm(n, o, seed):
     table = np.arange(n, dtype=np.int64)  # idle nodes map to themselves: they never send
     table[:r] = np.random.default_rng(s).permutation(r)
     return T_TABLE, None, None, table
+
+
+RANDPERM_BOOKSIM2_MAX = 1 << 20  # nodes: a few seconds of Python list operations
 
 
 @register_pattern(
@@ -377,4 +656,8 @@ __all__ = [
     "Traffic",
     "dest",
     "make_traffic",
+    "parse_pattern",
+    "place",
+    "digit_shift",
+    "DIGIT_PATTERNS",
 ]

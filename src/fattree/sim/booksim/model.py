@@ -21,10 +21,18 @@ from ...version import __version__
 from ...errors import ParameterError
 from ...topology.export import BOOKSIM_FIXED
 from ...traffic import make_traffic
-from ...traffic.patterns import T_HOTSPOT, T_TABLE, T_TRACE, T_UNIFORM
+from ...traffic.patterns import (
+    DIGIT_PATTERNS,
+    PATTERNS,
+    T_HOTSPOT,
+    T_TABLE,
+    T_TRACE,
+    T_UNIFORM,
+    parse_pattern,
+)
 from ..result import SimResult, percentile
 from . import kernel as K
-from .routes import booksim_net
+from .routes import booksim_digits, booksim_net
 
 WARMUP_PERIODS = int(BOOKSIM_FIXED["warmup_periods"])
 SAMPLE_PERIOD = int(BOOKSIM_FIXED["sample_period"])
@@ -72,11 +80,62 @@ def _first_state(seed: int) -> int:
     return z ^ (z >> 31)
 
 
-def _traffic(cfg, n_nodes: int):
-    spec = cfg.traffic
-    if spec.split(":")[0] == "uniform" and "include_self" not in spec:
-        spec = "uniform:include_self=true"  # BookSim2's uniform draws the source too
-    return make_traffic(spec, n_nodes, seed=cfg.seed)
+def booksim_traffic(topo, spec: str, seed: int = 0):
+    """Bind a pattern as BookSim2 reads its name (``model='booksim'``).
+
+    ``uniform`` includes the source (unless ``include_self`` is given); ``tornado`` and
+    ``neighbor`` are BookSim2's digit patterns over the ``k`` and ``n`` of its
+    configuration (the built-in fat tree's for kant, BookSim2's defaults 8 and 2 for an
+    anynet file) unless the spec gives ``k`` and ``n``; fattree's ring variants are
+    ``ringtornado`` and ``ringneighbor``. ``randperm`` is BookSim2's permutation of
+    ``perm_seed`` (the option ``seed``, default 0; ``generator=numpy`` for fattree's).
+    Permutations act on BookSim2's node ids.
+
+    Parameters
+    ----------
+    topo : Topology
+    spec : str
+        The pattern, ``NAME[:key=value,...]``.
+    seed : int
+        The simulation seed.
+
+    Returns
+    -------
+    Traffic
+        Its ``spec`` records the options that ran (``tornado:k=4,n=3``).
+
+    Raises
+    ------
+    ParameterError, UnknownNameError
+        As :func:`fattree.traffic.make_traffic`; a digit pattern whose ``(xr*k)^n`` is not
+        the node count.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> booksim_traffic(fattree.build("kant:k=4,n=3"), "tornado").spec
+    'tornado:k=4,n=3'
+
+    References
+    ----------
+    BookSim2 commit 28f4329, ``src/traffic.cpp``; docs/booksim.md ("Traffic patterns").
+    """
+    name, raw = parse_pattern(spec)
+    pat = PATTERNS.get(name)
+    if pat.name == "uniform" and "include_self" not in raw:
+        raw["include_self"] = "true"  # BookSim2's uniform draws the source too
+    if pat.name == "randperm" and "generator" not in raw:
+        raw["generator"] = "booksim2"  # BookSim2's permutation of perm_seed (default 0)
+    if pat.name in DIGIT_PATTERNS and "k" not in raw and "n" not in raw:
+        k, n = booksim_digits(topo)
+        raw["k"], raw["n"] = str(k), str(n)
+    if str(raw.get("placement", "id")) != "id":
+        raise ParameterError(
+            f"traffic={spec!r}: model='booksim' places ranks on BookSim2's node ids (its fat "
+            "tree numbers them leaf by leaf already); drop placement"
+        )
+    opts = ",".join(f"{k}={v}" for k, v in raw.items())  # a pattern's own seed= among them
+    return make_traffic(name + (":" + opts if opts else ""), topo.n_nodes, seed=seed)
 
 
 def _alloc(topo, cfg, net, traffic, load):
@@ -486,7 +545,7 @@ def run_booksim(topo, cfg, *, progress=None, bound=False, fault_table=None) -> S
     if fault_table is not None:
         raise ParameterError("model='booksim' simulates fault-free networks: drop the fault table")
     net = booksim_net(topo)
-    traffic = _traffic(cfg, topo.n_nodes)
+    traffic = booksim_traffic(topo, cfg.traffic, cfg.seed)
     timed = traffic.code == T_TRACE
     load = None if timed else cfg.load
     if not timed and load is None:

@@ -67,17 +67,61 @@ class BsNet:
 
 
 NETS: Registry[Callable] = Registry("BookSim2 routing")
+DIGITS: Registry[Callable] = Registry("BookSim2 k and n")
+
+#: BookSim2's ``k`` and ``n`` when its configuration does not set them
+#: (``src/booksim_config.cpp``): what its digit patterns read on an anynet file.
+ANYNET_DIGITS = (8, 2)
 
 
-def register_net(*families: str):
-    """Register the builder of a family's BookSim2 routing (a decorator)."""
+def register_net(*families: str, digits: Callable | None = None):
+    """Register the builder of a family's BookSim2 routing (a decorator).
+
+    Parameters
+    ----------
+    *families : str
+        The families whose networks BookSim2 builds itself.
+    digits : callable or None
+        ``digits(topo) -> (k, n)``: the ``k`` and ``n`` of BookSim2's configuration for
+        this network, which its digit patterns (``tornado``, ``neighbor``) read.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the builder unchanged.
+    """
 
     def deco(fn):
         for f in families:
             NETS.add(f, fn)
+            if digits is not None:
+                DIGITS.add(f, digits)
         return fn
 
     return deco
+
+
+def booksim_digits(topo) -> tuple[int, int]:
+    """BookSim2's ``k`` and ``n`` for ``topo``: the built-in fat tree's, or BookSim2's
+    defaults (8, 2) for an anynet file, whose configuration does not set them.
+
+    Parameters
+    ----------
+    topo : Topology
+
+    Returns
+    -------
+    (int, int)
+
+    Examples
+    --------
+    >>> import fattree
+    >>> booksim_digits(fattree.build("kant:k=4,n=3")), booksim_digits(fattree.build("torus:k=8,n=2"))
+    ((4, 3), (8, 2))
+    """
+    if topo.family in DIGITS:
+        return DIGITS.get(topo.family)(topo)
+    return ANYNET_DIGITS
 
 
 def booksim_net(topo) -> BsNet:
@@ -92,7 +136,7 @@ _EMPTY32 = np.zeros(0, np.int32)
 _EMPTY64 = np.zeros(0, np.int64)
 
 
-@register_net("kant")
+@register_net("kant", digits=lambda topo: (int(topo.params["k"]), int(topo.params["n"])))
 def _fattree_nca(topo) -> BsNet:
     k, n = int(topo.params["k"]), int(topo.params["n"])
     S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
@@ -193,6 +237,53 @@ def _anynet_min(topo) -> BsNet:
     return BsNet(
         "min", R_TABLE, _EMPTY64, _EMPTY64, _EMPTY32, _EMPTY32, nh, np.arange(N, dtype=np.int64)
     )
+
+
+def anynet_min_routing(topo):
+    """BookSim2's anynet ``min`` routing as a :class:`~fattree.routing.CompiledRouting`
+    (a next-hop table per switch and destination node), for the channel-load bound of
+    what BookSim2 does with an exported anynet file.
+
+    Parameters
+    ----------
+    topo : Topology
+
+    Returns
+    -------
+    CompiledRouting
+        ``algorithm = "booksim-min"``; deterministic and minimal.
+
+    Raises
+    ------
+    ParameterError
+        More switches than the anynet table allows (``MAX_TABLE_SWITCHES``).
+    ResourceError
+        The switches x nodes table does not fit the memory limit of table routings.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> from fattree.routing.load import channel_load
+    >>> t = fattree.build("kant:k=4,n=3")
+    >>> round(channel_load(t, anynet_min_routing(t)).bound, 4)  # vs 1.0 with dmodk
+    0.082
+
+    References
+    ----------
+    BookSim2 commit 28f4329, ``src/networks/anynet.cpp`` (``buildRoutingTable``); docs/booksim.md.
+    """
+    from dataclasses import replace
+
+    from ...routing import compile_routing
+
+    net = _anynet_min(topo)
+    S, N = topo.n_switches, topo.n_nodes
+    cr = compile_routing(topo, "shortest")  # the table routing's kernel code and checks
+    ns = np.asarray(topo.node_switch, np.int64)
+    nh = net.next_hop.reshape(S, S).astype(np.int32)
+    table = nh[:, ns]  # (S, N): the port towards each destination's switch
+    table[ns, np.arange(N)] = np.asarray(topo.node_port, np.int32)
+    return replace(cr, algorithm="booksim-min", table=table)
 
 
 @njit(cache=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
+from ..export import booksim_native
 from ..family import Facets, Param, register_family
 from ._digits import all_nodes_one_class, digit, digits_msd, set_digit
 
@@ -68,6 +69,12 @@ def tree_ports(
         pport[:, k + j] = np.where(is_top, 0, bu)
         kind[:, k + j] = np.where(is_top, PORT_NONE, PORT_UP)
     return peer, pport, kind
+
+
+@booksim_native("kant")
+def _booksim_kn(topo: Topology) -> tuple[int, int]:
+    # BookSim2's topology = fattree is the k-ary n-tree (docs/booksim.md, node numbering)
+    return int(topo.params["k"]), int(topo.params["n"])
 
 
 @register_family(
