@@ -1,0 +1,116 @@
+"""A run compiles only the code it can reach, counts every compilation and says so.
+
+The fault-free simulator kernel must compile no fault engine, and a faulted one only
+the engine of its family (the fault view's type chooses it: sim/faulthop.py); the
+Monte Carlo loop compiles MiKANT's walk only on MiKANT. Checked in a child process
+with an empty numba cache, recording every compilation numba starts.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from fattree.compiling import watch
+
+_CHILD = r"""
+import json, sys
+from numba.core import event
+names = []
+class L(event.Listener):
+    def on_start(self, ev):
+        d = ev.data["dispatcher"]
+        names.append(d.py_func.__module__ + "." + d.py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", L())
+import fattree
+out = {}
+for label, kw in json.loads(sys.argv[1]):
+    names.clear()
+    r = fattree.simulate(kw.pop("spec"), **kw)
+    out[label] = {"names": sorted(set(names)), "compile_seconds": r.compile_seconds}
+print(json.dumps(out))
+"""
+
+
+def _compiled(tmp_path, runs):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run(
+        [sys.executable, "-c", _CHILD, json.dumps(runs)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+WALKS = ("_walk_mikant", "_walk_mikantc", "_walk_generic", "_walk_table")
+
+
+@pytest.mark.slow
+def test_fault_free_kernel_compiles_no_fault_engine_and_faulted_only_its_own(tmp_path):
+    base = {"load": 0.1, "packets_per_source": 10, "seed": 1}
+    out = _compiled(
+        tmp_path,
+        [
+            ["free", {"spec": "kant:k=2,n=2", **base}],
+            ["generic", {"spec": "kant:k=2,n=2", "fault_rate": 0.2, "fault_seed": 1, **base}],
+        ],
+    )
+    free = out["free"]["names"]
+    assert "fattree.sim.kernel._run" in free and out["free"]["compile_seconds"] > 0
+    assert not [n for n in free if n.startswith(("fattree.faults.", "fattree.sim.faulthop."))]
+    generic = out["generic"]["names"]
+    assert "fattree.sim.faulthop._walk_generic" in generic
+    assert "fattree.sim.faulthop._port_generic" in generic
+    others = [n for n in generic if n.rsplit(".", 1)[-1] in WALKS[:2] + WALKS[3:]]
+    assert not others and not [n for n in generic if "mikant" in n], generic
+
+
+def test_watch_counts_a_compilation_and_tells_its_caller():
+    from numba import njit
+
+    @njit  # no cache: compiled here
+    def twice(x):
+        return 2 * x
+
+    seen = []
+    with watch(on_start=seen.append, on_end=lambda: seen.append("end")) as w:
+        assert twice(3) == 6
+    assert w.seconds > 0 and len(w.kernels) == 1 and w.kernels[0].endswith("twice")
+    assert seen == [w.kernels[0], "end"]
+    with watch() as again:  # compiled already: nothing to count
+        twice(4)
+    assert again.seconds == 0.0 and again.kernels == []
+
+
+def test_warmup_steps_are_commands_a_user_can_type():
+    import typer.main
+
+    from fattree.cli import app
+    from fattree.commands.warmup import CHAINS
+
+    cmd = typer.main.get_command(app)
+    for chain in CHAINS:
+        for _, args in chain:
+            c = cmd
+            i = 0
+            while hasattr(c, "commands"):
+                assert args[i] in c.commands, args
+                c, i = c.commands[args[i]], i + 1
+
+
+def test_warmup_refuses_a_negative_job_count():
+    p = subprocess.run(
+        [sys.executable, "-m", "fattree", "warmup", "--jobs", "-1"],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines() == [
+        "error: jobs=-1 is invalid: a count >= 0 (0: one per core)"
+    ]
