@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 import math
 
 import typer
@@ -191,7 +193,8 @@ def simulate_cmd(**kw) -> None:
         warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
-        results_frame(results).to_csv(output, index=False)
+        frame = results_frame(results)
+        write_atomic(output, lambda fh: frame.to_csv(fh, index=False), binary=False)
     if as_json:
         objs = [r.to_dict() for r in results]
         print_json(objs[0] if loads is None else objs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 from pathlib import Path
 
 import typer
@@ -180,8 +182,12 @@ def results(
                 "choose, --csv for all)"
             )
     if csv is not None:
-        df.drop(columns=[c for c in ("config",) if c in df and not columns]).to_csv(
-            csv, index=False, columns=cols if columns else None
+        out = df.drop(columns=[c for c in ("config",) if c in df and not columns])
+        write_atomic(
+            csv,
+            lambda fh: out.to_csv(fh, index=False, columns=cols if columns else None),
+            binary=False,
+            what="csv",
         )
         console.print(f"{len(df)} rows written to {csv}")
         return

@@ -18,7 +18,7 @@ from ..traffic import make_process, make_traffic
 from . import kernel
 from .config import SimConfig, merge_config as _config
 from ..faults.links import random_faults, read_fault_file
-from .deadlock import channel_name, deadlock_cycle, stuck_cycle
+from .deadlock import channel_name, global_stall, stuck_cycle
 from .memory import check_memory
 from .models import MODELS
 from .faulthop import FaultRouter, fault_router, router_load_bound
@@ -37,6 +37,7 @@ from .layout import (
     K_FREE,
     K_HOPS_SUM,
     K_INJECTED,
+    K_LAST_MOVE,
     K_LAT_MAX,
     K_LIVELOCK,
     K_UNROUTABLE,
@@ -188,6 +189,17 @@ def run_papers(
             if stuck:
                 status = ST_DEADLOCK
                 break
+        elif status == ST_DEADLOCK:  # no flit crossed a switch for the window
+            stuck = global_stall(st)
+            if stuck:
+                break
+            # a quiet network whose only flits arrived within the window (the first
+            # injection after a long idle spell at a low load, a long packet streaming out
+            # of its node): not a deadlock, go on (the reference simulator does the same)
+            st.cnt[K_LAST_MOVE] = int(st.cnt[K_T]) - 1
+            if int(st.cnt[K_T]) >= cap:
+                status = ST_CAP
+                break
         else:
             break
     wall = time.perf_counter() - t0
@@ -200,11 +212,8 @@ def run_papers(
             f"routing {cr.algorithm!r} on {topo.spec}: a packet {st.pk[p, PK_SRC]} -> "
             f"{st.pk[p, PK_DST]} {what} at switch {topo.switch_label(sw)} (cycle {st.cnt[K_T]})"
         )
-    if stuck:  # a part of the network is wedged; the rest may still be moving
-        R = topo.max_ports
-        cycle = [channel_name(topo, f, R, cfg.vcs) for f in stuck]
-    else:
-        cycle = deadlock_cycle(topo, st) if status == ST_DEADLOCK else []
+    # a deadlock always names the wait-for cycle that proves it
+    cycle = [channel_name(topo, f, topo.max_ports, cfg.vcs) for f in stuck]
     if bound is True:
         bound = load_bound(topo, traffic.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
     res = _result(topo, cr, traffic, process, cfg, st, status, cycle, wall, compile_s)
