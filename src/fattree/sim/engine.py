@@ -163,6 +163,8 @@ def run_papers(
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
+    if traffic.timed:  # the cap leaves the trace's last packet time to arrive
+        cfg = cfg.for_trace(int(traffic.trace[0].max()))
     cfg = replace(
         cfg,
         algorithm=ft.algorithm if ft else cr.algorithm,

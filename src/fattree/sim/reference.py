@@ -121,6 +121,8 @@ def simulate_reference(topology, config: SimConfig | None = None, **params) -> d
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     tr = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed)
     pr = make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, seed=cfg.seed)
+    if tr.timed:
+        cfg = cfg.for_trace(int(tr.trace[0].max()))
     cfg = replace(cfg, algorithm=cr.algorithm)
     N, S, R, V, F = topo.n_nodes, topo.n_switches, topo.max_ports, cfg.vcs, cfg.packet_flits
     if S * R * V > MAX_FIFOS:
