@@ -120,9 +120,7 @@ def open_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES) -> IO[by
         raise
 
 
-def read_input(
-    path, what: str, *, limit: int | None = MAX_INPUT_BYTES, text: bool = True
-) -> Any:
+def read_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES, text: bool = True) -> Any:
     """Read a whole input file (a regular file, at most ``limit`` bytes; :func:`open_input`).
 
     Text is UTF-8; a leading byte-order mark (``\\ufeff``, written by some editors) is
@@ -323,4 +321,3 @@ def write_atomic(
     except OSError:
         pass
     return target
-

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..fileio import read_input
 from ..errors import InputFileError, ParameterError
 from ..topology import Topology
 
@@ -63,9 +64,20 @@ def mikant_link_id(topo: Topology, lid) -> int:
     >>> [t.vertex_label(int(v)) for v in t.links[e]]
     ['s0.1.0.0', 's1.1.0.0']
     """
+    if topo.family != "mikant":
+        raise ParameterError(
+            f"link id <{','.join(map(str, lid))}> names a MiKANT link; {topo.spec} is not a "
+            "MiKANT: give the link as two labels 'A B'"
+        )
     k, n = topo.params["k"], topo.params["n"]
-    lid = [int(x) for x in lid]
-    if topo.family != "mikant" or len(lid) != n + 2:
+    try:
+        lid = [int(x) for x in lid]
+    except (TypeError, ValueError):  # an empty or non-numeric field: '<1,,0>'
+        raise ParameterError(
+            f"link id <{','.join(map(str, lid))}> is invalid: expected {n + 2} integers "
+            f"<G,level,{n - 1} digits,P>"
+        ) from None
+    if len(lid) != n + 2:
         raise ParameterError(
             f"link id {lid} is not a MiKANT({k},{n}) link id <G,level,{n - 1} digits,P>"
         )
@@ -140,17 +152,8 @@ def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
         (the message gives the line number).
     """
     path = Path(path)
-    if not path.is_file():
-        why = "is a directory, not a text file" if path.is_dir() else "does not exist"
-        raise InputFileError(f"faults file {str(path)!r} {why}")
+    text = read_input(path, "faults file")  # a regular file of UTF-8 text (fattree.fileio)
     mask = np.zeros(topo.n_links, bool)
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        raise InputFileError(
-            f"faults file {str(path)!r} is not UTF-8 text (one link per "
-            "line expected; a binary file?)"
-        ) from None
     for no, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].strip()
         if not body:

@@ -138,7 +138,10 @@ def plot_fault_comparison(frame, path: str | Path, title: str = "") -> Path:
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    write_atomic(path, lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=120))
+    write_atomic(
+        path,
+        lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=120),
+    )
     plt.close(fig)
     return path
 
@@ -264,6 +267,9 @@ def plot_saturation_vs_faults(frame, path: str | Path, title: str = "") -> Path:
         title or "saturation throughput (solid) and channel-load bound (dotted)", fontsize=9
     )
     fig.tight_layout()
-    write_atomic(path, lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=120))
+    write_atomic(
+        path,
+        lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=120),
+    )
     plt.close(fig)
     return path

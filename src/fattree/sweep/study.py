@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,8 @@ import numpy as np
 
 from ..errors import FattreeError, InputFileError, ParameterError, closest
 from .tasks import OMIT, REQUIRED, TASKS, Task
-from ..tomlpos import KeyLines
+from ..fileio import read_input
+from ..tomlpos import KeyLines, load_toml
 
 #: keys of a point's configuration that are not task parameters
 IDENTITY_KEYS = ("kind", "replicate", "study_seed")
@@ -217,12 +217,7 @@ def load_study(path: str | Path) -> Study:
     Issue 7 (declarative sweeps); docs/sweeps.md.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"study file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"study file {str(p)!r} cannot be read: {exc}") from None
+    text = read_input(p, "study file", limit=1 << 24)  # a regular file (fattree.fileio)
     return parse_study(text, str(p), default_name=p.stem)
 
 
@@ -237,10 +232,7 @@ def parse_study(text: str, source: str = "<string>", default_name: str = "study"
     >>> [(p.params["topology"], p.params["distances"]) for p in s.points()]
     [('kant:k=2,n=2', 'none'), ('clos:k=2,n=2', 'all')]
     """
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(f"{source}: invalid TOML: {exc}") from None
+    doc = load_toml(text, source)  # syntax errors and excessive nesting: one line
     return _Parser(text, source).study(doc, default_name)
 
 

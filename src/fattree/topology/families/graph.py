@@ -50,6 +50,8 @@ def _integer(text, lo: int, hi: int, message) -> int:
     if not lo <= value <= hi:
         raise InputFileError(message(f"out of range; allowed {lo}..{hi}"))
     return value
+
+
 _NODE_KINDS = {"node", "host", "compute", "terminal", "endpoint"}
 _SWITCH_KINDS = {"switch", "router"}
 
