@@ -283,13 +283,21 @@ def _tornado(n, o, seed):
     options=[Opt("offset", "address offset", 1, int)],
 )
 def _neighbor(n, o, seed):
-    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"]) % n
+    # offset reduced first: a large offset would wrap around int64 before the modulo
+    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"] % n) % n
 
 
 @register_pattern(
     "randperm",
     title="random permutation (seeded)",
-    options=[Opt("seed", "permutation seed (default: the simulation seed)", -1, int, minimum=-1)],
+    options=[Opt(
+            "seed",
+            "permutation seed (default -1: the simulation seed)",
+            -1,
+            int,
+            minimum=-1,
+            maximum=2**63 - 1,
+        )],
 )
 def _randperm(n, o, seed):
     s = seed if o["seed"] < 0 else o["seed"]
