@@ -221,8 +221,8 @@ def _run(
             from ..errors import DamagedDataWarning
 
             warnings.warn(
-                f"{store.path}: {len(quarantined)} damaged file"
-                f"{'s' if len(quarantined) > 1 else ''} moved to quarantine/ "
+                f"{store.path}: {len(quarantined)} damaged or missing file"
+                f"{'s' if len(quarantined) > 1 else ''} (damaged ones moved to quarantine/) "
                 f"({quarantined[0][0]}: {quarantined[0][1]}"
                 f"{', ...' if len(quarantined) > 1 else ''}); recomputing "
                 f"{'their' if len(quarantined) > 1 else 'its'} points",
@@ -254,22 +254,28 @@ def _run(
         )
         report = progress or (lambda _p: None)
         report(Progress(0, len(todo), skipped))
-        if todo:
-            runner = _run_serial if (workers == 0 and client is None) else _run_dask
-            runner(
-                study,
-                todo,
-                store,
-                summary,
-                report,
-                workers=workers,
-                threads_per_worker=threads_per_worker,
-                allowed_failures=allowed_failures,
-                retries=retries,
-                client=client,
-            )
+        try:
+            if todo:
+                runner = _run_serial if (workers == 0 and client is None) else _run_dask
+                runner(
+                    study,
+                    todo,
+                    store,
+                    summary,
+                    report,
+                    workers=workers,
+                    threads_per_worker=threads_per_worker,
+                    allowed_failures=allowed_failures,
+                    retries=retries,
+                    client=client,
+                )
+        except BaseException as exc:  # Ctrl-C, SIGTERM: say what was kept
+            store.flush()
+            exc.sweep_summary = summary  # the CLI words the message from it
+            raise
         if len(list(store.parts.glob("*.parquet"))) >= compact_at:
             store.compact()
+        store.flush()  # the points' checksums, folded into manifest.json
     summary.elapsed_s = time.perf_counter() - t0
     return summary
 
