@@ -322,12 +322,27 @@ def _fail(study, point, exc, store, summary, report) -> None:
     )
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """An interrupt (Ctrl-C, or SIGTERM made one by the CLI) that arrived inside compiled
+    code surfaces as another exception (numba: ``SystemError ... with an exception set``)
+    whose cause is the ``KeyboardInterrupt``: it stops the sweep, it is not a failed point."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _run_serial(study, todo, store, summary, report, **_):
     summary.workers = 0
     for p in todo:
         try:
             outcome = execute(p.kind, p.params, p.seed)
         except Exception as exc:  # recorded per point; the sweep goes on
+            if _interrupted(exc):
+                raise KeyboardInterrupt from exc
             _fail(study, p, exc, store, summary, report)
         else:
             _finish(study, p, outcome, store, summary, report)
@@ -387,6 +402,12 @@ def _run_dask(
         from distributed import Client
 
         client = Client(cluster, set_as_default=False)
+        # Ctrl-C reaches the whole process group: the sweep (this process) stops and says
+        # what was kept; its own workers ignore it (no traceback from each of them) and
+        # are shut down with the cluster
+        from ._workerplugin import IgnoreInterrupt
+
+        client.register_plugin(IgnoreInterrupt(), name="fattree-ignore-sigint")
     try:
         nthreads = sum(client.nthreads().values()) or 1
         summary.workers = len(client.nthreads())

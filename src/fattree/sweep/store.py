@@ -187,7 +187,9 @@ class ResultStore:
                 raise
             raise InputFileError(f"{self.manifest_path}: unreadable manifest ({exc})") from None
         except RecursionError:
-            raise InputFileError(f"{self.manifest_path}: unreadable manifest (nested too deeply)") from None
+            raise InputFileError(
+                f"{self.manifest_path}: unreadable manifest (nested too deeply)"
+            ) from None
         if not isinstance(m, dict) or m.get("format") != _FORMAT_NAME:
             raise InputFileError(f"{self.manifest_path}: not a fattree results manifest")
         fv = m.get("format_version")
@@ -204,7 +206,7 @@ class ResultStore:
         if not isinstance(by, str) or not by.strip():
             raise InputFileError(
                 f"{self.manifest_path}: written_by={by!r} is invalid: expected the fattree "
-                "version that wrote the folder, e.g. \"0.9.0\" (a damaged manifest)"
+                'version that wrote the folder, e.g. "0.9.0" (a damaged manifest)'
             )
         if int(fv[0]) > FORMAT_VERSION[0] or _major(by) > _major(_version()):
             raise InputFileError(

@@ -290,14 +290,16 @@ def _neighbor(n, o, seed):
 @register_pattern(
     "randperm",
     title="random permutation (seeded)",
-    options=[Opt(
+    options=[
+        Opt(
             "seed",
             "permutation seed (default -1: the simulation seed)",
             -1,
             int,
             minimum=-1,
             maximum=2**63 - 1,
-        )],
+        )
+    ],
 )
 def _randperm(n, o, seed):
     s = seed if o["seed"] < 0 else o["seed"]
