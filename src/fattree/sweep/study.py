@@ -522,6 +522,14 @@ class _Parser:
                 p.name,
                 occ,
             )
+        if p.type is int and not all(float(raw[k]).is_integer() for k in keys):
+            raise self.fail(
+                f"{p.name} = {_show(raw)}: {p.name} takes integers, so start, stop and step "
+                "must be integers (a fractional value would be truncated)",
+                table,
+                p.name,
+                occ,
+            )
         count = (stop - start) / step if step > 0 else -1
         if count < 0 or abs(count - round(count)) > 1e-9 or round(count) > 1_000_000:
             raise self.fail(
