@@ -163,7 +163,11 @@ def simulate_cmd(**kw) -> None:
     points = parse_loads(loads) if loads is not None else [load]
     cfg = SimConfig(**(kw | {"load": points[0]}))
     _refuse_unused(kw, cfg)
-    check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
+    est = check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
+    if len(points) > 1:  # the curve's work as a whole
+        from ..sim.memory import check_curve_work
+
+        check_curve_work(est.spec, est.nodes, [cfg.with_load(x) for x in points])
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic

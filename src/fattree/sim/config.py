@@ -233,9 +233,9 @@ class SimConfig:
         load = self.load or 1.0
         if self.termination == "window":
             base = self.warmup + self.measure
-            return max(100_000, 4 * base)
+            return int(min(CYCLE_MAX, max(100_000, 4 * base)))
         need = 4 * self.packets_per_source * self.packet_flits / load
-        return int(min(2**31 - 16, max(100_000, need)))
+        return int(min(CYCLE_MAX, max(100_000, need)))
 
     def for_trace(self, last_cycle: int) -> SimConfig:
         """The configuration for a trace whose last packet is created at ``last_cycle``:
