@@ -131,16 +131,7 @@ def _empty_option_value(argv: list[str]) -> None:
             )
 
 
-def _terminate(signum, frame):
-    raise KeyboardInterrupt  # SIGTERM stops like Ctrl-C: one line, what was kept
-
-
 def _main(argv: list[str] | None) -> int:
-    import signal
-    import threading
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
     try:
         _empty_option_value(list(sys.argv[1:] if argv is None else argv))
         # click returns a command's typer.Exit code instead of raising it here

@@ -88,6 +88,9 @@ def _interruptible(out, resume: str):
     import threading
 
     def term(signum, frame):
+        # a second SIGTERM ends the process at once (the first waits for compiled code,
+        # if any is running, to return to Python)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         raise KeyboardInterrupt
 
     main = threading.current_thread() is threading.main_thread()
