@@ -605,6 +605,9 @@ def _check_simulation(params: dict) -> None:
     topo = params.get("topology")
     fields = SimConfig.__dataclass_fields__
     cfg = SimConfig(**{k: v for k, v in params.items() if k in fields})
+    for name, applies, when in _SIM_APPLIES:  # given, but the configuration ignores it
+        if name in params and not applies(cfg):
+            raise ParameterError(f"{name}={params[name]!r} does not apply here: it acts {when}")
     fam, values = resolve(topo)
     if cfg.algorithm is not None and not cfg.faulted:  # fault runs name a fault-tolerant one
         from ..routing.compiled import get_algorithm
@@ -617,6 +620,19 @@ def _check_simulation(params: dict) -> None:
     if cfg.load is not None and not tr.timed:
         make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, cfg.seed)
     check_memory(topo, cfg)
+
+
+#: simulation parameters that act only in some configurations (as the simulate command's)
+_SIM_APPLIES = (
+    ("warmup", lambda c: c.termination == "window", "with termination = 'window' only"),
+    ("measure", lambda c: c.termination == "window", "with termination = 'window' only"),
+    (
+        "packets_per_source",
+        lambda c: c.termination == "papers",
+        "with termination = 'papers' only",
+    ),
+    ("fault_seed", lambda c: c.fault_rate is not None, "with fault_rate (random faults) only"),
+)
 
 
 def _check_cost(params: dict) -> None:
