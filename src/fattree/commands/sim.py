@@ -313,9 +313,17 @@ def _print(topo, cfg, results, bound, output, ft=None) -> None:
             else f"{cfg.vcs} VC classes ({ft.vc_rule}; deadlock-free; routes needing more classes are "
             f"refused and counted unroutable)"
         )
+        if cfg.faults is not None and cfg.fault_rate is not None:  # both: their union
+            where = (
+                f"the links of file {cfg.faults} plus a random share {cfg.fault_rate} of all "
+                f"links (seed {cfg.fault_seed}), both applied"
+            )
+        elif cfg.faults is not None:
+            where = f"file {cfg.faults}"
+        else:
+            where = f"rate {cfg.fault_rate}, seed {cfg.fault_seed}"
         console.print(
-            f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}, seed "
-            f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
+            f"faults: {r0.faulty_links} failed links ({where}); "
             f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
             f"routed hop by hop; {vc}"
         )
