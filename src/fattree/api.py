@@ -52,9 +52,7 @@ def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ())
             )
         # a flag (its default is True or False) takes True or False only: the string
         # 'no' is truthy and would silently act as True
-        if isinstance(sig.parameters[name].default, bool) and not isinstance(
-            options[name], bool
-        ):
+        if isinstance(sig.parameters[name].default, bool) and not isinstance(options[name], bool):
             raise ParameterError(
                 f"{name}={options[name]!r} is invalid: {what}'s {name} is True or False"
             )
