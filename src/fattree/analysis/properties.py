@@ -101,6 +101,7 @@ def properties(
     bisection: bool = True,
     ilp_max_switches: int | None = None,
     time_limit: float | None = None,
+    progress=None,
 ) -> dict[str, Any]:
     """Every property of a topology, computed on its graph.
 
@@ -119,6 +120,9 @@ def properties(
         Compute the bisection width (ILP or explicit cut); False leaves it None.
     ilp_max_switches, time_limit : optional
         Passed to :func:`fattree.analysis.bisection.bisection`.
+    progress : callable, optional
+        Called with a short text as each stage starts (``"distances: BFS from 12
+        sources"``, ``"bisection"``), for a progress line.
 
     Returns
     -------
@@ -172,7 +176,10 @@ def properties(
             "max": int(radix.max()) if radix.size else 0,
         },
     }
+    stage = progress if progress is not None else (lambda _text: None)
+    stage("node classes")
     src, w, method, exact = _choose_sources(topo, exact_limit, samples, seed, symmetry)
+    stage(f"distances: BFS from {len(src):,} source{'s' if len(src) > 1 else ''}")
     st = node_pair_stats(topo, src, w)
     if st.unreached.any():
         i = int(np.argmax(st.unreached))
@@ -195,6 +202,7 @@ def properties(
     else:
         out.update(_sampled_means(st, n))
     if bisection:
+        stage("bisection")
         from .bisection import ILP_MAX_SWITCHES, ILP_TIME_LIMIT
         from .bisection import bisection as _bisection
 

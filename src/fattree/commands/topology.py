@@ -68,10 +68,16 @@ def info(
         allowed="seconds for the bisection ILP, a finite number > 0 and at most 86400",
     )
     start = time.perf_counter()
-    with ProgressLine(f"info {spec}: building and measuring", quiet=as_json) as bar:
+    with ProgressLine(f"info {spec}:", quiet=as_json) as bar:
+        bar.update(0, description="building")
         topo = build(spec)
         props = properties(
-            topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time
+            topo,
+            exact_limit=exact_limit,
+            samples=samples,
+            seed=seed,
+            time_limit=ilp_time,
+            progress=lambda text: bar.update(0, description=text),
         )
         checks = formula_checks(props)
         wall = time.perf_counter() - start
