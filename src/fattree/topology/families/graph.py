@@ -30,6 +30,9 @@ from ..family import Facets, Param, register_family
 FORMATS = ("auto", "edgelist", "graphml", "anynet")
 MAX_PORT = 2**15 - 1  # ports are stored as int16
 LEVEL_MAX = 2**15 - 1  # levels and layers likewise
+# a port number read from a file: any integer the arrays hold; 0..MAX_PORT is checked with
+# the links (one message for every format)
+PORT_PARSE_MAX = 2**31 - 1
 
 
 def _integer(text, lo: int, hi: int, message) -> int:
@@ -354,9 +357,12 @@ def _read_edgelist(path: Path, text: str) -> _Parsed:
             p, q = (
                 _integer(
                     tok,
-                    0,
-                    MAX_PORT,
-                    lambda why: f"{path}: line {lineno}: ports {f[2]!r} {f[3]!r}: {why}",  # noqa: B023  (called in this iteration)
+                    -PORT_PARSE_MAX,
+                    PORT_PARSE_MAX,
+                    lambda why, lineno=lineno, f=f: (
+                        f"{path}: line {lineno}: ports must be integers, "
+                        f"got {f[2]!r} {f[3]!r} ({why})"
+                    ),
                 )
                 for tok in (f[2], f[3])
             )
@@ -514,10 +520,11 @@ def _edge_attributes(path: Path, g: _Parsed, eattr: dict) -> None:
                 out.append(
                     _integer(
                         val,
-                        0,
-                        MAX_PORT,
+                        -PORT_PARSE_MAX,
+                        PORT_PARSE_MAX,
                         lambda why, i=i, x=x, y=y: (
-                            f"{path}: line {g.line[i]}: ports ({x!r}, {y!r}): {why}"
+                            f"{path}: line {g.line[i]}: ports must be integers, "
+                            f"got {x!r} {y!r} ({why})"
                         ),
                     )
                 )
