@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..fileio import read_input
+from ..fileio import read_input, write_atomic
 from ..errors import InputFileError, ParameterError
 from ..topology import Topology
 
@@ -181,7 +181,8 @@ def write_fault_file(topo: Topology, mask: np.ndarray, path: str | Path) -> None
         f"{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}"
         for a, b in topo.links[np.nonzero(mask)[0]]
     ]
-    Path(path).write_text("# faulty links, one per line\n" + "\n".join(lines) + "\n")
+    text = "# faulty links, one per line\n" + "\n".join(lines) + "\n"
+    write_atomic(path, lambda fh: fh.write(text), binary=False, what="path")
 
 
 def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = False) -> np.ndarray:
