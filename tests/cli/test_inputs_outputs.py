@@ -288,3 +288,29 @@ def test_report_html_on_a_full_disk(monkeypatch, tmp_path):
     assert not (tmp_path / "rep.html").exists()
     kept = next(keep.iterdir())
     assert kept.read_text().rstrip().endswith("</html>")  # the whole page, not a truncated one
+
+
+def test_bfs_work_cap_samples_or_refuses(monkeypatch):
+    import fattree.analysis.properties as props
+    from fattree.errors import ResourceError
+
+    monkeypatch.setattr(props, "BFS_WORK_CAP", 1)
+    topo = fattree.build("mikant:k=2,n=3")
+    p = props.properties(topo, bisection=False)  # too many classes: a sample, said so
+    assert "BFS work cap" in p["distance_method"] and not p["distances_exact"]
+    with pytest.raises(ResourceError, match=r"beyond the cap of 1 .*--exact-limit"):
+        props.properties(topo, symmetry=False, exact_limit=10**12, bisection=False)
+
+
+def test_work_checks_of_the_library():
+    from fattree.errors import ResourceError
+    from fattree.sim.config import SimConfig
+    from fattree.sim.memory import WORK_CAP, check_curve_work, check_work
+
+    check_work("x", 1000, SimConfig(load=0.1))  # 1000 x 2000 cycles: fine
+    with pytest.raises(ResourceError, match="node-cycles"):
+        check_work("x", WORK_CAP // 1999, SimConfig(load=0.1))
+    with pytest.raises(ResourceError, match=r"at 10,000 loads .* in all"):
+        check_curve_work("x", 2000, [SimConfig(load=0.1)] * 10_000)
+    # a hard cap set by the user bounds the work: the run ends there, labelled saturated
+    check_work("x", 4, SimConfig(load=1e-300, max_cycles=1000))

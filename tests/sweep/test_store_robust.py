@@ -245,3 +245,12 @@ def test_interrupt_says_what_was_kept_and_how_to_resume(tmp_path, sig):
     assert f"{kept} in all" in lines[0] and kept >= 2
     rc, stdout, _ = run(["sweep", study, "-o", out, "--workers", "0", "-q"])
     assert rc == 0 and f"{8 - kept} points stored, {kept} already done" in stdout
+
+
+def test_deeply_nested_or_garbage_manifest_is_one_line(store):
+    for text in ("[" * 100_000, "\x00\x01", '{"format": "fattree-results"'):
+        (store / "manifest.json").write_text(text)
+        with pytest.raises(InputFileError, match="manifest"):
+            ResultStore(store)
+        rc, _, err = run(["results", store])
+        assert rc == 2 and len(err.strip().splitlines()) == 1 and "internal" not in err
