@@ -45,7 +45,7 @@ _KINDS = (
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISDIR, "a directory"),
 )
 
 
@@ -93,9 +93,9 @@ def open_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES) -> IO[by
         # waiting for a writer; the check below then refuses it
         fd = os.open(text, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise InputFileError(f"{what}: {str(text)!r} does not exist") from None
+        raise InputFileError(f"{what}: {str(text)!r} cannot be read: it does not exist") from None
     except IsADirectoryError:
-        raise InputFileError(f"{what}: {str(text)!r} is a folder, not a file") from None
+        raise InputFileError(f"{what}: {str(text)!r} is a directory, not a file") from None
     except OSError as exc:
         raise InputFileError(
             f"{what}: {str(text)!r} cannot be read: {exc.strerror or exc}"
