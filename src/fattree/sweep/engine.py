@@ -270,7 +270,10 @@ def _run(
                     client=client,
                 )
         except BaseException as exc:  # Ctrl-C, SIGTERM: say what was kept
-            store.flush()
+            try:
+                store.flush()  # best effort: the log alone already holds the checksums
+            except OSError:
+                pass
             exc.sweep_summary = summary  # the CLI words the message from it
             raise
         if len(list(store.parts.glob("*.parquet"))) >= compact_at:
