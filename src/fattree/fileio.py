@@ -64,7 +64,8 @@ def open_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES) -> IO[by
     path : str or Path
         The file.
     what : str
-        How messages name it (``"graph: file='g.txt'"``, ``"trace file 't.txt'"``).
+        How messages name it: ``"trace file"`` (``trace file 't.txt' ...``), or a
+        parameter ending in ``=`` (``"prices="``: ``prices='p.toml' ...``).
     limit : int or None
         Largest size accepted in bytes (None: no cap, for streamed readers).
 
@@ -83,34 +84,34 @@ def open_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES) -> IO[by
     >>> open_input("/dev/zero", "input")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    fattree.errors.InputFileError: input: '/dev/zero' is a character device, not a regular file; ...
+    fattree.errors.InputFileError: input '/dev/zero' is a character device, not a regular file; ...
     """
     text = os.fspath(path)
+    name = _name(what, text)
     if "\x00" in str(text):
-        raise InputFileError(f"{what}: {str(text)!r} is not a valid path (a NUL byte)")
+        raise InputFileError(f"{name} is not a valid path (a NUL byte)")
     try:
         # O_NONBLOCK: opening a FIFO that no one writes to returns at once instead of
         # waiting for a writer; the check below then refuses it
         fd = os.open(text, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise InputFileError(f"{what}: {str(text)!r} cannot be read: it does not exist") from None
+        raise InputFileError(f"{name} cannot be read: it does not exist") from None
     except IsADirectoryError:
-        raise InputFileError(f"{what}: {str(text)!r} is a directory, not a file") from None
+        raise InputFileError(f"{name} is a directory, not a file") from None
     except OSError as exc:
-        raise InputFileError(
-            f"{what}: {str(text)!r} cannot be read: {exc.strerror or exc}"
-        ) from None
+        raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}") from None
     try:
         st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputFileError(f"{name} is a directory, not a file")
         if not stat.S_ISREG(st.st_mode):
             raise InputFileError(
-                f"{what}: {str(text)!r} is {_kind(st.st_mode)}, not a regular file; "
+                f"{name} is {_kind(st.st_mode)}, not a regular file; "
                 "save the content to a file and give that"
             )
         if limit is not None and st.st_size > limit:
             raise InputFileError(
-                f"{what}: {str(text)!r} holds {st.st_size:,} bytes, more than the "
-                f"{limit:,} bytes read at most"
+                f"{name} holds {st.st_size:,} bytes, more than the {limit:,} bytes read at most"
             )
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
@@ -118,6 +119,11 @@ def open_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES) -> IO[by
     except BaseException:
         os.close(fd)
         raise
+
+
+def _name(what: str, path) -> str:
+    """``prices='p.toml'`` for a parameter (``what`` ends in ``=``), else ``trace file 't'``."""
+    return f"{what}{str(path)!r}" if what.endswith("=") else f"{what} {str(path)!r}"
 
 
 def read_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES, text: bool = True) -> Any:
@@ -155,15 +161,14 @@ def read_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES, text: bo
     >>> read_input(fh.name, "edge list")
     'n0 s0\\n'
     """
+    name = _name(what, os.fspath(path))
     with open_input(path, what, limit=limit) as fh:
         try:
             data = fh.read() if limit is None else fh.read(limit + 1)
         except OSError as exc:
-            raise InputFileError(
-                f"{what}: {str(path)!r} cannot be read: {exc.strerror or exc}"
-            ) from None
+            raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}") from None
     if limit is not None and len(data) > limit:  # grew while being read
-        raise InputFileError(f"{what}: {str(path)!r} holds more than {limit:,} bytes")
+        raise InputFileError(f"{name} holds more than {limit:,} bytes")
     if not text:
         return data
     try:
@@ -171,7 +176,7 @@ def read_input(path, what: str, *, limit: int | None = MAX_INPUT_BYTES, text: bo
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputFileError(
-            f"{what}: {str(path)!r}: line {line}: not UTF-8 text (a binary file?)"
+            f"{name}: cannot read line {line}: not UTF-8 text (a binary file?)"
         ) from None
     return out[1:] if out.startswith("\ufeff") else out
 

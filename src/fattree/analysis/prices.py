@@ -155,7 +155,7 @@ def load_prices(path: str | Path | None = None) -> Prices:
     source = "default (fattree/data/prices.toml)"
     if path is not None:
         p = Path(path)
-        text = read_input(p, "prices", limit=1 << 20)  # a regular file (fattree.fileio)
+        text = read_input(p, "prices=", limit=1 << 20)  # a regular file (fattree.fileio)
         values.update(_parse(text, str(p)))
         source = f"{p} (over the defaults)"
     return Prices(**values, source=source)

@@ -173,7 +173,7 @@ def graph(file: str, format: str = "auto", node_prefix: str = "n") -> Topology:
 # ---------------------------------------------------------------------- readers
 def _read_bytes(path: Path, limit: int | None = None) -> bytes:
     """The file's bytes (its first ``limit`` bytes), a regular file only (fattree.fileio)."""
-    what = f"graph: file={str(path)!r}"
+    what = "graph: file="
     if limit is None:
         return read_input(path, what, text=False)
     with open_input(path, what) as fh:
@@ -462,7 +462,7 @@ def _read_graphml(path: Path) -> _Parsed:
     parser.CharacterDataHandler = chars
     try:
         # streamed: the file is never held in memory whole; a regular file only
-        with open_input(path, f"graph: file={str(path)!r}", limit=None) as fh:
+        with open_input(path, "graph: file=", limit=None) as fh:
             parser.ParseFile(fh)
     except OSError as exc:
         raise InputFileError(
