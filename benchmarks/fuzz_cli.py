@@ -62,7 +62,16 @@ NUMERIC = [
     ("info mikant:k=3,n=3 --ilp-time {v}", False, 0, None, True),
     ("routing check kant:k=2,n=2 --seed {v}", True, 0, 2**63 - 1, False),
     ("routing check kant:k=2,n=2 --sample {v}", True, 1, None, False),
-    ("routing check kant:k=2,n=2 --max-seconds {v}", False, 0, None, True),
+    ("routing check kant:k=2,n=2 --max-seconds {v}", False, 0, 86400, True),
+    # pattern options: integers beyond 64 bits are one line, not an overflow
+    (
+        "simulate kant:k=2,n=2 --load 0.1 -t neighbor:offset={v}",
+        True,
+        -(2**63),
+        2**63 - 1,
+        False,
+    ),
+    ("simulate kant:k=2,n=2 --load 0.1 -t randperm:seed={v}", True, -1, 2**63 - 1, False),
     ("routing load kant:k=2,n=2 --seed {v}", True, 0, 2**63 - 1, False),
     ("deadlock kant:k=2,n=2 --vcs {v}", True, 1, 8, False),
     ("faults mikant:k=2,n=2 --rates 0.1 --trials {v}", True, 1, 10**8, False),
@@ -186,6 +195,23 @@ SPEC_VALUES = [
 ]
 SPEC_COMMANDS = ["info {s}", "compare {s}", "simulate {s} --load 0.1", "cost {s}"]
 
+#: files that are not regular files: every input reader and output refuses them at once
+#: (a device is never read until memory runs out; nothing is renamed over a device)
+SPECIAL_FILES = ["/dev/zero", "/dev/null", "/dev/full"]
+INPUT_COMMANDS = [
+    "info graph:file={f}",
+    "simulate kant:k=2,n=2 -t trace:file={f}",
+    "sweep {f} -o {{tmp}}/special",
+    "deadlock kant:k=2,n=2 --faults {f}",
+    "design --nodes 64 --prices {f}",
+]
+OUTPUT_COMMANDS = [
+    "export kant:k=2,n=2 -o {f}",
+    "simulate kant:k=2,n=2 --load 0.1 -P 5 -o {f}",
+    "results {{store}} --csv {f}",
+    "faults mikant:k=2,n=2 --trials 10 --rates 0.1 --csv {f}",
+]
+
 
 def bad_values(integer: bool, lo, hi, lo_open: bool) -> list[str]:
     vals = ["nan", "inf", "-inf", "", "abc", "1e400"]
@@ -228,6 +254,11 @@ def generated(families) -> list[tuple[str, int, str]]:
     for template, integer, lo, hi, lo_open in NUMERIC:
         for v in bad_values(integer, lo, hi, lo_open):
             cases.append((template.replace("{v}", shlex.quote(v)), 2, ""))
+    for f in SPECIAL_FILES:
+        for c in INPUT_COMMANDS:
+            cases.append((c.format(f=f), 2, r"not a regular file|character device"))
+        for c in OUTPUT_COMMANDS:
+            cases.append((c.format(f=f), 2, r"not a regular file"))
     for f in families:
         for s in SPEC_VALUES:
             spec = s.format(f=f)

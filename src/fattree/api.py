@@ -50,6 +50,12 @@ def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ())
                 f"{name}={options[name]!r} is invalid: {what} takes no option "
                 f"{name!r}{closest(name, [*valid, *own])}; valid: {', '.join(valid)}"
             )
+        # a flag (its default is True or False) takes True or False only: the string
+        # 'no' is truthy and would silently act as True
+        if isinstance(sig.parameters[name].default, bool) and not isinstance(options[name], bool):
+            raise ParameterError(
+                f"{name}={options[name]!r} is invalid: {what}'s {name} is True or False"
+            )
 
 
 def simulate(topology, config=None, **params: Any):

@@ -32,6 +32,11 @@ class InputFileError(FattreeError, ValueError):
     """A file given by the user is missing or malformed (names file and line)."""
 
 
+class OutputFileError(FattreeError, OSError):
+    """An output file could not be written (full disk, unwritable sink); the message says
+    where the result was kept."""
+
+
 class ResourceError(FattreeError, MemoryError):
     """A request that would exceed the machine's memory (or a time budget such as
     ``max_seconds``), refused before allocating or starting."""
@@ -97,6 +102,7 @@ __all__ = [
     "ParameterError",
     "UnknownNameError",
     "InputFileError",
+    "OutputFileError",
     "ResourceError",
     "SimulationError",
     "FattreeWarning",

@@ -19,13 +19,27 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["Parameter", "Invalid", "TYPE_NAMES"]
+__all__ = ["Parameter", "Invalid", "TYPE_NAMES", "INT64_MIN", "INT64_MAX"]
 
 #: how messages name the kinds
 TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
+
+
+#: every integer parameter is stored in 64 bits (numpy, numba): the range it must lie in
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _int64(value: int) -> int:
+    """``value`` if a signed 64-bit integer holds it, else :class:`Invalid` (``high`` or
+    ``low``): one check for every integer parameter, so none reaches numpy as an overflow."""
+    if value > INT64_MAX:
+        raise Invalid("high", value)
+    if value < INT64_MIN:
+        raise Invalid("low", value)
+    return value
 
 
 class Invalid(Exception):
@@ -103,9 +117,10 @@ class Parameter:
             if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
                 raise Invalid("type", raw)
             try:
-                return int(raw)
+                value = int(raw)
             except (TypeError, ValueError, OverflowError):
                 raise Invalid("type", raw) from None
+            return _int64(value)
         if kind is float:
             if isinstance(raw, bool):
                 raise Invalid("type", raw)
@@ -123,6 +138,8 @@ class Parameter:
     @staticmethod
     def _parse_strict(raw: Any, kind: Any) -> Any:
         ok = isinstance(raw, kind) and not (kind is int and isinstance(raw, bool))
+        if ok and kind is int:
+            return _int64(raw)
         if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
             raw, ok = float(raw), True
         if kind is float and ok and not math.isfinite(raw):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["KeyLines", "MAX_DEPTH", "load_toml"]
+
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-.]+)\s*=""")
 
@@ -66,3 +68,63 @@ class KeyLines:
 
     def table_line(self, table: tuple[str, ...], occurrence: int = 0) -> int | None:
         return self._tables.get((tuple(table), occurrence))
+
+
+#: the deepest nesting of arrays and tables a TOML input may have (studies and price files
+#: use three or four levels; the parser and the walkers recurse once per level)
+MAX_DEPTH = 32
+
+
+def load_toml(text: str, where: str) -> dict:
+    """Parse TOML text for fattree: a syntax error, or nesting deeper than
+    :data:`MAX_DEPTH` (which would exhaust the parser's recursion), is one
+    :class:`~fattree.errors.InputFileError` naming ``where``.
+
+    Parameters
+    ----------
+    text : str
+        The TOML document.
+    where : str
+        How messages name the input (a file name).
+
+    Returns
+    -------
+    dict
+        The document.
+
+    Raises
+    ------
+    InputFileError
+        Invalid TOML or nested too deeply.
+
+    Examples
+    --------
+    >>> load_toml("a = [[1]]", "x.toml")
+    {'a': [[1]]}
+    >>> load_toml("a = " + "[" * 100 + "]" * 100, "x.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fattree.errors.InputFileError: x.toml: nested more than 32 levels deep ...
+    """
+    import tomllib
+
+    from .errors import InputFileError
+
+    too_deep = InputFileError(
+        f"{where}: nested more than {MAX_DEPTH} levels deep (arrays or inline tables); "
+        "a study or price file needs a few"
+    )
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"{where}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise too_deep from None
+    stack = [(doc, 1)]
+    while stack:  # iteratively: a dotted key can nest tables without brackets
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise too_deep
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return doc

@@ -7,13 +7,13 @@ user file overrides any subset of keys. A malformed file raises
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputFileError
+from ..fileio import read_input
 
 # (table, key) -> (kind, minimum); ``list`` is a list of positive integers
 _SCHEMA: dict[tuple[str, str], tuple[str, float]] = {
@@ -83,12 +83,9 @@ _TOP = 10**12
 
 
 def _parse(text: str, where: str) -> dict[str, Any]:
-    from ..tomlpos import KeyLines
+    from ..tomlpos import KeyLines, load_toml
 
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(f"{where}: invalid TOML: {exc}") from None
+    doc = load_toml(text, where)  # syntax errors and excessive nesting: one line
     lines = KeyLines(text)
     out: dict[str, Any] = {}
     for table, body in doc.items():
@@ -158,11 +155,7 @@ def load_prices(path: str | Path | None = None) -> Prices:
     source = "default (fattree/data/prices.toml)"
     if path is not None:
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if hasattr(exc, "strerror") and exc.strerror else exc
-            raise InputFileError(f"prices={str(p)!r}: cannot read: {why}") from None
+        text = read_input(p, "prices=", limit=1 << 20)  # a regular file (fattree.fileio)
         values.update(_parse(text, str(p)))
         source = f"{p} (over the defaults)"
     return Prices(**values, source=source)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import ParameterError, ResourceError
 from .bfs import node_pair_stats
 
 #: Largest number of nodes for which a graph without node classes is done all-pairs.
@@ -51,18 +51,27 @@ def _node_classes(topo):
 
 
 def _choose_sources(topo, exact_limit, samples, seed, symmetry):
-    """(sources, weights, method, exact)."""
+    """(sources, weights, method, exact).
+
+    Exact statistics whose BFS work would exceed :data:`BFS_WORK_CAP`: too many node
+    classes fall back to a sample (said in the method); all pairs asked by
+    ``exact_limit`` are refused (:func:`check_bfs_work`). A sample is cut to the cap."""
     n = topo.n_nodes
+    per = topo.n_vertices + 2 * topo.n_links
+    why = ""
     classes = _node_classes(topo) if symmetry else None
     if classes is not None:
         reps, sizes = classes
-        return (
-            reps,
-            sizes,
-            f"BFS from {len(reps)} class representative(s), weighted by class size",
-            True,
-        )
-    if n <= exact_limit:
+        if len(reps) * per <= BFS_WORK_CAP:
+            return (
+                reps,
+                sizes,
+                f"BFS from {len(reps)} class representative(s), weighted by class size",
+                True,
+            )
+        why = f"; {len(reps):,} node classes would exceed the BFS work cap"
+    elif n <= exact_limit:
+        check_bfs_work(topo, n, "BFS from every node (all pairs, n <= --exact-limit)")
         return (
             np.arange(n, dtype=np.int64),
             np.ones(n, np.int64),
@@ -70,9 +79,16 @@ def _choose_sources(topo, exact_limit, samples, seed, symmetry):
             True,
         )
     rng = np.random.default_rng(seed)
-    m = min(samples, n)
+    m = min(samples, n, max(BFS_WORK_CAP // per, 1))
+    if m < min(samples, n):
+        why += f"; {min(samples, n):,} samples cut to the BFS work cap"
     src = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int64)
-    return src, np.ones(m, np.int64), f"BFS from {m} sampled nodes (seed {seed}), estimate", m == n
+    return (
+        src,
+        np.ones(m, np.int64),
+        f"BFS from {m} sampled nodes (seed {seed}), estimate{why}",
+        m == n,
+    )
 
 
 def properties(
@@ -85,6 +101,7 @@ def properties(
     bisection: bool = True,
     ilp_max_switches: int | None = None,
     time_limit: float | None = None,
+    progress=None,
 ) -> dict[str, Any]:
     """Every property of a topology, computed on its graph.
 
@@ -103,6 +120,9 @@ def properties(
         Compute the bisection width (ILP or explicit cut); False leaves it None.
     ilp_max_switches, time_limit : optional
         Passed to :func:`fattree.analysis.bisection.bisection`.
+    progress : callable, optional
+        Called with a short text as each stage starts (``"distances: BFS from 12
+        sources"``, ``"bisection"``), for a progress line.
 
     Returns
     -------
@@ -156,7 +176,10 @@ def properties(
             "max": int(radix.max()) if radix.size else 0,
         },
     }
+    stage = progress if progress is not None else (lambda _text: None)
+    stage("node classes")
     src, w, method, exact = _choose_sources(topo, exact_limit, samples, seed, symmetry)
+    stage(f"distances: BFS from {len(src):,} source{'s' if len(src) > 1 else ''}")
     st = node_pair_stats(topo, src, w)
     if st.unreached.any():
         i = int(np.argmax(st.unreached))
@@ -179,6 +202,7 @@ def properties(
     else:
         out.update(_sampled_means(st, n))
     if bisection:
+        stage("bisection")
         from .bisection import ILP_MAX_SWITCHES, ILP_TIME_LIMIT
         from .bisection import bisection as _bisection
 
@@ -382,3 +406,41 @@ def formula_checks(
             }
         )
     return rows
+
+
+#: vertex and edge visits the distance statistics may take (one BFS visits every vertex and
+#: edge once): minutes at the BFS kernel's rate of a few million visits per second
+BFS_WORK_CAP = 2 * 10**9
+
+
+def check_bfs_work(topo, sources: int, method: str) -> None:
+    """Refuse distance statistics whose BFS work exceeds :data:`BFS_WORK_CAP`, before
+    starting (one line naming the estimate, the cap and what to change).
+
+    Parameters
+    ----------
+    topo : Topology
+        The network.
+    sources : int
+        BFS sources chosen (class representatives, sampled or all nodes).
+    method : str
+        How they were chosen, for the message.
+
+    Raises
+    ------
+    ResourceError
+        ``sources x (vertices + directed edges)`` above the cap.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> check_bfs_work(fattree.build("kant:k=2,n=2"), 4, "all pairs")
+    """
+    per = topo.n_vertices + 2 * topo.n_links
+    work = sources * per
+    if work > BFS_WORK_CAP:
+        raise ResourceError(
+            f"{topo.spec}: distance statistics by {method} need about {work:.3g} vertex and "
+            f"edge visits ({sources:,} BFS x {per:,}), beyond the cap of {BFS_WORK_CAP:.3g} "
+            "(tens of minutes or more); lower --exact-limit to sample sources instead"
+        )

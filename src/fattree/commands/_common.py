@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from rich.console import Console, ConsoleDimensions
 
+from ..fileio import check_output_target
 from ..errors import ParameterError
 
 #: width of the consoles without a terminal: wide enough that no line is cut
@@ -254,6 +255,7 @@ def check_output(
     else:
         if p.is_dir():
             raise ParameterError(f"{param}={text!r} is a folder; give a file name")
+        check_output_target(p, param)  # /dev/full, a FIFO: refused before any work
         if suffixes and p.suffix.lower() not in suffixes:
             raise ParameterError(
                 f"{param}={text!r} is invalid: the file name must end in {', '.join(suffixes)}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 from pathlib import Path
 
 import typer
@@ -139,7 +141,7 @@ def faults(
         )
     frame = study.to_frame()
     if csv is not None:
-        frame.to_csv(csv, index=False)
+        write_atomic(csv, lambda fh: frame.to_csv(fh, index=False), binary=False, what="csv")
     if output is not None:
         from ..report.fault_plots import plot_fault_study
 

@@ -7,6 +7,7 @@ import typer
 from rich.table import Table
 
 from ..errors import ParameterError
+from ..fileio import write_atomic
 from ..sim.config import parse_loads
 from ._common import check_output, check_workers, console, print_json, warn_routing
 
@@ -138,7 +139,11 @@ def _simulate_cmd(w, **kw) -> None:
     points = parse_loads(loads) if loads is not None else [load]
     cfg = SimConfig(**(kw | {"load": points[0]}))
     _refuse_unused(kw, cfg)
-    check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
+    est = check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
+    if len(points) > 1:  # the curve's work as a whole
+        from ..sim.memory import check_curve_work
+
+        check_curve_work(est.spec, est.nodes, [cfg.with_load(x) for x in points])
     topo = build(spec)
     from ..routing import compile_routing
     from ..traffic import make_process, make_traffic
@@ -170,7 +175,8 @@ def _simulate_cmd(w, **kw) -> None:
         warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
-        results_frame(results).to_csv(output, index=False)
+        frame = results_frame(results)
+        write_atomic(output, lambda fh: frame.to_csv(fh, index=False), binary=False)
     if as_json:
         objs = [r.to_dict() for r in results]
         print_json(objs[0] if loads is None else objs)
@@ -282,10 +288,19 @@ def _print(topo, cfg, results, bound, output, ft=None, w=None) -> None:
             else f"{cfg.vcs} VC classes ({ft.vc_rule}; deadlock-free; routes needing more classes are "
             f"refused and counted unroutable)"
         )
+        if cfg.faults is not None and cfg.fault_rate is not None:  # both: their union
+            where = (
+                f"the links of file {cfg.faults} plus a random share {cfg.fault_rate} of all "
+                f"links (seed {cfg.fault_seed}), both applied"
+            )
+        elif cfg.faults is not None:
+            where = f"file {cfg.faults}"
+        else:
+            where = f"rate {cfg.fault_rate}, seed {cfg.fault_seed}"
+        if cfg.fault_pool == "switch-only" and cfg.fault_rate is not None:
+            where += "; the random share of switch-to-switch links only"
         console.print(
-            f"faults: {r0.faulty_links} failed links (rate {cfg.fault_rate}"
-            f"{' of switch-to-switch links' if cfg.fault_pool == 'switch-only' else ''}, seed "
-            f"{cfg.fault_seed}{', file ' + cfg.faults if cfg.faults else ''}); "
+            f"faults: {r0.faulty_links} failed links ({where}); "
             f"fault-tolerant routing {r0.ft_algorithm} ({cfg.fault_model} knowledge), "
             f"routed hop by hop; {vc}"
         )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -76,6 +79,43 @@ def _summary_line(summary, out) -> str:
     return f"{', '.join(parts)} in {summary.elapsed_s:.1f} s → {out}"
 
 
+@contextmanager
+def _interruptible(out, resume: str):
+    """SIGTERM stops like Ctrl-C; either prints one line saying how many points were kept
+    in ``out`` and how to resume, and exits with 130 (the points stored are whole: each
+    is written atomically and recorded before the next)."""
+    import signal
+    import threading
+
+    def term(signum, frame):
+        # a second SIGTERM ends the process at once (the first waits for compiled code,
+        # if any is running, to return to Python)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGTERM, term) if main else None  # also outside the CLI
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        summary = getattr(exc, "sweep_summary", None)
+        this_run = f"{summary.done} points of this run stored, " if summary is not None else ""
+        try:
+            from ..sweep.store import ResultStore
+
+            held = f"{len(ResultStore(out).finished())} in all"
+        except Exception:  # the folder was not created yet
+            held = "nothing stored yet"
+        err_console.print(
+            f"interrupted: {this_run}{held} in {out}; run `{resume}` again to resume "
+            "(stored points are skipped, nothing is computed twice)"
+        )
+        raise typer.Exit(130) from None
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, old)
+
+
 def sweep(
     study: Path = typer.Argument(..., help="study file (TOML; see docs/sweeps.md)"),
     out: Path = typer.Option(..., "-o", "--out", help="results folder (created or resumed)"),
@@ -97,7 +137,8 @@ def sweep(
     check_number(connect_timeout, "connect_timeout", low=0, low_open=True)
     check_output(out, "out", folder=True)
     st = load_study(study)
-    with _Bar(st.name, quiet) as bar:
+    _check_reproduce(st)
+    with _interruptible(out, f"fattree sweep {study} -o {out}"), _Bar(st.name, quiet) as bar:
         summary = run_study(
             st,
             out,
@@ -113,6 +154,21 @@ def sweep(
             f"{len(summary.failed)} of {summary.total} points failed (details in "
             f"{out / 'errors'}); first: {summary.failed[0][1]}"
         )
+
+
+def _check_reproduce(st) -> None:
+    """Refuse an unknown name in the study's ``[report] reproduce`` (one line, before any
+    work): it would be skipped with a note only when the report is written."""
+    from ..errors import UnknownNameError, closest
+    from ..report.reproduce import REPRODUCTIONS
+
+    for name in st.report.get("reproduce", []):
+        if name not in REPRODUCTIONS:
+            raise UnknownNameError(
+                f"study {st.name!r}: [report] reproduce names {name!r}, not a reproduction"
+                f"{closest(name, REPRODUCTIONS.names())}; valid: "
+                f"{', '.join(REPRODUCTIONS.names())}"
+            )
 
 
 def results(
@@ -180,8 +236,12 @@ def results(
                 "choose, --csv for all)"
             )
     if csv is not None:
-        df.drop(columns=[c for c in ("config",) if c in df and not columns]).to_csv(
-            csv, index=False, columns=cols if columns else None
+        out = df.drop(columns=[c for c in ("config",) if c in df and not columns])
+        write_atomic(
+            csv,
+            lambda fh: out.to_csv(fh, index=False, columns=cols if columns else None),
+            binary=False,
+            what="csv",
         )
         console.print(f"{len(df)} rows written to {csv}")
         return
@@ -359,7 +419,11 @@ def study(
 
         check_scheduler(scheduler)
     check_output(out, "out", folder=True)
-    with _Bar(name, quiet or as_json) as bar:
+    _check_reproduce(builtin_study(name))
+    with (
+        _interruptible(out / "results", f"fattree study {name} -o {out}"),
+        _Bar(name, quiet or as_json) as bar,
+    ):
         res = run_shipped(
             name, out, workers=workers, scheduler=scheduler, progress=bar, on_stage=bar.print
         )

@@ -67,11 +67,18 @@ def info(
         high=86400,
         allowed="seconds for the bisection ILP, a finite number > 0 and at most 86400",
     )
+    _check_info_size(spec)
     start = time.perf_counter()
-    with ProgressLine(f"info {spec}: building and measuring", quiet=as_json) as bar:
+    with ProgressLine(f"info {spec}:", quiet=as_json) as bar:
+        bar.update(0, description="building")
         topo = build(spec)
         props = properties(
-            topo, exact_limit=exact_limit, samples=samples, seed=seed, time_limit=ilp_time
+            topo,
+            exact_limit=exact_limit,
+            samples=samples,
+            seed=seed,
+            time_limit=ilp_time,
+            progress=lambda text: bar.update(0, description=text),
         )
         checks = formula_checks(props)
         wall = time.perf_counter() - start
@@ -80,6 +87,34 @@ def info(
         print_json(_json(props, checks, wall))
     else:
         _print_table(topo, props, checks, wall)
+
+
+#: the largest graph ``info`` measures (compute nodes + switches): beyond, building it and
+#: its BFS state takes many GiB and the measurement tens of minutes
+INFO_MAX_VERTICES = 2**23
+
+
+def _check_info_size(spec: str) -> None:
+    """Refuse, before building, a graph larger than :data:`INFO_MAX_VERTICES` (its size
+    from the family's closed form; imported graphs are bounded by their file)."""
+    from ..errors import ResourceError
+    from ..topology import resolve
+    from ..topology.family import available_memory, estimate_bytes
+
+    fam, values = resolve(spec)
+    if fam.size is None:
+        return
+    nodes, switches, ports = (int(x) for x in fam.size(values))
+    need = estimate_bytes(nodes, switches, ports)
+    if need > 0.8 * available_memory():
+        return  # build refuses it with its memory estimate
+    if nodes + switches > INFO_MAX_VERTICES:
+        raise ResourceError(
+            f"info {spec}: the graph has {nodes + switches:,} vertices ({nodes:,} nodes, "
+            f"{switches:,} switches; about {need / 2**30:.1f} "
+            f"GiB to build), beyond the {INFO_MAX_VERTICES:,} vertices info measures; the "
+            f"papers' closed forms need no graph: fattree compare {spec}"
+        )
 
 
 # ------------------------------------------------------------------ JSON

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..fileio import read_input, write_atomic
 from ..errors import InputFileError, ParameterError
 from ..topology import Topology
 
@@ -63,9 +64,20 @@ def mikant_link_id(topo: Topology, lid) -> int:
     >>> [t.vertex_label(int(v)) for v in t.links[e]]
     ['s0.1.0.0', 's1.1.0.0']
     """
+    if topo.family != "mikant":
+        raise ParameterError(
+            f"link id <{','.join(map(str, lid))}> names a MiKANT link; {topo.spec} is not a "
+            "MiKANT: give the link as two labels 'A B'"
+        )
     k, n = topo.params["k"], topo.params["n"]
-    lid = [int(x) for x in lid]
-    if topo.family != "mikant" or len(lid) != n + 2:
+    try:
+        lid = [int(x) for x in lid]
+    except (TypeError, ValueError):  # an empty or non-numeric field: '<1,,0>'
+        raise ParameterError(
+            f"link id <{','.join(map(str, lid))}> is invalid: expected {n + 2} integers "
+            f"<G,level,{n - 1} digits,P>"
+        ) from None
+    if len(lid) != n + 2:
         raise ParameterError(
             f"link id {lid} is not a MiKANT({k},{n}) link id <G,level,{n - 1} digits,P>"
         )
@@ -140,17 +152,8 @@ def read_fault_file(topo: Topology, path: str | Path) -> np.ndarray:
         (the message gives the line number).
     """
     path = Path(path)
-    if not path.is_file():
-        why = "is a directory, not a text file" if path.is_dir() else "does not exist"
-        raise InputFileError(f"faults file {str(path)!r} {why}")
+    text = read_input(path, "faults file")  # a regular file of UTF-8 text (fattree.fileio)
     mask = np.zeros(topo.n_links, bool)
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        raise InputFileError(
-            f"faults file {str(path)!r} is not UTF-8 text (one link per "
-            "line expected; a binary file?)"
-        ) from None
     for no, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].strip()
         if not body:
@@ -178,7 +181,8 @@ def write_fault_file(topo: Topology, mask: np.ndarray, path: str | Path) -> None
         f"{topo.vertex_label(int(a))} {topo.vertex_label(int(b))}"
         for a, b in topo.links[np.nonzero(mask)[0]]
     ]
-    Path(path).write_text("# faulty links, one per line\n" + "\n".join(lines) + "\n")
+    text = "# faulty links, one per line\n" + "\n".join(lines) + "\n"
+    write_atomic(path, lambda fh: fh.write(text), binary=False, what="path")
 
 
 def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = False) -> np.ndarray:

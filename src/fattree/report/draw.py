@@ -9,13 +9,15 @@ label order; a leaf switch sits at the centre of its nodes.
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import OutputFileError, ParameterError
 from ..topology.core import Topology
 from ..topology.export import check_output_path, node_above
 
@@ -149,7 +151,14 @@ def draw(
     try:
         # SVG text stays text (searchable, editable) rather than glyph outlines
         with rc_context({"svg.fonttype": "none"}):
-            fig.savefig(path, dpi=_dpi(fig), bbox_inches="tight")
+            write_atomic(
+                path,
+                lambda fh: fig.savefig(
+                    fh, format=path.suffix.lower().lstrip("."), dpi=_dpi(fig), bbox_inches="tight"
+                ),
+            )
+    except OutputFileError:
+        raise
     except OSError as exc:
         raise ParameterError(
             f"output={str(path)!r} cannot be written: {exc.strerror or exc}"

@@ -14,6 +14,8 @@ The flagship study reports both (reproduction ``001-fig8b``).
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 from pathlib import Path
 
 from ..errors import ParameterError
@@ -136,7 +138,10 @@ def plot_fault_comparison(frame, path: str | Path, title: str = "") -> Path:
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    write_atomic(
+        path,
+        lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=120),
+    )
     plt.close(fig)
     return path
 
@@ -262,6 +267,9 @@ def plot_saturation_vs_faults(frame, path: str | Path, title: str = "") -> Path:
         title or "saturation throughput (solid) and channel-load bound (dotted)", fontsize=9
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    write_atomic(
+        path,
+        lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=120),
+    )
     plt.close(fig)
     return path

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 from pathlib import Path
 
 import matplotlib
@@ -61,6 +63,9 @@ def plot_fault_study(frame, path: str | Path, title: str = "") -> Path:
     ax2.set_title("path length of successful routes", fontsize="medium")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
+    write_atomic(
+        path,
+        lambda fh: fig.savefig(fh, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=130),
+    )
     plt.close(fig)
     return path

@@ -13,6 +13,8 @@ matplotlib is used through ``Figure`` objects (no pyplot state), imported when d
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,7 +98,7 @@ def _save(fig, path) -> Path:
     p = _out(path)
     _legends_off_the_data(fig)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, format=p.suffix.lower().lstrip("."), dpi=130)
+    write_atomic(p, lambda fh: fig.savefig(fh, format=p.suffix.lower().lstrip("."), dpi=130))
     return p
 
 

@@ -11,6 +11,8 @@ fault tolerance, each reproduction's verdict) and a table of contents.
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 import base64
 import html
 import io
@@ -478,5 +480,5 @@ def write_report(
         verdict=verdict,
     )
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page, encoding="utf-8")
+    write_atomic(out, lambda fh: fh.write(page), binary=False, what="report")
     return out

@@ -13,6 +13,8 @@ state), imported only when a figure is drawn.
 
 from __future__ import annotations
 
+from ..fileio import write_atomic
+
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -454,5 +456,5 @@ def save(fig, path: str | Path) -> Path:
     if fmt not in ("png", "svg", "pdf"):
         raise ParameterError(f"output={str(p)!r} is invalid: use a .png, .svg or .pdf file")
     p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, format=fmt, dpi=130)
+    write_atomic(p, lambda fh: fig.savefig(fh, format=fmt, dpi=130))
     return p

@@ -452,6 +452,10 @@ def estimate_seconds(
     return n, p, p * PAIR_SECONDS[work]
 
 
+#: the most seconds of estimated all-pairs work a command may be allowed (a day)
+MAX_SECONDS_CAP = 86_400
+
+
 def refuse_long(
     topology, work: str, max_seconds: float, *, pairs: int | None = None, hint: str = ""
 ) -> float:
@@ -465,9 +469,10 @@ def refuse_long(
     """
     from ..errors import ResourceError
 
-    if isinstance(max_seconds, bool) or not 0 < max_seconds < float("inf"):
+    if isinstance(max_seconds, bool) or not 0 < max_seconds <= MAX_SECONDS_CAP:
         raise ParameterError(
-            f"max_seconds={max_seconds!r} is invalid: expected a finite number of seconds > 0"
+            f"max_seconds={max_seconds!r} is invalid: expected a number of seconds > 0 and "
+            f"at most {MAX_SECONDS_CAP:,} (a day: longer all-pairs work takes --sample)"
         )
     n, p, sec = estimate_seconds(topology, work, pairs)
     if sec > max_seconds:

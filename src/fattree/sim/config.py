@@ -243,9 +243,34 @@ class SimConfig:
         load = self.load or 1.0
         if self.termination == "window":
             base = self.warmup + self.measure
-            return max(100_000, 4 * base)
+            return int(min(CYCLE_MAX, max(100_000, 4 * base)))
         need = 4 * self.packets_per_source * self.packet_flits / load
-        return int(min(2**31 - 16, max(100_000, need)))
+        return int(min(CYCLE_MAX, max(100_000, need)))
+
+    def for_trace(self, last_cycle: int) -> SimConfig:
+        """The configuration for a trace whose last packet is created at ``last_cycle``:
+        without ``max_cycles``, the cap leaves :data:`TRACE_DRAIN` cycles after it (the
+        default cap, 100,000 cycles, would drop a longer trace's later packets and label
+        the run saturated).
+
+        Parameters
+        ----------
+        last_cycle : int
+            Creation cycle of the trace's last packet.
+
+        Returns
+        -------
+        SimConfig
+            ``self``, or a copy with ``max_cycles`` set.
+
+        Examples
+        --------
+        >>> SimConfig(traffic="uniform").for_trace(250_000).cycle_cap
+        350000
+        """
+        if self.max_cycles is not None or self.cycle_cap >= last_cycle + TRACE_DRAIN:
+            return self
+        return replace(self, max_cycles=int(min(CYCLE_MAX, last_cycle + TRACE_DRAIN)))
 
     @property
     def faulted(self) -> bool:
@@ -294,6 +319,12 @@ class SimConfig:
             f"per router, credit-controlled injection and ejection; sampling "
             f"{self.sim_type or 'latency'} (3 warm-up periods of 1000 cycles)"
         )
+
+
+#: the largest cycle cap (the kernel's cycle counters)
+CYCLE_MAX = 2**31 - 16
+#: cycles a trace's last packet is given to be delivered before the cap
+TRACE_DRAIN = 100_000
 
 
 def _int(cfg, name, lo, hi):

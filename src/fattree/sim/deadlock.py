@@ -171,6 +171,33 @@ def stuck_cycle(st) -> list[int]:
     return find_cycle(wedged(wait_for_edges(st, stale.tolist())))
 
 
+def global_stall(st) -> list[int]:
+    """The wait-for cycle of a network in which no flit crossed a switch for the window.
+
+    The kernel's global rule (flits in the network, none moved for the deadlock window)
+    also holds when the only flits that wait arrived just now: the first packet injected
+    after an idle spell longer than the window (a very low load, very long packets). A
+    deadlock needs every occupied FIFO's head to be ready (``FS_HREADY`` before the
+    current cycle; the reference simulator checks the same) and a wait-for cycle among
+    FIFOs that can never move (:func:`wedged`); ``[]`` when either is missing.
+
+    Parameters
+    ----------
+    st : State
+        The kernel state, ``st.cnt`` holding the current cycle.
+
+    Returns
+    -------
+    list of int
+        The FIFOs of one wait-for cycle, or ``[]`` (not a deadlock).
+    """
+    t = int(st.cnt[K_T])
+    busy = st.fs[:, FS_LEN] > 0
+    if not busy.any() or (st.fs[busy, FS_HREADY].astype(np.int64) >= t).any():
+        return []
+    return find_cycle(wedged(wait_for_edges(st)))
+
+
 def channel_name(topo, f: int, R: int, V: int) -> str:
     """``switch-label:port/vc`` of input FIFO ``f`` (the channel arriving there)."""
     sw, rem = divmod(f, R * V)

@@ -17,6 +17,7 @@ covers that growth.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -160,4 +161,137 @@ def check_memory(
             f"simulating {est.spec} needs {est.describe()}; refused before "
             "allocating (try a smaller network)"
         )
+    check_work(est.spec, est.nodes, _config(config, params))
     return est
+
+
+#: node-cycles (nodes x cycles simulated) one run may take: about half an hour where the
+#: simulator is slowest, on networks of a million nodes (docs/simulator.md, "Measured":
+#: MiKANT(8,6), 524,288 nodes x 1,000 cycles in 280 s)
+WORK_CAP = 2 * 10**9
+#: cycles the booksim model's sampling takes at most before its drain (3 warm-up periods
+#: and at most 10 sample periods of 1,000 cycles)
+_BOOKSIM_CYCLES = 13_000
+
+
+def expected_cycles(cfg) -> tuple[int, str] | None:
+    """Cycles a run takes below saturation, and why: ``warmup + measure`` (window), or
+    the mean time a source takes to create its ``packets_per_source`` packets at the
+    offered load (papers), at most the cap. None for a trace (its own times).
+
+    Parameters
+    ----------
+    cfg : SimConfig
+        The run's parameters.
+
+    Returns
+    -------
+    tuple of (int, str) or None
+        The cycles and their reason in words.
+
+    Examples
+    --------
+    >>> from fattree.sim.config import SimConfig
+    >>> expected_cycles(SimConfig(load=0.1))
+    (2000, 'P=200 packets of 1 flit per source at load 0.1')
+    """
+    if str(cfg.traffic).split(":", 1)[0] == "trace" or cfg.load is None:
+        return None
+    if cfg.model == "booksim":
+        return min(cfg.cycle_cap, _BOOKSIM_CYCLES), "the booksim model's sampling"
+    if cfg.termination == "window":
+        return min(cfg.cycle_cap, cfg.warmup + cfg.measure), (
+            f"warmup {cfg.warmup:,} + measure {cfg.measure:,}"
+        )
+    need = cfg.packets_per_source * cfg.packet_flits / cfg.load
+    why = (
+        f"P={cfg.packets_per_source:,} packets of {cfg.packet_flits} flit"
+        f"{'s' if cfg.packet_flits > 1 else ''} per source at load {cfg.load:g}"
+    )
+    return int(min(cfg.cycle_cap, math.ceil(need))), why
+
+
+def check_work(spec: str, nodes: int, cfg) -> None:
+    """Refuse, before anything is built, a run that cannot end or would take hours.
+
+    * papers termination without ``max_cycles``: a load so low that a source needs more
+      cycles than the cycle counter holds to create its ``packets_per_source`` packets
+      (the run could only stop at the cap);
+    * ``nodes`` x the expected cycles (:func:`expected_cycles`) above :data:`WORK_CAP`.
+
+    Parameters
+    ----------
+    spec : str
+        The network, for the message.
+    nodes : int
+        Its compute nodes (0: unknown, no check of the work).
+    cfg : SimConfig
+        The run's parameters.
+
+    Raises
+    ------
+    ResourceError
+        Naming the estimate and the cap.
+
+    Examples
+    --------
+    >>> from fattree.sim.config import SimConfig
+    >>> check_work("kant:k=2,n=2", 4, SimConfig(load=1e-300))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fattree.errors.ResourceError: load=1e-300 with packets_per_source=200 cannot meet ...
+    """
+    from .config import CYCLE_MAX
+
+    exp = expected_cycles(cfg)
+    if exp is None:
+        return
+    if cfg.model == "papers" and cfg.termination == "papers" and cfg.max_cycles is None:
+        need = cfg.packets_per_source * cfg.packet_flits / cfg.load
+        if need >= CYCLE_MAX:
+            raise ResourceError(
+                f"load={cfg.load:g} with packets_per_source={cfg.packets_per_source:,} "
+                f"cannot meet the papers' termination: each source needs about {need:.3g} "
+                f"cycles to create its packets (P x flits / load), beyond the cycle cap "
+                f"{CYCLE_MAX:,}; raise --load, lower -P or use --termination window"
+            )
+    cycles, why = exp
+    work = nodes * cycles
+    if work > WORK_CAP:
+        raise ResourceError(
+            f"simulating {spec} is about {work:.3g} node-cycles ({nodes:,} nodes x "
+            f"{cycles:,} cycles: {why}), beyond the cap of {WORK_CAP:.3g} node-cycles "
+            "(half an hour or more); simulate fewer cycles (-P, "
+            "--measure, --max-cycles, a higher load) or a smaller network"
+        )
+
+
+def check_curve_work(spec: str, nodes: int, configs) -> None:
+    """:func:`check_work` for each load of a curve, then for their sum (a long list of
+    low loads adds up): one line naming the total, the number of loads and the cap.
+
+    Parameters
+    ----------
+    spec : str
+        The network, for the message.
+    nodes : int
+        Its compute nodes (0: unknown).
+    configs : sequence of SimConfig
+        One per load.
+
+    Raises
+    ------
+    ResourceError
+        A load, or the curve as a whole, beyond the cap.
+    """
+    total = 0
+    for cfg in configs:
+        check_work(spec, nodes, cfg)
+        exp = expected_cycles(cfg)
+        total += nodes * exp[0] if exp is not None else 0
+    if total > WORK_CAP:
+        raise ResourceError(
+            f"simulating {spec} at {len(configs):,} loads is about {total:.3g} node-cycles "
+            f"in all ({nodes:,} nodes), beyond the cap of {WORK_CAP:.3g} node-cycles (half "
+            "an hour or more); give fewer or higher loads, or a lower -P"
+        )

@@ -221,8 +221,8 @@ def _run(
             from ..errors import DamagedDataWarning
 
             warnings.warn(
-                f"{store.path}: {len(quarantined)} damaged file"
-                f"{'s' if len(quarantined) > 1 else ''} moved to quarantine/ "
+                f"{store.path}: {len(quarantined)} damaged or missing file"
+                f"{'s' if len(quarantined) > 1 else ''} (damaged ones moved to quarantine/) "
                 f"({quarantined[0][0]}: {quarantined[0][1]}"
                 f"{', ...' if len(quarantined) > 1 else ''}); recomputing "
                 f"{'their' if len(quarantined) > 1 else 'its'} points",
@@ -254,22 +254,31 @@ def _run(
         )
         report = progress or (lambda _p: None)
         report(Progress(0, len(todo), skipped))
-        if todo:
-            runner = _run_serial if (workers == 0 and client is None) else _run_dask
-            runner(
-                study,
-                todo,
-                store,
-                summary,
-                report,
-                workers=workers,
-                threads_per_worker=threads_per_worker,
-                allowed_failures=allowed_failures,
-                retries=retries,
-                client=client,
-            )
+        try:
+            if todo:
+                runner = _run_serial if (workers == 0 and client is None) else _run_dask
+                runner(
+                    study,
+                    todo,
+                    store,
+                    summary,
+                    report,
+                    workers=workers,
+                    threads_per_worker=threads_per_worker,
+                    allowed_failures=allowed_failures,
+                    retries=retries,
+                    client=client,
+                )
+        except BaseException as exc:  # Ctrl-C, SIGTERM: say what was kept
+            try:
+                store.flush()  # best effort: the log alone already holds the checksums
+            except OSError:
+                pass
+            exc.sweep_summary = summary  # the CLI words the message from it
+            raise
         if len(list(store.parts.glob("*.parquet"))) >= compact_at:
             store.compact()
+        store.flush()  # the points' checksums, folded into manifest.json
     summary.elapsed_s = time.perf_counter() - t0
     return summary
 
@@ -316,12 +325,27 @@ def _fail(study, point, exc, store, summary, report) -> None:
     )
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """An interrupt (Ctrl-C, or SIGTERM made one by the CLI) that arrived inside compiled
+    code surfaces as another exception (numba: ``SystemError ... with an exception set``)
+    whose cause is the ``KeyboardInterrupt``: it stops the sweep, it is not a failed point."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _run_serial(study, todo, store, summary, report, **_):
     summary.workers = 0
     for p in todo:
         try:
             outcome = execute(p.kind, p.params, p.seed)
         except Exception as exc:  # recorded per point; the sweep goes on
+            if _interrupted(exc):
+                raise KeyboardInterrupt from exc
             _fail(study, p, exc, store, summary, report)
         else:
             _finish(study, p, outcome, store, summary, report)
@@ -381,6 +405,12 @@ def _run_dask(
         from distributed import Client
 
         client = Client(cluster, set_as_default=False)
+        # Ctrl-C reaches the whole process group: the sweep (this process) stops and says
+        # what was kept; its own workers ignore it (no traceback from each of them) and
+        # are shut down with the cluster
+        from ._workerplugin import IgnoreInterrupt
+
+        client.register_plugin(IgnoreInterrupt(), name="fattree-ignore-sigint")
     try:
         nthreads = sum(client.nthreads().values()) or 1
         summary.workers = len(client.nthreads())

@@ -3,6 +3,7 @@
 Layout::
 
     DIR/manifest.json              format version, fattree versions, the studies run here
+    DIR/manifest.log               checksums recorded since manifest.json was last written
     DIR/parts/<config_hash>.parquet  one finished point each (written atomically)
     DIR/data/compact-*.parquet     many parts merged (optional, also atomic)
     DIR/errors/<config_hash>.json  the last failure of a point that did not finish
@@ -17,6 +18,19 @@ point is computed again. Readers skip such files with one warning
 (:class:`~fattree.errors.DamagedDataWarning`). A file without a recorded checksum
 (a sweep killed between writing it and the manifest) is accepted only if it parses
 and holds the point its name says.
+
+Each finished point appends one line to ``manifest.log`` (flushed and fsync'ed) instead of
+rewriting the manifest, whose size grows with the store: a sweep's cost per point stays
+constant. ``manifest.json`` is rewritten (with the log folded in, then the log removed)
+when a study is recorded, after verification and compaction, at the end of a sweep and
+every :data:`FOLD_AT` lines. Reading replays the log over the manifest (replaying twice
+gives the same result, and a torn last line of a killed sweep is ignored).
+
+A manifest field of the wrong type (a hand edit, a damaged copy) is never trusted: a
+malformed ``format_version`` or ``written_by`` is one error line; a malformed ``files``
+record is dropped (its file is then checked by reading it), malformed ``studies`` are
+dropped, each with one warning. A part listed in the manifest but missing on disk is
+reported by readers and recomputed by the next sweep.
 
 Every file is written to a temporary name in its own folder, flushed, fsync'ed and
 renamed over its final name (``os.replace`` is atomic on POSIX), then the folder is
@@ -44,11 +58,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DamagedDataWarning, InputFileError, ParameterError, closest
+from ..fileio import read_input
 
 #: (major, minor) of the folder layout and row schema; a newer major is refused.
 FORMAT_VERSION = (1, 0)
 _FORMAT_NAME = "fattree-results"
 _META_KEY = b"fattree"
+#: lines of ``manifest.log`` after which the manifest is rewritten with them folded in
+FOLD_AT = 4096
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def _version() -> str:
@@ -124,6 +142,8 @@ class ResultStore:
     def __init__(self, path: str | os.PathLike, *, create: bool = False) -> None:
         self.path = Path(path)
         self.manifest_path = self.path / "manifest.json"
+        self.log_path = self.path / "manifest.log"
+        self._log_lines = 0
         self.parts = self.path / "parts"
         self.data = self.path / "data"
         self.errors_dir = self.path / "errors"
@@ -161,13 +181,33 @@ class ResultStore:
     # ------------------------------------------------------------------ manifest
     def _read_manifest(self) -> dict:
         try:
-            m = json.loads(self.manifest_path.read_text())
-        except (OSError, ValueError) as exc:
+            m = json.loads(read_input(self.manifest_path, "results manifest", limit=1 << 30))
+        except ValueError as exc:  # JSONDecodeError (InputFileError passes through)
+            if isinstance(exc, InputFileError):
+                raise
             raise InputFileError(f"{self.manifest_path}: unreadable manifest ({exc})") from None
+        except RecursionError:
+            raise InputFileError(
+                f"{self.manifest_path}: unreadable manifest (nested too deeply)"
+            ) from None
         if not isinstance(m, dict) or m.get("format") != _FORMAT_NAME:
             raise InputFileError(f"{self.manifest_path}: not a fattree results manifest")
-        fv = m.get("format_version", [0, 0])
-        by = m.get("written_by", "?")
+        fv = m.get("format_version")
+        if (
+            not isinstance(fv, list)
+            or len(fv) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in fv)
+        ):
+            raise InputFileError(
+                f"{self.manifest_path}: format_version={fv!r} is invalid: expected "
+                "[major, minor], two non-negative integers (a damaged manifest)"
+            )
+        by = m.get("written_by")
+        if not isinstance(by, str) or not by.strip():
+            raise InputFileError(
+                f"{self.manifest_path}: written_by={by!r} is invalid: expected the fattree "
+                'version that wrote the folder, e.g. "0.9.0" (a damaged manifest)'
+            )
         if int(fv[0]) > FORMAT_VERSION[0] or _major(by) > _major(_version()):
             raise InputFileError(
                 f"results folder {str(self.path)!r} was written by fattree {by} (store format "
@@ -175,11 +215,128 @@ class ResultStore:
                 f"{FORMAT_VERSION[0]}.x written by fattree {_major(_version())}.x: upgrade fattree "
                 "to use it (nothing was changed)"
             )
+        problems = []
+        studies = m.get("studies")
+        if not isinstance(studies, dict):
+            problems.append(f"'studies' is {type(studies).__name__}, not a table (dropped)")
+            studies = {}
+        bad = [k for k, v in studies.items() if not isinstance(v, dict)]
+        if bad:
+            problems.append(f"{len(bad)} malformed 'studies' entries dropped ({bad[0]!r})")
+        m["studies"] = {k: v for k, v in studies.items() if isinstance(v, dict)}
+        for name, entry in m["studies"].items():  # fields a report reads, each of its type
+            for key, kind, empty in (
+                ("source", str, ""),
+                ("source_hash", str, ""),
+                ("last_run", str, "?"),
+                ("first_run", str, "?"),
+                ("report", dict, {}),
+            ):
+                if key in entry and not isinstance(entry[key], kind):
+                    problems.append(f"studies.{name}.{key} is malformed (ignored)")
+                    entry[key] = empty
+            rep = entry.get("report", {})
+            for key, kind in (("title", str), ("logy", bool), ("plots", list), ("reproduce", list)):
+                val = rep.get(key)
+                if val is not None and (
+                    not isinstance(val, kind)
+                    or (kind is list and not all(isinstance(x, str) for x in val))
+                ):
+                    problems.append(f"studies.{name}.report.{key} is malformed (ignored)")
+                    rep.pop(key)
+        files = m.get("files")
+        if not isinstance(files, dict):
+            problems.append(f"'files' is {type(files).__name__}, not a table")
+            files = {}
+        m["files"] = {}
+        dropped = [k for k, rec in files.items() if not self._set_record(m, k, rec)]
+        if dropped:
+            problems.append(f"{len(dropped)} malformed 'files' records ({dropped[0]!r})")
+        for name in ("created_by", "created"):
+            if not isinstance(m.get(name), str):
+                m[name] = "?"
+        self._log_lines = self._replay(m)
+        if problems:
+            warnings.warn(
+                f"{self.manifest_path}: {'; '.join(problems)}; the files are checked by "
+                "reading them instead",
+                DamagedDataWarning,
+                stacklevel=3,
+            )
         return m
 
+    @staticmethod
+    def _set_record(m: dict, key, rec) -> bool:
+        """Store a ``files`` record if well formed (key ``parts/x.parquet`` or
+        ``data/x.parquet``, 64 hex digits, a byte count); False if dropped."""
+        ok = (
+            isinstance(key, str)
+            and re.fullmatch(r"(parts|data)/[^/]+\.parquet", key) is not None
+            and isinstance(rec, dict)
+            and isinstance(rec.get("sha256"), str)
+            and _HEX64.fullmatch(rec["sha256"]) is not None
+            and isinstance(rec.get("bytes"), int)
+            and not isinstance(rec.get("bytes"), bool)
+            and rec["bytes"] >= 0
+        )
+        if ok:
+            m["files"][key] = {"sha256": rec["sha256"], "bytes": rec["bytes"]}
+        return ok
+
+    def _replay(self, m: dict) -> int:
+        """Apply ``manifest.log`` to ``m``; the number of lines (a torn last line, from a
+        sweep killed while appending, is ignored: its file is checked by reading it)."""
+        try:
+            with open(self.log_path, "rb") as fh:
+                data = fh.read()
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise InputFileError(f"{self.log_path}: cannot be read: {exc.strerror}") from None
+        n = 0
+        for line in data.splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+                continue
+            n += 1
+            if entry.get("removed"):
+                m["files"].pop(entry["file"], None)
+            else:
+                self._set_record(m, entry["file"], entry)
+        return n
+
     def _write_manifest(self) -> None:
+        """Rewrite ``manifest.json`` with the log folded in, then drop the log."""
         text = json.dumps(self.manifest, indent=2, sort_keys=True).encode()
         atomic_write(self.manifest_path, lambda fh: fh.write(text))
+        self.log_path.unlink(missing_ok=True)  # after the manifest holding it is on disk
+        self._log_lines = 0
+
+    def _append_log(self, entries: list[dict]) -> None:
+        if not entries:
+            return
+        text = "".join(json.dumps(e, sort_keys=True) + "\n" for e in entries).encode()
+        fd = os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, text)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self._log_lines += len(entries)
+        if self._log_lines >= FOLD_AT:
+            self._write_manifest()
+
+    def flush(self) -> None:
+        """Fold ``manifest.log`` into ``manifest.json`` (at the end of a sweep)."""
+        if self._log_lines or self.log_path.exists():
+            self._write_manifest()
+
+    def missing(self) -> list[str]:
+        """Files the manifest lists that are not on disk (deleted by hand)."""
+        return sorted(k for k in self.manifest.get("files", {}) if not (self.path / k).exists())
 
     def record_study(self, name: str, source: str, source_hash: str, report: dict) -> None:
         """Remember a study run into this folder (its text, for reports and reruns)."""
@@ -248,13 +405,20 @@ class ResultStore:
     def _key(self, f: Path) -> str:
         return f"{f.parent.name}/{f.name}"
 
-    def _record_files(self, added=(), removed=()) -> None:
+    def _record_files(self, added=(), removed=(), *, fold: bool = False) -> None:
         files = self.manifest.setdefault("files", {})
+        entries = []
         for f in removed:
             files.pop(self._key(f), None)
+            entries.append({"file": self._key(f), "removed": True})
         for f in added:
-            files[self._key(f)] = {"sha256": _sha256(f), "bytes": f.stat().st_size}
-        self._write_manifest()
+            rec = {"sha256": _sha256(f), "bytes": f.stat().st_size}
+            files[self._key(f)] = rec
+            entries.append({"file": self._key(f), **rec})
+        if fold:
+            self._write_manifest()
+        else:
+            self._append_log(entries)
 
     def _damage(self, f: Path, full: bool = True) -> str | None:
         """Why ``f`` is damaged, or None. ``full``: also parse a file without a checksum."""
@@ -299,6 +463,7 @@ class ResultStore:
         >>> [why for _, why in st.verify()], st.finished()  # doctest: +ELLIPSIS
         (['20 bytes, ... recorded (truncated or overwritten)'], set())
         """
+        gone = self.missing()  # before anything is moved aside
         bad, adopted = [], []
         for f in self._files():
             why = self._damage(f)
@@ -311,8 +476,9 @@ class ResultStore:
                 self.quarantine_dir.mkdir(exist_ok=True)
                 stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
                 os.replace(f, self.quarantine_dir / f"{f.stem}.{stamp}{f.suffix}")
+        bad += [(k, "listed in the manifest but missing (deleted?)") for k in gone]
         if quarantine and (bad or adopted):
-            self._record_files(adopted, [self.path / k for k, _ in bad])
+            self._record_files(adopted, [self.path / k for k, _ in bad], fold=True)
         return bad
 
     def write_error(self, chash: str, info: dict) -> None:
@@ -380,6 +546,7 @@ class ResultStore:
             df = _sorted(df, config_cols)
         df.attrs["config_columns"] = config_cols
         df.attrs["metric_columns"] = metric_cols
+        damaged += [(k, "listed in the manifest but missing") for k in self.missing()]
         df.attrs["damaged"] = damaged
         if damaged:
             warnings.warn(
@@ -429,7 +596,7 @@ class ResultStore:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
         target = self.data / f"compact-{stamp}-{uuid.uuid4().hex[:6]}.parquet"
         atomic_write(target, lambda fh: pq.write_table(table, fh))
-        self._record_files([target], old + parts)
+        self._record_files([target], old + parts, fold=True)
         for f in old + parts:
             f.unlink(missing_ok=True)
         _fsync_dir(self.parts)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,8 @@ import numpy as np
 
 from ..errors import FattreeError, InputFileError, ParameterError, closest
 from .tasks import OMIT, REQUIRED, TASKS, Task
-from ..tomlpos import KeyLines
+from ..fileio import read_input
+from ..tomlpos import KeyLines, load_toml
 
 #: keys of a point's configuration that are not task parameters
 IDENTITY_KEYS = ("kind", "replicate", "study_seed")
@@ -217,12 +217,7 @@ def load_study(path: str | Path) -> Study:
     Issue 7 (declarative sweeps); docs/sweeps.md.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"study file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"study file {str(p)!r} cannot be read: {exc}") from None
+    text = read_input(p, "study file", limit=1 << 24)  # a regular file (fattree.fileio)
     return parse_study(text, str(p), default_name=p.stem)
 
 
@@ -237,10 +232,7 @@ def parse_study(text: str, source: str = "<string>", default_name: str = "study"
     >>> [(p.params["topology"], p.params["distances"]) for p in s.points()]
     [('kant:k=2,n=2', 'none'), ('clos:k=2,n=2', 'all')]
     """
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(f"{source}: invalid TOML: {exc}") from None
+    doc = load_toml(text, source)  # syntax errors and excessive nesting: one line
     return _Parser(text, source).study(doc, default_name)
 
 
@@ -530,6 +522,14 @@ class _Parser:
                 p.name,
                 occ,
             )
+        if p.type is int and not all(float(raw[k]).is_integer() for k in keys):
+            raise self.fail(
+                f"{p.name} = {_show(raw)}: {p.name} takes integers, so start, stop and step "
+                "must be integers (a fractional value would be truncated)",
+                table,
+                p.name,
+                occ,
+            )
         count = (stop - start) / step if step > 0 else -1
         if count < 0 or abs(count - round(count)) > 1e-9 or round(count) > 1_000_000:
             raise self.fail(
@@ -605,6 +605,9 @@ def _check_simulation(params: dict) -> None:
     topo = params.get("topology")
     fields = SimConfig.__dataclass_fields__
     cfg = SimConfig(**{k: v for k, v in params.items() if k in fields})
+    for name, applies, when in _SIM_APPLIES:  # given, but the configuration ignores it
+        if name in params and not applies(cfg):
+            raise ParameterError(f"{name}={params[name]!r} does not apply here: it acts {when}")
     fam, values = resolve(topo)
     if cfg.algorithm is not None and not cfg.faulted:  # fault runs name a fault-tolerant one
         from ..routing.compiled import get_algorithm
@@ -617,6 +620,19 @@ def _check_simulation(params: dict) -> None:
     if cfg.load is not None and not tr.timed:
         make_process(cfg.injection, tr, cfg.load, cfg.packet_flits, cfg.seed)
     check_memory(topo, cfg)
+
+
+#: simulation parameters that act only in some configurations (as the simulate command's)
+_SIM_APPLIES = (
+    ("warmup", lambda c: c.termination == "window", "with termination = 'window' only"),
+    ("measure", lambda c: c.termination == "window", "with termination = 'window' only"),
+    (
+        "packets_per_source",
+        lambda c: c.termination == "papers",
+        "with termination = 'papers' only",
+    ),
+    ("fault_seed", lambda c: c.fault_rate is not None, "with fault_rate (random faults) only"),
+)
 
 
 def _check_cost(params: dict) -> None:

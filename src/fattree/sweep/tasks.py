@@ -74,7 +74,11 @@ class TaskParam(Parameter):
         """Check the type of one value and canonicalise it; raise ``ParameterError``."""
         try:
             value = self.parse(value)
-        except Invalid:
+        except Invalid as exc:
+            if exc.reason != "type":
+                raise ParameterError(
+                    f"{self.name}={value!r} is invalid: beyond a 64-bit integer"
+                ) from None
             raise ParameterError(
                 f"{self.name}={value!r} is invalid: expected {_TYPE_NAMES[self.type]}"
             ) from None

@@ -12,6 +12,8 @@ path or a binary stream. The formats are described in ``docs/export-and-import.m
 
 from __future__ import annotations
 
+from ..fileio import check_output_target, write_atomic
+
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -870,6 +872,7 @@ def check_output_path(path: str | os.PathLike, param: str = "output") -> Path:
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         raise ParameterError(f"{param}={str(path)!r} is a directory; give a file name")
+    check_output_target(p, param)  # /dev/full, a FIFO: refused before any work
     if not parent.is_dir():
         raise ParameterError(
             f"{param}={str(path)!r} cannot be written: folder {str(parent)!r} does not exist"
@@ -880,14 +883,19 @@ def check_output_path(path: str | os.PathLike, param: str = "output") -> Path:
 
 
 def _write_chunks(chunks: Iterator[bytes], path: Path, param: str) -> None:
-    try:
-        with open(path, "wb") as fh:
-            for c in chunks:
-                fh.write(c)
-    except OSError as exc:
-        raise ParameterError(
-            f"{param}={str(path)!r} cannot be written: {exc.strerror or exc}"
-        ) from None
+    # the chunks are produced once: a second pass (to keep the content elsewhere when the
+    # target cannot be written) replays what the first pass wrote
+    done: list[bytes] = []
+    source = iter(chunks)
+
+    def write(fh):
+        for c in done:
+            fh.write(c)
+        for c in source:
+            done.append(c)
+            fh.write(c)
+
+    write_atomic(path, write, what=param)
 
 
 def export(topo: Topology, fmt: str, out: str | os.PathLike | BinaryIO) -> list[Path]:

@@ -48,7 +48,12 @@ class Opt(Parameter):
         """
         try:
             value = self.parse(raw)
-        except Invalid:
+        except Invalid as exc:
+            if exc.reason != "type":  # an integer beyond 64 bits
+                raise ParameterError(
+                    f"{owner}: {self.name}={raw!r} is out of range: beyond a 64-bit integer; "
+                    f"{self.describe()}"
+                ) from None
             if self.kind is bool:
                 raise ParameterError(
                     f"{owner}: {self.name}={raw!r} is invalid: expected true or false"

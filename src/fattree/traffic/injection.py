@@ -355,7 +355,7 @@ def _trace(traffic, load, flits, seed, o):
     table = np.concatenate([[m], cycle[order], src[order]]).astype(np.int64)
     pairs = cycle * traffic.n_nodes + src
     per_node = int(np.unique(pairs, return_counts=True)[1].max())
-    per_cycle = int(np.bincount(cycle).max())
+    per_cycle = int(np.unique(cycle, return_counts=True)[1].max())  # no array of size max(cycle)
     span = int(cycle.max()) + 1
     offered = m * flits / (int(traffic.active.sum()) * span)
     return Process(

@@ -513,7 +513,8 @@ def _ringtornado(n, o, seed):
     options=[Opt("offset", "address offset", 1, int)],
 )
 def _ringneighbor(n, o, seed):
-    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"]) % n
+    # offset reduced first: a large offset would wrap around int64 before the modulo
+    return T_TABLE, None, None, (np.arange(n, dtype=np.int64) + o["offset"] % n) % n
 
 
 #: Patterns whose name means BookSim2's digit pattern under ``model='booksim'``: the
@@ -533,6 +534,7 @@ DIGIT_PATTERNS = ("tornado", "neighbor")
             -1,
             int,
             minimum=-1,
+            maximum=2**63 - 1,
         ),
         Opt(
             "ranks",

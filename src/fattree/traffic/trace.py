@@ -13,8 +13,13 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputFileError
+from ..fileio import read_input
 
 _SPLIT = re.compile(r"[,\s]+")
+#: the last creation cycle a trace may name (the simulator's cycle cap less its drain)
+MAX_CYCLE = 2**31 - 16 - 100_000
+#: the largest node id (int32 node ids)
+MAX_NODE = 2**31 - 1
 
 
 def read_trace(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -50,10 +55,7 @@ def read_trace(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     docs/traffic.md, "Trace files".
     """
     p = Path(path)
-    try:
-        text = p.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"trace file {str(p)!r} cannot be read: {exc}") from None
+    text = read_input(p, "trace file")  # a regular file, UTF-8 (fattree.fileio)
     rows: list[tuple[int, int, int]] = []
     numbers: list[int] = []
     seen_data = False
@@ -77,6 +79,11 @@ def read_trace(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
                 f"{p}:{lineno}: expected three non-negative integers 'cycle src dst', "
                 f"got {line.strip()!r}"
             ) from None
+        if c > MAX_CYCLE or s > MAX_NODE or d > MAX_NODE:
+            raise InputFileError(
+                f"{p}:{lineno}: {line.strip()!r} out of range: cycles are 0..{MAX_CYCLE:,} "
+                f"(the simulator's cycle counter), node ids 0..{MAX_NODE:,}"
+            )
         rows.append((c, s, d))
         numbers.append(lineno)
     if not rows:

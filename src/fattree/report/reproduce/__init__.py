@@ -16,6 +16,8 @@ paper module lists in ``ANALYTIC_CLAIMS``.
 
 from __future__ import annotations
 
+from ...fileio import write_atomic
+
 import shutil
 import traceback
 from pathlib import Path
@@ -92,11 +94,11 @@ def write(result: Result, out: Path) -> Result:
             if fig.resolve() != p.resolve():
                 shutil.copyfile(fig, p)
         else:
-            fig.savefig(p, dpi=130)
+            write_atomic(p, lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=130))
         files.append(p)
     for tname, df in result.tables.items():
         p = d / f"{_slug(tname)}.csv"
-        df.to_csv(p, index=False)
+        write_atomic(p, lambda fh, df=df: df.to_csv(fh, index=False), binary=False)
         files.append(p)
     lines = [
         f"# {result.name}: {result.title}",
@@ -116,7 +118,7 @@ def write(result: Result, out: Path) -> Result:
         lines += [f"### {tname}", "", _markdown_table(df), ""]
     lines += [f"![{result.name}]({p.name})" for p in files if p.suffix == ".png"]
     readme = d / "README.md"
-    readme.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_atomic(readme, lambda fh: fh.write("\n".join(lines) + "\n"), binary=False)
     result.files = files + [readme]
     return result
 
@@ -163,7 +165,7 @@ def reproduce(
             f"| [{r.name}]({r.name}/README.md) | {r.paper} | {r.status} | "
             f"{first.replace('|', '/')} |"
         )
-    (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+    write_atomic(out / "index.md", lambda fh: fh.write("\n".join(index) + "\n"), binary=False)
     return results
 
 

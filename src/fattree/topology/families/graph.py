@@ -22,12 +22,39 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from ...errors import InputFileError, ParameterError
+from ...fileio import open_input, read_input
 from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
 from ..export import PORT_KIND_NAMES
 from ..family import Facets, Param, register_family
 
 FORMATS = ("auto", "edgelist", "graphml", "anynet")
 MAX_PORT = 2**15 - 1  # ports are stored as int16
+LEVEL_MAX = 2**15 - 1  # levels and layers likewise
+# a port number read from a file: any integer the arrays hold; 0..MAX_PORT is checked with
+# the links (one message for every format)
+PORT_PARSE_MAX = 2**31 - 1
+
+
+def _integer(text, lo: int, hi: int, message) -> int:
+    """An integer attribute or field in ``[lo, hi]``: ``"3"`` or ``"3.0"``, never ``"2.5"``
+    (a port is not rounded) nor a value beyond the range (stored in 16 bits).
+    ``message(why)`` words the error."""
+    raw = str(text).strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        try:
+            f = float(raw)
+        except ValueError:
+            f = None
+        if f is None or not f.is_integer():
+            raise InputFileError(message("not an integer")) from None
+        value = int(f)
+    if not lo <= value <= hi:
+        raise InputFileError(message(f"out of range; allowed {lo}..{hi}"))
+    return value
+
+
 _NODE_KINDS = {"node", "host", "compute", "terminal", "endpoint"}
 _SWITCH_KINDS = {"switch", "router"}
 
@@ -144,24 +171,29 @@ def graph(file: str, format: str = "auto", node_prefix: str = "n") -> Topology:
 
 
 # ---------------------------------------------------------------------- readers
-def _read_bytes(path: Path, limit: int = -1) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(limit)
-    except OSError as exc:
-        raise InputFileError(
-            f"graph: file={str(path)!r} cannot be read: {exc.strerror or exc}"
-        ) from None
+def _read_bytes(path: Path, limit: int | None = None) -> bytes:
+    """The file's bytes (its first ``limit`` bytes), a regular file only (fattree.fileio)."""
+    what = "graph: file="
+    if limit is None:
+        return read_input(path, what, text=False)
+    with open_input(path, what) as fh:
+        return fh.read(limit)
 
 
 def _decode(path: Path, data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark is not part of the first name
+        data = data[3:]
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputFileError(
             f"{path}: line {line}: not UTF-8 text (is this a GraphML or edge-list file?)"
         ) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise InputFileError(f"{path}: line {line}: a NUL byte; expected text (a binary file?)")
+    return text
 
 
 def _sniff(path: Path) -> str:
@@ -170,6 +202,8 @@ def _sniff(path: Path) -> str:
     if path.suffix.lower() == ".anynet":
         return "anynet"
     head = _read_bytes(path, 4096)
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
     if head.lstrip()[:1] == b"<":
         return "graphml"
     first = next((ln.split() for ln in head.splitlines() if ln.strip()), [])
@@ -320,12 +354,18 @@ def _read_edgelist(path: Path, text: str) -> _Parsed:
         g.b.append(ids[y] if y in ids else vertex(y, lineno))
         g.line.append(lineno)
         if with_ports:
-            try:
-                p, q = int(f[2]), int(f[3])
-            except ValueError:
-                raise InputFileError(
-                    f"{path}: line {lineno}: ports must be integers, got {f[2]!r} {f[3]!r}"
-                ) from None
+            p, q = (
+                _integer(
+                    tok,
+                    -PORT_PARSE_MAX,
+                    PORT_PARSE_MAX,
+                    lambda why, lineno=lineno, f=f: (
+                        f"{path}: line {lineno}: ports must be integers, "
+                        f"got {f[2]!r} {f[3]!r} ({why})"
+                    ),
+                )
+                for tok in (f[2], f[3])
+            )
             g.pa.append(p)
             g.pb.append(q)
     return g
@@ -421,8 +461,9 @@ def _read_graphml(path: Path) -> _Parsed:
     parser.StartElementHandler, parser.EndElementHandler = start, end
     parser.CharacterDataHandler = chars
     try:
-        with open(path, "rb") as fh:
-            parser.ParseFile(fh)  # streamed: the file is never held in memory whole
+        # streamed: the file is never held in memory whole; a regular file only
+        with open_input(path, "graph: file=", limit=None) as fh:
+            parser.ParseFile(fh)
     except OSError as exc:
         raise InputFileError(
             f"graph: file={str(path)!r} cannot be read: {exc.strerror or exc}"
@@ -455,13 +496,15 @@ def _vertex_attributes(path: Path, g: _Parsed, vattr: dict) -> None:
     for name, store in (("level", g.level), ("layer", g.layer)):
         for v, value in enumerate(vattr[name]):
             if value is not None:
-                try:
-                    store[v] = int(float(value))
-                except ValueError:
-                    raise InputFileError(
+                store[v] = _integer(
+                    value,
+                    -LEVEL_MAX,
+                    LEVEL_MAX,
+                    lambda why, v=v, name=name, value=value: (
                         f"{path}: line {g.where[v]}: vertex {g.names[v]!r} has "
-                        f"{name}={value!r}, not an integer"
-                    ) from None
+                        f"{name}={value!r}, {why}"
+                    ),
+                )
 
 
 def _edge_attributes(path: Path, g: _Parsed, eattr: dict) -> None:
@@ -473,13 +516,18 @@ def _edge_attributes(path: Path, g: _Parsed, eattr: dict) -> None:
                     f"{path}: line {g.line[i]}: edge without port_a and port_b, while other edges have "
                     f"them; give ports on every edge or on none"
                 )
-            try:
-                g.pa.append(int(float(x)))
-                g.pb.append(int(float(y)))
-            except ValueError:
-                raise InputFileError(
-                    f"{path}: line {g.line[i]}: ports must be integers, got {x!r} {y!r}"
-                ) from None
+            for val, out in ((x, g.pa), (y, g.pb)):
+                out.append(
+                    _integer(
+                        val,
+                        -PORT_PARSE_MAX,
+                        PORT_PARSE_MAX,
+                        lambda why, i=i, x=x, y=y: (
+                            f"{path}: line {g.line[i]}: ports must be integers, "
+                            f"got {x!r} {y!r} ({why})"
+                        ),
+                    )
+                )
     ka, kb = eattr["kind_a"], eattr["kind_b"]
     if ka and all(x is not None for x in ka) and all(y is not None for y in kb):
         codes = {name: code for code, name in enumerate(PORT_KIND_NAMES)}
@@ -591,6 +639,15 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
                 f"is already used on line {ends_line[e1]}"
             )
     peer_port = np.concatenate([port[len(a) :], port[: len(a)]])
+    if at_switch.any() and int(port[at_switch].max()) > MAX_PORT:
+        # numbered in order of appearance: a switch with more links than ports can hold
+        e = int(np.flatnonzero(at_switch & (port > MAX_PORT))[0])
+        sw = names[sw_old[ends_sw[e] - n]]
+        links = int(np.count_nonzero(ends_sw[at_switch] == ends_sw[e]))
+        raise InputFileError(
+            f"{path}: line {ends_line[e]}: switch {sw!r} has {links:,} links; a switch has "
+            f"at most {MAX_PORT + 1:,} ports (0..{MAX_PORT})"
+        )
     radix = int(port[at_switch].max()) + 1 if at_switch.any() else 1
     port_peer = np.full((s, radix), -1, np.int64)
     port_peer_port = np.zeros((s, radix), np.int64)
