@@ -1,6 +1,14 @@
 """fattree: design, analyse and simulate fat-tree-family interconnection networks."""
 
-from .api import Properties, fault_study, properties, read_results, simulate, simulate_loads
+from .api import (
+    Properties,
+    fault_study,
+    flow,
+    properties,
+    read_results,
+    simulate,
+    simulate_loads,
+)
 from .errors import FattreeError, ParameterError
 from .topology import Topology, build
 from .version import __version__
@@ -13,6 +21,7 @@ __all__ = [
     "build",
     "simulate",
     "simulate_loads",
+    "flow",
     "fault_study",
     "properties",
     "Properties",

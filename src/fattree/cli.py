@@ -22,7 +22,9 @@ app = typer.Typer(
 )
 
 # Each concern adds its commands in fattree/commands/<concern>.py via register(app).
-_COMMAND_MODULES = ("topology", "export", "routing", "sim", "faults", "analytics", "sweep")
+_COMMAND_MODULES = (
+    "topology", "export", "routing", "sim", "faults", "analytics", "sweep", "workload",
+)
 
 
 #: exit code of an unexpected exception (a bug); bad input exits with 2

@@ -9,7 +9,7 @@ writer. See docs/workloads.md.
 
 from .base import COLLECTIVES, PLACEMENTS, Phase, Workload, phase, register_algorithm, register_collective
 from .build import describe_workloads, make_workload, workload_names
-from .goal import read_goal, write_goal
+from .goal import goal_text, read_goal, write_goal
 from .schedule import CALC, RECV, SEND, Schedule, check_schedule, expand
 from .units import format_size, parse_rate, parse_size, parse_time
 
@@ -26,6 +26,7 @@ __all__ = [
     "describe_workloads",
     "read_goal",
     "write_goal",
+    "goal_text",
     "Schedule",
     "check_schedule",
     "expand",
