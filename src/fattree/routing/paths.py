@@ -53,6 +53,95 @@ def _walk_pairs(
     return src.shape[0], pos
 
 
+class PairRouter:
+    """Routes of node pairs as directed channels, set up once per network and routing.
+
+    Parameters
+    ----------
+    topo : Topology
+        The network.
+    cr : CompiledRouting or str or None
+        Compiled routing, or an algorithm name (compiled with seed 0).
+    hop_limit : int, optional
+        Switches visited before a walk is declared a loop (default ``4S + 8``, at most
+        65,536).
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("kant:k=2,n=2")
+    >>> ptr, chan, ok = PairRouter(t, None).channels(np.array([0]), np.array([3]))
+    >>> (chan // 2).tolist(), bool(ok[0])
+    ([0, 5, 7, 3], True)
+    """
+
+    def __init__(self, topo: Topology, cr: CompiledRouting | str | None, hop_limit: int | None = None):
+        if not isinstance(topo, Topology):
+            raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
+        self.topo = topo
+        self.cr = cr if isinstance(cr, CompiledRouting) else compile_routing(topo, cr)
+        self.limit = min(4 * topo.n_switches + 8, 1 << 16) if hop_limit is None else int(hop_limit)
+        if self.limit < 1:
+            raise ParameterError(f"hop_limit={hop_limit!r} is invalid: expected a positive integer")
+        self._link_a = np.ascontiguousarray(topo.links[:, 0], np.int64)
+        self._node_sw = np.ascontiguousarray(topo.node_switch, np.int64)
+        self._guess = 8
+
+    def channels(self, src, dst):
+        """Channels of the first-preference route of each (src, dst) node pair.
+
+        Parameters
+        ----------
+        src, dst : (M,) int arrays
+            Node ids per pair, ``src[i] != dst[i]``.
+
+        Returns
+        -------
+        ptr : (M + 1,) int64
+            Pair i's channels are ``chan[ptr[i]:ptr[i + 1]]``, injection first, ejection last.
+        chan : int64 array
+            Directed channel ids (``2e`` along ``topo.links[e]``, ``2e + 1`` against it).
+        delivered : (M,) bool
+            The walk reached the destination (otherwise only the injection channel is
+            listed).
+
+        Raises
+        ------
+        ParameterError
+            If a node id is out of range or a pair's ends are equal.
+        """
+        topo, cr, limit = self.topo, self.cr, self.limit
+        src = np.ascontiguousarray(src, np.int64)
+        dst = np.ascontiguousarray(dst, np.int64)
+        N = topo.n_nodes
+        if src.shape != dst.shape or src.ndim != 1:
+            raise ParameterError("src and dst must be 1-D arrays of the same length")
+        if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= N):
+            raise ParameterError(f"src and dst must be node ids 0..{N - 1}")
+        if (src == dst).any():
+            raise ParameterError("a pair's source and destination must differ")
+        M = src.shape[0]
+        ptr = np.zeros(M + 1, np.int64)
+        status = np.zeros(M, np.int64)
+        chan = np.empty(M * self._guess + limit + 2, np.int64)
+        done, pos = 0, 0
+        while True:
+            done, pos = _walk_pairs(
+                cr.code, cr.iparams, cr.table, topo.port_peer, topo.port_peer_port,
+                topo.link_index, self._link_a, self._node_sw, N, src, dst, done, limit, ptr,
+                chan, pos, status,
+            )
+            if done >= M:
+                break
+            grown = np.empty(2 * chan.shape[0], np.int64)  # routes longer than guessed
+            grown[:pos] = chan[:pos]
+            chan = grown
+        ptr[M] = pos
+        if M:
+            self._guess = max(self._guess, -(-pos // M) + 1)
+        return ptr, chan[:pos], status == DELIVERED
+
+
 def pair_channels(
     topo: Topology, cr: CompiledRouting | str | None, src, dst, *, hop_limit: int | None = None
 ):
@@ -77,7 +166,7 @@ def pair_channels(
     chan : int64 array
         Directed channel ids (``2e`` along ``topo.links[e]``, ``2e + 1`` against it).
     delivered : (M,) bool
-        The walk reached the destination (otherwise only the injection channel is listed).
+        The walk reached the destination.
 
     Raises
     ------
@@ -96,38 +185,7 @@ def pair_channels(
     ----------
     docs/ARCHITECTURE.md ("The routing contract").
     """
-    if not isinstance(cr, CompiledRouting):
-        cr = compile_routing(topo, cr)
-    src = np.ascontiguousarray(src, np.int64)
-    dst = np.ascontiguousarray(dst, np.int64)
-    N = topo.n_nodes
-    if src.shape != dst.shape or src.ndim != 1:
-        raise ParameterError("src and dst must be 1-D arrays of the same length")
-    if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= N):
-        raise ParameterError(f"src and dst must be node ids 0..{N - 1}")
-    if (src == dst).any():
-        raise ParameterError("a pair's source and destination must differ")
-    limit = min(4 * topo.n_switches + 8, 1 << 16) if hop_limit is None else int(hop_limit)
-    M = src.shape[0]
-    ptr = np.zeros(M + 1, np.int64)
-    status = np.zeros(M, np.int64)
-    chan = np.empty(M * 8 + limit + 2, np.int64)
-    link_a = np.ascontiguousarray(topo.links[:, 0], np.int64)
-    node_sw = np.ascontiguousarray(topo.node_switch, np.int64)
-    done, pos = 0, 0
-    while True:
-        done, pos = _walk_pairs(
-            cr.code, cr.iparams, cr.table, topo.port_peer, topo.port_peer_port,
-            topo.link_index, link_a, node_sw, N, src, dst, done, limit, ptr, chan, pos, status,
-        )
-        if done >= M:
-            break
-        grown = np.empty(2 * chan.shape[0], np.int64)  # routes longer than guessed
-        grown[:pos] = chan[:pos]
-        chan = grown
-    ptr[M] = pos
-    chan = chan[:pos].copy()
-    return ptr, chan, status == DELIVERED
+    return PairRouter(topo, cr, hop_limit).channels(src, dst)
 
 
-__all__ = ["pair_channels"]
+__all__ = ["PairRouter", "pair_channels"]

@@ -31,7 +31,7 @@ from ...traffic.workloads import CALC, RECV, SEND, Workload, make_workload
 from ...traffic.workloads.schedule import IREQUIRES
 from ...traffic.workloads.units import format_size, parse_rate, parse_size, parse_time
 from ...version import __version__
-from .maxmin import _maxmin, _run_phase
+from .maxmin import _localize, _maxmin, _run_phase
 from .result import FlowResult
 
 ENGINES = ("auto", "phases", "operations")
@@ -164,9 +164,11 @@ class _Router:
 
     def __init__(self, topo: Topology, cfg: FlowConfig) -> None:
         from ...routing import compile_routing
+        from ...routing.paths import PairRouter
 
         self.topo = topo
         self.cr = compile_routing(topo, cfg.algorithm, cfg.seed)
+        self.walker = PairRouter(topo, self.cr)
         self.faulty = None
         self.ft = ""
         if cfg.fault_rate > 0:
@@ -177,9 +179,7 @@ class _Router:
             self.ft = cfg.fault_algorithm or default_ft_algorithm(topo.family)
 
     def paths(self, src: np.ndarray, dst: np.ndarray):
-        from ...routing.paths import pair_channels
-
-        ptr, chan, ok = pair_channels(self.topo, self.cr, src, dst)
+        ptr, chan, ok = self.walker.channels(src, dst)
         if self.faulty is None or not self.faulty.any():
             return ptr, chan, ok
         hit = self.faulty[chan // 2]
@@ -244,11 +244,8 @@ def _phase_key(ph) -> bytes:
     return h.digest()
 
 
-def _check_phase_memory(messages: int, hops: int) -> None:
-    from ...topology.family import available_memory
-
+def _check_phase_memory(messages: int, hops: int, avail: int) -> None:
     need = messages * (hops + 1) * _BYTES_PER_ENTRY
-    avail = available_memory()
     if need > 0.8 * avail:
         raise ResourceError(
             f"a phase of {messages:,} messages needs about {need / 2**30:.1f} GiB, more than "
@@ -269,10 +266,14 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
         keys.append(k)
         first.setdefault(k, ph)
         total_rep[k] = total_rep.get(k, 0) + ph.repeat
+    from ...topology.family import available_memory
+
+    avail = available_memory()
     hop_guess = 2 * int(topo.switch_level.max() + 2) if topo.n_switches else 2
+    scratch = np.full(n_ch, -1, np.int64)
     done: dict[bytes, tuple] = {}
     for k, ph in first.items():
-        _check_phase_memory(ph.messages, hop_guess)
+        _check_phase_memory(ph.messages, hop_guess, avail)
         ptr, chan, ok = router.paths(node[ph.src], node[ph.dst])
         hops = np.diff(ptr)
         und = int((~ok).sum())
@@ -285,20 +286,23 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
         nbytes = ph.nbytes[ok]
         F = len(hops)
         if F:
-            uch, inv = np.unique(chan, return_inverse=True)
+            local = np.empty(len(chan), np.int64)
+            uch = np.empty(len(chan), np.int64)
+            uch = uch[: _localize(chan, scratch, local, uch)]
             cap = np.full(len(uch), cfg.link_rate)
             finish = np.zeros(F)
             bott = np.full(F, -1, np.int64)
-            _run_phase(ptr, inv.astype(np.int64), cap, nbytes.astype(np.int64), finish, bott)
+            _run_phase(ptr, local, cap, nbytes.astype(np.int64), finish, bott)
             end = finish + hops * per_hop
             crit = int(np.argmax(end))
             t = float(end[crit])
             idx = np.flatnonzero(ok)[crit]
             bch = int(uch[bott[crit]]) if bott[crit] >= 0 else int(chan[ptr[crit]])
             crit_info = (int(ph.src[idx]), int(ph.dst[idx]), bch)
-            link_bytes += np.bincount(
-                chan, weights=np.repeat(nbytes.astype(np.float64), hops), minlength=n_ch
-            ) * total_rep[k]
+            carried = np.bincount(
+                local, weights=np.repeat(nbytes.astype(np.float64), hops), minlength=len(uch)
+            )
+            link_bytes[uch] += carried * total_rep[k]
         else:
             t, crit_info = 0.0, (-1, -1, -1)
         first_bad = None

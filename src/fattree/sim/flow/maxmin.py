@@ -117,3 +117,24 @@ def _run_phase(ptr, chan, cap, nbytes, finish, bott):
                 else:
                     remaining[f] -= rate[f] * dt
     return rounds
+
+
+@njit(cache=True)
+def _localize(chan, scratch, local, uch):
+    """Renumber global channel ids ``0..`` in order of first use; returns how many.
+
+    ``scratch`` (one slot per global channel) must be all ``-1`` and is left so.
+    """
+    k = 0
+    for e in range(chan.shape[0]):
+        c = chan[e]
+        j = scratch[c]
+        if j < 0:
+            j = k
+            scratch[c] = k
+            uch[k] = c
+            k += 1
+        local[e] = j
+    for j in range(k):
+        scratch[uch[j]] = -1
+    return k
