@@ -24,17 +24,20 @@ def list_cmd(
         print_json(rows)
         return
     for row in rows:
-        console.print(f"[bold]{row['name']}[/bold]: {row['title']}")
-        console.print(f"  size: {row['size']}")
+        console.print(f"[bold]{row['name']}[/bold]: {row['title']}", highlight=False)
+        console.print(f"  size: {row['size']}", markup=False, highlight=False)
         for a in row["algorithms"]:
             mark = " (default)" if a["name"] == row["default"] else ""
-            pow2 = " [power-of-two ranks]" if a["power_of_two"] else ""
-            console.print(f"  algorithm={a['name']}{mark}: {a['title']}{pow2}; {a['source']}")
+            pow2 = " (power-of-two rank counts only)" if a["power_of_two"] else ""
+            console.print(
+                f"  algorithm={a['name']}{mark}: {a['title']}{pow2}; {a['source']}",
+                markup=False, highlight=False,
+            )
+        shown = {"ranks": "every node", "file": "required"}
         opts = ", ".join(
-            f"{o['name']} (default {'every node' if o['name'] == 'ranks' else o['default']})"
-            for o in row["options"]
+            f"{o['name']} (default {shown.get(o['name'], o['default'])})" for o in row["options"]
         )
-        console.print(f"  options: {opts}")
+        console.print(f"  options: {opts}", markup=False, highlight=False)
 
 
 def export_cmd(
