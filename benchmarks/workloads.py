@@ -50,13 +50,18 @@ def run(spec: str, workload: str, warm: bool) -> dict:
     if warm:  # compile the kernels first so that the timed run loads them from the cache
         subprocess.run(
             [sys.executable, "-c", _CHILD, "kant:k=4,n=2", "alltoall:size=1KiB"],
-            check=True, env=env, capture_output=True,
+            check=True,
+            env=env,
+            capture_output=True,
         )
     t0 = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, spec, workload], check=True, env=env,
-        capture_output=True, text=True,
+        [sys.executable, "-c", _CHILD, spec, workload],
+        check=True,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

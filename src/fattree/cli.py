@@ -23,7 +23,14 @@ app = typer.Typer(
 
 # Each concern adds its commands in fattree/commands/<concern>.py via register(app).
 _COMMAND_MODULES = (
-    "topology", "export", "routing", "sim", "faults", "analytics", "sweep", "workload",
+    "topology",
+    "export",
+    "routing",
+    "sim",
+    "faults",
+    "analytics",
+    "sweep",
+    "workload",
 )
 
 

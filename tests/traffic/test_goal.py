@@ -61,7 +61,9 @@ def test_reads_schedgen2_output(tmp_path):
 
 
 def test_unmatched_receive_names_rank_and_line(tmp_path):
-    with pytest.raises(InputFileError, match=r"line 22, rank 2 op 2 \(recv 16b from 1 tag 0\) has no matching send"):
+    with pytest.raises(
+        InputFileError, match=r"line 22, rank 2 op 2 \(recv 16b from 1 tag 0\) has no matching send"
+    ):
         read_goal(_write(tmp_path, SCHEDGEN2))
 
 
@@ -104,7 +106,9 @@ def test_bad_structure(tmp_path, text, why):
 
 def test_dependency_cycle_is_named(tmp_path):
     text = "num_ranks 1\nrank 0 {\nl1: calc 1\nl2: calc 2\nl1 requires l2\nl2 requires l1\n}\n"
-    with pytest.raises(InputFileError, match=r"dependency cycle: line \d, rank 0 op \d \(calc \d\) -> line"):
+    with pytest.raises(
+        InputFileError, match=r"dependency cycle: line \d, rank 0 op \d \(calc \d\) -> line"
+    ):
         read_goal(_write(tmp_path, text))
 
 
@@ -137,7 +141,19 @@ def test_round_trip_every_collective(tmp_path, spec):
     f = tmp_path / "x.goal"
     write_goal(s, f)
     r = read_goal(f)
-    for a in ("rank", "kind", "peer", "nbytes", "tag", "dep_ptr", "dep_idx", "dep_kind", "match", "cpu", "nic"):
+    for a in (
+        "rank",
+        "kind",
+        "peer",
+        "nbytes",
+        "tag",
+        "dep_ptr",
+        "dep_idx",
+        "dep_kind",
+        "match",
+        "cpu",
+        "nic",
+    ):
         assert np.array_equal(getattr(s, a), getattr(r, a)), a
     # and the bytes are the collective's
     sent = np.zeros(8, np.int64)
@@ -150,5 +166,16 @@ def test_round_trip_keeps_cpu_nic_and_irequires(tmp_path):
     f = tmp_path / "y.goal"
     write_goal(s, f)
     r = read_goal(f)
-    for a in ("rank", "kind", "peer", "nbytes", "tag", "dep_ptr", "dep_idx", "dep_kind", "cpu", "nic"):
+    for a in (
+        "rank",
+        "kind",
+        "peer",
+        "nbytes",
+        "tag",
+        "dep_ptr",
+        "dep_idx",
+        "dep_kind",
+        "cpu",
+        "nic",
+    ):
         assert np.array_equal(getattr(s, a), getattr(r, a)), a

@@ -28,8 +28,16 @@ from fattree.traffic.workloads.schedule import RECV, SEND, check_schedule, make_
 
 @pytest.mark.parametrize(
     "text, nbytes",
-    [("1MiB", 2**20), ("64KiB", 65536), ("1KB", 1000), ("2GB", 2 * 10**9), ("256B", 256),
-     ("1GiB", 2**30), ("1.5KiB", 1536), ("0B", 0)],
+    [
+        ("1MiB", 2**20),
+        ("64KiB", 65536),
+        ("1KB", 1000),
+        ("2GB", 2 * 10**9),
+        ("256B", 256),
+        ("1GiB", 2**30),
+        ("1.5KiB", 1536),
+        ("0B", 0),
+    ],
 )
 def test_sizes(text, nbytes):
     assert parse_size(text) == nbytes
@@ -37,9 +45,16 @@ def test_sizes(text, nbytes):
 
 @pytest.mark.parametrize(
     "text, why",
-    [("1024", "unit is missing"), ("1M", "unknown unit 'M'"), ("1mb", "unknown unit 'mb'"),
-     ("1Mib", "unknown unit"), ("1.5B", "whole number"), ("MiB", "expected a number"),
-     ("-1MiB", "expected a number"), (1024, "expected a number")],
+    [
+        ("1024", "unit is missing"),
+        ("1M", "unknown unit 'M'"),
+        ("1mb", "unknown unit 'mb'"),
+        ("1Mib", "unknown unit"),
+        ("1.5B", "whole number"),
+        ("MiB", "expected a number"),
+        ("-1MiB", "expected a number"),
+        (1024, "expected a number"),
+    ],
 )
 def test_bad_sizes_name_the_problem(text, why):
     with pytest.raises(ParameterError, match=why):
@@ -131,7 +146,12 @@ def test_hierarchical_allreduce_by_leaf_switch():
     w = _w(f"allreduce:algorithm=hier,size={S}B,placement=leaf", p, ns)
     assert (w.bytes_sent() == 2 * (p - 1) * S // p).all()
     names = [ph.name for ph in w.phases]
-    assert names == ["leaf reduce-scatter", "across reduce-scatter", "across all-gather", "leaf all-gather"]
+    assert names == [
+        "leaf reduce-scatter",
+        "across reduce-scatter",
+        "across all-gather",
+        "leaf all-gather",
+    ]
     intra = w.phases[0]
     assert (ns[intra.src] == ns[intra.dst]).all()  # stays inside the leaf switch
     across = w.phases[1]
@@ -150,8 +170,9 @@ def test_p_minus_1_over_p(coll, alg):
     assert (w.bytes_sent() == (p - 1) * S // p).all()
     if coll == "alltoall":  # every ordered pair exactly once
         pairs = np.concatenate([ph.src.astype(np.int64) * p + ph.dst for ph in w.phases])
-        assert np.array_equal(np.sort(pairs), np.sort(
-            [a * p + b for a in range(p) for b in range(p) if a != b]))
+        assert np.array_equal(
+            np.sort(pairs), np.sort([a * p + b for a in range(p) for b in range(p) if a != b])
+        )
 
 
 @pytest.mark.parametrize("p", [2, 3, 6, 8, 11])
@@ -185,7 +206,13 @@ def test_dissemination_barrier(p):
 def test_listing_names_every_algorithm():
     rows = {r["name"]: r for r in describe_workloads()}
     assert set(rows) == {*COLLECTIVES.names(), "goal"}
-    assert [a["name"] for a in rows["allreduce"]["algorithms"]] == ["ring", "rhd", "tree", "dtree", "hier"]
+    assert [a["name"] for a in rows["allreduce"]["algorithms"]] == [
+        "ring",
+        "rhd",
+        "tree",
+        "dtree",
+        "hier",
+    ]
 
 
 # ---------------------------------------------------------------- placement and bad input
@@ -203,12 +230,21 @@ def test_placements():
 @pytest.mark.parametrize(
     "spec, why",
     [
-        ("allreduse", "unknown collective 'allreduse' \\(did you mean 'allreduce'\\?\\); valid: allreduce"),
-        ("allreduce:algorithm=rign", "algorithm='rign' is invalid \\(did you mean 'ring'\\?\\); valid: ring, rhd"),
+        (
+            "allreduse",
+            "unknown collective 'allreduse' \\(did you mean 'allreduce'\\?\\); valid: allreduce",
+        ),
+        (
+            "allreduce:algorithm=rign",
+            "algorithm='rign' is invalid \\(did you mean 'ring'\\?\\); valid: ring, rhd",
+        ),
         ("allreduce:size=1024", "unit is missing"),
         ("allreduce:size=1M", "unknown unit 'M'"),
         ("allreduce:ranks=9", "ranks=9 is invalid: the network has 8 nodes"),
-        ("allreduce:algorithm=rhd,ranks=6", "needs a power-of-two rank count, not 6; on 6 ranks use ring or tree or dtree or hier"),
+        (
+            "allreduce:algorithm=rhd,ranks=6",
+            "needs a power-of-two rank count, not 6; on 6 ranks use ring or tree or dtree or hier",
+        ),
         ("allgather:algorithm=rd,ranks=5", "on 5 ranks use ring"),
         ("broadcast:root=8", "root=8 is invalid: ranks are 0..7"),
         ("alltoall:placement=diagonal", "placement='diagonal' is invalid"),
@@ -236,7 +272,7 @@ def test_expand_dependencies_follow_each_rank_s_steps():
     r0 = np.flatnonzero(s.rank == 0)
     later = r0[s.tag[r0] == 2]
     for i in later:
-        deps = s.dep_idx[s.dep_ptr[i]:s.dep_ptr[i + 1]]
+        deps = s.dep_idx[s.dep_ptr[i] : s.dep_ptr[i + 1]]
         assert sorted(s.tag[deps].tolist()) == [1, 1]
 
 
@@ -263,13 +299,18 @@ def _sched(ranks, ops, deps=()):
 
 def test_unmatched_receive_is_named():
     s = _sched(2, [(0, SEND, 1, 8, 0), (1, RECV, 0, 8, 0), (1, RECV, 0, 8, 5)])
-    with pytest.raises(InputFileError, match=r"rank 1 op 1 \(recv 8b from 0 tag 5\) has no matching send"):
+    with pytest.raises(
+        InputFileError, match=r"rank 1 op 1 \(recv 8b from 0 tag 5\) has no matching send"
+    ):
         check_schedule(s, "x")
 
 
 def test_deadlock_through_messages_is_named():
     # each rank receives before it sends: a cycle through the two messages
-    s = _sched(2, [(0, RECV, 1, 8, 0), (0, SEND, 1, 8, 0), (1, RECV, 0, 8, 0), (1, SEND, 0, 8, 0)],
-               deps=[(1, 0), (3, 2)])
+    s = _sched(
+        2,
+        [(0, RECV, 1, 8, 0), (0, SEND, 1, 8, 0), (1, RECV, 0, 8, 0), (1, SEND, 0, 8, 0)],
+        deps=[(1, 0), (3, 2)],
+    )
     with pytest.raises(InputFileError, match="deadlock \\(a cycle through messages\\): rank"):
         check_schedule(s, "x")

@@ -31,7 +31,8 @@ def list_cmd(
             pow2 = " (power-of-two rank counts only)" if a["power_of_two"] else ""
             console.print(
                 f"  algorithm={a['name']}{mark}: {a['title']}{pow2}; {a['source']}",
-                markup=False, highlight=False,
+                markup=False,
+                highlight=False,
             )
         shown = {"ranks": "every node", "file": "required"}
         opts = ", ".join(
@@ -42,7 +43,8 @@ def list_cmd(
 
 def export_cmd(
     workload: str = typer.Argument(
-        ..., help="COLLECTIVE:algorithm=A,size=S,ranks=P (e.g. allreduce:algorithm=ring,size=1MiB,ranks=16)"
+        ...,
+        help="COLLECTIVE:algorithm=A,size=S,ranks=P (e.g. allreduce:algorithm=ring,size=1MiB,ranks=16)",
     ),
     output: Path | None = typer.Option(
         None, "-o", "--output", help="GOAL file to write (default: standard output)"
@@ -88,7 +90,9 @@ def export_cmd(
         try:
             n = int(raw["ranks"])
         except ValueError:
-            raise ParameterError(f"ranks={raw['ranks']!r} is invalid: expected an integer") from None
+            raise ParameterError(
+                f"ranks={raw['ranks']!r} is invalid: expected an integer"
+            ) from None
         ns = None
         if n < 2:
             raise ParameterError(f"ranks={n} is invalid: a collective needs at least 2 ranks")
@@ -121,7 +125,9 @@ def flow_cmd(
     algorithm: str | None = typer.Option(
         None, "--algorithm", "-a", help="routing algorithm (default: the family's)"
     ),
-    fault_rate: float = typer.Option(0.0, "--fault-rate", help="fraction of links failed at random"),
+    fault_rate: float = typer.Option(
+        0.0, "--fault-rate", help="fraction of links failed at random"
+    ),
     fault_algorithm: str | None = typer.Option(
         None, "--fault-algorithm", help="fault-tolerant routing (default: the family's)"
     ),
@@ -174,7 +180,10 @@ def flow_cmd(
     t.add_row(
         "phases (computed)", f"{r.phases_total:,} ({r.phases_computed:,})" if r.phases else "-"
     )
-    t.add_row("routing", r.routing + (f", faults {r.faulty_links} ({r.fault_algorithm})" if r.fault_rate else ""))
+    t.add_row(
+        "routing",
+        r.routing + (f", faults {r.faulty_links} ({r.fault_algorithm})" if r.fault_rate else ""),
+    )
     t.add_row(
         "link rate / flit / hop latency",
         f"{r.link_rate_gbps:g} Gb/s / {r.flit_size_bytes} B / {r.hop_latency_ns:g} ns",
@@ -187,7 +196,10 @@ def flow_cmd(
             pt.add_column(c)
         for p in r.phases:
             pt.add_row(
-                p["name"], str(p["repeat"]), f"{p['messages']:,}", _fmt_time(p["time_s"]),
+                p["name"],
+                str(p["repeat"]),
+                f"{p['messages']:,}",
+                _fmt_time(p["time_s"]),
                 _fmt_time(p["total_s"]),
             )
         console.print(pt)

@@ -22,8 +22,23 @@ from .walk import DELIVERED, _walk
 
 @njit(cache=True)
 def _walk_pairs(
-    code, iparams, table, port_peer, peer_port, link_index, link_a, node_switch, n_nodes,
-    src, dst, first, hop_limit, ptr, chan, pos, status,
+    code,
+    iparams,
+    table,
+    port_peer,
+    peer_port,
+    link_index,
+    link_a,
+    node_switch,
+    n_nodes,
+    src,
+    dst,
+    first,
+    hop_limit,
+    ptr,
+    chan,
+    pos,
+    status,
 ):
     """Walk pairs ``first..`` writing their channels from ``chan[pos]``; stop at the first
     pair that does not fit and return (that pair, the next free position)."""
@@ -33,8 +48,19 @@ def _walk_pairs(
         s = src[i]
         d = dst[i]
         count, st = _walk(
-            code, iparams, table, port_peer, peer_port, n_nodes, node_switch[s], s, d, i,
-            hop_limit, sw_out, port_out,
+            code,
+            iparams,
+            table,
+            port_peer,
+            peer_port,
+            n_nodes,
+            node_switch[s],
+            s,
+            d,
+            i,
+            hop_limit,
+            sw_out,
+            port_out,
         )
         if pos + 1 + count > chan.shape[0]:
             return i, pos
@@ -75,9 +101,13 @@ class PairRouter:
     ([0, 5, 7, 3], True)
     """
 
-    def __init__(self, topo: Topology, cr: CompiledRouting | str | None, hop_limit: int | None = None):
+    def __init__(
+        self, topo: Topology, cr: CompiledRouting | str | None, hop_limit: int | None = None
+    ):
         if not isinstance(topo, Topology):
-            raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
+            raise ParameterError(
+                f"topo={type(topo).__name__} is invalid: expected a fattree Topology"
+            )
         self.topo = topo
         self.cr = cr if isinstance(cr, CompiledRouting) else compile_routing(topo, cr)
         self.limit = min(4 * topo.n_switches + 8, 1 << 16) if hop_limit is None else int(hop_limit)
@@ -127,9 +157,23 @@ class PairRouter:
         done, pos = 0, 0
         while True:
             done, pos = _walk_pairs(
-                cr.code, cr.iparams, cr.table, topo.port_peer, topo.port_peer_port,
-                topo.link_index, self._link_a, self._node_sw, N, src, dst, done, limit, ptr,
-                chan, pos, status,
+                cr.code,
+                cr.iparams,
+                cr.table,
+                topo.port_peer,
+                topo.port_peer_port,
+                topo.link_index,
+                self._link_a,
+                self._node_sw,
+                N,
+                src,
+                dst,
+                done,
+                limit,
+                ptr,
+                chan,
+                pos,
+                status,
             )
             if done >= M:
                 break

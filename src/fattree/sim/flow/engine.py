@@ -123,7 +123,11 @@ def flow_config(
     >>> c.link_rate, c.hop_latency
     (12500000000.0, 1e-06)
     """
-    rate = parse_rate(link_rate, "link_rate") if isinstance(link_rate, str) else _pos(link_rate, "link_rate")
+    rate = (
+        parse_rate(link_rate, "link_rate")
+        if isinstance(link_rate, str)
+        else _pos(link_rate, "link_rate")
+    )
     if isinstance(flit_size, str):
         flit = parse_size(flit_size, "flit_size")
     elif isinstance(flit_size, (int, np.integer)) and not isinstance(flit_size, bool):
@@ -132,7 +136,11 @@ def flow_config(
         raise ParameterError(f"flit_size={flit_size!r} is invalid: expected bytes such as '256B'")
     if flit < 1:
         raise ParameterError(f"flit_size={flit_size!r} is invalid: at least 1 byte")
-    lat = parse_time(hop_latency, "hop_latency") if isinstance(hop_latency, str) else _nonneg(hop_latency, "hop_latency")
+    lat = (
+        parse_time(hop_latency, "hop_latency")
+        if isinstance(hop_latency, str)
+        else _nonneg(hop_latency, "hop_latency")
+    )
     fr = _nonneg(fault_rate, "fault_rate")
     if fr >= 1:
         raise ParameterError(f"fault_rate={fault_rate!r} is invalid: expected 0 <= fault_rate < 1")
@@ -220,8 +228,12 @@ class _Router:
         keep[bad] = False
         # copy the untouched routes in one vectorised gather
         kl = np.diff(ptr)[keep]
-        src_pos = np.repeat(ptr[:-1][keep], kl) + (np.arange(kl.sum()) - np.repeat(np.cumsum(kl) - kl, kl))
-        dst_pos = np.repeat(new_ptr[:-1][keep], kl) + (np.arange(kl.sum()) - np.repeat(np.cumsum(kl) - kl, kl))
+        src_pos = np.repeat(ptr[:-1][keep], kl) + (
+            np.arange(kl.sum()) - np.repeat(np.cumsum(kl) - kl, kl)
+        )
+        dst_pos = np.repeat(new_ptr[:-1][keep], kl) + (
+            np.arange(kl.sum()) - np.repeat(np.cumsum(kl) - kl, kl)
+        )
         new_chan[dst_pos] = chan[src_pos]
         for i, arr in pieces.items():
             new_chan[new_ptr[i] : new_ptr[i + 1]] = arr
@@ -324,8 +336,14 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
         if t * ph.repeat > worst[0]:
             worst = (t * ph.repeat, crit)
         phases.append(
-            {"name": ph.name, "repeat": ph.repeat, "messages": ph.messages, "time_s": t,
-             "total_s": t * ph.repeat, "undelivered": und * ph.repeat}
+            {
+                "name": ph.name,
+                "repeat": ph.repeat,
+                "messages": ph.messages,
+                "time_s": t,
+                "total_s": t * ph.repeat,
+                "undelivered": und * ph.repeat,
+            }
         )
     crit = worst[1] or (-1, -1, -1)
     return {
@@ -437,14 +455,23 @@ def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Route
         if changed:
             act = np.asarray(active, np.int64)
             lens = hops[act]
-            base = np.repeat(ptr[act], lens) + (np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens))
+            base = np.repeat(ptr[act], lens) + (
+                np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens)
+            )
             ch = chan[base]
             uch, inv = np.unique(ch, return_inverse=True)
             lptr = np.zeros(len(act) + 1, np.int64)
             np.cumsum(lens, out=lptr[1:])
             r = np.zeros(len(act))
             b = np.full(len(act), -1, np.int64)
-            _maxmin(lptr, inv.astype(np.int64), np.full(len(uch), cfg.link_rate), np.ones(len(act), np.bool_), r, b)
+            _maxmin(
+                lptr,
+                inv.astype(np.int64),
+                np.full(len(uch), cfg.link_rate),
+                np.ones(len(act), np.bool_),
+                r,
+                b,
+            )
             rate[act] = r
             fresh = bott[act] < 0
             bott[act[fresh]] = uch[b[fresh]]

@@ -7,7 +7,15 @@ by the flow model, and as per-rank operation lists with dependencies
 writer. See docs/workloads.md.
 """
 
-from .base import COLLECTIVES, PLACEMENTS, Phase, Workload, phase, register_algorithm, register_collective
+from .base import (
+    COLLECTIVES,
+    PLACEMENTS,
+    Phase,
+    Workload,
+    phase,
+    register_algorithm,
+    register_collective,
+)
 from .build import describe_workloads, make_workload, workload_names
 from .goal import goal_text, read_goal, write_goal
 from .schedule import CALC, RECV, SEND, Schedule, check_schedule, expand

@@ -255,9 +255,7 @@ def place(n_nodes: int, ranks: int, placement: str, seed: int, node_switch) -> n
     if placement == "leaf":
         order = np.lexsort((np.arange(n_nodes), np.asarray(node_switch)))
         return order[:ranks].astype(np.int64)
-    raise ParameterError(
-        f"placement={placement!r} is invalid: valid: {', '.join(PLACEMENTS)}"
-    )
+    raise ParameterError(f"placement={placement!r} is invalid: valid: {', '.join(PLACEMENTS)}")
 
 
 def leaf_groups(placement: np.ndarray, node_switch) -> np.ndarray:
@@ -342,9 +340,10 @@ class Workload:
             np.add.at(out, self.ops.rank[send], self.ops.nbytes[send])
             return out
         for ph in self.phases:
-            out += np.bincount(ph.src, weights=ph.nbytes, minlength=self.ranks).astype(
-                np.int64
-            ) * ph.repeat
+            out += (
+                np.bincount(ph.src, weights=ph.nbytes, minlength=self.ranks).astype(np.int64)
+                * ph.repeat
+            )
         return out
 
     def schedule(self, max_ops: int = 50_000_000):

@@ -217,7 +217,9 @@ def describe_workloads() -> list[dict]:
             "size": "total bytes sent",
             "default": "",
             "algorithms": [],
-            "options": [{"name": o.name, "help": o.help, "default": o.default} for o in GOAL_OPTIONS],
+            "options": [
+                {"name": o.name, "help": o.help, "default": o.default} for o in GOAL_OPTIONS
+            ],
         }
     )
     return rows

@@ -69,7 +69,9 @@ register_collective(
 
 
 @register_algorithm(
-    "allreduce", "ring", title="ring reduce-scatter then ring all-gather, 2(p-1) steps",
+    "allreduce",
+    "ring",
+    title="ring reduce-scatter then ring all-gather, 2(p-1) steps",
     source="Thakur et al. 2005 §4.4; NCCL ring",
 )
 def _allreduce_ring(ctx: Context) -> list[Phase]:
@@ -81,9 +83,11 @@ def _allreduce_ring(ctx: Context) -> list[Phase]:
 
 
 @register_algorithm(
-    "allreduce", "rhd",
+    "allreduce",
+    "rhd",
     title="Rabenseifner: recursive-halving reduce-scatter, recursive-doubling all-gather",
-    source="Thakur et al. 2005 §4.4 (Rabenseifner's algorithm)", power_of_two=True,
+    source="Thakur et al. 2005 §4.4 (Rabenseifner's algorithm)",
+    power_of_two=True,
 )
 def _allreduce_rhd(ctx: Context) -> list[Phase]:
     piece = _ceil(ctx.size, ctx.ranks)
@@ -178,7 +182,9 @@ def _tree_phases(ctx: Context, parents: list[np.ndarray], piece: int, what: str)
 
 
 @register_algorithm(
-    "allreduce", "tree", title="binary tree: reduce to the root, broadcast back (chunks pipeline)",
+    "allreduce",
+    "tree",
+    title="binary tree: reduce to the root, broadcast back (chunks pipeline)",
     source="NCCL trees.cc binary tree; Thakur et al. 2005 §4.4",
 )
 def _allreduce_tree(ctx: Context) -> list[Phase]:
@@ -223,7 +229,8 @@ def dtree_parents(p: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @register_algorithm(
-    "allreduce", "dtree",
+    "allreduce",
+    "dtree",
     title="double binary tree: half the buffer over each of two complementary trees",
     source="NCCL trees.cc (double binary tree)",
 )
@@ -232,7 +239,8 @@ def _allreduce_dtree(ctx: Context) -> list[Phase]:
 
 
 @register_algorithm(
-    "allreduce", "hier",
+    "allreduce",
+    "hier",
     title="two-level: ring reduce-scatter inside each leaf switch, rings across, ring all-gather",
     source="hierarchical (2D-ring) all-reduce of Horovod and NCCL",
 )
@@ -252,7 +260,9 @@ def _allreduce_hier(ctx: Context) -> list[Phase]:
     out = []
     c1 = _ceil(ctx.size, g)
     if g > 1:
-        intra = phase("leaf reduce-scatter", member.ravel(), np.roll(member, -1, axis=1).ravel(), c1, g - 1)
+        intra = phase(
+            "leaf reduce-scatter", member.ravel(), np.roll(member, -1, axis=1).ravel(), c1, g - 1
+        )
         out.append(intra)
     if G > 1:
         c2 = _ceil(c1, G)
@@ -276,7 +286,9 @@ register_collective(
 
 
 @register_algorithm(
-    "reducescatter", "ring", title="ring, p-1 steps of size/p",
+    "reducescatter",
+    "ring",
+    title="ring, p-1 steps of size/p",
     source="Thakur et al. 2005 §4.3; NCCL ring",
 )
 def _rs_ring(ctx: Context) -> list[Phase]:
@@ -284,8 +296,11 @@ def _rs_ring(ctx: Context) -> list[Phase]:
 
 
 @register_algorithm(
-    "reducescatter", "rd", title="recursive halving, log2 p steps",
-    source="Thakur et al. 2005 §4.3 (recursive halving)", power_of_two=True,
+    "reducescatter",
+    "rd",
+    title="recursive halving, log2 p steps",
+    source="Thakur et al. 2005 §4.3 (recursive halving)",
+    power_of_two=True,
 )
 def _rs_rd(ctx: Context) -> list[Phase]:
     return _halving(ctx, _ceil(ctx.size, ctx.ranks))
@@ -301,7 +316,9 @@ register_collective(
 
 
 @register_algorithm(
-    "allgather", "ring", title="ring, p-1 steps of size/p",
+    "allgather",
+    "ring",
+    title="ring, p-1 steps of size/p",
     source="Thakur et al. 2005 §4.1; NCCL ring",
 )
 def _ag_ring(ctx: Context) -> list[Phase]:
@@ -309,8 +326,11 @@ def _ag_ring(ctx: Context) -> list[Phase]:
 
 
 @register_algorithm(
-    "allgather", "rd", title="recursive doubling, log2 p steps",
-    source="Thakur et al. 2005 §4.1 (recursive doubling)", power_of_two=True,
+    "allgather",
+    "rd",
+    title="recursive doubling, log2 p steps",
+    source="Thakur et al. 2005 §4.1 (recursive doubling)",
+    power_of_two=True,
 )
 def _ag_rd(ctx: Context) -> list[Phase]:
     return _doubling(ctx, _ceil(ctx.size, ctx.ranks))
@@ -328,7 +348,8 @@ register_collective(
 
 
 @register_algorithm(
-    "alltoall", "pairwise",
+    "alltoall",
+    "pairwise",
     title="p-1 steps; step s pairs r with r XOR s (p a power of two) or r+s mod p",
     source="Thakur et al. 2005 §4.5 (pairwise exchange)",
 )
@@ -337,13 +358,14 @@ def _a2a_pairwise(ctx: Context) -> list[Phase]:
     piece = _ceil(ctx.size, p)
     pow2 = p & (p - 1) == 0
     return [
-        phase(f"pairwise step {s}", r, (r ^ s) if pow2 else (r + s) % p, piece)
-        for s in range(1, p)
+        phase(f"pairwise step {s}", r, (r ^ s) if pow2 else (r + s) % p, piece) for s in range(1, p)
     ]
 
 
 @register_algorithm(
-    "alltoall", "direct", title="every message at once (one phase of p(p-1) messages)",
+    "alltoall",
+    "direct",
+    title="every message at once (one phase of p(p-1) messages)",
     source="Thakur et al. 2005 §4.5 (all sends and receives posted at once)",
 )
 def _a2a_direct(ctx: Context) -> list[Phase]:
@@ -381,13 +403,13 @@ register_collective(
 
 
 @register_algorithm(
-    "broadcast", "binomial", title="binomial tree, ceil(log2 p) rounds of the whole buffer",
+    "broadcast",
+    "binomial",
+    title="binomial tree, ceil(log2 p) rounds of the whole buffer",
     source="Thakur et al. 2005 §4.2 (binomial tree)",
 )
 def _bcast_binomial(ctx: Context) -> list[Phase]:
-    return [
-        phase(f"round {k}", a, b, ctx.size) for k, (a, b) in enumerate(_binomial(ctx))
-    ]
+    return [phase(f"round {k}", a, b, ctx.size) for k, (a, b) in enumerate(_binomial(ctx))]
 
 
 register_collective(
@@ -401,15 +423,14 @@ register_collective(
 
 
 @register_algorithm(
-    "reduce", "binomial", title="binomial tree, ceil(log2 p) rounds of the whole buffer",
+    "reduce",
+    "binomial",
+    title="binomial tree, ceil(log2 p) rounds of the whole buffer",
     source="Thakur et al. 2005 §4.2 (binomial tree, reversed)",
 )
 def _reduce_binomial(ctx: Context) -> list[Phase]:
     rounds = _binomial(ctx)
-    return [
-        phase(f"round {k}", b, a, ctx.size)
-        for k, (a, b) in reversed(list(enumerate(rounds)))
-    ]
+    return [phase(f"round {k}", b, a, ctx.size) for k, (a, b) in reversed(list(enumerate(rounds)))]
 
 
 register_collective(
@@ -423,7 +444,9 @@ register_collective(
 
 
 @register_algorithm(
-    "barrier", "dissemination", title="ceil(log2 p) rounds: r notifies r + 2^k mod p",
+    "barrier",
+    "dissemination",
+    title="ceil(log2 p) rounds: r notifies r + 2^k mod p",
     source="Hensgen, Finkel, Manber 1988; Thakur et al. 2005 (MPICH barrier)",
 )
 def _barrier(ctx: Context) -> list[Phase]:

@@ -275,7 +275,9 @@ def goal_text(s: Schedule):
             elif k == RECV:
                 out.append(f"l{i + 1}: recv {sizes[i]}b from {peers[i]} tag {tags[i]}{extra}\n")
             else:
-                out.append(f"l{i + 1}: calc {sizes[i]}" + (f" cpu {cpus[i]}" if cpus[i] else "") + "\n")
+                out.append(
+                    f"l{i + 1}: calc {sizes[i]}" + (f" cpu {cpus[i]}" if cpus[i] else "") + "\n"
+                )
         for i in range(lo, hi):
             for j in range(ptr[i], ptr[i + 1]):
                 word = "irequires" if dk[j] == IREQUIRES else "requires"

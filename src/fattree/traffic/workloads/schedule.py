@@ -91,7 +91,18 @@ class Schedule:
 
 
 def make_schedule(
-    ranks: int, rank, kind, peer, nbytes, tag, dep_ptr, dep_idx, dep_kind, cpu=None, nic=None, line=None
+    ranks: int,
+    rank,
+    kind,
+    peer,
+    nbytes,
+    tag,
+    dep_ptr,
+    dep_idx,
+    dep_kind,
+    cpu=None,
+    nic=None,
+    line=None,
 ) -> Schedule:
     """Assemble a :class:`Schedule` from arrays already sorted by rank (stable).
 
@@ -219,14 +230,17 @@ def expand(phases, ranks: int, max_ops: int = 50_000_000) -> Schedule:
     owner = np.repeat(np.arange(n), ndeps)
     dep_idx = prev_start[gid][owner] + (np.arange(nnz) - dep_ptr[:-1][owner])
     sched = make_schedule(
-        ranks, rank, kind, peer, nbytes, tag.astype(np.int32), dep_ptr, dep_idx,
+        ranks,
+        rank,
+        kind,
+        peer,
+        nbytes,
+        tag.astype(np.int32),
+        dep_ptr,
+        dep_idx,
         np.zeros(nnz, np.int8),
     )
     return check_schedule(sched, "schedule")
-
-
-def _name(s: Schedule, i: int, where: str) -> str:
-    return s.describe(i)
 
 
 def check_schedule(s: Schedule, where: str = "schedule") -> Schedule:
@@ -253,7 +267,6 @@ def check_schedule(s: Schedule, where: str = "schedule") -> Schedule:
     InputFileError
         Naming the file, the line (or rank and operation) and what is wrong.
     """
-    n = s.n_ops
     msg = s.kind != CALC
     bad = msg & ((s.peer < 0) | (s.peer >= s.ranks))
     if bad.any():
@@ -268,13 +281,16 @@ def check_schedule(s: Schedule, where: str = "schedule") -> Schedule:
     # match the k-th send (src, dst, tag) with the k-th receive of the same key
     send = np.flatnonzero(s.kind == SEND)
     recv = np.flatnonzero(s.kind == RECV)
-    key_s = (s.rank[send].astype(np.int64) * s.ranks + s.peer[send]) * (1 << 32) + s.tag[send].astype(np.int64)
-    key_r = (s.peer[recv].astype(np.int64) * s.ranks + s.rank[recv]) * (1 << 32) + s.tag[recv].astype(np.int64)
+    key_s = (s.rank[send].astype(np.int64) * s.ranks + s.peer[send]) * (1 << 32) + s.tag[
+        send
+    ].astype(np.int64)
+    key_r = (s.peer[recv].astype(np.int64) * s.ranks + s.rank[recv]) * (1 << 32) + s.tag[
+        recv
+    ].astype(np.int64)
     os_ = np.lexsort((send, key_s))
     or_ = np.lexsort((recv, key_r))
     ks, kr = key_s[os_], key_r[or_]
     # occurrence number of each op within its key
-    occ_s = np.arange(len(ks)) - np.searchsorted(ks, ks, side="left")
     occ_r = np.arange(len(kr)) - np.searchsorted(kr, kr, side="left")
     # position of (key, occ) of each receive among the sends
     lo = np.searchsorted(ks, kr, side="left")
@@ -344,10 +360,9 @@ def _check_acyclic(s: Schedule, where: str) -> None:
         seen[v] = len(path)
         path.append(v)
         v = preds_of.get(v, v)
-    cycle = path[seen[v]:][::-1]
+    cycle = path[seen[v] :][::-1]
     through_msg = any(
-        s.kind[b] == RECV and s.match[b] == a
-        for a, b in zip(cycle, cycle[1:] + cycle[:1])
+        s.kind[b] == RECV and s.match[b] == a for a, b in zip(cycle, cycle[1:] + cycle[:1])
     )
     what = "deadlock (a cycle through messages)" if through_msg else "dependency cycle"
     chain = " -> ".join(s.describe(i) for i in cycle[:8])

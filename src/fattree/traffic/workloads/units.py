@@ -102,7 +102,9 @@ def parse_size(text, param: str = "size") -> int:
     value, unit = _split(text, param, SIZE_UNITS, "1MiB")
     nbytes = value * SIZE_UNITS[unit]
     if nbytes != int(nbytes):
-        raise ParameterError(f"{param}={text!r} is invalid: {nbytes} is not a whole number of bytes")
+        raise ParameterError(
+            f"{param}={text!r} is invalid: {nbytes} is not a whole number of bytes"
+        )
     if nbytes >= 2**62:
         raise ParameterError(f"{param}={text!r} is invalid: at most 2**62 bytes")
     return int(nbytes)
