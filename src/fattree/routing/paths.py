@@ -20,7 +20,7 @@ from .compiled import CompiledRouting, compile_routing
 from .walk import DELIVERED, _walk
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _walk_pairs(
     code,
     iparams,

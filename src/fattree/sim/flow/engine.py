@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import os
+import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +66,9 @@ class FlowConfig:
         Seed of the rank placement and the fault set.
     engine : {"auto", "phases", "operations"}
         ``auto``: phases for a collective, operations for a schedule.
+    workers : int
+        Threads that route and run distinct phases at once (``0``: one per CPU the
+        process may use). Results do not depend on it.
     """
 
     link_rate: float = 50e9
@@ -73,6 +79,7 @@ class FlowConfig:
     fault_algorithm: str | None = None
     seed: int = 0
     engine: str = "auto"
+    workers: int = 0
 
 
 def flow_config(
@@ -84,6 +91,7 @@ def flow_config(
     fault_algorithm: str | None = None,
     seed: int = 0,
     engine: str = "auto",
+    workers: int = 0,
 ) -> FlowConfig:
     """Validate the flow model's parameters (units required) into a :class:`FlowConfig`.
 
@@ -107,6 +115,8 @@ def flow_config(
         Seed of placement and faults, ``0 <= seed < 2**63``.
     engine : {"auto", "phases", "operations"}
         Which engine runs the workload.
+    workers : int
+        Threads for distinct phases (``0``: one per available CPU).
 
     Returns
     -------
@@ -148,7 +158,11 @@ def flow_config(
         raise ParameterError(f"seed={seed!r} is invalid: expected an integer 0 <= seed < 2**63")
     if engine not in ENGINES:
         raise ParameterError(f"engine={engine!r} is invalid: valid: {', '.join(ENGINES)}")
-    return FlowConfig(rate, flit, lat, algorithm, fr, fault_algorithm, int(seed), engine)
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 0:
+        raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 0")
+    return FlowConfig(
+        rate, flit, lat, algorithm, fr, fault_algorithm, int(seed), engine, int(workers)
+    )
 
 
 def _pos(v, name) -> float:
@@ -251,9 +265,33 @@ def _link_label(topo: Topology, c: int) -> str:
 
 def _phase_key(ph) -> bytes:
     h = hashlib.blake2b(digest_size=16)
-    for a in (ph.src, ph.dst, ph.nbytes):
-        h.update(a.tobytes())
+    src, dst, nbytes = ph.arrays()
+    h.update(src.tobytes())
+    h.update(dst.tobytes())
+    h.update(np.ascontiguousarray(nbytes).tobytes())
     return h.digest()
+
+
+def _cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _ordered(pool, fn, items, window: int):
+    """``map(fn, items)`` on a thread pool, in order, with at most ``window`` in flight."""
+    pending = deque()
+    it = iter(items)
+    for item in it:
+        pending.append(pool.submit(fn, item))
+        if len(pending) >= window:
+            break
+    while pending:
+        yield pending.popleft().result()
+        nxt = next(it, None)
+        if nxt is not None:
+            pending.append(pool.submit(fn, nxt))
 
 
 def _check_phase_memory(messages: int, hops: int, avail: int) -> None:
@@ -282,11 +320,17 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
 
     avail = available_memory()
     hop_guess = 2 * int(topo.switch_level.max() + 2) if topo.n_switches else 2
-    scratch = np.full(n_ch, -1, np.int64)
-    done: dict[bytes, tuple] = {}
-    for k, ph in first.items():
+    local_scratch = threading.local()
+
+    def compute(item):
+        """Route and run one distinct phase (in a worker thread: the kernels drop the GIL)."""
+        k, ph = item
         _check_phase_memory(ph.messages, hop_guess, avail)
-        ptr, chan, ok = router.paths(node[ph.src], node[ph.dst])
+        scratch = getattr(local_scratch, "a", None)
+        if scratch is None:
+            scratch = local_scratch.a = np.full(n_ch, -1, np.int64)
+        psrc, pdst, pbytes = ph.arrays()
+        ptr, chan, ok = router.paths(node[psrc], node[pdst])
         hops = np.diff(ptr)
         und = int((~ok).sum())
         if und:  # drop the undeliverable messages: their routes are not links carried
@@ -295,8 +339,9 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
             hops = hops[ok]
             ptr = np.zeros(len(hops) + 1, np.int64)
             np.cumsum(hops, out=ptr[1:])
-        nbytes = ph.nbytes[ok]
+        nbytes = pbytes[ok]
         F = len(hops)
+        uch = carried = None
         if F:
             local = np.empty(len(chan), np.int64)
             uch = np.empty(len(chan), np.int64)
@@ -304,24 +349,44 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
             cap = np.full(len(uch), cfg.link_rate)
             finish = np.zeros(F)
             bott = np.full(F, -1, np.int64)
-            _run_phase(ptr, local, cap, nbytes.astype(np.int64), finish, bott)
+            _run_phase(ptr, local, cap, np.ascontiguousarray(nbytes, np.int64), finish, bott)
             end = finish + hops * per_hop
             crit = int(np.argmax(end))
             t = float(end[crit])
             idx = np.flatnonzero(ok)[crit]
             bch = int(uch[bott[crit]]) if bott[crit] >= 0 else int(chan[ptr[crit]])
-            crit_info = (int(ph.src[idx]), int(ph.dst[idx]), bch)
+            crit_info = (int(psrc[idx]), int(pdst[idx]), bch)
             carried = np.bincount(
                 local, weights=np.repeat(nbytes.astype(np.float64), hops), minlength=len(uch)
             )
-            link_bytes[uch] += carried * total_rep[k]
         else:
             t, crit_info = 0.0, (-1, -1, -1)
         first_bad = None
         if und:
             j = int(np.flatnonzero(~ok)[0])
-            first_bad = (int(ph.src[j]), int(ph.dst[j]))
-        done[k] = (t, crit_info, und, first_bad)
+            first_bad = (int(psrc[j]), int(pdst[j]))
+        return k, (t, crit_info, und, first_bad), uch, carried
+
+    done: dict[bytes, tuple] = {}
+    items = list(first.items())
+    workers = min(cfg.workers, len(items)) if cfg.workers else min(_cpus(), len(items))
+    if workers <= 1:
+        results = map(compute, items)
+        pool = None
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(workers)
+        results = _ordered(pool, compute, items, 4 * workers)
+    try:
+        # consumed in phase order, so the sums are the same whatever the thread count
+        for k, summary, uch, carried in results:
+            done[k] = summary
+            if uch is not None:
+                link_bytes[uch] += carried * total_rep[k]
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     total = 0.0
     phases = []
     undelivered = 0
@@ -677,6 +742,7 @@ def _as_params(c: FlowConfig) -> dict:
         "fault_algorithm": c.fault_algorithm,
         "seed": c.seed,
         "engine": c.engine,
+        "workers": c.workers,
     }
 
 

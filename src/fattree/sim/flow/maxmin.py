@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _maxmin(ptr, chan, cap, active, rate, bott):
     """Max-min fair rates of the active flows (progressive filling).
 
@@ -67,7 +67,7 @@ def _maxmin(ptr, chan, cap, active, rate, bott):
     return left
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run_phase(ptr, chan, cap, nbytes, finish, bott):
     """Flows that all start at time 0, rates recomputed whenever one ends.
 
@@ -119,7 +119,7 @@ def _run_phase(ptr, chan, cap, nbytes, finish, bott):
     return rounds
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _localize(chan, scratch, local, uch):
     """Renumber global channel ids ``0..`` in order of first use; returns how many.
 

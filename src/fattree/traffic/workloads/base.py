@@ -25,7 +25,6 @@ from .._options import Opt
 PLACEMENTS = ("linear", "random", "leaf")
 
 
-@dataclass(frozen=True, eq=False)
 class Phase:
     """Messages that start together; ``repeat`` identical copies run one after another.
 
@@ -36,21 +35,45 @@ class Phase:
     src, dst : (M,) int32
         Sending and receiving ranks.
     nbytes : (M,) int64
-        Bytes of each message.
+        Bytes of each message (a read-only broadcast view when they are all equal).
     repeat : int
         Identical steps in a row (a ring: ``p - 1``).
+    messages : int
+        ``M``.
+
+    A phase built by :func:`lazy_phase` computes ``src`` and ``dst`` each time they are
+    read, so that an algorithm of ``p - 1`` distinct steps of ``p`` messages (pairwise
+    all-to-all) holds one step in memory at a time, not ``p^2`` messages.
     """
 
-    name: str
-    src: np.ndarray
-    dst: np.ndarray
-    nbytes: np.ndarray
-    repeat: int = 1
+    __slots__ = ("name", "repeat", "messages", "_src", "_dst", "_nbytes", "_gen")
+
+    def __init__(self, name, src, dst, nbytes, repeat=1, gen=None, messages=None):
+        self.name = name
+        self.repeat = int(repeat)
+        self._src, self._dst, self._nbytes, self._gen = src, dst, nbytes, gen
+        self.messages = int(src.shape[0]) if messages is None else int(messages)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(src, dst, nbytes)`` of one copy (computed now for a lazy phase)."""
+        if self._gen is None:
+            return self._src, self._dst, self._nbytes
+        src, dst = self._gen()
+        s = np.ascontiguousarray(src, dtype=np.int32)
+        d = np.ascontiguousarray(dst, dtype=np.int32)
+        return s, d, np.broadcast_to(self._nbytes, s.shape)
 
     @property
-    def messages(self) -> int:
-        """Messages of one copy of the phase."""
-        return int(self.src.shape[0])
+    def src(self) -> np.ndarray:
+        return self.arrays()[0]
+
+    @property
+    def dst(self) -> np.ndarray:
+        return self.arrays()[1]
+
+    @property
+    def nbytes(self) -> np.ndarray:
+        return self.arrays()[2]
 
 
 def phase(name: str, src, dst, nbytes, repeat: int = 1) -> Phase:
@@ -79,8 +102,39 @@ def phase(name: str, src, dst, nbytes, repeat: int = 1) -> Phase:
     """
     s = np.ascontiguousarray(src, dtype=np.int32)
     d = np.ascontiguousarray(dst, dtype=np.int32)
-    b = np.broadcast_to(np.asarray(nbytes, dtype=np.int64), s.shape).copy()
+    b = np.broadcast_to(np.asarray(nbytes, dtype=np.int64), s.shape)
+    if b.ndim and b.strides[0] != 0:
+        b = np.ascontiguousarray(b)
     return Phase(name, s, d, b, int(repeat))
+
+
+def lazy_phase(name: str, gen, messages: int, nbytes: int, repeat: int = 1) -> Phase:
+    """A :class:`Phase` whose ranks ``gen() -> (src, dst)`` computes when they are read.
+
+    Parameters
+    ----------
+    name : str
+        What the step does.
+    gen : callable
+        Returns the step's ``(src, dst)`` rank arrays.
+    messages : int
+        Their length.
+    nbytes : int
+        Bytes of every message.
+    repeat : int
+        Identical steps in a row.
+
+    Returns
+    -------
+    Phase
+
+    Examples
+    --------
+    >>> ph = lazy_phase("shift", lambda: (np.arange(4), (np.arange(4) + 1) % 4), 4, 16)
+    >>> ph.dst.tolist(), ph.nbytes.tolist()
+    ([1, 2, 3, 0], [16, 16, 16, 16])
+    """
+    return Phase(name, None, None, np.int64(nbytes), repeat, gen=gen, messages=messages)
 
 
 @dataclass(frozen=True)
@@ -340,10 +394,9 @@ class Workload:
             np.add.at(out, self.ops.rank[send], self.ops.nbytes[send])
             return out
         for ph in self.phases:
-            out += (
-                np.bincount(ph.src, weights=ph.nbytes, minlength=self.ranks).astype(np.int64)
-                * ph.repeat
-            )
+            src, _, nbytes = ph.arrays()
+            sent = np.bincount(src, weights=nbytes, minlength=self.ranks)
+            out += sent.astype(np.int64) * ph.repeat
         return out
 
     def schedule(self, max_ops: int = 50_000_000):

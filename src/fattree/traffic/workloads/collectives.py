@@ -16,11 +16,20 @@ the two-level ring is the hierarchical all-reduce of Horovod and of NCCL's 2D ri
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ...errors import ParameterError
 from .._options import Opt
-from .base import Context, Phase, phase, register_algorithm, register_collective
+from .base import (
+    Context,
+    Phase,
+    lazy_phase,
+    phase,
+    register_algorithm,
+    register_collective,
+)
 
 
 def _ceil(a: int, b: int) -> int:
@@ -354,12 +363,18 @@ register_collective(
     source="Thakur et al. 2005 §4.5 (pairwise exchange)",
 )
 def _a2a_pairwise(ctx: Context) -> list[Phase]:
-    p, r = ctx.ranks, np.arange(ctx.ranks)
+    p = ctx.ranks
     piece = _ceil(ctx.size, p)
-    pow2 = p & (p - 1) == 0
+    # lazy: p - 1 distinct steps of p messages are generated one at a time when read
     return [
-        phase(f"pairwise step {s}", r, (r ^ s) if pow2 else (r + s) % p, piece) for s in range(1, p)
+        lazy_phase(f"pairwise step {s}", partial(_pairwise_step, p, s), p, piece)
+        for s in range(1, p)
     ]
+
+
+def _pairwise_step(p: int, s: int) -> tuple[np.ndarray, np.ndarray]:
+    r = np.arange(p, dtype=np.int32)
+    return r, (r ^ s) if p & (p - 1) == 0 else (r + s) % p
 
 
 @register_algorithm(

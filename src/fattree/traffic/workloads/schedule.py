@@ -190,9 +190,10 @@ def expand(phases, ranks: int, max_ops: int = 50_000_000) -> Schedule:
     t = 0
     for ph in phases:
         m, r = ph.messages, ph.repeat
-        srcs.append(np.tile(ph.src, r))
-        dsts.append(np.tile(ph.dst, r))
-        sizes.append(np.tile(ph.nbytes, r))
+        psrc, pdst, pbytes = ph.arrays()
+        srcs.append(np.tile(psrc, r))
+        dsts.append(np.tile(pdst, r))
+        sizes.append(np.tile(pbytes, r))
         steps.append(np.repeat(np.arange(t, t + r, dtype=np.int64), m))
         t += r
     src = np.concatenate(srcs) if srcs else np.zeros(0, np.int32)
