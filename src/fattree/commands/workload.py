@@ -135,6 +135,9 @@ def flow_cmd(
     engine: str = typer.Option(
         "auto", "--engine", help="auto, phases (collectives) or operations (dependencies)"
     ),
+    workers: int = typer.Option(
+        0, "--workers", help="threads for distinct phases (0: one per CPU); results do not change"
+    ),
     phases: bool = typer.Option(False, "--phases", help="print the time of every phase"),
     as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
 ) -> None:
@@ -156,6 +159,7 @@ def flow_cmd(
         fault_algorithm=fault_algorithm,
         seed=seed,
         engine=engine,
+        workers=workers,
     )
     topo = build(spec)
     if algorithm is not None:
