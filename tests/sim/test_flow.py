@@ -193,3 +193,24 @@ def test_bad_parameters(kw, why):
 def test_api_refuses_unknown_keyword():
     with pytest.raises(ParameterError, match="flow takes no option 'linkrate'"):
         fattree.flow("kant:k=2,n=2", "barrier", linkrate="1Gb/s")
+
+
+@pytest.mark.parametrize("spec", ["kant:k=4,n=3", "mikant:k=3,n=3"])
+def test_reroutes_are_the_fault_layer_s_routes(spec):
+    from fattree.faults import ft_route
+    from fattree.sim.flow.engine import _Router
+
+    t = fattree.build(spec)
+    router = _Router(t, flow_config(fault_rate=0.05, seed=2))
+    fn = router._ft()
+    N = t.n_nodes
+    for a in range(0, N, 3):
+        for b in range(1, N, 5):
+            if a == b:
+                continue
+            mine = fn(a, b)
+            ref = ft_route(t, router.ft, a, b, router.faulty)
+            assert (mine is not None) == ref.success
+            if ref.success:
+                assert mine[0] == [t.find(x) - N for x in ref.path[1:-1]]
+                assert mine[1] == list(ref.ports)

@@ -212,23 +212,83 @@ class _Router:
             return ptr, chan, ok
         return self._reroute(ptr, chan, ok, src, dst, bad)
 
-    def _reroute(self, ptr, chan, ok, src, dst, bad):
-        from ...faults import ft_route
+    def _ft(self):
+        """One route function for the run: the generic engine's router is set up once
+        (its setup, not its walks, is the costly part); the papers' walks go through
+        ``ft_route``. Returns ``(src, dst) -> (switches, ports) or None``."""
+        if getattr(self, "_ft_fn", None) is not None:
+            return self._ft_fn
+        from ...faults import ft_route, resolve_algorithms
 
+        topo = self.topo
+        (alg,) = resolve_algorithms([self.ft], topo.family)
+        if not alg.walked_on(topo.family):
+            from ...faults.gwalk import GenericRouter
+
+            g = GenericRouter(topo, alg, self.faulty)
+
+            def fn(a, b):
+                st, _, sws, ports, _ = g.route(a, b)
+                return (sws.tolist(), ports.tolist()) if st == 0 else None
+
+        elif topo.family == "mikant":  # 001's walks: the kernel that ft_route calls
+            from ...faults.kernel import OK, ft_walk, walk_scratch
+
+            k, n = topo.params["k"], topo.params["n"]
+            stamp = self.faulty.astype(np.int64)
+            cap = 20 * n + 40 + 4 * n * (2 * n + 6)
+            sw_buf = np.full(cap, -1, np.int64)
+            port_buf = np.full(cap, -1, np.int64)
+            scratch = walk_scratch(k, n)
+
+            def fn(a, b):
+                st, _, nsw = ft_walk(
+                    k,
+                    n,
+                    topo.port_peer,
+                    topo.link_index,
+                    stamp,
+                    1,
+                    alg.flags,
+                    False,
+                    a,
+                    -1,
+                    b,
+                    sw_buf,
+                    port_buf,
+                    *scratch,
+                )
+                if st != OK:
+                    return None
+                return sw_buf[:nsw].tolist(), port_buf[:nsw].tolist()
+
+        else:
+            N = topo.n_nodes
+
+            def fn(a, b):
+                r = ft_route(topo, self.ft, a, b, self.faulty)
+                if not r.success:
+                    return None
+                return [topo.find(lab) - N for lab in r.path[1:-1]], list(r.ports)
+
+        self._ft_fn = fn
+        return fn
+
+    def _reroute(self, ptr, chan, ok, src, dst, bad):
         topo = self.topo
         N = topo.n_nodes
         lens = np.diff(ptr)
         pieces = {}
         ok = ok.copy()
+        fn = self._ft()
         for i in bad.tolist():
-            r = ft_route(topo, self.ft, int(src[i]), int(dst[i]), self.faulty)
-            if not r.success:
+            hit = fn(int(src[i]), int(dst[i]))
+            if hit is None:
                 ok[i] = False
                 pieces[i] = np.array([2 * int(src[i])], np.int64)
                 continue
-            sws = [topo.find(lab) - N for lab in r.path[1:-1]]
             ch = [2 * int(src[i])]
-            for sw, port in zip(sws, r.ports):
+            for sw, port in zip(*hit):
                 e = int(topo.link_index[sw, port])
                 ch.append(2 * e + (0 if topo.links[e, 0] == N + sw else 1))
             ok[i] = True
