@@ -38,8 +38,8 @@ RATE_UNITS = {
     "TB/s": 8 * 10**12,
 }
 
-#: times in seconds
-TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
+#: times: units per second (a value is divided by it, so "100ns" is exactly 1e-07 s)
+TIME_UNITS = {"s": 1.0, "ms": 1e3, "us": 1e6, "µs": 1e6, "ns": 1e9, "ps": 1e12}
 
 _NUM = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-zµ/]*)\s*$")
 
@@ -167,7 +167,7 @@ def parse_time(text, param: str = "hop_latency") -> float:
     1e-07
     """
     value, unit = _split(text, param, TIME_UNITS, "100ns")
-    return value * TIME_UNITS[unit]
+    return value / TIME_UNITS[unit]
 
 
 def format_size(nbytes: int) -> str:
