@@ -10,7 +10,8 @@
 
 Each case runs in a fresh subprocess (numba's cached kernels loaded, the topology built
 inside the timed region) and reports wall time and peak resident memory
-(resource.getrusage of the child). Default parameters of ``fattree flow`` (400 Gb/s,
+(resource.getrusage of the child), and the CPU time it used (wall time divided by the
+CPUs it kept busy: on a loaded machine the CPU time is the steadier figure). Default parameters of ``fattree flow`` (400 Gb/s,
 256 B flits, 100 ns per hop). The machine may be shared with other jobs: treat single
 figures as indicative.
 """
@@ -55,7 +56,8 @@ def run(spec: str, workload: str, warm: bool) -> dict:
             capture_output=True,
         )
     t0 = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = ru0.ru_maxrss
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, spec, workload],
         check=True,
@@ -64,9 +66,11 @@ def run(spec: str, workload: str, warm: bool) -> dict:
         text=True,
     )
     wall = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = ru1.ru_maxrss
     res = json.loads(out.stdout.strip().splitlines()[-1])
     res["process_wall"] = wall
+    res["cpu"] = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
     res["peak_kib"] = max(peak, before)
     return res
 
@@ -90,6 +94,7 @@ def main() -> None:
             f"messages, {row['phases_computed']:,} distinct phases of {row['phases_total']:,}; "
             f"simulated {row['time_s']:.6g} s, busbw {row['busbw_gbps']:.3f} GB/s; "
             f"wall {r['process_wall']:.1f} s (flow {row['wall_s']:.1f} s; target {target:g} s), "
+            f"CPU {r['cpu']:.1f} s on {os.cpu_count()} CPUs, "
             f"peak memory {peak_gb:.2f} GB (target 8 GB)",
             flush=True,
         )
