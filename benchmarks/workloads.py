@@ -10,8 +10,8 @@
 
 Each case runs in a fresh subprocess (numba's cached kernels loaded, the topology built
 inside the timed region) and reports wall time and peak resident memory
-(resource.getrusage of the child), and the CPU time it used (wall time divided by the
-CPUs it kept busy: on a loaded machine the CPU time is the steadier figure). Default parameters of ``fattree flow`` (400 Gb/s,
+(resource.getrusage of the child), and the CPU time it used (on a loaded machine the
+CPU time is the steadier figure). Default parameters of ``fattree flow`` (400 Gb/s,
 256 B flits, 100 ns per hop). The machine may be shared with other jobs: treat single
 figures as indicative.
 """
