@@ -214,3 +214,12 @@ def test_reroutes_are_the_fault_layer_s_routes(spec):
             if ref.success:
                 assert mine[0] == [t.find(x) - N for x in ref.path[1:-1]]
                 assert mine[1] == list(ref.ports)
+
+
+def test_operations_engine_refuses_huge_schedules(monkeypatch):
+    import fattree.sim.flow.engine as engine
+    from fattree.errors import ResourceError
+
+    monkeypatch.setattr(engine, "MAX_OPS", 100)
+    with pytest.raises(ResourceError, match="use engine='phases'|max_ops"):
+        flow(fattree.build("kant:k=4,n=2"), "allreduce:size=1MiB", engine="operations")

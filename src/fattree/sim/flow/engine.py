@@ -39,6 +39,9 @@ from .result import FlowResult
 
 ENGINES = ("auto", "phases", "operations")
 
+#: most operations the event-by-event engine takes (about 10^5 operations per second)
+MAX_OPS = 20_000_000
+
 #: bytes of working memory per channel of a phase's routes (paths, local ids, scratch)
 _BYTES_PER_ENTRY = 48
 
@@ -486,7 +489,13 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
 
 def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -> dict:
     per_hop = cfg.hop_latency + cfg.flit_size / cfg.link_rate
-    s = w.schedule()
+    s = w.schedule(max_ops=MAX_OPS)
+    if s.n_ops > MAX_OPS:
+        raise ResourceError(
+            f"the schedule has {s.n_ops:,} operations; the operations engine runs them one "
+            f"event at a time and takes at most {MAX_OPS:,} (a built-in collective: use "
+            "engine='phases')"
+        )
     n = s.n_ops
     node = w.placement
     sends = np.flatnonzero(s.kind == SEND)
