@@ -134,6 +134,19 @@ def test_flow_under_faults_says_what_was_lost(capsys):
         (["flow", "kant:k=4,n=2", "-w", "barrier", "--engine", "x"], "engine='x' is invalid"),
         (["flow", "kant:k=4,n=2", "-w", "barrier", "-a", "nosuch"], "nosuch"),
         (["flow", "kant:k=4,n=2", "-w", "goal:file=/no/such.goal"], "does not exist"),
+        (
+            [
+                "flow",
+                "kant:k=4,n=2",
+                "-w",
+                "barrier",
+                "--fault-rate",
+                "0.1",
+                "--fault-algorithm",
+                "zz",
+            ],
+            "zz",
+        ),
         (["workload", "export", "allreduce:size=1MiB"], "give ranks=P"),
         (
             ["workload", "export", "alltoall:algorithm=direct,ranks=64", "--max-ops", "10"],

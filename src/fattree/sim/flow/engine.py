@@ -202,6 +202,14 @@ class _Router:
 
             self.faulty = np.asarray(random_faults(topo, cfg.fault_rate, cfg.seed), bool)
             self.ft = cfg.fault_algorithm or default_ft_algorithm(topo.family)
+            from ...faults import resolve_algorithms
+
+            (alg,) = resolve_algorithms([self.ft], topo.family)  # a bad name: refused now
+            if alg.is_oracle:
+                raise ParameterError(
+                    f"fault_algorithm={self.ft!r} is invalid: the oracle is a bound, not a "
+                    "route; give a fault-tolerant routing algorithm"
+                )
 
     def paths(self, src: np.ndarray, dst: np.ndarray):
         ptr, chan, ok = self.walker.channels(src, dst)
