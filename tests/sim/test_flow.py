@@ -223,3 +223,18 @@ def test_operations_engine_refuses_huge_schedules(monkeypatch):
     monkeypatch.setattr(engine, "MAX_OPS", 100)
     with pytest.raises(ResourceError, match="use engine='phases'|max_ops"):
         flow(fattree.build("kant:k=4,n=2"), "allreduce:size=1MiB", engine="operations")
+
+
+def test_schedgen_style_file(tmp_path):
+    # schedgen's shape: labels restart in every rank, each dependency right after its op
+    spec = _goal(
+        tmp_path,
+        "num_ranks 4\n\nrank 0 {\nl1: send 1000b to 1 tag 0\nl2: send 1000b to 2 tag 0\n}\n\n"
+        "rank 1 {\nl1: recv 1000b from 0 tag 0\nl2: send 1000b to 3 tag 0\nl2 requires l1\n}\n\n"
+        "rank 2 {\nl1: recv 1000b from 0 tag 0\n}\n\nrank 3 {\nl1: recv 1000b from 1 tag 0\n}\n",
+    )
+    r = flow(fattree.build("kant:k=4,n=2"), spec)
+    # rank 0's two sends share its injection link (half rate each), then rank 1 forwards;
+    # every pair of ranks 0-3 is on different leaves: 4 links
+    assert r.time_s == pytest.approx(2000 / B + 4 * HOP + 1000 / B + 4 * HOP, rel=1e-9)
+    assert r.slowest_rank == 3 and r.messages == 3
