@@ -238,3 +238,13 @@ def test_schedgen_style_file(tmp_path):
     # every pair of ranks 0-3 is on different leaves: 4 links
     assert r.time_s == pytest.approx(2000 / B + 4 * HOP + 1000 / B + 4 * HOP, rel=1e-9)
     assert r.slowest_rank == 3 and r.messages == 3
+
+
+@pytest.mark.parametrize("spec", ["mikant:k=3,n=3", "kant:k=4,n=3"])
+def test_results_do_not_depend_on_the_thread_count(spec):
+    t = fattree.build(spec)
+    kw = dict(fault_rate=0.05, seed=1)
+    one = flow(t, "alltoall:size=64KiB", workers=1, **kw).to_row()
+    many = flow(t, "alltoall:size=64KiB", workers=3, **kw).to_row()
+    one.pop("wall_s"), many.pop("wall_s")
+    assert one == many

@@ -210,6 +210,7 @@ class _Router:
                     f"fault_algorithm={self.ft!r} is invalid: the oracle is a bound, not a "
                     "route; give a fault-tolerant routing algorithm"
                 )
+            self._ft()  # set up once, before the phases' threads start
 
     def paths(self, src: np.ndarray, dst: np.ndarray):
         ptr, chan, ok = self.walker.channels(src, dst)
@@ -248,11 +249,16 @@ class _Router:
             k, n = topo.params["k"], topo.params["n"]
             stamp = self.faulty.astype(np.int64)
             cap = 20 * n + 40 + 4 * n * (2 * n + 6)
-            sw_buf = np.full(cap, -1, np.int64)
-            port_buf = np.full(cap, -1, np.int64)
-            scratch = walk_scratch(k, n)
+            mine = threading.local()  # phases are rerouted on several threads at once
 
             def fn(a, b):
+                if not hasattr(mine, "bufs"):
+                    mine.bufs = (
+                        np.full(cap, -1, np.int64),
+                        np.full(cap, -1, np.int64),
+                        walk_scratch(k, n),
+                    )
+                sw_buf, port_buf, scratch = mine.bufs
                 st, _, nsw = ft_walk(
                     k,
                     n,
