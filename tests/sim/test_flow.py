@@ -198,7 +198,7 @@ def test_api_refuses_unknown_keyword():
 @pytest.mark.parametrize("spec", ["kant:k=4,n=3", "mikant:k=3,n=3"])
 def test_reroutes_are_the_fault_layer_s_routes(spec):
     from fattree.faults import ft_route
-    from fattree.sim.flow.engine import _Router
+    from fattree.sim.flow.routes import _Router
 
     t = fattree.build(spec)
     router = _Router(t, flow_config(fault_rate=0.05, seed=2))
@@ -217,7 +217,7 @@ def test_reroutes_are_the_fault_layer_s_routes(spec):
 
 
 def test_operations_engine_refuses_huge_schedules(monkeypatch):
-    import fattree.sim.flow.engine as engine
+    import fattree.sim.flow.operations as engine
     from fattree.errors import ResourceError
 
     monkeypatch.setattr(engine, "MAX_OPS", 100)
