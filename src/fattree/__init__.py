@@ -3,6 +3,7 @@
 from .api import (
     Properties,
     fault_study,
+    flow,
     properties,
     read_results,
     saturation_load,
@@ -21,6 +22,7 @@ __all__ = [
     "build",
     "simulate",
     "simulate_loads",
+    "flow",
     "fault_study",
     "properties",
     "Properties",

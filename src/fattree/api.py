@@ -1,4 +1,4 @@
-"""The top-level Python API: ``fattree.simulate``, ``simulate_loads``, ``fault_study``,
+"""The top-level Python API: ``fattree.simulate``, ``simulate_loads``, ``flow``, ``fault_study``,
 ``properties`` and ``read_results``.
 
 Each function takes a topology spec string (``"mikant:k=4,n=5"``) or a built
@@ -99,6 +99,50 @@ def simulate(topology, config=None, **params: Any):
     if not isinstance(topology, (str, Topology)):
         _topology(topology)
     return run(topology, config, **params)
+
+
+def flow(topology, workload, config=None, **params: Any):
+    """Completion time of a workload at flow level (see :func:`fattree.sim.flow.flow`).
+
+    Parameters
+    ----------
+    topology : str or Topology
+        A spec such as ``"mikant:k=4,n=5"`` or a built network.
+    workload : str or Workload
+        ``"allreduce:algorithm=ring,size=1MiB"``, ``"goal:file=app.goal"`` (see
+        ``fattree workload list``), or a workload bound by
+        :func:`fattree.traffic.workloads.make_workload`.
+    config : FlowConfig, optional
+        All parameters; keywords override it.
+    **params
+        :func:`fattree.sim.flow.flow_config` keywords: ``link_rate="400Gb/s"``,
+        ``flit_size="256B"``, ``hop_latency="100ns"``, ``algorithm``, ``fault_rate``,
+        ``fault_algorithm``, ``seed``, ``engine``.
+
+    Returns
+    -------
+    FlowResult
+        Completion time, per-phase times, slowest rank and bounding link, algorithm and
+        bus bandwidth, link utilisation, undelivered messages; ``to_row()`` for a
+        DataFrame, with the configuration, seed and version.
+
+    Raises
+    ------
+    ParameterError
+        If the topology, the workload or a parameter is invalid.
+
+    Examples
+    --------
+    >>> import fattree
+    >>> r = fattree.flow("kant:k=2,n=2", "allgather:size=4KiB")
+    >>> r.complete, r.ranks
+    (True, 4)
+    """
+    from .sim.flow import flow as _flow
+    from .sim.flow import flow_config
+
+    _check_options(flow_config, params, "flow")
+    return _flow(_topology(topology), workload, config, **params)
 
 
 def simulate_loads(topology, loads, config=None, **params: Any):

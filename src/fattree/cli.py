@@ -32,6 +32,7 @@ _COMMAND_MODULES = (
     "analytics",
     "sweep",
     "warmup",
+    "workload",
 )
 
 
