@@ -1,6 +1,10 @@
 """fattree: design, analyse and simulate fat-tree-family interconnection networks."""
 
-from .api import (
+from .compiling import use_source_cache as _use_source_cache
+
+_use_source_cache()  # before any kernel module: numba's cache, one folder per source version
+
+from .api import (  # noqa: E402
     Properties,
     fault_study,
     flow,
@@ -10,9 +14,9 @@ from .api import (
     simulate,
     simulate_loads,
 )
-from .errors import FattreeError, ParameterError
-from .topology import Topology, build
-from .version import __version__
+from .errors import FattreeError, ParameterError  # noqa: E402
+from .topology import Topology, build  # noqa: E402
+from .version import __version__  # noqa: E402
 
 __all__ = [
     "__version__",

@@ -120,3 +120,23 @@ def test_warmup_refuses_a_negative_job_count():
     assert p.stderr.strip().splitlines() == [
         "error: jobs=-1 is invalid: a count >= 0 (0: one per core)"
     ]
+
+
+def test_numba_cache_folder_is_named_after_the_sources(tmp_path):
+    """Importing fattree points numba's cache at a folder per version of the sources
+    (numba checks a cached kernel against its own file only, not its callees'), unless
+    the user set NUMBA_CACHE_DIR."""
+    code = (
+        "import os, fattree, numba.core.config as c; from fattree.compiling import cache_dir; "
+        "print(os.environ['NUMBA_CACHE_DIR'], c.CACHE_DIR, cache_dir())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == out[1] == out[2] and "numba-" in out[2]
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == out[1] == str(tmp_path)

@@ -126,11 +126,27 @@ def warmup(
         "from numba's cache",
         file=sys.stderr,
     )
+    _prune_old_caches()
     if failed:  # not fatal: those kernels compile on first use instead
         print(
             "warmup: warning: these compile on first use instead: " + "; ".join(failed),
             file=sys.stderr,
         )
+
+
+def _prune_old_caches() -> None:
+    """Remove the kernels compiled for earlier versions of the sources (the folders beside
+    this version's, when fattree chose the folder: not a user's NUMBA_CACHE_DIR)."""
+    import shutil
+
+    from ..compiling import cache_dir
+
+    here = cache_dir()
+    if os.environ.get("NUMBA_CACHE_DIR") != str(here) or not here.parent.is_dir():
+        return
+    for old in here.parent.glob("numba-*"):
+        if old != here and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def register(app: typer.Typer) -> None:
