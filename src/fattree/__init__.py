@@ -1,9 +1,27 @@
-"""fattree: design, analyse and simulate fat-tree-family interconnection networks."""
+"""fattree: design, analyse and simulate fat-tree-family interconnection networks.
 
-from .api import Properties, fault_study, properties, read_results, simulate, simulate_loads
+The public names below are loaded on first use (PEP 562), so that ``import fattree.cli``
+(every ``fattree --help``, every shell TAB) does not pay for numba, pandas and scipy.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
 from .errors import FattreeError, ParameterError
-from .topology import Topology, build
-from .version import __version__
+
+#: public name -> the module that defines it
+_LAZY = {
+    "__version__": "fattree.version",  # importlib.metadata: a tenth of a second
+    "Properties": "fattree.api",
+    "fault_study": "fattree.api",
+    "properties": "fattree.api",
+    "read_results": "fattree.api",
+    "simulate": "fattree.api",
+    "simulate_loads": "fattree.api",
+    "Topology": "fattree.topology",
+    "build": "fattree.topology",
+}
 
 __all__ = [
     "__version__",
@@ -18,3 +36,16 @@ __all__ = [
     "Properties",
     "read_results",
 ]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fattree' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # once loaded, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

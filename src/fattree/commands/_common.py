@@ -20,10 +20,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.console import Console, ConsoleDimensions
 
 from ..errors import ParameterError
+
+
+def _numpy_types(*names: str) -> tuple[type, ...]:
+    """numpy's scalar types ``names`` if numpy is loaded, else none: a value cannot be of a
+    numpy type before numpy is imported, and these helpers must not import it (they run in
+    every command, ``fattree families`` included)."""
+    np = sys.modules.get("numpy")
+    return tuple(getattr(np, n) for n in names) if np is not None else ()
+
 
 #: width of the consoles without a terminal: wide enough that no line is cut
 _NO_TTY_WIDTH = 100_000
@@ -149,7 +157,7 @@ def check_workers(workers, param: str = "workers", minimum: int = 0) -> int:
     top = max_workers()
     if (
         isinstance(workers, bool)
-        or not isinstance(workers, (int, np.integer))
+        or not isinstance(workers, (int, *_numpy_types("integer")))
         or not minimum <= workers <= top
     ):
         what = "0 runs in this process, " if minimum == 0 else ""
@@ -175,7 +183,7 @@ def check_seed(seed, param: str = "seed") -> int:
     """
     if (
         isinstance(seed, bool)
-        or not isinstance(seed, (int, np.integer))
+        or not isinstance(seed, (int, *_numpy_types("integer")))
         or not 0 <= seed <= SEED_MAX
     ):
         raise ParameterError(
@@ -202,7 +210,7 @@ def check_number(
     150.0
     """
     ok = (
-        isinstance(value, (int, float, np.integer, np.floating))
+        isinstance(value, (int, float, *_numpy_types("integer", "floating")))
         and not isinstance(value, bool)
         and math.isfinite(float(value))
     )
@@ -271,14 +279,16 @@ def check_output(
 
 
 def _default(o: Any):
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return None if not math.isfinite(float(o)) else float(o)
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, np.bool_):
-        return bool(o)
+    np = sys.modules.get("numpy")  # a numpy value implies that numpy is loaded
+    if np is not None:
+        if isinstance(o, np.integer):
+            return int(o)
+        if isinstance(o, np.floating):
+            return None if not math.isfinite(float(o)) else float(o)
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        if isinstance(o, np.bool_):
+            return bool(o)
     if hasattr(o, "items"):
         return dict(o)
     if hasattr(o, "isoformat"):  # datetime, pandas.Timestamp
