@@ -43,7 +43,8 @@ def _load(name: str):
             _loaded_modules.add(module)
     group = typer.main.get_group(_registered)
     for key, cmd in group.commands.items():
-        _built.setdefault(key, cmd)
+        if all(m in _loaded_modules for m in COMMANDS.get(key, ((),))[0]):  # complete
+            _built.setdefault(key, cmd)  # (``plot`` waits for both of its modules)
     return _built.get(name)
 
 

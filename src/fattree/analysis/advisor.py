@@ -620,8 +620,3 @@ def _nothing_fits(
         f"{what} nodes with radix <= {max_radix}{lv}; the smallest radix that fits is {low.radix} "
         f"({low.spec})"
     )
-
-
-def families_available() -> list[str]:
-    """Families the advisor can enumerate (those with closed forms of every column)."""
-    return [f for f in SHAPES.names() if SHAPES.get(f).forms_family in FORMS]

@@ -413,27 +413,6 @@ def _plot_command(plot_name: str):
     return command
 
 
-def _plot_app(app: typer.Typer) -> typer.Typer:
-    """The ``plot`` sub-app: the analytics one if it exists, else a new one."""
-    import importlib
-
-    try:
-        analytics = importlib.import_module("fattree.commands.analytics")
-    except ModuleNotFoundError as exc:  # the analytics commands are not part of this build
-        if exc.name != "fattree.commands.analytics":
-            raise
-        analytics = None
-    sub = getattr(analytics, "plot_app", None)
-    if isinstance(sub, typer.Typer):
-        return sub
-    for info in app.registered_groups:
-        if info.name == "plot" and info.typer_instance is not None:
-            return info.typer_instance
-    sub = typer.Typer(help="Figures from results folders and closed forms.", no_args_is_help=True)
-    app.add_typer(sub, name="plot")
-    return sub
-
-
 def register(app: typer.Typer) -> None:
     from ..report.plots import PLOTS
 
@@ -442,7 +421,8 @@ def register(app: typer.Typer) -> None:
     app.command("report")(report)
     app.command("reproduce")(reproduce)
     app.command("study")(study)
-    plot = _plot_app(app)
+    from .analytics import plot_app as plot  # ``plot``: analytic figures and these
+
     taken = {c.name for c in plot.registered_commands}
     for name in PLOTS:
         cli_name = name.replace("_", "-")

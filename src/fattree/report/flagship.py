@@ -2,9 +2,9 @@
 
 ``make run`` is ``fattree study flagship -o out``: the sweep goes to ``out/results``
 (resumable), the reproductions named in the study's ``[report]`` section to
-``out/reproduce/``, and everything to ``out/report.html``. Experiments whose kind
-is not part of this build (e.g. no simulator yet) are skipped with a note in the
-report rather than failing the whole study.
+``out/reproduce/``, and everything to ``out/report.html``. Experiments whose task kind
+cannot run here (its ``available()`` says why) are skipped with a note in the report
+rather than failing the whole study.
 """
 
 from __future__ import annotations

@@ -130,12 +130,8 @@ def _figure(size=(6.4, 4.2)):
 
 
 def _adopt_analytic_figures(claims: dict) -> None:
-    try:
-        from ..figures_analytics import ANALYTIC_FIGURES
-    except ModuleNotFoundError as exc:  # the analytics concern is not part of this build
-        if not (exc.name or "").startswith("fattree"):
-            raise
-        return
+    from ..figures_analytics import ANALYTIC_FIGURES
+
     for key, fig in ANALYTIC_FIGURES.items():
         if key in REPRODUCTIONS:
             continue
