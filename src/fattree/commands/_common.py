@@ -324,10 +324,136 @@ def warn_routing(topo, cr, traffic: str, bound: float | None, seed: int = 0) -> 
         print(f"warning: {advice.message()}", file=sys.stderr)
 
 
+#: seconds between two progress lines without a terminal (a log file, CI, a pipe)
+LOG_INTERVAL = 30.0
+
+
+def duration(seconds: float) -> str:
+    """A duration for a progress line: ``"45 s"``, ``"2 min 10 s"``, ``"1 h 05 min"``.
+
+    Examples
+    --------
+    >>> duration(4.2), duration(130), duration(3900)
+    ('4 s', '2 min 10 s', '1 h 05 min')
+    """
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s" if s % 60 else f"{s // 60} min"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+class ProgressLog:
+    """Long work without a terminal: a line on stderr at least every ``interval`` seconds
+    (what is done of the total, the time elapsed, an estimate of the time left), so that a
+    log shows the work is alive and how far it is. A terminal gets rich's live bars instead
+    (:class:`ProgressLine`, the sweeps' bar); both are fed by the same ``update`` calls.
+
+    A daemon thread writes the lines, so that they come even while one long step (a
+    simulation, a rate of a Monte Carlo study) reports nothing.
+
+    Parameters
+    ----------
+    label : str
+        What runs, at the start of each line.
+    total : float, optional
+        The amount of work (``None``: unknown; no estimate then, unless ``expected``).
+    unit : str
+        Its unit ("points", "rates", ...).
+    expected : float, optional
+        Seconds the whole work is expected to take, when it has no count (a single step).
+    interval : float, optional
+        Seconds between lines (default :data:`LOG_INTERVAL`).
+    clock : callable
+        Seconds now (``time.monotonic``; tests give a fake one).
+
+    Examples
+    --------
+    >>> t = [0.0]
+    >>> log = ProgressLog("sweep s", total=80, unit="points", clock=lambda: t[0])
+    >>> log.line()
+    'sweep s: 0/80 points, 0 s elapsed, time left unknown'
+    >>> t[0] = 130.0
+    >>> log.update(20)
+    >>> log.line()
+    'sweep s: 20/80 points, 2 min 10 s elapsed, about 6 min 30 s left'
+    """
+
+    def __init__(
+        self,
+        label: str,
+        total: float | None = None,
+        unit: str = "",
+        *,
+        expected: float | None = None,
+        interval: float | None = None,
+        clock=None,
+    ) -> None:
+        import threading
+        import time
+
+        self.label, self.total, self.unit, self.expected = label, total, unit, expected
+        self.interval = LOG_INTERVAL if interval is None else interval
+        self.clock = clock or time.monotonic
+        self.done: float = 0
+        self._t0 = self.clock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def update(self, done: float, total: float | None = None) -> None:
+        """Record ``done`` units of work (of ``total``, when it changes)."""
+        self.done = done
+        if total is not None:
+            self.total = total
+
+    def line(self) -> str:
+        """The progress now, as one line."""
+        elapsed = self.clock() - self._t0
+        unit = f" {self.unit}" if self.unit else ""
+        if self.total:
+            what = f"{self.done:,}/{self.total:,}{unit}"
+        else:
+            what = f"{self.done:,}{unit}" if self.done else "running"
+        text = f"{self.label}: {what}, {duration(elapsed)} elapsed"
+        if self.total and 0 < self.done:
+            left = elapsed * (self.total - self.done) / self.done
+            return f"{text}, about {duration(left)} left"
+        if self.expected is not None:
+            return f"{text}, about {duration(max(self.expected - elapsed, 0))} left (estimated)"
+        return f"{text}, time left unknown" if self.total else text
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            print(self.line(), file=sys.stderr, flush=True)
+
+    def start(self) -> ProgressLog:
+        """Start writing a line every ``interval`` seconds."""
+        import threading
+
+        self._t0 = self.clock()
+        self._thread = threading.Thread(target=self._run, name="fattree-progress", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop writing (the caller prints the final line)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def __enter__(self) -> ProgressLog:
+        return self.start()
+
+    def __exit__(self, *_) -> None:
+        self.stop()
+
+
 class ProgressLine:
     """The progress of a long command on stderr, by one rule for every command.
 
-    On a terminal a live bar (transient); on a terminal or not, one final line that
+    On a terminal a live bar (transient); without one, a :class:`ProgressLog` line at least
+    every 30 s while the work runs; on a terminal or not, one final line that
     states what was done (``label: 5/5 rates in 3.5 s``, or the text given to
     :meth:`finish`), so a log file or a CI run ends with the true final state instead
     of a frozen or cut bar. Nothing is printed when ``quiet`` (``--json``, ``-q``) or
@@ -348,6 +474,7 @@ class ProgressLine:
         self.completed = 0
         self.final: str | None = None
         self._bar = self._task = None
+        self._log: ProgressLog | None = None
         self._t0 = 0.0
 
     def __enter__(self) -> ProgressLine:
@@ -374,6 +501,8 @@ class ProgressLine:
             self._bar = Progress(*cols, console=err_console, transient=True)
             self._bar.start()
             self._task = self._bar.add_task("", total=self.total)
+        elif not self.quiet:
+            self._log = ProgressLog(self.label, self.total, self.unit).start()
         return self
 
     def update(self, completed, total=None, description: str | None = None) -> None:
@@ -384,6 +513,8 @@ class ProgressLine:
         if self._bar is not None:
             kw = {} if description is None else {"description": description}
             self._bar.update(self._task, completed=completed, total=self.total, **kw)
+        if self._log is not None:
+            self._log.update(completed, self.total)
 
     def finish(self, line: str) -> None:
         """The final line to print instead of the counted one (e.g. a result's own count)."""
@@ -398,6 +529,8 @@ class ProgressLine:
     def __exit__(self, exc_type, *_) -> None:
         if self._bar is not None:
             self._bar.stop()
+        if self._log is not None:
+            self._log.stop()
         if exc_type is not None or self.quiet:
             return
         if self.final is None:

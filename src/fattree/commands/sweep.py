@@ -11,7 +11,8 @@ from ._common import check_number, check_output, check_workers, console, err_con
 
 
 class _Bar:
-    """A rich progress bar on stderr, shown only once there is something to run.
+    """A rich progress bar on stderr, shown only once there is something to run; without a
+    terminal, a progress line at least every 30 s instead (:class:`._common.ProgressLog`).
 
     Used as the ``progress`` callback of the sweep engine (and as a context manager,
     which stops the bar if it was started).
@@ -22,6 +23,7 @@ class _Bar:
         self.quiet = quiet
         self.bar = None
         self.task = None
+        self.log = None
 
     def __enter__(self):
         return self
@@ -29,10 +31,20 @@ class _Bar:
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.stop()
+        if self.log is not None:
+            self.log.stop()
 
     def print(self, msg: str) -> None:
-        if not self.quiet:
-            (self.bar.console if self.bar is not None else err_console).print(msg)
+        """Print a stage's line (e.g. "reproduce 000-fig9"); without a terminal, the progress
+        lines then follow that stage until it counts its own points."""
+        if self.quiet:
+            return
+        (self.bar.console if self.bar is not None else err_console).print(msg)
+        if not err_console.is_terminal and self.log is not None:
+            from ._common import ProgressLog
+
+            self.log.stop()
+            self.log = ProgressLog(f"{self.label}: {msg}").start()
 
     def __call__(self, p) -> None:
         from rich.progress import (
@@ -46,7 +58,17 @@ class _Bar:
 
         if p.done and not p.ok:
             err_console.print(f"[red]point {p.config_hash[:12]} failed:[/red] {p.message}")
-        if self.quiet or (p.total == 0 and self.bar is None):
+        if self.quiet or (p.total == 0 and self.bar is None and self.log is None):
+            return
+        if not err_console.is_terminal:
+            from ._common import ProgressLog
+
+            if p.done == 0 and p.total:  # a new stage: its own count and clock
+                if self.log is not None:
+                    self.log.stop()
+                self.log = ProgressLog(self.label, p.total, "points").start()
+            if self.log is not None:
+                self.log.update(p.done, p.total)
             return
         if self.bar is None:
             self.bar = Progress(
@@ -65,6 +87,29 @@ class _Bar:
             )
         if self.task is not None:
             self.bar.update(self.task, completed=p.done)
+
+
+def estimate_line(st, reproductions: int = 0) -> str:
+    """What a study will run and how long that is expected to take, printed before it starts:
+    its points (and reproductions) and the wall time a fresh run took on a 2-core machine
+    when the study states it (``[study] estimated_minutes``), else "unknown"; once points
+    finish, the progress estimates the time left from the points done.
+
+    Examples
+    --------
+    >>> from fattree.sweep.study import builtin_study
+    >>> estimate_line(builtin_study("flagship-full"), 12)
+    'flagship-full: 355 points and 12 reproductions; estimated run time about 9 min on 2 cores'
+    """
+    n = len(st.points())
+    what = f"{n:,} point{'s' * (n != 1)}"
+    if reproductions:
+        what += f" and {reproductions} reproduction{'s' * (reproductions != 1)}"
+    if st.estimated_minutes:
+        when = f"about {st.estimated_minutes} min on 2 cores"
+    else:
+        when = "unknown (the progress estimates the time left as points finish)"
+    return f"{st.name}: {what}; estimated run time {when}"
 
 
 def _summary_line(summary, out) -> str:
@@ -98,6 +143,7 @@ def sweep(
     check_output(out, "out", folder=True)
     st = load_study(study)
     with _Bar(st.name, quiet) as bar:
+        bar.print(estimate_line(st))
         summary = run_study(
             st,
             out,
@@ -327,7 +373,12 @@ def reproduce(
 
 def study(
     name: str = typer.Argument("flagship", help="a shipped study (see --list)"),
-    out: Path = typer.Option(Path("out"), "-o", "--out", help="output folder"),
+    full: bool = typer.Option(
+        False,
+        "--full",
+        help="the papers' full scale (study NAME-full, e.g. flagship-full; OUT defaults to out-full)",
+    ),
+    out: Path | None = typer.Option(None, "-o", "--out", help="output folder (default: out)"),
     workers: int = typer.Option(2, "--workers", help="local worker processes"),
     scheduler: str | None = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
@@ -352,7 +403,19 @@ def study(
         for n in builtin_studies():
             console.print(f"{n}: {builtin_study(n).description}")
         return
-    builtin_study(name)  # an unknown name fails before anything runs
+    if full and not name.endswith("-full"):
+        if f"{name}-full" not in builtin_studies():
+            from ..errors import ParameterError
+
+            builtin_study(name)  # an unknown name: its own error first
+            have = [n[: -len("-full")] for n in builtin_studies() if n.endswith("-full")]
+            raise ParameterError(
+                f"full=True is invalid for study {name!r}: it has no full-scale version "
+                f"({name}-full); studies with one: {', '.join(have) or 'none'}"
+            )
+        name = f"{name}-full"
+    st = builtin_study(name)  # an unknown name fails before anything runs
+    out = Path("out-full" if full else "out") if out is None else out
     check_workers(workers)
     if scheduler is not None:  # a malformed address fails before anything runs
         from ..sweep.engine import check_scheduler
@@ -360,6 +423,7 @@ def study(
         check_scheduler(scheduler)
     check_output(out, "out", folder=True)
     with _Bar(name, quiet or as_json) as bar:
+        bar.print(estimate_line(st, len(st.report.get("reproduce", []))))
         res = run_shipped(
             name, out, workers=workers, scheduler=scheduler, progress=bar, on_stage=bar.print
         )

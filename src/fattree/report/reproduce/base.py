@@ -64,7 +64,7 @@ class Context:
     def __post_init__(self) -> None:
         self.out = Path(self.out)
         if not self.study:
-            self.study = "flagship-quick" if self.quick else "flagship"
+            self.study = "flagship-quick" if self.quick else "flagship-full"
 
 
 @dataclass
