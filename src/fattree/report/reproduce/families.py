@@ -21,7 +21,7 @@ QUICK = ("mikant:k=4,n=3", "kant:k=4,n=3", "clos:k=4,n=3")
 @reproduction(
     "001-fig8b",
     title="Link faults across families: MiKANT, k-ary n-tree and Clos of similar size",
-    paper="001 §5 (the protocol of Figs. 8-9) on three families; issue 11",
+    paper="001 §5 (the protocol of Figs. 8-9) on three families",
     claim="Success ratio and path length against the link fault rate for each "
     "family's best local algorithm, a table engine and the oracle; accepted "
     "throughput at saturation degrades with the fault rate and stays below the "
