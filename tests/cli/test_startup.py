@@ -115,3 +115,23 @@ def test_plot_lists_both_modules_commands_whichever_loaded_first():
     code = "from fattree.cli import main\nmain(['design', '--help'])\nmain(['plot', '--help'])"
     out = _loaded_after(code)["out"]
     assert "cost-ratios" in out and "fault-success" in out
+
+
+@pytest.mark.slow
+def test_shell_completion_lists_commands_without_heavy_modules():
+    """A TAB on ``fattree fa`` completes from the command table alone."""
+    import os
+
+    code = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: print('HEAVY', [m for m in {HEAVY!r} if m in sys.modules], "
+        "file=sys.stderr))\n"
+        "sys.argv = ['fattree']\n"
+        "from fattree.cli import main\n"
+        "main()\n"
+    )
+    env = {**os.environ, "_FATTREE_COMPLETE": "complete_bash", "COMP_WORDS": "fattree fa"}
+    env["COMP_CWORD"] = "1"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.stdout.split() == ["families", "faults"], (r.stdout, r.stderr)
+    assert "HEAVY []" in r.stderr
