@@ -1,11 +1,13 @@
 """CPU seconds of the command line's first contact: ``fattree --version``, ``--help``,
 ``families`` (target: under 0.3 s each) and ``info kant:k=4,n=3`` (target: under 1 s warm).
 
-Each command runs in a fresh process, ``--repeat`` times (default 5); the CPU time of the
-child (user + system, from ``resource.getrusage(RUSAGE_CHILDREN)``) is printed as the
-median and the best of the runs, so that a busy machine inflates the figures less than wall
-time would. ``tests/cli/test_startup.py`` checks the structure behind these figures (which
-modules the light commands import) without timing anything.
+Each command runs in a fresh process, once to warm the caches (numba's, Python's bytecode:
+the children run with ``PYTHONDONTWRITEBYTECODE`` unset, as an installed package does), then
+``--repeat`` times (default 5); the CPU time of the child (user + system, from
+``resource.getrusage(RUSAGE_CHILDREN)``) is printed as the median and the best of the runs,
+so that a busy machine inflates the figures less than wall time would.
+``tests/cli/test_startup.py`` checks the structure behind these figures (which modules the
+light commands import) without timing anything.
 
 Run: .venv/bin/python benchmarks/cli_startup.py [--repeat N]
 """
@@ -43,7 +45,8 @@ def cpu_seconds(argv: list[str]) -> float:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=True,
-        env={**os.environ, "COLUMNS": "100"},
+        env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        | {"COLUMNS": "100"},
     )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -54,7 +57,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="runs of each command")
     args = ap.parse_args()
     base = _fattree()
-    cpu_seconds([*base, "info", "kant:k=4,n=3"])  # warm: numba's cache and the OS's
+    for argv, _ in COMMANDS:  # warm: numba's cache, the bytecode, the OS's file cache
+        cpu_seconds([*base, *argv])
     print(f"{'command':<28} {'median':>8} {'best':>8}  target (CPU s, {args.repeat} runs)")
     for argv, target in COMMANDS:
         runs = [cpu_seconds([*base, *argv]) for _ in range(args.repeat)]
