@@ -35,7 +35,7 @@ def _load(name: str):
     import typer.main
 
     modules = COMMANDS[name][0] if name in COMMANDS else MODULES
-    if name in _built or all(m in _loaded_modules for m in modules) and name in COMMANDS:
+    if name in _built or (name in COMMANDS and all(m in _loaded_modules for m in modules)):
         return _built.get(name)
     for module in modules:
         if module not in _loaded_modules:
