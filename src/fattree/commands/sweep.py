@@ -18,12 +18,18 @@ class _Bar:
     which stops the bar if it was started).
     """
 
-    def __init__(self, label: str, quiet: bool) -> None:
+    def __init__(self, label: str, quiet: bool, intro: str | None = None) -> None:
         self.label = label
         self.quiet = quiet
+        self.intro = intro  # printed once the work starts (an error before it stays alone)
         self.bar = None
         self.task = None
         self.log = None
+
+    def _start(self) -> None:
+        if self.intro is not None and not self.quiet:
+            err_console.print(self.intro, highlight=False, markup=False, soft_wrap=True)
+        self.intro = None
 
     def __enter__(self):
         return self
@@ -39,6 +45,7 @@ class _Bar:
         lines then follow that stage until it counts its own points."""
         if self.quiet:
             return
+        self._start()
         (self.bar.console if self.bar is not None else err_console).print(msg)
         if not err_console.is_terminal and self.log is not None:
             from ._common import ProgressLog
@@ -56,6 +63,7 @@ class _Bar:
             TimeRemainingColumn,
         )
 
+        self._start()
         if p.done and not p.ok:
             err_console.print(f"[red]point {p.config_hash[:12]} failed:[/red] {p.message}")
         if self.quiet or (p.total == 0 and self.bar is None and self.log is None):
@@ -142,8 +150,7 @@ def sweep(
     check_number(connect_timeout, "connect_timeout", low=0, low_open=True)
     check_output(out, "out", folder=True)
     st = load_study(study)
-    with _Bar(st.name, quiet) as bar:
-        bar.print(estimate_line(st))
+    with _Bar(st.name, quiet, intro=estimate_line(st)) as bar:
         summary = run_study(
             st,
             out,
@@ -422,8 +429,8 @@ def study(
 
         check_scheduler(scheduler)
     check_output(out, "out", folder=True)
-    with _Bar(name, quiet or as_json) as bar:
-        bar.print(estimate_line(st, len(st.report.get("reproduce", []))))
+    intro = estimate_line(st, len(st.report.get("reproduce", [])))
+    with _Bar(name, quiet or as_json, intro=intro) as bar:
         res = run_shipped(
             name, out, workers=workers, scheduler=scheduler, progress=bar, on_stage=bar.print
         )
