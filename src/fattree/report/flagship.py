@@ -62,6 +62,8 @@ def run_shipped(
     notes += [f"not run: {why}" for why in summary.unavailable]
     notes += [f"point {h[:12]} failed: {msg}" for h, msg in summary.failed]
     results = []
+    from ..sweep.study import builtin_studies
+
     ctx = R.Context(
         out=out,
         workers=workers,
@@ -69,6 +71,7 @@ def run_shipped(
         progress=progress,
         study=study.name,
         quick=name.endswith("-quick"),
+        reduced=f"{name}-full" in builtin_studies(),
     )
     for rname in study.report.get("reproduce", []):
         if rname not in R.REPRODUCTIONS:

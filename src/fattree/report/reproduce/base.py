@@ -60,6 +60,9 @@ class Context:
     quick: bool = False
     #: shipped study whose experiments the simulation and fault entries run
     study: str = ""
+    #: the reduced default of a study with a full-scale version (``fattree study flagship``
+    #: without ``--full``): entries with runs of their own make fewer, on the same networks
+    reduced: bool = False
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
