@@ -1,5 +1,6 @@
 """Time what the tests check without timing it: refusals that must come before any work,
-the memory guard, an unreachable scheduler (targets: 5 s, 1 s, 20 s on 2 cores).
+requests refused with their estimate (memory, all-pairs work), the memory guard, an
+unreachable scheduler (targets: 5 s, 5 s, 1 s, 20 s on 2 cores).
 
 The tests assert the outcome (one-line error, nothing created, nothing built); this
 benchmark measures how long the outcome takes, which depends on the machine.
@@ -48,6 +49,28 @@ def main_() -> None:
         rc, sec = _cli(argv)
         assert rc == 2, argv
         _report(f"refused before work: {' '.join(argv[:2])}", sec, 5.0)
+
+    refused = [  # tests/cli/test_hardening.py: refused at once, with the estimate
+        ["simulate", "mikant:k=4,n=5", "--load", "0.1"],  # (the test shrinks the memory)
+        ["simulate", "mikant:k=8,n=7", "--load", "0.1"],
+        ["routing", "check", "mikant:k=8,n=7"],
+        ["routing", "load", "mikant:k=8,n=7"],
+        ["deadlock", "mikant:k=8,n=7"],
+        ["routing", "check", "mikant:k=4,n=5", "--max-seconds", "0.01"],
+    ]
+    for argv in refused[1:]:
+        rc, sec = _cli(argv)
+        assert rc == 2, argv
+        _report(f"refused with the estimate: {' '.join(argv)}", sec, 5.0)
+    from fattree.topology import family
+
+    real, family.available_memory = family.available_memory, lambda: 2**20
+    try:
+        rc, sec = _cli(refused[0])
+    finally:
+        family.available_memory = real
+    assert rc == 2
+    _report(f"refused with 1 MiB free: {' '.join(refused[0])}", sec, 5.0)
 
     t0 = time.perf_counter()  # tests/cli/test_hardening.py: the memory guard builds nothing
     try:

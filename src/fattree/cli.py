@@ -10,47 +10,88 @@ import contextlib
 import os
 import sys
 import warnings
-import typer
 
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+from .commands import COMMANDS, MODULES
 from .errors import FattreeError, FattreeWarning
+
+#: exit code of an unexpected exception (a bug); bad input exits with 2
+INTERNAL_ERROR = 3
+
+#: where the command modules register their commands, each module once per process
+_registered = typer.Typer()
+_loaded_modules: set[str] = set()
+#: the click commands built so far, by name (shared by every call of :func:`main`)
+_built: dict = {}
+
+
+def _load(name: str):
+    """The click command ``name``, importing the modules that register it (every module
+    when ``name`` is not in :data:`~fattree.commands.COMMANDS`: a typo pays for them,
+    so that its error can suggest the close names). ``None`` if no module has it."""
+    import importlib
+
+    import typer.main
+
+    modules = COMMANDS[name][0] if name in COMMANDS else MODULES
+    if name in _built or (name in COMMANDS and all(m in _loaded_modules for m in modules)):
+        return _built.get(name)
+    for module in modules:
+        if module not in _loaded_modules:
+            importlib.import_module(f"fattree.commands.{module}").register(_registered)
+            _loaded_modules.add(module)
+    group = typer.main.get_group(_registered)
+    for key, cmd in group.commands.items():
+        if all(m in _loaded_modules for m in COMMANDS.get(key, ((),))[0]):  # complete
+            _built.setdefault(key, cmd)  # (``plot`` waits for both of its modules)
+    return _built.get(name)
+
+
+class _LazyGroup(TyperGroup):
+    """The root command: lists every command from :data:`~fattree.commands.COMMANDS` and
+    imports a command's module only when that command runs (or shows its own help), so
+    that ``fattree --help``, ``--version`` and shell completion stay light."""
+
+    _listing = False  # True while the root help is printed: summaries suffice
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name in _built:
+            return _built[cmd_name]
+        if cmd_name in COMMANDS and (
+            self._listing or (ctx is not None and ctx.resilient_parsing)
+        ):  # the root help or a TAB completion: a stand-in with the summary
+            return TyperCommand(name=cmd_name, help=COMMANDS[cmd_name][1])
+        cmd = _load(cmd_name)
+        self.commands.update(_built)  # typer's "did you mean" reads them
+        return cmd
+
+    def resolve_command(self, ctx, args):
+        if args:  # the real command, also under completion (it parses its options)
+            _load(args[0])
+            self.commands.update(_built)
+        return super().resolve_command(ctx, args)
+
+    def format_help(self, ctx, formatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
 
 app = typer.Typer(
     name="fattree",
+    cls=_LazyGroup,
     help="Design, analyse and simulate fat-tree-family interconnection networks.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
-
-# Each concern adds its commands in fattree/commands/<concern>.py via register(app).
-_COMMAND_MODULES = (
-    "topology",
-    "export",
-    "routing",
-    "sim",
-    "faults",
-    "analytics",
-    "sweep",
-    "warmup",
-    "workload",
-)
-
-
-#: exit code of an unexpected exception (a bug); bad input exits with 2
-INTERNAL_ERROR = 3
-
-
-def _register_all() -> None:
-    import importlib
-
-    for name in _COMMAND_MODULES:
-        try:
-            mod = importlib.import_module(f"fattree.commands.{name}")
-        except ModuleNotFoundError as exc:  # a concern not built yet
-            if exc.name == f"fattree.commands.{name}":
-                continue
-            raise
-        mod.register(app)
 
 
 def _version(value: bool) -> None:
@@ -68,9 +109,6 @@ def _root(
     ),
 ) -> None:
     """Design, analyse and simulate fat-tree-family interconnection networks."""
-
-
-_register_all()
 
 
 def _show_warning(
@@ -177,9 +215,10 @@ def _empty_option_value(argv: list[str]) -> None:
     while hasattr(cmd, "commands"):  # descend the groups: fattree routing check ...
         while i < len(argv) and argv[i].startswith("-"):
             i += 1
-        if i >= len(argv) or argv[i] not in cmd.commands:
+        sub = cmd.get_command(None, argv[i]) if i < len(argv) else None
+        if sub is None:
             return
-        cmd, i = cmd.commands[argv[i]], i + 1
+        cmd, i = sub, i + 1
     takes_value = {
         o: p
         for p in cmd.params

@@ -6,7 +6,6 @@ the CLI turns these (and only these) into one-line messages with exit code 2.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -73,6 +72,8 @@ def closest(name: str, valid: Iterable[str]) -> str:
     str
         The hint to append to a message, or ``""`` if no valid name is close.
     """
+    import difflib  # only when a name was not found: not on every start
+
     match = difflib.get_close_matches(name, list(valid), n=1)
     return f" (did you mean '{match[0]}'?)" if match else ""
 

@@ -20,7 +20,7 @@ KN = [(k, n) for k in (2, 3, 4) for n in (2, 3, 4)]
 
 
 # ---------------------------------------------------------------- closed forms, inline
-# Written here from the papers as corrected in ../shared/notes/errata.md, independently
+# Written here from the papers as corrected in docs/errata.md, independently
 # of fattree.analysis.closed_forms: (nodes, switches, links, min radix, max radix,
 # diameter, avg distance over all N² pairs incl. s = t, path diversity P̃/N).
 def kant_forms(k, n):

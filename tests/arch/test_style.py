@@ -30,7 +30,8 @@ API_PACKAGES = (
 
 
 def public_modules() -> list[str]:
-    """The modules a package ``__init__`` re-exports names from (``from .x import ...``)."""
+    """The modules a package ``__init__`` re-exports names from (``from .x import ...``, or
+    on first use through its ``_LAZY`` table of name -> module)."""
     mods = set()
     for pkg in API_PACKAGES:
         tree = ast.parse((SRC / Path(*pkg.split(".")) / "__init__.py").read_text(encoding="utf-8"))
@@ -38,6 +39,9 @@ def public_modules() -> list[str]:
             if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
                 base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
                 mods.add(".".join(base + [node.module]))
+            targets = getattr(node, "targets", None) or [getattr(node, "target", None)]
+            if any(isinstance(t, ast.Name) and t.id == "_LAZY" for t in targets):
+                mods.update(ast.literal_eval(node.value).values())
     return sorted(mods)
 
 

@@ -1,5 +1,6 @@
-"""Issue 14: output paths checked before any work, the memory guard, refusal of all-pairs
-work that cannot finish, the command-line conventions and the top-level Python API."""
+"""Output paths checked before any work, the memory guard, refusal of all-pairs work that
+cannot finish, the command-line conventions and the top-level Python API. No timings here:
+how soon a refusal comes is measured by ``benchmarks/responsiveness.py``."""
 
 from __future__ import annotations
 
@@ -106,16 +107,16 @@ def test_simulate_refuses_what_does_not_fit(monkeypatch):
     from fattree.topology import family
 
     monkeypatch.setattr(family, "available_memory", lambda: 2**20)  # 1 MiB
-    rc, _, err, sec = run(["simulate", "mikant:k=4,n=5", "--load", "0.1"])
-    assert "needs about" in one_line_error(rc, err) and sec < 5
+    rc, _, err, _ = run(["simulate", "mikant:k=4,n=5", "--load", "0.1"])
+    assert "needs about" in one_line_error(rc, err)  # how fast: benchmarks/responsiveness.py
     with pytest.raises(ResourceError):
         fattree.simulate("mikant:k=4,n=5", load=0.1)
 
 
 def test_simulate_huge_network_refused_at_once():
-    rc, _, err, sec = run(["simulate", "mikant:k=8,n=7", "--load", "0.1"])
+    rc, _, err, _ = run(["simulate", "mikant:k=8,n=7", "--load", "0.1"])
     line = one_line_error(rc, err)
-    assert "GiB" in line and "4,194,304 nodes" in line and sec < 5
+    assert "GiB" in line and "4,194,304 nodes" in line
 
 
 # ------------------------------------------------------------------ all-pairs work
@@ -129,9 +130,9 @@ def test_simulate_huge_network_refused_at_once():
     ],
 )
 def test_all_pairs_work_refused_with_the_estimate(argv):
-    rc, _, err, sec = run(argv)
+    rc, _, err, _ = run(argv)
     line = one_line_error(rc, err)
-    assert "would take about" in line and "max_seconds" in line and sec < 5
+    assert "would take about" in line and "max_seconds" in line
 
 
 def test_routing_check_sample_is_seeded_and_sized():

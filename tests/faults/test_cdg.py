@@ -27,7 +27,7 @@ from fattree.faults.explain import explain_route, resolve_route_algorithm
 from fattree.faults.links import mikant_link_id, random_faults
 from fattree.faults.montecarlo import draw_trial
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "notes" / "mikant-routing-vectors.json"
+VECTORS = Path(__file__).resolve().parents[1] / "data" / "mikant-routing-vectors.json"
 NAMES = {
     "SP": "sp",
     "GNS": "gns",
@@ -387,7 +387,6 @@ def _explain_vec(vid):
     return e, [(ev["event"], ev["algorithm"]) for ev in e.events]
 
 
-@pytest.mark.skipif(not VECTORS.exists(), reason="shared notes not beside the checkout")
 def test_explain_the_papers_examples():
     e, ev = _explain_vec("001-sec4.2.1-GNS-example")
     assert ev == [("fault", None), ("detour", "GNS")]

@@ -22,7 +22,7 @@ def test_saturation_degrades_and_stays_under_the_bound():
 
 
 def test_the_flagship_reports_it():
-    for name in ("flagship", "flagship-quick"):
+    for name in ("flagship", "flagship-full", "flagship-quick"):
         assert "001-fig8b" in builtin_study(name).report["reproduce"]
 
 

@@ -1,4 +1,6 @@
-"""The model note's sanity checks (shared/notes/simulator-model.md) as tests."""
+"""The sanity checks every correct simulator passes (conservation, zero-load latency, accepted
+equals offered below saturation, determinism, deadlock detection; docs/simulator.md) as
+tests."""
 
 from __future__ import annotations
 

@@ -244,8 +244,8 @@ def test_report_section_is_checked():
 
 
 def test_shipped_studies_parse():
-    assert {"flagship", "flagship-quick"} <= set(builtin_studies())
-    flag = builtin_study("flagship")
+    assert {"flagship", "flagship-full", "flagship-quick"} <= set(builtin_studies())
+    flag = builtin_study("flagship-full")  # the papers' full scale (--full)
     kinds = {e.name: e.kind for e in flag.experiments}
     assert kinds == {
         "latency": "simulate",
@@ -258,4 +258,9 @@ def test_shipped_studies_parse():
     assert {p.params["topology"] for p in lat} == {"mikant:k=4,n=5", "clos:k=4,n=5"}
     assert sorted({p.params["load"] for p in lat})[:3] == [0.05, 0.1, 0.15]
     random.seed(0)
-    assert builtin_study("flagship").points() == flag.points()
+    assert builtin_study("flagship-full").points() == flag.points()
+    small = builtin_study("flagship").select(["latency"]).points()  # make run's reduced one
+    assert len(small) == 2 * 2 * 10 and {p.params["topology"] for p in small} == {
+        "mikant:k=4,n=5",
+        "clos:k=4,n=5",
+    }

@@ -637,11 +637,6 @@ def _nothing_fits(
     )
 
 
-def families_available() -> list[str]:
-    """Families the advisor can enumerate (those with closed forms of every column)."""
-    return [f for f in SHAPES.names() if SHAPES.get(f).forms_family in FORMS]
-
-
 def within_budget(
     budget: float,
     max_radix: int | None = None,

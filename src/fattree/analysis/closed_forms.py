@@ -4,7 +4,7 @@ Each family registers one formula function with :func:`register_forms`. The func
 ``one`` (``Fraction(1)`` for exact values, ``1.0`` for fast floats) and the family's
 parameters, and returns the corrected values; an optional ``printed`` function returns the
 values as the paper prints them, so both are available where a paper is wrong
-(``../shared/notes/errata.md``; the graph is the truth).
+(``docs/errata.md``; the graph is the truth).
 
 Conventions (errata): hop counts count links, node links included; the average distance is
 the mean over all N² ordered node pairs *including* s = t (``avg_distance_distinct``
@@ -86,7 +86,7 @@ def closed_forms(family: str, params: Mapping[str, Any]) -> dict[str, Formula]:
     References
     ----------
     000 Table I and Theorems 1-7; 001 Table 1 and §3.3; 004 Table 1; 003 Tables 1-2;
-    ../shared/notes/errata.md for every correction.
+    docs/errata.md for every correction.
     """
     entry = FORMS.get(family)
     values = entry.validate(params)

@@ -200,7 +200,7 @@ def path_diversity(family: str, params: Mapping[str, Any]):
 
     References
     ----------
-    001 §3.3; 004 §5.3; ../shared/notes/errata.md.
+    001 §3.3; 004 §5.3; docs/errata.md.
     """
     f = closed_forms(family, params)
     if "path_diversity" not in f:

@@ -1,6 +1,6 @@
 """Topological properties computed from the graph (never copied from a formula).
 
-Conventions (see ``docs/properties.md`` and ``../shared/notes/errata.md``):
+Conventions (see ``docs/properties.md`` and ``docs/errata.md``):
 
 * hops count links, node links included (000 §III);
 * ``avg_distance`` is the papers' mean over all N² ordered node pairs including

@@ -20,11 +20,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.console import Console, ConsoleDimensions
 
 from ..fileio import check_output_target
 from ..errors import ParameterError
+
+
+def _numpy_types(*names: str) -> tuple[type, ...]:
+    """numpy's scalar types ``names`` if numpy is loaded, else none: a value cannot be of a
+    numpy type before numpy is imported, and these helpers must not import it (they run in
+    every command, ``fattree families`` included)."""
+    np = sys.modules.get("numpy")
+    return tuple(getattr(np, n) for n in names) if np is not None else ()
+
 
 #: width of the consoles without a terminal: wide enough that no line is cut
 _NO_TTY_WIDTH = 100_000
@@ -150,7 +158,7 @@ def check_workers(workers, param: str = "workers", minimum: int = 0) -> int:
     top = max_workers()
     if (
         isinstance(workers, bool)
-        or not isinstance(workers, (int, np.integer))
+        or not isinstance(workers, (int, *_numpy_types("integer")))
         or not minimum <= workers <= top
     ):
         what = "0 runs in this process, " if minimum == 0 else ""
@@ -176,7 +184,7 @@ def check_seed(seed, param: str = "seed") -> int:
     """
     if (
         isinstance(seed, bool)
-        or not isinstance(seed, (int, np.integer))
+        or not isinstance(seed, (int, *_numpy_types("integer")))
         or not 0 <= seed <= SEED_MAX
     ):
         raise ParameterError(
@@ -203,7 +211,7 @@ def check_number(
     150.0
     """
     ok = (
-        isinstance(value, (int, float, np.integer, np.floating))
+        isinstance(value, (int, float, *_numpy_types("integer", "floating")))
         and not isinstance(value, bool)
         and math.isfinite(float(value))
     )
@@ -273,14 +281,16 @@ def check_output(
 
 
 def _default(o: Any):
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return None if not math.isfinite(float(o)) else float(o)
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, np.bool_):
-        return bool(o)
+    np = sys.modules.get("numpy")  # a numpy value implies that numpy is loaded
+    if np is not None:
+        if isinstance(o, np.integer):
+            return int(o)
+        if isinstance(o, np.floating):
+            return None if not math.isfinite(float(o)) else float(o)
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        if isinstance(o, np.bool_):
+            return bool(o)
     if hasattr(o, "items"):
         return dict(o)
     if hasattr(o, "isoformat"):  # datetime, pandas.Timestamp
@@ -316,10 +326,137 @@ def warn_routing(topo, cr, traffic: str, bound: float | None, seed: int = 0) -> 
         print(f"warning: {advice.message()}", file=sys.stderr)
 
 
+#: seconds between two progress lines without a terminal (a log file, CI, a pipe): under 30,
+#: so that a line comes at least every 30 s even when a busy machine wakes the writer late
+LOG_INTERVAL = 25.0
+
+
+def duration(seconds: float) -> str:
+    """A duration for a progress line: ``"45 s"``, ``"2 min 10 s"``, ``"1 h 05 min"``.
+
+    Examples
+    --------
+    >>> duration(4.2), duration(130), duration(3900)
+    ('4 s', '2 min 10 s', '1 h 05 min')
+    """
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s" if s % 60 else f"{s // 60} min"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+class ProgressLog:
+    """Long work without a terminal: a line on stderr at least every ``interval`` seconds
+    (what is done of the total, the time elapsed, an estimate of the time left), so that a
+    log shows the work is alive and how far it is. A terminal gets rich's live bars instead
+    (:class:`ProgressLine`, the sweeps' bar); both are fed by the same ``update`` calls.
+
+    A daemon thread writes the lines, so that they come even while one long step (a
+    simulation, a rate of a Monte Carlo study) reports nothing.
+
+    Parameters
+    ----------
+    label : str
+        What runs, at the start of each line.
+    total : float, optional
+        The amount of work (``None``: unknown; no estimate then, unless ``expected``).
+    unit : str
+        Its unit ("points", "rates", ...).
+    expected : float, optional
+        Seconds the whole work is expected to take, when it has no count (a single step).
+    interval : float, optional
+        Seconds between lines (default :data:`LOG_INTERVAL`).
+    clock : callable
+        Seconds now (``time.monotonic``; tests give a fake one).
+
+    Examples
+    --------
+    >>> t = [0.0]
+    >>> log = ProgressLog("sweep s", total=80, unit="points", clock=lambda: t[0])
+    >>> log.line()
+    'sweep s: 0/80 points, 0 s elapsed, time left unknown'
+    >>> t[0] = 130.0
+    >>> log.update(20)
+    >>> log.line()
+    'sweep s: 20/80 points, 2 min 10 s elapsed, about 6 min 30 s left'
+    """
+
+    def __init__(
+        self,
+        label: str,
+        total: float | None = None,
+        unit: str = "",
+        *,
+        expected: float | None = None,
+        interval: float | None = None,
+        clock=None,
+    ) -> None:
+        import threading
+        import time
+
+        self.label, self.total, self.unit, self.expected = label, total, unit, expected
+        self.interval = LOG_INTERVAL if interval is None else interval
+        self.clock = clock or time.monotonic
+        self.done: float = 0
+        self._t0 = self.clock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def update(self, done: float, total: float | None = None) -> None:
+        """Record ``done`` units of work (of ``total``, when it changes)."""
+        self.done = done
+        if total is not None:
+            self.total = total
+
+    def line(self) -> str:
+        """The progress now, as one line."""
+        elapsed = self.clock() - self._t0
+        unit = f" {self.unit}" if self.unit else ""
+        if self.total:
+            what = f"{self.done:,}/{self.total:,}{unit}"
+        else:
+            what = f"{self.done:,}{unit}" if self.done else "running"
+        text = f"{self.label}: {what}, {duration(elapsed)} elapsed"
+        if self.total and 0 < self.done:
+            left = elapsed * (self.total - self.done) / self.done
+            return f"{text}, about {duration(left)} left"
+        if self.expected is not None:
+            return f"{text}, about {duration(max(self.expected - elapsed, 0))} left (estimated)"
+        return f"{text}, time left unknown" if self.total else text
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            print(self.line(), file=sys.stderr, flush=True)
+
+    def start(self) -> ProgressLog:
+        """Start writing a line every ``interval`` seconds."""
+        import threading
+
+        self._t0 = self.clock()
+        self._thread = threading.Thread(target=self._run, name="fattree-progress", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop writing (the caller prints the final line)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def __enter__(self) -> ProgressLog:
+        return self.start()
+
+    def __exit__(self, *_) -> None:
+        self.stop()
+
+
 class ProgressLine:
     """The progress of a long command on stderr, by one rule for every command.
 
-    On a terminal a live bar (transient); on a terminal or not, one final line that
+    On a terminal a live bar (transient); without one, a :class:`ProgressLog` line at least
+    every 30 s while the work runs; on a terminal or not, one final line that
     states what was done (``label: 5/5 rates in 3.5 s``, or the text given to
     :meth:`finish`), so a log file or a CI run ends with the true final state instead
     of a frozen or cut bar. Nothing is printed when ``quiet`` (``--json``, ``-q``) or
@@ -340,6 +477,7 @@ class ProgressLine:
         self.completed = 0
         self.final: str | None = None
         self._bar = self._task = None
+        self._log: ProgressLog | None = None
         self._t0 = 0.0
 
     def __enter__(self) -> ProgressLine:
@@ -366,6 +504,8 @@ class ProgressLine:
             self._bar = Progress(*cols, console=err_console, transient=True)
             self._bar.start()
             self._task = self._bar.add_task("", total=self.total)
+        elif not self.quiet:
+            self._log = ProgressLog(self.label, self.total, self.unit).start()
         return self
 
     def update(self, completed, total=None, description: str | None = None) -> None:
@@ -376,6 +516,8 @@ class ProgressLine:
         if self._bar is not None:
             kw = {} if description is None else {"description": description}
             self._bar.update(self._task, completed=completed, total=self.total, **kw)
+        if self._log is not None:
+            self._log.update(completed, self.total)
 
     def finish(self, line: str) -> None:
         """The final line to print instead of the counted one (e.g. a result's own count)."""
@@ -390,6 +532,8 @@ class ProgressLine:
     def __exit__(self, exc_type, *_) -> None:
         if self._bar is not None:
             self._bar.stop()
+        if self._log is not None:
+            self._log.stop()
         if exc_type is not None or self.quiet:
             return
         if self.final is None:

@@ -38,13 +38,15 @@ _MODEL = typer.Option(
 
 def _spinner(what: str, seconds: float, quiet: bool):
     """A transient spinner with the elapsed time on stderr for work estimated at more
-    than two seconds (nothing without a terminal or with --json)."""
+    than two seconds; without a terminal a progress line every 30 s (nothing with --json)."""
     from contextlib import nullcontext
 
-    from ._common import err_console
+    from ._common import ProgressLog, err_console
 
-    if quiet or seconds < 2 or not err_console.is_terminal:
+    if quiet or seconds < 2:
         return nullcontext()
+    if not err_console.is_terminal:
+        return ProgressLog(what, expected=seconds)
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     bar = Progress(

@@ -14,17 +14,25 @@ from ._common import check_number, check_output, check_workers, console, err_con
 
 
 class _Bar:
-    """A rich progress bar on stderr, shown only once there is something to run.
+    """A rich progress bar on stderr, shown only once there is something to run; without a
+    terminal, a progress line at least every 30 s instead (:class:`._common.ProgressLog`).
 
     Used as the ``progress`` callback of the sweep engine (and as a context manager,
     which stops the bar if it was started).
     """
 
-    def __init__(self, label: str, quiet: bool) -> None:
+    def __init__(self, label: str, quiet: bool, intro: str | None = None) -> None:
         self.label = label
         self.quiet = quiet
+        self.intro = intro  # printed once the work starts (an error before it stays alone)
         self.bar = None
         self.task = None
+        self.log = None
+
+    def _start(self) -> None:
+        if self.intro is not None and not self.quiet:
+            err_console.print(self.intro, highlight=False, markup=False, soft_wrap=True)
+        self.intro = None
 
     def __enter__(self):
         return self
@@ -32,10 +40,21 @@ class _Bar:
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.stop()
+        if self.log is not None:
+            self.log.stop()
 
     def print(self, msg: str) -> None:
-        if not self.quiet:
-            (self.bar.console if self.bar is not None else err_console).print(msg)
+        """Print a stage's line (e.g. "reproduce 000-fig9"); without a terminal, the progress
+        lines then follow that stage until it counts its own points."""
+        if self.quiet:
+            return
+        self._start()
+        (self.bar.console if self.bar is not None else err_console).print(msg)
+        if not err_console.is_terminal and self.log is not None:
+            from ._common import ProgressLog
+
+            self.log.stop()
+            self.log = ProgressLog(f"{self.label}: {msg}").start()
 
     def __call__(self, p) -> None:
         from rich.progress import (
@@ -47,9 +66,20 @@ class _Bar:
             TimeRemainingColumn,
         )
 
+        self._start()
         if p.done and not p.ok:
             err_console.print(f"[red]point {p.config_hash[:12]} failed:[/red] {p.message}")
-        if self.quiet or (p.total == 0 and self.bar is None):
+        if self.quiet or (p.total == 0 and self.bar is None and self.log is None):
+            return
+        if not err_console.is_terminal:
+            from ._common import ProgressLog
+
+            if p.done == 0 and p.total:  # a new stage: its own count and clock
+                if self.log is not None:
+                    self.log.stop()
+                self.log = ProgressLog(self.label, p.total, "points").start()
+            if self.log is not None:
+                self.log.update(p.done, p.total)
             return
         if self.bar is None:
             self.bar = Progress(
@@ -68,6 +98,29 @@ class _Bar:
             )
         if self.task is not None:
             self.bar.update(self.task, completed=p.done)
+
+
+def estimate_line(st, reproductions: int = 0) -> str:
+    """What a study will run and how long that is expected to take, printed before it starts:
+    its points (and reproductions) and the wall time a fresh run took on a 2-core machine
+    when the study states it (``[study] estimated_minutes``), else "unknown"; once points
+    finish, the progress estimates the time left from the points done.
+
+    Examples
+    --------
+    >>> from fattree.sweep.study import builtin_study
+    >>> estimate_line(builtin_study("flagship-full"), 12)
+    'flagship-full: 355 points and 12 reproductions; estimated run time about 9 min on 2 cores'
+    """
+    n = len(st.points())
+    what = f"{n:,} point{'s' * (n != 1)}"
+    if reproductions:
+        what += f" and {reproductions} reproduction{'s' * (reproductions != 1)}"
+    if st.estimated_minutes:
+        when = f"about {st.estimated_minutes} min on 2 cores"
+    else:
+        when = "unknown (the progress estimates the time left as points finish)"
+    return f"{st.name}: {what}; estimated run time {when}"
 
 
 def _summary_line(summary, out) -> str:
@@ -138,7 +191,10 @@ def sweep(
     check_output(out, "out", folder=True)
     st = load_study(study)
     _check_reproduce(st)
-    with _interruptible(out, f"fattree sweep {study} -o {out}"), _Bar(st.name, quiet) as bar:
+    with (
+        _interruptible(out, f"fattree sweep {study} -o {out}"),
+        _Bar(st.name, quiet, intro=estimate_line(st)) as bar,
+    ):
         summary = run_study(
             st,
             out,
@@ -387,7 +443,12 @@ def reproduce(
 
 def study(
     name: str = typer.Argument("flagship", help="a shipped study (see --list)"),
-    out: Path = typer.Option(Path("out"), "-o", "--out", help="output folder"),
+    full: bool = typer.Option(
+        False,
+        "--full",
+        help="the papers' full scale (study NAME-full, e.g. flagship-full; OUT defaults to out-full)",
+    ),
+    out: Path | None = typer.Option(None, "-o", "--out", help="output folder (default: out)"),
     workers: int = typer.Option(2, "--workers", help="local worker processes"),
     scheduler: str | None = typer.Option(None, "--scheduler", help="existing Dask scheduler"),
     list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
@@ -412,17 +473,30 @@ def study(
         for n in builtin_studies():
             console.print(f"{n}: {builtin_study(n).description}")
         return
-    builtin_study(name)  # an unknown name fails before anything runs
+    if full and not name.endswith("-full"):
+        if f"{name}-full" not in builtin_studies():
+            from ..errors import ParameterError
+
+            builtin_study(name)  # an unknown name: its own error first
+            have = [n[: -len("-full")] for n in builtin_studies() if n.endswith("-full")]
+            raise ParameterError(
+                f"full=True is invalid for study {name!r}: it has no full-scale version "
+                f"({name}-full); studies with one: {', '.join(have) or 'none'}"
+            )
+        name = f"{name}-full"
+    st = builtin_study(name)  # an unknown name fails before anything runs
+    out = Path("out-full" if full else "out") if out is None else out
     check_workers(workers)
     if scheduler is not None:  # a malformed address fails before anything runs
         from ..sweep.engine import check_scheduler
 
         check_scheduler(scheduler)
     check_output(out, "out", folder=True)
-    _check_reproduce(builtin_study(name))
+    _check_reproduce(st)
+    intro = estimate_line(st, len(st.report.get("reproduce", [])))
     with (
         _interruptible(out / "results", f"fattree study {name} -o {out}"),
-        _Bar(name, quiet or as_json) as bar,
+        _Bar(name, quiet or as_json, intro=intro) as bar,
     ):
         res = run_shipped(
             name, out, workers=workers, scheduler=scheduler, progress=bar, on_stage=bar.print
@@ -477,27 +551,6 @@ def _plot_command(plot_name: str):
     return command
 
 
-def _plot_app(app: typer.Typer) -> typer.Typer:
-    """The ``plot`` sub-app: the analytics one if it exists, else a new one."""
-    import importlib
-
-    try:
-        analytics = importlib.import_module("fattree.commands.analytics")
-    except ModuleNotFoundError as exc:  # the analytics commands are not part of this build
-        if exc.name != "fattree.commands.analytics":
-            raise
-        analytics = None
-    sub = getattr(analytics, "plot_app", None)
-    if isinstance(sub, typer.Typer):
-        return sub
-    for info in app.registered_groups:
-        if info.name == "plot" and info.typer_instance is not None:
-            return info.typer_instance
-    sub = typer.Typer(help="Figures from results folders and closed forms.", no_args_is_help=True)
-    app.add_typer(sub, name="plot")
-    return sub
-
-
 def register(app: typer.Typer) -> None:
     from ..report.plots import PLOTS
 
@@ -506,7 +559,8 @@ def register(app: typer.Typer) -> None:
     app.command("report")(report)
     app.command("reproduce")(reproduce)
     app.command("study")(study)
-    plot = _plot_app(app)
+    from .analytics import plot_app as plot  # ``plot``: analytic figures and these
+
     taken = {c.name for c in plot.registered_commands}
     for name in PLOTS:
         cli_name = name.replace("_", "-")

@@ -2,9 +2,9 @@
 
 ``make run`` is ``fattree study flagship -o out``: the sweep goes to ``out/results``
 (resumable), the reproductions named in the study's ``[report]`` section to
-``out/reproduce/``, and everything to ``out/report.html``. Experiments whose kind
-is not part of this build (e.g. no simulator yet) are skipped with a note in the
-report rather than failing the whole study.
+``out/reproduce/``, and everything to ``out/report.html``. Experiments whose task kind
+cannot run here (its ``available()`` says why) are skipped with a note in the report
+rather than failing the whole study.
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ def run_shipped(
     notes += [f"not run: {why}" for why in summary.unavailable]
     notes += [f"point {h[:12]} failed: {msg}" for h, msg in summary.failed]
     results = []
+    from ..sweep.study import builtin_studies
+
     ctx = R.Context(
         out=out,
         workers=workers,
@@ -70,6 +72,7 @@ def run_shipped(
         progress=progress,
         study=study.name,
         quick=name.endswith("-quick"),
+        reduced=f"{name}-full" in builtin_studies(),
     )
     for rname in study.report.get("reproduce", []):
         if rname not in R.REPRODUCTIONS:

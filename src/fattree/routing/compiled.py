@@ -219,10 +219,10 @@ def algorithms_for(family: str, *, include_demo: bool = False) -> list[str]:
     """
     own = [
         a.name
-        for a in ALGORITHMS._entries.values()
+        for _, a in ALGORITHMS.items()
         if a.families is not None and family in a.families and (include_demo or not a.demo)
     ]
-    generic = [a.name for a in ALGORITHMS._entries.values() if a.families is None]
+    generic = [a.name for _, a in ALGORITHMS.items() if a.families is None]
     return own + generic
 
 
@@ -247,7 +247,7 @@ def default_algorithm(family: str) -> str:
     >>> default_algorithm("mikant"), default_algorithm("imported")
     ('balanced', 'shortest')
     """
-    for a in ALGORITHMS._entries.values():
+    for _, a in ALGORITHMS.items():
         if family in a.default_for:
             return a.name
     return "shortest"

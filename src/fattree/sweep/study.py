@@ -40,6 +40,7 @@ _STUDY_KEYS = {
     "replicates": int,
     "zip": list,
     "description": str,
+    "estimated_minutes": int,  # a fresh run's wall time on a 2-core machine, as measured
 }
 _EXPERIMENT_KEYS = {
     "name": str,
@@ -93,6 +94,8 @@ class Study:
     description: str = ""
     source: str = ""
     path: str = "<string>"
+    #: wall minutes a fresh run took on a 2-core machine (``[study] estimated_minutes``)
+    estimated_minutes: int | None = None
 
     def points(self) -> list[Point]:
         """Every point of every experiment, duplicates (same hash) listed once."""
@@ -351,6 +354,7 @@ class _Parser:
             experiments=tuple(experiments),
             report=report,
             description=meta.get("description", ""),
+            estimated_minutes=meta.get("estimated_minutes"),
             source=self.text,
             path=self.source,
         )

@@ -358,12 +358,7 @@ def _sim_params() -> list[TaskParam]:
     simulator's default unless the study sets it, and validated by ``SimConfig`` itself."""
     import dataclasses
 
-    try:
-        from ..sim.config import SimConfig
-    except ModuleNotFoundError as exc:  # the simulator is not part of this build
-        if not (exc.name or "").startswith("fattree.sim"):
-            raise
-        return [TaskParam("traffic", str, "traffic pattern", default=OMIT)]
+    from ..sim.config import SimConfig
 
     def checker(name):
         def check(value):

@@ -11,7 +11,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
+from ._np import np
 
 from ..errors import ParameterError
 
@@ -26,6 +26,8 @@ PORT_CUBE = 2  # hypercube / torus / lateral links between switches of one level
 PORT_NODE = 3  # a down port whose peer is a compute node
 
 _PORT_KIND_NAMES = {PORT_DOWN: "down", PORT_UP: "up", PORT_CUBE: "cube", PORT_NODE: "node"}
+#: the kinds' names (GraphML, edge lists), indexed by the PORT_* codes
+PORT_KIND_NAMES = tuple(_PORT_KIND_NAMES[code] for code in range(len(_PORT_KIND_NAMES)))
 
 
 def _frozen(a: np.ndarray, dtype) -> np.ndarray:

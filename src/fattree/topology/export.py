@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..registry import Registry
-from .core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP, Topology
+from .core import PORT_CUBE, PORT_DOWN, PORT_KIND_NAMES, PORT_NODE, PORT_UP, Topology
 
 CHUNK_ROWS = 1 << 18  # rows rendered per kernel call: bounds the buffer to a few MB
 
@@ -256,8 +256,7 @@ def node_above(topo: Topology) -> np.ndarray:
     return 2 * layer[topo.node_switch] > top
 
 
-# GraphML names of the port kinds, indexed by the PORT_* codes of fattree.topology.core
-PORT_KIND_NAMES = ("down", "up", "cube", "node")
+# GraphML names of the port kinds (PORT_KIND_NAMES) are indexed by the PORT_* codes
 assert [PORT_DOWN, PORT_UP, PORT_CUBE, PORT_NODE] == list(range(4))
 
 

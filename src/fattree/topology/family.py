@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
+from ._np import np
 
 from ..errors import ParameterError, ResourceError, closest
 from ..params import Invalid, Parameter

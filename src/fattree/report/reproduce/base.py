@@ -60,11 +60,14 @@ class Context:
     quick: bool = False
     #: shipped study whose experiments the simulation and fault entries run
     study: str = ""
+    #: the reduced default of a study with a full-scale version (``fattree study flagship``
+    #: without ``--full``): entries with runs of their own make fewer, on the same networks
+    reduced: bool = False
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
         if not self.study:
-            self.study = "flagship-quick" if self.quick else "flagship"
+            self.study = "flagship-quick" if self.quick else "flagship-full"
 
 
 @dataclass
@@ -130,12 +133,8 @@ def _figure(size=(6.4, 4.2)):
 
 
 def _adopt_analytic_figures(claims: dict) -> None:
-    try:
-        from ..figures_analytics import ANALYTIC_FIGURES
-    except ModuleNotFoundError as exc:  # the analytics concern is not part of this build
-        if not (exc.name or "").startswith("fattree"):
-            raise
-        return
+    from ..figures_analytics import ANALYTIC_FIGURES
+
     for key, fig in ANALYTIC_FIGURES.items():
         if key in REPRODUCTIONS:
             continue

@@ -51,12 +51,8 @@ _ORDER = (
 
 
 def _register() -> None:
-    try:
-        from ...analysis.kncube import TABLES_002
-    except ModuleNotFoundError as exc:  # the analytics concern is not part of this build
-        if not (exc.name or "").startswith("fattree"):
-            raise
-        return
+    from ...analysis.kncube import TABLES_002
+
     keys = [k for k in _ORDER if k in TABLES_002] + sorted(k for k in TABLES_002 if k not in _ORDER)
     for i, key in enumerate(keys, 1):
         fn, name = TABLES_002.get(key), f"002-table{i}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 
 def digit(x: np.ndarray, i: int, k: int) -> np.ndarray:

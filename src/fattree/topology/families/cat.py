@@ -16,7 +16,7 @@ Other cube switches: ``0..k-1`` compute nodes, ``k..2k-1`` cube, dimension ``b``
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
 from ..family import Facets, Param, register_family

@@ -11,7 +11,7 @@ stage: group 1).
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ..core import Topology
 from ..family import Facets, Param, register_family

@@ -18,7 +18,7 @@ Node label: the switch label followed by the local index ``j``.
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ...errors import ParameterError
 from ..core import PORT_CUBE, PORT_NODE, Topology

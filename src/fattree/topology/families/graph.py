@@ -13,18 +13,14 @@ described in ``docs/export-and-import.md``.
 
 from __future__ import annotations
 
-import xml.parsers.expat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse as sp
-from scipy.sparse import csgraph
+from .._np import np
 
 from ...errors import InputFileError, ParameterError
 from ...fileio import open_input, read_input
-from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from ..export import PORT_KIND_NAMES
+from ..core import PORT_CUBE, PORT_DOWN, PORT_KIND_NAMES, PORT_NODE, PORT_NONE, PORT_UP, Topology
 from ..family import Facets, Param, register_family
 
 FORMATS = ("auto", "edgelist", "graphml", "anynet")
@@ -381,6 +377,8 @@ def _read_graphml(path: Path) -> _Parsed:
     Only the attributes fattree uses are kept (by ``attr.name``): ``kind``, ``level``,
     ``layer`` of vertices and ``port_a``, ``port_b``, ``kind_a``, ``kind_b`` of edges.
     """
+    import xml.parsers.expat  # when a GraphML file is read, not when the family registers
+
     g = _Parsed()
     keys: dict[str, str] = {}  # key id -> attr.name
     defaults: dict[str, str] = {}  # attr.name -> default value
@@ -690,11 +688,15 @@ def _assemble(path: Path, g: _Parsed, node_prefix: str, params: dict, fmt: str) 
 
 
 def _adjacency(a, b, nv):
+    import scipy.sparse as sp  # scipy when a file is read, not when the family registers
+
     data = np.ones(2 * len(a), np.int8)
     return sp.csr_matrix((data, (np.concatenate([a, b]), np.concatenate([b, a]))), shape=(nv, nv))
 
 
 def _check_connected(path, names, node_old, sw_old, a, b, nv, where) -> None:
+    from scipy.sparse import csgraph
+
     count, comp = csgraph.connected_components(_adjacency(a, b, nv), directed=False)
     if count == 1:
         return
@@ -716,6 +718,8 @@ def _levels(g: _Parsed, sw_old, n, s, a, b) -> np.ndarray:
         return np.array([g.level[v] for v in sw_old], np.int64)
     if s == 0:
         return np.zeros(0, np.int64)
+    from scipy.sparse import csgraph
+
     dist = csgraph.dijkstra(
         _adjacency(a, b, n + s),
         directed=False,

@@ -9,7 +9,7 @@ Roots use only their k down ports.
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ..core import PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
 from ..export import booksim_native

@@ -10,7 +10,7 @@ See ``docs/families/hybrids.md`` for the choices and their evidence.
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ..core import Topology
 from ..family import Facets, Param, register_family

@@ -8,7 +8,7 @@ at stage n-2 the up ports are the cross links to ``<1-G, n-2, D[n-2:=i]>``.
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ..core import PORT_NODE, PORT_DOWN, PORT_UP, Topology
 from ..family import Facets, Param, register_family

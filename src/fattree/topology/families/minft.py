@@ -25,7 +25,7 @@ routing needs: ``n``, ``rows``, ``columns``, the port numbers and ``lateral_bits
 
 from __future__ import annotations
 
-import numpy as np
+from .._np import np
 
 from ...errors import ParameterError
 from ..core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology

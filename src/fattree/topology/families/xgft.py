@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from math import prod
 
-import numpy as np
+from .._np import np
 
 from ...errors import ParameterError
 from ..core import PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
