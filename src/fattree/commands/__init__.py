@@ -47,9 +47,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "design": (
         ("analytics",),
-        "Every feasible (family, k, n) reaching --nodes, ranked by RCP or an objective (closed "
-        "forms and the price model; graphs are built only to cut the bisection of families "
-        "without a closed form).",
+        "Every feasible (family, k, n) reaching --nodes, ranked by an objective: by default "
+        "what one unit of uniform throughput costs ($/node over the throughput bound), or "
+        "cost, latency, throughput, RCP (closed forms and the price model; graphs are built "
+        "only to cut the bisection of families without a closed form).",
     ),
     "compare": (
         ("analytics",),
