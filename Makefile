@@ -20,7 +20,7 @@ run: $(STAMP)
 
 # every test (the README's command; CI runs it through .ci/run), one worker per core
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal tests src/fattree
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15 tests src/fattree
 
 # the tests not marked slow (under a minute on two cores)
 test-fast: $(STAMP)
