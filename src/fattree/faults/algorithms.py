@@ -1,6 +1,6 @@
 """The link-fault-tolerant routing algorithms of 001 (and extensions), as flag sets.
 
-Each algorithm is a combination of the detours of mikant-routing-spec.md §3, tried in
+Each algorithm is a combination of the detours of docs/mikant-routing.md §3, tried in
 the precedence order of §4 (crossing faults: GNS → TT → XT; down-phase faults: GDL),
 under one of two knowledge models (§3.0): ``local`` (a switch sees only its own links)
 or ``lookahead`` (the trigger switch sees every link of its candidate detours).
@@ -116,14 +116,19 @@ _register("gns+tt+xt+gdl", GNS | TT | XT | GDL, "all four of 001 (GNS → TT →
 _register(
     "gns+tt+xt+gdl+root",
     GNS | TT | XT | GDL | ROOT,
-    "extension (spec §3.5): crossing detours also at root crossings",
+    "extension (docs/mikant-routing.md §3.5): crossing detours also at root crossings",
 )
 _register(
     "gns+tt+xt+gdl+upalt",
     GNS | TT | XT | GDL | UPALT,
-    "extension (spec §3.5): any healthy up port below the crossing / at a root crossing",
+    "extension (docs/mikant-routing.md §3.5): any healthy up port below the crossing / at a root crossing",
 )
-_register("upalt", UPALT, "spec §3.5 UPALT: first healthy up port on the way up (any NCA)", _LOCAL)
+_register(
+    "upalt",
+    UPALT,
+    "docs/mikant-routing.md §3.5 UPALT: first healthy up port on the way up (any NCA)",
+    _LOCAL,
+)
 _register(
     "escape",
     GNS | TT | XT | GDL | ROOT | UPALT | ESCAPE,
@@ -215,7 +220,7 @@ MIKANT_FAMILIES = ("mikant", "mikantc")
 # Other families: the escape-style extension is ``detour`` (accepted as ``escape``).
 GENERIC_ALIASES = {"escape": "detour", "updown": "updown-table", "shortest": "shortest-table"}
 
-# The names mikant-routing-spec.md §4 uses, mapped to ours.
+# The names docs/mikant-routing.md §4 uses, mapped to ours.
 SPEC_NAMES = {
     "all4": "gns+tt+xt+gdl",
     "all4+root": "gns+tt+xt+gdl+root",

@@ -1,4 +1,4 @@
-"""Channel dependency graphs of fault-tolerant routes and a deadlock-free VC rule (spec §6).
+"""Channel dependency graphs of fault-tolerant routes and a deadlock-free VC rule (docs/mikant-routing.md §6).
 
 A channel is a switch output port on one virtual channel, id ``(sw * R + port) * V + vc``
 (the ids of ``fattree.routing.deadlock``, whose cycle finder is reused). The graph holds
@@ -252,7 +252,7 @@ def classes_bound(algorithm: str, n: int) -> int | None:
 
     References
     ----------
-    mikant-routing-spec.md §3-4, §6.
+    docs/mikant-routing.md §3-4, §6.
     """
     (alg,) = resolve_algorithms([algorithm], "mikant")
     f = alg.flags
@@ -352,7 +352,7 @@ def ft_dependency_graph(
 
     References
     ----------
-    Dally & Seitz (1987); mikant-routing-spec.md §6.
+    Dally & Seitz (1987); docs/mikant-routing.md §6.
     """
     k, n = _mikant(topo)
     check_model(model)
@@ -424,7 +424,7 @@ def walk_vcs(
 
     References
     ----------
-    mikant-routing-spec.md §6; docs/faults-deadlock.md.
+    docs/mikant-routing.md §6; docs/faults-deadlock.md.
     """
     k, n = _mikant(topo)
     check_model(model)
@@ -510,7 +510,7 @@ def ft_deadlock(
 
     References
     ----------
-    W. J. Dally, C. L. Seitz, IEEE TC 36(5), 1987; 001 §4.2; mikant-routing-spec.md §6.
+    W. J. Dally, C. L. Seitz, IEEE TC 36(5), 1987; 001 §4.2; docs/mikant-routing.md §6.
     """
     t0 = time.perf_counter()
     if (

@@ -180,7 +180,7 @@ def explain_route(
 
     References
     ----------
-    001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 Algorithm 1.
+    001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 Algorithm 1.
     """
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")

@@ -1,4 +1,4 @@
-"""numba walks of MiKANT fault-tolerant routing (mikant-routing-spec.md §2–4) and the oracle.
+"""numba walks of MiKANT fault-tolerant routing (docs/mikant-routing.md §2–4) and the oracle.
 
 All kernels are private and take fixed-dtype arrays. A link ``e`` is faulty when
 ``stamp[e] == cur`` (so a Monte Carlo loop marks a new fault set without clearing).
@@ -28,7 +28,7 @@ _FINAL = (0, 2, 2, 2, 4, 0)  # index of the A1 step that ends each detour kind
 # How the output port of a recorded switch was chosen (column 0 of the optional ``trace``
 # of ft_walk / mikantc_walk; explain.py turns it into words): Algorithm 1, a step of a
 # detour kind above (1..5), or one of these. -1: no port (the walk failed there).
-HOW_UPALT = 6  # another healthy up port (spec §3.5 UPALT)
+HOW_UPALT = 6  # another healthy up port (docs/mikant-routing.md §3.5 UPALT)
 HOW_MISROUTE = 7  # escape: a misroute
 HOW_CUBE = 8  # MiKANTC: the cube hop of the fault-free rule
 HOW_MULTIPATH = 9  # MiKANTC: another shortest-path cube dimension (004 Algorithm 1)
@@ -105,7 +105,7 @@ def _cross_back(k, tn2, w2, out):
 
 @njit(cache=True)
 def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
-    """Allowed ports of one detour step at switch s, in preference order (spec §3)."""
+    """Allowed ports of one detour step at switch s, in preference order (docs/mikant-routing.md §3)."""
     K = k ** (n - 1)
     d = s % K
     if kind != KIND_TX and step == _FINAL[kind]:
@@ -207,7 +207,7 @@ def continue_detour(ip, kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_ind
     the switch and the destination as MiKANT indices; shared by the MiKANT and MiKANTC
     walks). Returns ``(port or -1, kind used, kind after, step after)``."""
     if kind == KIND_TX and step == 1:
-        # ALL, local model: TT if X1 can turn back, else X-Turns (spec §4)
+        # ALL, local model: TT if X1 can turn back, else X-Turns (docs/mikant-routing.md §4)
         cnt = step_ports(ip, KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
         kind = KIND_TT if first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else KIND_XT
     cnt = step_ports(ip, kind, step, vs, tv, k, n, w2, wl, lw, ports)
@@ -231,7 +231,7 @@ def _crossing_kind_on(cand, flags, n):
 
 @njit(cache=True, inline="always")
 def start_crossing_detour(ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
-    """Local model, a faulty crossing port: the first of GNS, TT, XT (spec §4 order) that
+    """Local model, a faulty crossing port: the first of GNS, TT, XT (docs/mikant-routing.md §4 order) that
     the algorithm has and whose first step has a healthy port at ``s``. Returns
     ``(port or -1, kind, bitmask of the kinds that could not start)``."""
     hmask = 0
@@ -524,7 +524,7 @@ def ft_walk(
     ``(ip, scr)``: the scratch of :func:`walk_scratch` (allocation-free: the Monte Carlo
     loop and the simulator reuse theirs). ``src`` >= 0 starts at that node (its node link
     counts as a hop); otherwise the walk starts at switch ``start``. Hops count links
-    including both node links (spec §1.4). ``trace`` (optional int64 (cap, 4), for
+    including both node links (docs/mikant-routing.md §1.4). ``trace`` (optional int64 (cap, 4), for
     explanations): per recorded switch, how its port was chosen (``HOW_*`` or a detour
     kind, -1: none), the detour step, the faulty Algorithm-1 port that triggered a rule
     (-1) and a bitmask of the detour kinds that could not start there (at a dead end: the

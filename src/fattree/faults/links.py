@@ -37,7 +37,7 @@ def link_between(topo: Topology, a: int, b: int) -> int:
 
 
 def mikant_link_id(topo: Topology, lid) -> int:
-    """Link of 001's ID ``<G, level, D_{n-2..0}, P>`` (spec §1.3) in a MiKANT.
+    """Link of 001's ID ``<G, level, D_{n-2..0}, P>`` (docs/mikant-routing.md §1.3) in a MiKANT.
 
     Parameters
     ----------

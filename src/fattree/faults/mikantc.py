@@ -244,7 +244,7 @@ def mikantc_hop(
     hfault = -1
     hmask = 0
     if kind != KIND_NONE:
-        # a tree detour step (spec §3.0, local model), on the virtual MiKANT index
+        # a tree detour step (docs/mikant-routing.md §3.0, local model), on the virtual MiKANT index
         p, how, kind, step = continue_detour(
             ip,
             kind,

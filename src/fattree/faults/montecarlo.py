@@ -1,4 +1,4 @@
-"""Monte Carlo evaluation of fault-tolerant routing (001 §5, spec §5), numba over trials.
+"""Monte Carlo evaluation of fault-tolerant routing (001 §5, docs/mikant-routing.md §5), numba over trials.
 
 Per trial: ``round(rate × links)`` faulty links drawn uniformly without replacement (node
 links included unless ``switch_only``), a source and a destination node (``s ≠ t``), and
@@ -378,7 +378,7 @@ def evaluate(
 
     References
     ----------
-    001 §5 (protocol and Figs. 8–9); mikant-routing-spec.md §5.
+    001 §5 (protocol and Figs. 8–9); docs/mikant-routing.md §5.
     """
     t0 = time.perf_counter()
 

@@ -88,7 +88,7 @@ def ft_route(
 
     References
     ----------
-    001 §4.2 and Algorithm 2; mikant-routing-spec.md §3–4; 004 §3–4 (MiKANTC).
+    001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 §3–4 (MiKANTC).
     """
     if not resolve_algorithms([algorithm], topo.family)[0].walked_on(topo.family):
         return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)

@@ -152,7 +152,7 @@ def balanced_table(k: int) -> np.ndarray:
 
     References
     ----------
-    mikant-routing-spec.md §6 (crossings and VCs); docs/routing.md ("balanced").
+    docs/mikant-routing.md §6 (crossings and VCs); docs/routing.md ("balanced").
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= LIMIT_K:
         raise ParameterError(

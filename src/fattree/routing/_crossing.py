@@ -53,7 +53,7 @@ def crossing_table(k: int) -> np.ndarray:
 
     References
     ----------
-    mikant-routing-spec.md §6 (why Algorithm 1's crossing is acyclic); docs/routing.md.
+    docs/mikant-routing.md §6 (why Algorithm 1's crossing is acyclic); docs/routing.md.
     """
     if k in _SMALL:
         return np.array([int(ch) for ch in _SMALL[k]], np.int64).reshape(k, k)

@@ -136,7 +136,7 @@ def _emit(out, port):
 
 @njit(cache=True)
 def _mikant_ports(iparams, sw, src, dst, pkt_key, out):
-    """MiKANT: Algorithm 1 (mikant-routing-spec.md §2, 001's printing) with the up-port
+    """MiKANT: Algorithm 1 (docs/mikant-routing.md §2, 001's printing) with the up-port
     policy inside a group and Algorithm 1's crossing rule at stage n-2."""
     k = iparams[IP_K]
     n = iparams[IP_N]
@@ -152,7 +152,7 @@ def _mikant_ports(iparams, sw, src, dst, pkt_key, out):
     pw = iparams[IP_POW + lev]
     if g == gt:
         if pol == POL_LITERAL000:
-            # 000 as printed: full comparison, down port T_{L_W} (loops; spec §2.1)
+            # 000 as printed: full comparison, down port T_{L_W} (loops; docs/mikant-routing.md §2.1)
             if d == c % kn1:
                 if lev >= 1:
                     return _emit(out, (c // pw) % k)

@@ -1,7 +1,7 @@
 """Registrations of every routing algorithm (see docs/routing.md for the choices).
 
 kant / clos: nearest-common-ancestor up*/down*; mikant: Algorithm 1 (000, as printed
-in 001; mikant-routing-spec.md §2). The up-port policy is the only difference
+in 001; docs/mikant-routing.md §2). The up-port policy is the only difference
 between ``alg1``, ``dmodk``, ``smodk``, ``random`` and ``adaptive``; on MiKANT all of
 them cross between the groups by Algorithm 1's rule at stage n-2. Then the table-based
 ``shortest`` / ``updown`` (any graph), the cube-tree routing of the hybrids, e-cube,
@@ -95,7 +95,7 @@ register_algorithm(
 register_algorithm(
     "minimal-all",
     title="every minimal hop, any root (2 VCs)",
-    paper="spec §6 (1 VC: cycle)",
+    paper="docs/mikant-routing.md §6 (1 VC: cycle)",
     families=("mikant",),
     adaptive=True,
     vcs_required=2,
@@ -134,7 +134,7 @@ def _balanced(topo, seed):
 register_algorithm(
     "alg1-literal-000",
     title="000's printing taken literally (loops)",
-    paper="000 Alg. 1; spec §2.1",
+    paper="000 Alg. 1; docs/mikant-routing.md §2.1",
     families=("mikant",),
     minimal=False,
     demo=True,

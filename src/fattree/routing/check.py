@@ -175,7 +175,7 @@ def _paper_mikant(k: int, n: int, N: int) -> float:
     return incl * N / (N - 1)
 
 
-# closed-form average distance over S != T, per family (verified in the spec §1.4)
+# closed-form average distance over S != T, per family (verified in docs/mikant-routing.md §1.4)
 PAPER_AVERAGE: Registry = Registry("average distance formula")
 PAPER_AVERAGE.add(
     "mikant",
@@ -316,7 +316,7 @@ def check(
 
     References
     ----------
-    000 Theorem 6 (average distance); mikant-routing-spec.md §1.4 and §2.
+    000 Theorem 6 (average distance); docs/mikant-routing.md §1.4 and §2.
     """
     t0 = time.perf_counter()
     if not isinstance(topo, Topology):

@@ -215,7 +215,7 @@ def algorithms_for(family: str, *, include_demo: bool = False) -> list[str]:
 
     References
     ----------
-    000 Algorithm 1; mikant-routing-spec.md §2.
+    000 Algorithm 1; docs/mikant-routing.md §2.
     """
     own = [
         a.name
@@ -318,7 +318,7 @@ def compile_routing(topo: Topology, algorithm: str | None = None, seed: int = 0)
 
     References
     ----------
-    000 Algorithm 1; mikant-routing-spec.md §2; docs/routing.md.
+    000 Algorithm 1; docs/mikant-routing.md §2; docs/routing.md.
     """
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")

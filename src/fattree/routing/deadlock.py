@@ -191,7 +191,7 @@ def deadlock(
     References
     ----------
     W. J. Dally, C. L. Seitz, "Deadlock-free message routing in multiprocessor
-    interconnection networks", IEEE TC 36(5), 1987; mikant-routing-spec.md §6.
+    interconnection networks", IEEE TC 36(5), 1987; docs/mikant-routing.md §6.
     """
     t0 = time.perf_counter()
     g = dependency_graph(topo, algorithm, vcs=vcs, seed=seed, failed_links=failed_links)

@@ -42,7 +42,7 @@ def alg1_iparams(k, n):
 
     References
     ----------
-    000 Algorithm 1 (001's printing); mikant-routing-spec.md §2.
+    000 Algorithm 1 (001's printing); docs/mikant-routing.md §2.
     """
     ip = np.zeros(IP_POW + n + 1, np.int64)
     ip[IP_K] = k

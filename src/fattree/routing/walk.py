@@ -141,7 +141,7 @@ def route(
 
     References
     ----------
-    000 Table II; mikant-routing-spec.md §2.
+    000 Table II; docs/mikant-routing.md §2.
     """
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")

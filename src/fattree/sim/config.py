@@ -101,7 +101,7 @@ class SimConfig:
         only (a failed node link cuts its node off in every design alike), as the
         ``faults`` command's ``--fault-pool``.
     fault_model : {"local", "lookahead"}
-        Knowledge model of the fault-tolerant routing (mikant-routing-spec.md §3.0):
+        Knowledge model of the fault-tolerant routing (docs/mikant-routing.md §3.0):
         ``local`` (a switch sees its own links; the papers') or ``lookahead`` (the
         switch that starts a detour sees every link of it; mikant only).
     model : str
