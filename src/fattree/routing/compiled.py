@@ -161,6 +161,13 @@ class CompiledRouting:
     support: str | None = None
     per_packet: bool = False
 
+    def __post_init__(self):
+        # the kernels' one signature (routing/kernel.py): C-contiguous int64 / int32 arrays
+        for name, dtype in (("iparams", np.int64), ("table", np.int32)):
+            a = getattr(self, name)
+            if a.dtype != dtype or not a.flags.c_contiguous:
+                object.__setattr__(self, name, np.ascontiguousarray(a, dtype))
+
 
 NO_TABLE = np.zeros((1, 1), np.int32)
 NO_TABLE.flags.writeable = False

@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..registry import Registry
 from .core import PORT_CUBE, PORT_DOWN, PORT_KIND_NAMES, PORT_NODE, PORT_UP, Topology
+from .family import BOOKSIM_NATIVE, booksim_native  # noqa: F401  (re-exported)
 
 CHUNK_ROWS = 1 << 18  # rows rendered per kernel call: bounds the buffer to a few MB
 
@@ -782,34 +783,6 @@ def booksim_config(
         lines.append(f"{BOOKSIM_KEYS[name]} = {v};")
     lines += [f"{key} = {v};" for key, v in BOOKSIM_FIXED.items()]
     return "\n".join(lines) + "\n"
-
-
-#: Families BookSim2 builds itself: ``f(topo) -> (k, n)`` of its ``topology = fattree``
-#: (registered by the family's module with :func:`booksim_native`).
-BOOKSIM_NATIVE: Registry[Callable] = Registry("BookSim2 built-in network")
-
-
-def booksim_native(*families: str):
-    """Register ``f(topo) -> (k, n)``: the family is BookSim2's built-in ``fattree`` with
-    these ``k`` and ``n`` (a decorator), so its ``.cfg`` names it instead of the anynet file.
-
-    Parameters
-    ----------
-    *families : str
-        Family names.
-
-    Returns
-    -------
-    callable
-        The decorator; it returns ``f`` unchanged.
-    """
-
-    def deco(fn):
-        for f in families:
-            BOOKSIM_NATIVE.add(f, fn)
-        return fn
-
-    return deco
 
 
 def booksim_companion(topo: Topology, network_file: str) -> Iterator[bytes]:

@@ -380,3 +380,31 @@ __all__ = [
     "resolve",
     "build",
 ]
+
+
+#: Families BookSim2 builds itself: ``f(topo) -> (k, n)`` of its ``topology = fattree``
+#: (registered by the family's module with :func:`booksim_native`).
+BOOKSIM_NATIVE: Registry[Callable] = Registry("BookSim2 built-in network")
+
+
+def booksim_native(*families: str):
+    """Register ``f(topo) -> (k, n)``: the family is BookSim2's built-in ``fattree`` with
+    these ``k`` and ``n`` (a decorator), so its ``.cfg`` names it instead of the anynet file.
+
+    Parameters
+    ----------
+    *families : str
+        Family names.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``f`` unchanged.
+    """
+
+    def deco(fn):
+        for f in families:
+            BOOKSIM_NATIVE.add(f, fn)
+        return fn
+
+    return deco

@@ -281,7 +281,7 @@ def anynet_min_routing(topo):
     cr = compile_routing(topo, "shortest")  # the table routing's kernel code and checks
     ns = np.asarray(topo.node_switch, np.int64)
     nh = net.next_hop.reshape(S, S).astype(np.int32)
-    table = nh[:, ns]  # (S, N): the port towards each destination's switch
+    table = np.ascontiguousarray(nh[:, ns])  # (S, N): the port towards each destination's switch
     table[ns, np.arange(N)] = np.asarray(topo.node_port, np.int32)
     return replace(cr, algorithm="booksim-min", table=table)
 

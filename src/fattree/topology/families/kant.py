@@ -12,8 +12,7 @@ from __future__ import annotations
 from .._np import np
 
 from ..core import PORT_DOWN, PORT_NODE, PORT_NONE, PORT_UP, Topology
-from ..export import booksim_native
-from ..family import Facets, Param, register_family
+from ..family import Facets, Param, booksim_native, register_family
 from ._digits import all_nodes_one_class, digit, digits_msd, set_digit
 
 
