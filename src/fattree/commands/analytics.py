@@ -207,7 +207,7 @@ def design(
     rank_by = rank_by or "rcp"
     budget = radix if radix is not None else max_radix
     fams = _split(families) or list(DEFAULT_FAMILIES + TAPERED)
-    metrics = True  # price, bisection and cut bound for every row (issue 13)
+    metrics = True  # price, bisection and cut bound for every row
     pr = load_prices(prices)
     with ProgressLine(f"design --nodes {nodes}: ranking", quiet=as_json) as bar:
         d = run(

@@ -172,7 +172,7 @@ def _simulate_cmd(w, **kw) -> None:
     bound = None
     if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
         bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
-        warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # issue 13: a far better routing exists
+        warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # a far better routing exists
     results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
     if output:
         frame = results_frame(results)

@@ -36,7 +36,7 @@ from .algorithms import (
 from .generic import ft_walk_generic_into, route_length, updown_distance, updown_order
 from .kernel import OK, ft_walk, oracle_bfs, walk_scratch
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
-from .mcdraw import draw_trial  # noqa: F401  (public here since issue 5)
+from .mcdraw import draw_trial  # noqa: F401  (public here)
 
 
 def _mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):

@@ -1,4 +1,4 @@
-"""Fault tolerance across families of similar size (issue 11, "The comparison").
+"""Fault tolerance across families of similar size (docs/faults-families.md).
 
 MiKANT, a k-ary n-tree and a Clos with the same number of nodes: success ratio and path
 length of the successful routes against the link fault rate, for each family's default
@@ -182,7 +182,7 @@ def saturation_vs_faults(
 
     References
     ----------
-    Dally & Towles §3.3 (channel-load bound); 000 §V.B (accepted throughput); issue 11.
+    Dally & Towles §3.3 (channel-load bound); 000 §V.B (accepted throughput); docs/faults-families.md.
     """
     import pandas as pd
 

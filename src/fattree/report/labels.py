@@ -1,5 +1,5 @@
 """Human names for report legends, titles and tables: ``mikant:k=4,n=5`` -> ``MiKANT(4,5)``,
-numbers to sensible digits (issue 13: "human legends, not family=mikant")."""
+numbers to sensible digits (human legends, not family=mikant)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ only it understands (``own``) and the fields whose non-default values contradict
 
 References
 ----------
-docs/simulator.md (the papers' model, 000 §V.B); docs/booksim.md (BookSim2, issue 12).
+docs/simulator.md (the papers' model, 000 §V.B); docs/booksim.md (BookSim2).
 """
 
 from __future__ import annotations

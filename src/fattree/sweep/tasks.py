@@ -544,7 +544,7 @@ def _faults(config: dict, seed: int) -> dict:
     return out
 
 
-# ----------------------------------------------------------------------------- cost (issue 13)
+# ----------------------------------------------------------------------------- cost
 _COST_TRAFFIC = ("uniform", "randperm", "bitcomp")
 
 
@@ -649,7 +649,7 @@ def _cost(config: dict, seed: int) -> dict:
     and bit-complement traffic (N a power of two) come from ``routing.load``; the cut
     bound from ``analysis.designmetrics`` holds for any routing.
 
-    References: issue 13; docs/analytics.md (cost model); docs/routing.md (channel load).
+    References: docs/analytics.md (cost model); docs/routing.md (channel load).
     """
     from dataclasses import replace as _replace
 

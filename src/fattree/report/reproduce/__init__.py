@@ -26,7 +26,7 @@ from ...errors import FattreeError
 
 # the paper modules register their entries on import (order: the order of `all`)
 from . import p000, p001, p002, p003, p004  # noqa: F401
-from . import families  # noqa: F401,E402  (issue 11: not a paper's figure; after the papers)
+from . import families  # noqa: F401,E402  (not a paper's figure; after the papers)
 from .base import (
     REPRODUCTIONS,
     Context,

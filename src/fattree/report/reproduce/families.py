@@ -1,4 +1,4 @@
-"""Fault tolerance across families of similar size (issue 11, "The comparison").
+"""Fault tolerance across families of similar size (docs/faults-families.md).
 
 Not a paper's figure: the flagship's answer to "MiKANT, a k-ary n-tree or a Clos, and how
 robust to link faults?". Monte Carlo success ratio and path length against the fault rate

@@ -223,7 +223,7 @@ def _sim_frame(ctx: Context, experiment: str = "latency"):
     from ...sweep.study import builtin_study
 
     study = builtin_study(ctx.study).select([experiment])
-    # 000 §V.B routes by Algorithm 1; the toolkit's defaults are balanced (issue 13)
+    # 000 §V.B routes by Algorithm 1; the toolkit's defaults are balanced
     other = sorted({str(p.config.get("algorithm")) for p in study.points()} - {"alg1"})
     if other:
         raise ParameterError(
