@@ -15,15 +15,20 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# `fattree warmup` returns at once when this version of the sources is compiled; after an
+# edit it compiles the new version's kernels before the work, not inside each test worker
 run: $(STAMP)
+	$(BIN)/fattree warmup
 	$(BIN)/fattree study flagship -o out
 
 # every test (the README's command; CI runs it through .ci/run), one worker per core
 test: $(STAMP)
+	$(BIN)/fattree warmup
 	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15 tests src/fattree
 
 # the tests not marked slow (under a minute on two cores)
 test-fast: $(STAMP)
+	$(BIN)/fattree warmup
 	$(BIN)/python -m pytest -n auto --dist worksteal -m "not slow" tests src/fattree
 
 bench: $(STAMP)

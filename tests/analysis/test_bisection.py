@@ -276,3 +276,17 @@ def test_info_says_exact(capsys):
     assert main(["info", "rsminft:clients=128", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"bisection_exact": true' in out and '"bisection_width": 32' in out
+
+
+def test_ilp_stops_at_a_node_limit_the_same_on_any_machine(monkeypatch):
+    """The ILP's budget is branch-and-bound nodes, not seconds: a busy machine gets the
+    same answer as a quiet one."""
+    from fattree.analysis import bisection as mod
+
+    monkeypatch.setattr(mod, "ILP_NODE_LIMIT", 20)
+    monkeypatch.setattr(mod, "FLOW_TIME_LIMIT", 0.5)
+    t = fattree.build("clos:k=4,n=3")  # about 10,000 nodes to prove 64
+    runs = [bisection(t) for _ in range(2)]
+    for b in runs:
+        assert not b.exact and b.width == 64 and "ilp stopped at the 20 nodes limit" in b.method
+    assert runs[0].method == runs[1].method

@@ -151,3 +151,24 @@ def test_numba_cache_folder_is_named_after_the_sources(tmp_path):
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out[0] == out[1] == str(tmp_path)
+
+
+def test_warmup_returns_at_once_when_this_version_is_warm(tmp_path, monkeypatch, capsys):
+    """`make test` and `make run` call the warmup every time: when the folder of this
+    version of the sources is marked complete, it compiles nothing and starts no step."""
+    from fattree.commands import warmup as mod
+
+    (tmp_path / mod.MARKER).write_text("every warmup step compiled\n")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    steps = []
+    monkeypatch.setattr(mod, "_step", lambda *a: steps.append(a))
+    monkeypatch.setattr(mod.subprocess, "run", lambda *a, **k: steps.append(a))
+    mod.warmup(jobs=0, force=False)
+    assert steps == [] and "already compiled" in capsys.readouterr().err
+    # without the marker (a new version of the sources) every step runs, then it is written
+    (tmp_path / mod.MARKER).unlink()
+    monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
+    monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
+    mod.warmup(jobs=1, force=False)
+    assert len(steps) == sum(len(c) for c in mod.CHAINS) + 1  # + the routing import
+    assert (tmp_path / mod.MARKER).is_file()

@@ -23,8 +23,15 @@ from ..errors import ParameterError
 
 #: Instances with at most this many switches are solved exactly by the ILP.
 ILP_MAX_SWITCHES = 128
-#: Seconds the ILP may run before its best cut is returned as a bound.
-ILP_TIME_LIMIT = 10.0
+#: Branch-and-bound nodes the ILP may explore before its best cut is returned as a bound:
+#: a limit on work, so that the same graph gets the same answer on any machine and load
+#: (a wall-clock limit proved a width on a quiet machine and not on a busy one).
+ILP_NODE_LIMIT = 1000
+#: Seconds after which the ILP stops whatever the node count: a safety stop that the
+#: node limit keeps out of reach on the instances the ILP is tried on.
+ILP_TIME_LIMIT = 120.0
+#: Seconds the flow lower bound's linear program may take (an optional, stronger bound).
+FLOW_TIME_LIMIT = 10.0
 #: Largest switches x nodes for which routings' channel loads are tried as flows.
 FLOW_MAX_WORK = 1 << 24
 #: Largest number of variables (source switches x arcs) of the flow LP.
@@ -78,9 +85,11 @@ def bisection(
     ilp_max_switches : int
         Largest number of switches for which the ILP is attempted (0 disables it).
     time_limit : float
-        Seconds given to the ILP, which looks for a balanced cut smaller than the best
-        explicit one (none: the explicit cut is optimal); if it stops early the
-        result is the best cut known, labelled as an upper bound.
+        Seconds after which the ILP stops in any case. The ILP looks for a balanced cut
+        smaller than the best explicit one (none: the explicit cut is optimal) within
+        :data:`ILP_NODE_LIMIT` branch-and-bound nodes, so its answer does not depend on
+        the machine's speed; if it stops early the result is the best cut known,
+        labelled as an upper bound.
 
     Examples
     --------
@@ -114,10 +123,11 @@ def bisection(
         return Bisection(cut.width, True, "ilp", cut.width, cut.side)
     if cut is not None and cut.width < best.width:
         best = Bisection(
-            cut.width, False, "ilp stopped at the time limit, upper bound", 0, cut.side
+            cut.width, False, "ilp stopped at its limit, upper bound", 0, cut.side
         )
     proved = f", proved >= {lower}" if lower > 0 else ""
-    method = f"{best.method}; ilp stopped at the {time_limit:g} s limit{proved}"
+    stop = f"{ILP_NODE_LIMIT} nodes" if status == "nodes" else f"{time_limit:g} s"
+    method = f"{best.method}; ilp stopped at the {stop} limit{proved}"
     if best.width == lower:
         return Bisection(best.width, True, method, lower, best.side)
     return _with_flow_bound(
@@ -127,7 +137,9 @@ def bisection(
 
 def _with_flow_bound(topo, best: Bisection, lower: int, time_limit: float) -> Bisection:
     """``best`` made exact when the flow lower bound meets it, else with the better bound."""
-    flow, how = flow_lower_bound(topo, time_limit=time_limit, target=best.width)
+    flow, how = flow_lower_bound(
+        topo, time_limit=min(time_limit, FLOW_TIME_LIMIT), target=best.width
+    )
     if flow >= best.width:
         return Bisection(
             best.width,
@@ -184,7 +196,7 @@ def cut_lower_bound(n_nodes: int, load: float) -> int:
     return int(np.min(np.abs(a - m) + need))
 
 
-def flow_lower_bound(topo, *, time_limit: float = ILP_TIME_LIMIT, target: int | None = None):
+def flow_lower_bound(topo, *, time_limit: float = FLOW_TIME_LIMIT, target: int | None = None):
     """A lower bound on the bisection width from a uniform multicommodity flow.
 
     Three flows are tried, cheapest first, until the bound reaches ``target``: the even
@@ -581,7 +593,7 @@ def _ilp(topo, time_limit: float, below: int):
         constraints=constraints,
         integrality=integrality,
         bounds=Bounds(lb, ub),
-        options={"time_limit": float(time_limit), "disp": False},
+        options={"time_limit": float(time_limit), "node_limit": ILP_NODE_LIMIT, "disp": False},
     )
     if res.status == 2:
         return "none", None, below
@@ -601,4 +613,5 @@ def _ilp(topo, time_limit: float, below: int):
         cut = Bisection(cut_size(topo, side), res.status == 0, "ilp", 0, side)
     if res.status == 0:
         return "optimal", cut, cut.width
-    return "limit", cut, lower
+    # HiGHS reports its node limit as "solution limit reached" (scipy's status 4)
+    return ("nodes" if res.status == 4 else "limit"), cut, lower

@@ -89,14 +89,37 @@ def _step(what: str, args: list[str]) -> tuple[str, float, str]:
     return what, time.perf_counter() - t0, err
 
 
+#: written into the cache folder when every step compiled: this version of the sources is warm
+MARKER = "warm"
+
+
+def _marker():
+    from pathlib import Path
+
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or "") / MARKER
+
+
 def warmup(
     jobs: int = typer.Option(
         0, "--jobs", "-j", help="chains run at once (0: one per core, at most 2)"
     ),
+    force: bool = typer.Option(
+        False, "--force", help="run every step even when this version is already warm"
+    ),
 ) -> None:
-    """Compile every numba kernel ahead of time (once per machine; `make install` runs it)."""
+    """Compile every numba kernel ahead of time (once per machine and version of the
+    sources; `make install`, `make run` and `make test` run it)."""
     if jobs < 0:
         raise ParameterError(f"jobs={jobs} is invalid: a count >= 0 (0: one per core)")
+    # the folder is named after the sources: an edit starts a new one, and warms it again
+    marker = _marker()
+    if not force and os.environ.get("NUMBA_CACHE_DIR") and marker.is_file():
+        print(
+            "warmup: the kernels of this version are already compiled "
+            f"({marker.parent.name}); --force compiles them again",
+            file=sys.stderr,
+        )
+        return
     jobs = jobs or min(len(CHAINS), os.cpu_count() or 1)
     t0 = time.perf_counter()
     total = sum(len(c) for c in CHAINS)
@@ -127,6 +150,9 @@ def warmup(
         file=sys.stderr,
     )
     _prune_old_caches()
+    if not failed and os.environ.get("NUMBA_CACHE_DIR"):
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("every warmup step compiled\n")
     if failed:  # not fatal: those kernels compile on first use instead
         print(
             "warmup: warning: these compile on first use instead: " + "; ".join(failed),
