@@ -122,9 +122,7 @@ def bisection(
     if status == "optimal":
         return Bisection(cut.width, True, "ilp", cut.width, cut.side)
     if cut is not None and cut.width < best.width:
-        best = Bisection(
-            cut.width, False, "ilp stopped at its limit, upper bound", 0, cut.side
-        )
+        best = Bisection(cut.width, False, "ilp stopped at its limit, upper bound", 0, cut.side)
     proved = f", proved >= {lower}" if lower > 0 else ""
     stop = f"{ILP_NODE_LIMIT} nodes" if status == "nodes" else f"{time_limit:g} s"
     method = f"{best.method}; ilp stopped at the {stop} limit{proved}"
