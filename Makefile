@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e ".[test]"
-	$(BIN)/fattree warmup
+	$(BIN)/fattree warmup --only run
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -18,7 +18,7 @@ install: $(STAMP)
 # `fattree warmup` returns at once when this version of the sources is compiled; after an
 # edit it compiles the new version's kernels before the work, not inside each test worker
 run: $(STAMP)
-	$(BIN)/fattree warmup
+	$(BIN)/fattree warmup --only run
 	$(BIN)/fattree study flagship -o out
 
 # every test (the README's command; CI runs it through .ci/run), one worker per core

@@ -163,12 +163,41 @@ def test_warmup_returns_at_once_when_this_version_is_warm(tmp_path, monkeypatch,
     steps = []
     monkeypatch.setattr(mod, "_step", lambda *a: steps.append(a))
     monkeypatch.setattr(mod.subprocess, "run", lambda *a, **k: steps.append(a))
-    mod.warmup(jobs=0, force=False)
+    mod.warmup(jobs=0, force=False, only="all")
     assert steps == [] and "already compiled" in capsys.readouterr().err
     # without the marker (a new version of the sources) every step runs, then it is written
     (tmp_path / mod.MARKER).unlink()
     monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
     monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
-    mod.warmup(jobs=1, force=False)
+    mod.warmup(jobs=1, force=False, only="all")
     assert len(steps) == sum(len(c) for c in mod.CHAINS) + 1  # + the routing import
     assert (tmp_path / mod.MARKER).is_file()
+
+
+def test_warmup_only_run_compiles_what_make_run_uses(tmp_path, monkeypatch):
+    """`make install` compiles what `make run` and a user's first commands use; `make
+    test` then compiles the rest (its marker covers both)."""
+    from fattree.commands import warmup as mod
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    steps = []
+    monkeypatch.setattr(mod.subprocess, "run", lambda *a, **k: None)
+    monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
+    monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
+    mod.warmup(jobs=1, force=False, only="run")
+    names = {what for chain in mod.CHAINS for what, _ in chain}
+    assert set(steps) == mod.RUN_STEPS and mod.RUN_STEPS < names
+    assert (tmp_path / "warm-run").is_file() and not (tmp_path / "warm").exists()
+    steps.clear()
+    mod.warmup(jobs=1, force=False, only="run")  # warm: nothing again
+    assert steps == []
+    mod.warmup(jobs=1, force=False, only="all")
+    assert set(steps) == names and (tmp_path / "warm").is_file()
+
+
+def test_warmup_refuses_an_unknown_set(capsys):
+    from fattree.cli import main
+
+    assert main(["warmup", "--only", "bogus"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "only='bogus'" in err[0] and "run" in err[0]

@@ -72,6 +72,21 @@ _ANALYSIS = (
     ("the graph properties", ["info", "kant:k=2,n=2"]),
 )
 CHAINS = (_SIM, _ANALYSIS)
+#: the steps whose kernels ``make run`` (the flagship study) and a user's first commands
+#: (``simulate``, ``faults``, ``simulate --model booksim``) use: ``make install`` compiles
+#: only these (``fattree warmup --only run``), ``make test`` the rest
+RUN_STEPS = frozenset(
+    {
+        "the simulator",
+        "the BookSim2 model",
+        "the fault Monte Carlo",
+        "the fault Monte Carlo of MiKANT",
+        "the channel loads",
+        "the graph properties",
+    }
+)
+#: what ``--only`` accepts: the name of each set of steps, and its marker file
+ONLY = {"all": "warm", "run": "warm-run"}
 
 
 def _step(what: str, args: list[str]) -> tuple[str, float, str]:
@@ -90,13 +105,13 @@ def _step(what: str, args: list[str]) -> tuple[str, float, str]:
 
 
 #: written into the cache folder when every step compiled: this version of the sources is warm
-MARKER = "warm"
+MARKER = ONLY["all"]
 
 
-def _marker():
+def _marker(only: str = "all"):
     from pathlib import Path
 
-    return Path(os.environ.get("NUMBA_CACHE_DIR") or "") / MARKER
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or "") / ONLY[only]
 
 
 def warmup(
@@ -106,23 +121,35 @@ def warmup(
     force: bool = typer.Option(
         False, "--force", help="run every step even when this version is already warm"
     ),
+    only: str = typer.Option(
+        "all",
+        "--only",
+        help="'all', or 'run': only what `make run` and the first simulate, "
+        "faults and booksim runs use",
+    ),
 ) -> None:
     """Compile every numba kernel ahead of time (once per machine and version of the
     sources; `make install`, `make run` and `make test` run it)."""
     if jobs < 0:
         raise ParameterError(f"jobs={jobs} is invalid: a count >= 0 (0: one per core)")
+    if only not in ONLY:
+        raise ParameterError(f"only={only!r} is invalid: one of {', '.join(ONLY)}")
     # the folder is named after the sources: an edit starts a new one, and warms it again
-    marker = _marker()
-    if not force and os.environ.get("NUMBA_CACHE_DIR") and marker.is_file():
+    marker = _marker(only)
+    warm = [_marker(o) for o in ("all", only)]
+    if not force and os.environ.get("NUMBA_CACHE_DIR") and any(m.is_file() for m in warm):
         print(
             "warmup: the kernels of this version are already compiled "
             f"({marker.parent.name}); --force compiles them again",
             file=sys.stderr,
         )
         return
-    jobs = jobs or min(len(CHAINS), os.cpu_count() or 1)
+    chains = list(CHAINS)
+    if only == "run":
+        chains = [tuple(step for step in c if step[0] in RUN_STEPS) for c in CHAINS]
+    jobs = jobs or min(len(chains), os.cpu_count() or 1)
     t0 = time.perf_counter()
-    total = sum(len(c) for c in CHAINS)
+    total = sum(len(c) for c in chains)
     print(f"warmup: compiling {total} groups of kernels in {jobs} chains ...", file=sys.stderr)
     # the routing kernels every chain calls, first (one signature each, compiled at import)
     subprocess.run([sys.executable, "-c", "import fattree.routing"], check=True)
@@ -143,7 +170,7 @@ def warmup(
             )
 
     with ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(chain, CHAINS))
+        list(pool.map(chain, chains))
     print(
         f"warmup: done in {time.perf_counter() - t0:.0f} s; later runs load the kernels "
         "from numba's cache",
