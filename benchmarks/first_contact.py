@@ -4,7 +4,7 @@ Prints, for each command, the wall seconds and the CPU seconds (user + system, t
 command and its children) of:
 
 * ``cold``: the first run on a machine whose numba cache is empty (no warmup);
-* ``warmup``: ``fattree warmup`` (what ``make install`` runs after pip);
+* ``warmup``: ``fattree warmup --only run`` (what ``make install`` runs after pip);
 * ``after``: the first run after the warmup (what a user of ``make install`` sees);
 * the light commands (``--version``, ``--help``, ``families``) and ``info``.
 
@@ -12,6 +12,7 @@ Usage::
 
     python benchmarks/first_contact.py                 # this checkout's interpreter
     python benchmarks/first_contact.py --fresh-clone   # clone HEAD, `make install` there
+    python benchmarks/first_contact.py --fresh-clone --make-run   # and then `make run`
 
 Each phase uses its own empty ``NUMBA_CACHE_DIR`` (``--fresh-clone``: the clone's own
 cache, in its ``src/``), so nothing compiled before counts. CPU seconds are the honest
@@ -65,6 +66,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fresh-clone", action="store_true", help="clone HEAD and make install")
     ap.add_argument("--skip-cold", action="store_true", help="no cold (no-warmup) runs")
+    ap.add_argument(
+        "--make-run", action="store_true", help="with --fresh-clone: time `make run` after it"
+    )
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="fattree-first-"))
     env = dict(os.environ, COLUMNS="120")
@@ -83,12 +87,14 @@ def main() -> int:
                     env["NUMBA_CACHE_DIR"] = str(tmp / f"cold-{name}")
                     line("cold", name, *run(fattree + cmd, env))
             env["NUMBA_CACHE_DIR"] = str(tmp / "warm")
-            line("warmup", "all", *run(fattree + ["warmup"], env))
+            line("warmup", "run", *run(fattree + ["warmup", "--only", "run"], env))
         for name, cmd in FIRST:
             line("after", name, *run(fattree + cmd, env))
         for name, cmd in LIGHT:
             line("light", name, *run(fattree + cmd, env))
         line("warm", "info", *run(fattree + ["info", "kant:k=4,n=3"], env))
+        if args.fresh_clone and args.make_run:
+            line("make", "run", *run(["make", "run"], env, cwd=repo))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
