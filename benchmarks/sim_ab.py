@@ -56,7 +56,8 @@ class _Shim:
             *groups, t_stop = args
             arrays = {}
             for g in groups:
-                arrays.update(g._asdict())
+                if hasattr(g, "_asdict"):  # the fault view may be None
+                    arrays.update(g._asdict())
             if all(n in arrays for n in self.names):
                 return self.old._run(*[arrays[n] for n in self.names], t_stop)
             return self.old._run(*groups, t_stop)  # already grouped: same order as today
