@@ -21,9 +21,7 @@ KIB = 1024
 
 
 def _hops(topo, a, b):
-    ptr, _, _ = PairRouter(topo, compile_routing(topo, None)).channels(
-        np.array([a]), np.array([b])
-    )
+    ptr, _, _ = PairRouter(topo, compile_routing(topo, None)).channels(np.array([a]), np.array([b]))
     return int(ptr[1] - ptr[0])
 
 
@@ -160,8 +158,16 @@ def _cli(*args, cwd=None):
 @pytest.mark.slow
 def test_cli_runs_a_workload_and_writes_its_row_and_timeline(tmp_path):
     p = _cli(
-        "simulate", "kant:k=2,n=2", "--workload", "allreduce:algorithm=ring,size=64KiB",
-        "--link-rate", "100Gb/s", "--plot", str(tmp_path / "t.png"), "-o", str(tmp_path / "r.csv"),
+        "simulate",
+        "kant:k=2,n=2",
+        "--workload",
+        "allreduce:algorithm=ring,size=64KiB",
+        "--link-rate",
+        "100Gb/s",
+        "--plot",
+        str(tmp_path / "t.png"),
+        "-o",
+        str(tmp_path / "r.csv"),
     )
     assert p.returncode == 0, p.stderr
     assert "packet level" in p.stdout and "complete" in p.stdout

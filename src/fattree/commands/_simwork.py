@@ -39,8 +39,9 @@ def refuse_units_without_workload(link_rate, flit_size, clock, plot) -> None:
             )
 
 
-def run_workload(spec, kw: dict, *, workload, link_rate, flit_size, clock, plot, loads,
-                 output, as_json) -> None:
+def run_workload(
+    spec, kw: dict, *, workload, link_rate, flit_size, clock, plot, loads, output, as_json
+) -> None:
     """Validate, run and print one workload (the options of ``fattree simulate``).
 
     Parameters
@@ -71,7 +72,9 @@ def run_workload(spec, kw: dict, *, workload, link_rate, flit_size, clock, plot,
     from ._common import check_output, console, print_json
 
     if loads is not None:
-        raise ParameterError(f"loads={loads!r} does not apply here: a workload sets its own traffic")
+        raise ParameterError(
+            f"loads={loads!r} does not apply here: a workload sets its own traffic"
+        )
     for name, (default, flag) in _OPEN_LOOP.items():
         if kw.get(name, default) != default:
             raise ParameterError(
@@ -101,7 +104,12 @@ def run_workload(spec, kw: dict, *, workload, link_rate, flit_size, clock, plot,
 
         ft = fault_tables(topo, cfg)
     r = simulate_workload(
-        topo, w, cfg, link_rate=link_rate, flit_size=flit_size or "256B", clock=clock,
+        topo,
+        w,
+        cfg,
+        link_rate=link_rate,
+        flit_size=flit_size or "256B",
+        clock=clock,
         fault_table=ft,
     )
     if output:
@@ -152,7 +160,10 @@ def _print(r, console, output, plot) -> None:
             pt.add_column(c)
         for p in r.phases:
             pt.add_row(
-                p["name"], str(p["repeat"]), f"{p['messages']:,}", _fmt_time(p["time_s"]),
+                p["name"],
+                str(p["repeat"]),
+                f"{p['messages']:,}",
+                _fmt_time(p["time_s"]),
                 _fmt_time(p["total_s"]),
             )
         console.print(pt)

@@ -58,17 +58,23 @@ def timeline_figure(result, path: str | Path | None = None):
         y = np.array([row[int(r)] for r in rank[sel]], float)
         # a zero-length operation still shows as a sliver
         width = np.maximum(end[sel] - start[sel], 1e-3 * max(result.time_s * scale, 1e-12))
-        ax.barh(y, width, left=start[sel], height=0.7, color=colour, alpha=0.6,
-                label=_NAMES[k], linewidth=0)
+        ax.barh(
+            y,
+            width,
+            left=start[sel],
+            height=0.7,
+            color=colour,
+            alpha=0.6,
+            label=_NAMES[k],
+            linewidth=0,
+        )
     for t in np.asarray(tl.get("phase_end_s", []), float)[:-1]:
         ax.axvline(t * scale, color="black", linewidth=0.6, linestyle=":")
     slow = tl.get("slowest_rank", -1)
     if slow in row:
         ax.axhline(row[slow], color="red", linewidth=0.8, alpha=0.5)
     ax.set_yticks(range(len(ranks)))
-    ax.set_yticklabels(
-        [f"{r}*" if r == slow else str(r) for r in ranks.tolist()], fontsize=7
-    )
+    ax.set_yticklabels([f"{r}*" if r == slow else str(r) for r in ranks.tolist()], fontsize=7)
     ax.set_ylabel("rank (* slowest)")
     ax.set_xlabel(f"time ({unit})")
     ax.set_xlim(0, max(result.time_s * scale, 1e-12))

@@ -145,7 +145,8 @@ def _heap_pop(w):
         if c >= n:
             break
         if c + 1 < n and (
-            w.hp_t[c + 1] < w.hp_t[c] or (w.hp_t[c + 1] == w.hp_t[c] and w.hp_op[c + 1] < w.hp_op[c])
+            w.hp_t[c + 1] < w.hp_t[c]
+            or (w.hp_t[c + 1] == w.hp_t[c] and w.hp_op[c + 1] < w.hp_op[c])
         ):
             c += 1
         if tm < w.hp_t[c] or (tm == w.hp_t[c] and op <= w.hp_op[c]):
@@ -406,8 +407,9 @@ def _ov_status(w, cnt, pool):
 # ------------------------------------------------------------------------ setting it up
 
 
-def closed_view(sched, placement, n_nodes: int, n_ports: int, packet_bytes: int, cycle_s: float,
-                pool: int) -> Closed:
+def closed_view(
+    sched, placement, n_nodes: int, n_ports: int, packet_bytes: int, cycle_s: float, pool: int
+) -> Closed:
     """The closed-loop state of a schedule, ready for the kernel.
 
     Parameters

@@ -38,12 +38,10 @@ from .flow.result import FlowResult
 from .layout import (
     C_MAXCYC,
     C_NQUOTA,
-    K_FREE,
     K_LAST_MOVE,
     K_T,
     ST_CHUNK,
     ST_DEADLOCK,
-    ST_DONE,
     ST_GROW_POOL,
     ST_GROW_QUEUE,
     ST_MISROUTE,
@@ -284,8 +282,9 @@ def simulate_workload(
     return res
 
 
-def _simulate_workload(topology, workload, config, link_rate, flit_size, clock, progress,
-                       fault_table, params) -> PacketResult:
+def _simulate_workload(
+    topology, workload, config, link_rate, flit_size, clock, progress, fault_table, params
+) -> PacketResult:
     t0 = time.perf_counter()
     rate, flit, hz = units(link_rate, flit_size, clock)
     params = dict(params)
@@ -324,9 +323,7 @@ def _simulate_workload(topology, workload, config, link_rate, flit_size, clock, 
         ft = fault_table if fault_table is not None else fault_tables(topo, cfg)
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     cap = cfg.max_cycles if cfg.max_cycles is not None else 2**31 - 16
-    run_cfg = replace(
-        cfg, load=0.5, max_cycles=cap, algorithm=ft.algorithm if ft else cr.algorithm
-    )
+    run_cfg = replace(cfg, load=0.5, max_cycles=cap, algorithm=ft.algorithm if ft else cr.algorithm)
     traffic = make_traffic("uniform", topo.n_nodes, seed=cfg.seed, topology=topo)
     process = make_process(None, traffic, 0.5, cfg.packet_flits, seed=cfg.seed)
     st = allocate(topo, cr, traffic, process, run_cfg, ft=ft)
@@ -335,7 +332,12 @@ def _simulate_workload(topology, workload, config, link_rate, flit_size, clock, 
     st.quota[:] = 1 << 62  # every packet counts in the latency statistics
     pbytes = cfg.packet_flits * flit
     st.wl = closed_view(
-        sched, w.placement, topo.n_nodes, topo.n_switches * topo.max_ports, pbytes, 1.0 / hz,
+        sched,
+        w.placement,
+        topo.n_nodes,
+        topo.n_switches * topo.max_ports,
+        pbytes,
+        1.0 / hz,
         st.pk.shape[0],
     )
     kernel._run(*st.args(), int(st.cnt[K_T]))  # compile (or load) before the clock starts
@@ -472,7 +474,9 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
             "never completed"
         )
     else:
-        outcome = f"ended at the cycle cap ({int(st.cnt[K_T]):,} cycles): {n - done:,} operation(s) left"
+        outcome = (
+            f"ended at the cycle cap ({int(st.cnt[K_T]):,} cycles): {n - done:,} operation(s) left"
+        )
     phases = _phases(w, sched, t_end, finished, cyc_s)
     algbw = w.size / T / 1e9 if T > 0 else 0.0
     return PacketResult(
@@ -557,8 +561,9 @@ def _phases(w, sched, t_end, finished, cyc_s) -> list[dict[str, Any]]:
 def _timeline(w, sched, v, cyc_s, slow, phases) -> dict[str, Any]:
     """Up to :data:`TIMELINE_RANKS` ranks (evenly spread, the slowest included)."""
     ranks = np.unique(
-        np.append(np.linspace(0, w.ranks - 1, min(w.ranks, TIMELINE_RANKS - 1)).astype(int),
-                  max(slow, 0))
+        np.append(
+            np.linspace(0, w.ranks - 1, min(w.ranks, TIMELINE_RANKS - 1)).astype(int), max(slow, 0)
+        )
     )
     keep = np.isin(sched.rank, ranks) & (v.state == 2)
     start = v.t_start[keep].astype(np.float64) * cyc_s
