@@ -8,8 +8,9 @@ lists and dependency counters in fixed-dtype arrays (:class:`Closed`, built by
 * An operation starts when the operations it ``requires`` have completed and those it
   ``irequires`` have started; its start time is the latest of those events.
 * A send puts its message (``ceil(bytes / packet bytes)`` packets, at least one) in its
-  node's message queue; the node injects it packet by packet, in the order its sends
-  started. The send completes when its last flit has left the node (eager), one cycle
+  node's message queue; the node injects its started messages packet by packet, taking
+  them in turn (a packet of each, as a NIC serving several send queues, so that
+  concurrent messages share the injection link fairly). The send completes when its last flit has left the node (eager), one cycle
   after the cycle that injected it.
 * The receive that matches the send (by source and tag, MPI's order, matched once in
   :func:`fattree.traffic.workloads.check_schedule`) completes when the message's last
@@ -56,7 +57,7 @@ WAITING, STARTED, DONE = 0, 1, 2
 
 _FIELDS = (
     "ci kind node peer amount match req_left ireq_left rs_ptr rs_idx is_ptr is_idx "
-    "state t_start t_end left mq mq_ptr mq_head mq_tail mq_left ev_op ev_t hp_t hp_op "
+    "state t_start t_end left mq mq_ptr mq_head mq_tail mq_cur ev_op ev_t hp_t hp_op "
     "work pkt_op port_flits inj_flits"
 )
 Closed = namedtuple("Closed", _FIELDS)
@@ -69,7 +70,8 @@ send's packets, a calc's cycles; ``match`` int64: the matching receive of a send
 operations that require / irequire each one (CSR); ``state`` int8; ``t_start`` int64:
 ready time, then start time; ``t_end`` int64: completion cycle (-1: not yet); ``left``
 int64: see below; ``mq`` / ``mq_ptr`` / ``mq_head`` / ``mq_tail``: each node's queue of
-started sends; ``mq_left``: packets of the queue's head not yet injected; ``ev_op`` /
+started sends; ``mq_cur``: the position whose turn it is (a node's started messages take turns, a
+packet each, as a NIC serving several queues: fair shares of the injection link); ``ev_op`` /
 ``ev_t``: events for the next cycle; ``hp_t`` / ``hp_op``: the calc timers' heap;
 ``work``: ready operations; ``pkt_op``: the send of each packet in the pool;
 ``port_flits`` (S*R) and ``inj_flits`` (N): flits each output port and node link carried."""
@@ -220,37 +222,53 @@ def _create(w, src, cnt, t, npend):
 
 @njit(cache=True)
 def _dest(w, i):
-    """The head message of node ``i``: its destination node and start cycle."""
-    op = w.mq[w.mq_ptr[i] + w.mq_head[i]]
-    if w.mq_left[i] == 0:
-        w.mq_left[i] = w.amount[op]
+    """The message whose turn it is at node ``i`` (its active messages take turns packet by
+    packet): its destination node and start cycle."""
+    c = w.mq_cur[i]
+    if c < w.mq_head[i] or c >= w.mq_tail[i]:
+        c = w.mq_head[i]
+        w.mq_cur[i] = c
+    op = w.mq[w.mq_ptr[i] + c]
     return np.int64(w.peer[op]), w.t_start[op]
 
 
 @njit(cache=True)
+def _take(w, i):
+    """One packet of the message at node ``i``'s cursor has started; a message with no
+    packet left leaves the active region (swapped with its first entry). Returns it."""
+    b = w.mq_ptr[i]
+    c = w.mq_cur[i]
+    op = w.mq[b + c]
+    w.amount[op] -= 1  # after its start, a send's amount counts packets not yet started
+    if w.amount[op] == 0:
+        h = w.mq_head[i]
+        w.mq[b + c] = w.mq[b + h]
+        w.mq[b + h] = op
+        w.mq_head[i] = h + 1
+    w.mq_cur[i] = c + 1
+    return op
+
+
+@njit(cache=True)
 def _bind(w, i, p):
-    """Packet ``p`` of the pool carries the next packet of node ``i``'s head message."""
-    op = w.mq[w.mq_ptr[i] + w.mq_head[i]]
-    w.pkt_op[p] = op
-    w.mq_left[i] -= 1
-    if w.mq_left[i] == 0:
-        w.mq_head[i] += 1
+    """Packet ``p`` of the pool carries the next packet of node ``i``'s current message."""
+    w.pkt_op[p] = _take(w, i)
 
 
 @njit(cache=True)
 def _drop(w, src, cnt, i, adm, t):
-    """Node ``i``'s head message has no route: the packet the kernel just counted and the
-    rest of the message are dropped, the send completes, its receive never will."""
-    op = w.mq[w.mq_ptr[i] + w.mq_head[i]]
-    rest = w.mq_left[i] - 1
+    """Node ``i``'s current message has no route: the packet the kernel just counted and
+    the rest of the message are dropped, the send completes, its receive never will."""
+    op = w.mq[w.mq_ptr[i] + w.mq_cur[i]]
+    rest = w.amount[op] - 1
     src.ql[i] -= rest
     cnt[K_QUEUED] -= rest
     if adm == 1:
         cnt[K_UNROUTABLE] += rest
     else:
         cnt[K_LIVELOCK] += rest
-    w.mq_left[i] = 0
-    w.mq_head[i] += 1
+    w.amount[op] = 1
+    _take(w, i)
     w.ci[CI_UNDELIV] += 1
     _event(w, op, t + 1)
 
@@ -500,7 +518,7 @@ def closed_view(
         mq_ptr=mq_ptr,
         mq_head=np.zeros(n_nodes, np.int64),
         mq_tail=np.zeros(n_nodes, np.int64),
-        mq_left=np.zeros(n_nodes, np.int64),
+        mq_cur=np.zeros(n_nodes, np.int64),
         ev_op=np.zeros(nev, np.int64),
         ev_t=np.zeros(nev, np.int64),
         hp_t=np.zeros(max(ncalc, 1), np.int64),
