@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ..errors import ParameterError
 
+MAX_PHASES_SHOWN = 16  # a longer list of phases is left to --json
+
 #: simulate's options that set an offered load, and so mean nothing with a workload
 _OPEN_LOOP = {
     "load": (None, "--load"),
@@ -154,7 +156,11 @@ def _print(r, console, output, plot) -> None:
     )
     t.add_row("wall time (compile)", f"{r.wall_s:.2f} s ({r.compile_s:.1f} s)")
     console.print(t)
-    if r.phases:
+    if r.phases and len(r.phases) > MAX_PHASES_SHOWN:
+        console.print(
+            f"{len(r.phases):,} phases (--json lists each)", markup=False, highlight=False
+        )
+    elif r.phases:
         pt = Table(title="phases")
         for c in ("phase", "repeat", "messages", "time", "total"):
             pt.add_column(c)

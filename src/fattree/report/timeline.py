@@ -51,25 +51,28 @@ def timeline_figure(result, path: str | Path | None = None):
     rank = np.asarray(tl.get("rank", []))
     start = np.asarray(tl.get("start_s", []), float) * scale
     end = np.asarray(tl.get("end_s", []), float) * scale
+    offset = {0: 0.2, 1: -0.2, 2: 0.0}  # sends above receives within a rank's row
     for k, colour in _COLOURS.items():
         sel = kind == k
         if not sel.any():
             continue
-        y = np.array([row[int(r)] for r in rank[sel]], float)
+        y = np.array([row[int(r)] for r in rank[sel]], float) + offset[k]
         # a zero-length operation still shows as a sliver
         width = np.maximum(end[sel] - start[sel], 1e-3 * max(result.time_s * scale, 1e-12))
         ax.barh(
             y,
             width,
             left=start[sel],
-            height=0.7,
+            height=0.38,
             color=colour,
-            alpha=0.6,
+            alpha=0.7,
             label=_NAMES[k],
             linewidth=0,
         )
-    for t in np.asarray(tl.get("phase_end_s", []), float)[:-1]:
-        ax.axvline(t * scale, color="black", linewidth=0.6, linestyle=":")
+    ends = np.asarray(tl.get("phase_end_s", []), float)[:-1]
+    if len(ends) <= 64:  # more phase boundaries than that only blacken the plot
+        for t in ends:
+            ax.axvline(t * scale, color="black", linewidth=0.6, linestyle=":")
     slow = tl.get("slowest_rank", -1)
     if slow in row:
         ax.axhline(row[slow], color="red", linewidth=0.8, alpha=0.5)
@@ -79,9 +82,10 @@ def timeline_figure(result, path: str | Path | None = None):
     ax.set_xlabel(f"time ({unit})")
     ax.set_xlim(0, max(result.time_s * scale, 1e-12))
     ax.set_title(
-        f"{result.workload} on {result.topology}: {result.time_s * scale:.4g} {unit}, "
+        f"{result.workload}\non {result.topology}: {result.time_s * scale:.4g} {unit}, "
         f"{result.outcome}",
-        fontsize=9,
+        fontsize=8,
+        wrap=True,
     )
     if len(kind):
         ax.legend(loc="upper right", fontsize=7)

@@ -10,8 +10,8 @@ lists and dependency counters in fixed-dtype arrays (:class:`Closed`, built by
 * A send puts its message (``ceil(bytes / packet bytes)`` packets, at least one) in its
   node's message queue; the node injects its started messages packet by packet, taking
   them in turn (a packet of each, as a NIC serving several send queues, so that
-  concurrent messages share the injection link fairly). The send completes when its last flit has left the node (eager), one cycle
-  after the cycle that injected it.
+  concurrent messages share the injection link fairly). The send completes when its
+  last flit has left the node (eager), one cycle after the cycle that injected it.
 * The receive that matches the send (by source and tag, MPI's order, matched once in
   :func:`fattree.traffic.workloads.check_schedule`) completes when the message's last
   packet has been delivered and the receive has started.
