@@ -69,6 +69,7 @@ def test_a_ring_on_a_full_bisection_tree_is_the_closed_form():
     closed = (p - 1) * (hmax + (1 << 20) // p // 256)
     assert r.complete and abs(r.cycles - closed) <= 0.02 * closed
     assert r.phases and r.phases[0]["repeat"] == p - 1
+    assert sum(ph["total_s"] for ph in r.phases) == pytest.approx(r.time_s)
     assert r.busbw_gbps == pytest.approx(r.algbw_gbps * (p - 1) / p)
     assert r.algbw_gbps == pytest.approx((1 << 20) / r.time_s / 1e9)
 
@@ -120,6 +121,39 @@ def test_calc_is_a_delay_and_dependencies_order_the_operations(tmp_path):
     tl = r.timeline
     calc = tl["kind"] == 2
     assert tl["end_s"][calc][0] == pytest.approx(1e-6)
+
+
+def test_irequires_overlaps_a_calc_with_a_send(tmp_path):
+    """``l2 irequires l1``: the calc starts with the send, so they overlap."""
+    topo = fattree.build("kant:k=2,n=2")
+    body = "num_ranks 2\nrank 0 {{\nl1: send 1600b to 1 tag 0\nl2: calc 50\nl2 {dep} l1\n}}\n"
+    body += "rank 1 {{\nl3: recv 1600b from 0 tag 0\n}}\n"
+    over = simulate_workload(
+        topo,
+        _goal(tmp_path, body.format(dep="irequires"), "a.goal"),
+        flit_size="16B",
+        clock="1GHz",
+    )
+    after = simulate_workload(
+        topo,
+        _goal(tmp_path, body.format(dep="requires"), "b.goal"),
+        flit_size="16B",
+        clock="1GHz",
+    )
+    tl = over.timeline
+    assert tl["start_s"][tl["kind"] == 2][0] == 0.0  # started with the send
+    assert tl["end_s"][tl["kind"] == 2][0] == pytest.approx(50e-9)
+    assert after.timeline["start_s"][after.timeline["kind"] == 2][0] == pytest.approx(100e-9)
+    h = _hops(topo, 0, 1)  # the message: 100 flits, done at 100 + h - 1 (+ 1 to resolve)
+    assert over.cycles == pytest.approx(100 + h, abs=1) and after.cycles == 150
+
+
+def test_fewer_ranks_than_nodes_placed_at_random():
+    topo = fattree.build("kant:k=4,n=2")
+    a = simulate_workload(topo, "allgather:size=64KiB,ranks=6,placement=random", seed=5)
+    b = simulate_workload(topo, "allgather:size=64KiB,ranks=6,placement=random", seed=5)
+    assert a.complete and a.ranks == 6 and a.messages == 30
+    assert a.cycles == b.cycles and a.bounding_link == b.bounding_link  # same seed, same run
 
 
 def test_an_unroutable_message_ends_the_run_and_is_counted(tmp_path):

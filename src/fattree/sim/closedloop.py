@@ -50,6 +50,7 @@ CI_NHP = 3  # calc timers in the heap
 CI_NWORK = 4  # operations ready to start (the work stack)
 CI_UNDELIV = 5  # messages the fault-tolerant routing could not deliver
 CI_NPKT = 6  # packets that the schedule's sends create in all
+CI_NWAKE = 7  # nodes in the wake list (sends started since the source phase last ran)
 CI_COLS = 8
 
 SEND, RECV, CALC = 0, 1, 2  # as fattree.traffic.workloads.schedule
@@ -58,7 +59,7 @@ WAITING, STARTED, DONE = 0, 1, 2
 _FIELDS = (
     "ci kind node peer amount match req_left ireq_left rs_ptr rs_idx is_ptr is_idx "
     "state t_start t_end left mq mq_ptr mq_head mq_tail mq_cur ev_op ev_t hp_t hp_op "
-    "work pkt_op port_flits inj_flits"
+    "work pkt_op port_flits inj_flits wake new_pk"
 )
 Closed = namedtuple("Closed", _FIELDS)
 Closed.__doc__ = """The closed-loop state (fixed-dtype arrays; ``n`` operations, ``N`` nodes).
@@ -74,7 +75,9 @@ started sends; ``mq_cur``: the position whose turn it is (a node's started messa
 packet each, as a NIC serving several queues: fair shares of the injection link); ``ev_op`` /
 ``ev_t``: events for the next cycle; ``hp_t`` / ``hp_op``: the calc timers' heap;
 ``work``: ready operations; ``pkt_op``: the send of each packet in the pool;
-``port_flits`` (S*R) and ``inj_flits`` (N): flits each output port and node link carried."""
+``port_flits`` (S*R) and ``inj_flits`` (N): flits each output port and node link carried;
+``wake`` / ``new_pk`` (N): nodes whose sends started since the model's source phase last
+ran, and the packets each gained."""
 
 # ``left`` holds, for a send, packets whose tail has not left its node (low 32 bits) and
 # packets not yet delivered (high 32 bits); for a receive, its message's arrival (-1: not
@@ -161,9 +164,12 @@ def _heap_pop(w):
 
 
 @njit(cache=True)
-def _create(w, src, cnt, t, npend):
-    """Start of cycle ``t``: due timers and last cycle's events complete operations; every
-    operation whose dependencies are met starts (sends join their node's queue)."""
+def advance(w, t):
+    """Start of cycle ``t``, for any cycle loop: due timers and last cycle's events
+    complete operations; every operation whose dependencies are met starts. A send joins
+    its node's message queue, and the node joins the wake list (``wake[:ci[CI_NWAKE]]``,
+    with ``new_pk[node]`` the packets it gained), which the model's own source phase
+    empties (:func:`_create` for the papers' kernel). Returns the packets queued."""
     while w.ci[CI_NHP] > 0 and w.hp_t[0] <= t:
         tm = w.hp_t[0]
         op = w.hp_op[0]
@@ -180,6 +186,7 @@ def _create(w, src, cnt, t, npend):
                 _complete(w, op, tm if tm > w.t_start[op] else w.t_start[op])
     w.ci[CI_NEV] = 0
     qn = 0
+    nw = w.ci[CI_NWAKE]
     while w.ci[CI_NWORK] > 0:
         n = w.ci[CI_NWORK] - 1
         w.ci[CI_NWORK] = n
@@ -209,12 +216,29 @@ def _create(w, src, cnt, t, npend):
             w.left[i] = np_ * _HI + np_
             w.mq[w.mq_ptr[v] + w.mq_tail[v]] = i
             w.mq_tail[v] += 1
-            src.ql[v] += np_
+            if w.new_pk[v] == 0:
+                w.wake[nw] = v
+                nw += 1
+            w.new_pk[v] += np_
             qn += np_
-            if src.inj[v, INJ_PEND] == 0:
-                src.inj[v, INJ_PEND] = 1
-                src.pend[npend] = v
-                npend += 1
+    w.ci[CI_NWAKE] = nw
+    return qn
+
+
+@njit(cache=True)
+def _create(w, src, cnt, t, npend):
+    """The papers' kernel's source phase: :func:`advance`, then each woken node's new
+    packets join its queue count and the node the pending list."""
+    qn = advance(w, t)
+    for j in range(w.ci[CI_NWAKE]):
+        v = w.wake[j]
+        src.ql[v] += w.new_pk[v]
+        w.new_pk[v] = 0
+        if src.inj[v, INJ_PEND] == 0:
+            src.inj[v, INJ_PEND] = 1
+            src.pend[npend] = v
+            npend += 1
+    w.ci[CI_NWAKE] = 0
     cnt[K_CREATED] += qn
     cnt[K_QUEUED] += qn
     return npend
@@ -527,6 +551,8 @@ def closed_view(
         pkt_op=np.full(pool, -1, np.int64),
         port_flits=np.zeros(n_ports, np.int64),
         inj_flits=np.zeros(n_nodes, np.int64),
+        wake=np.zeros(n_nodes, np.int64),
+        new_pk=np.zeros(n_nodes, np.int64),
     )
 
 
@@ -552,6 +578,7 @@ def grow_pool(w: Closed, pool: int) -> Closed:
 __all__ = [
     "Closed",
     "closed_view",
+    "advance",
     "grow_pool",
     "cl_on",
     "cl_create",
