@@ -81,6 +81,9 @@ class PacketResult(FlowResult):
         Virtual channels.
     compile_s : float
         Seconds of numba compilation the run paid for (0 from the cache).
+    config : dict
+        Every simulator parameter of the run (:class:`SimConfig`), the units and the
+        seed; ``to_row()`` gives them as ``config.<name>`` columns.
     timeline : dict
         For :func:`fattree.report.timeline.timeline_figure`: up to 32 ranks' operations
         (``rank``, ``kind``, ``start_s``, ``end_s``) and the phases' end times.
@@ -92,6 +95,7 @@ class PacketResult(FlowResult):
     packets: int = 0
     vcs: int = 1
     compile_s: float = 0.0
+    config: dict[str, Any] = field(default_factory=dict)
     timeline: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -101,9 +105,12 @@ class PacketResult(FlowResult):
         return d
 
     def to_row(self) -> dict[str, Any]:
-        """Scalar fields for a DataFrame row (the flow model's columns first)."""
+        """Scalar fields for a DataFrame row (the flow model's columns first, the
+        configuration last as ``config.<name>``)."""
         d = self.to_dict()
         d.pop("phases")
+        conf = d.pop("config")
+        d.update({f"config.{k}": v for k, v in conf.items()})
         return d
 
     def summary(self) -> str:
@@ -444,8 +451,10 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
     t_end = v.t_end
     finished = v.state == 2
     per_rank = np.zeros(w.ranks, np.int64)
-    if n:
-        np.maximum.at(per_rank, sched.rank, np.where(finished, t_end, 0))
+    if n:  # operations are sorted by rank: one reduction per rank's slice
+        lo = sched.rank_ptr[:-1]
+        has = sched.rank_ptr[1:] > lo
+        per_rank[has] = np.maximum.reduceat(np.where(finished, t_end, 0), lo[has])
     cycles = int(per_rank.max()) if w.ranks else 0
     slow = int(np.argmax(per_rank)) if w.ranks else -1
     T = cycles * cyc_s
@@ -522,6 +531,14 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
         packet_bytes=cfg.packet_flits * flit,
         packets=int(v.ci[CI_NPKT]),
         vcs=cfg.vcs,
+        config=cfg.to_dict()
+        | {
+            "link_rate": rate * 8,
+            "flit_size": flit,
+            "clock_hz": hz,
+            "seed": cfg.seed,
+            "version": __version__,
+        },
         timeline=_timeline(w, sched, v, cyc_s, slow, phases),
     )
 
