@@ -267,3 +267,17 @@ def test_cli_names_a_receive_without_a_send(tmp_path):
     g.write_text("num_ranks 2\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n")
     p = _cli("simulate", "kant:k=2,n=2", "--workload", f"goal:file={g}")
     assert p.returncode == 2 and "no matching send" in p.stderr and "rank 1" in p.stderr
+
+
+def test_timeline_draws_every_kept_operation(tmp_path):
+    from fattree.report.timeline import timeline_figure
+
+    topo = fattree.build("kant:k=4,n=2")
+    r = simulate_workload(topo, "allreduce:algorithm=ring,size=64KiB")
+    tl = r.timeline
+    assert len(tl["ranks"]) == 16 and tl["slowest_rank"] == r.slowest_rank
+    assert len(tl["rank"]) == 4 * 16 * 15  # every operation of every rank: 2(p-1) steps x 2
+    fig = timeline_figure(r, tmp_path / "t.svg")
+    bars = sum(len(c.patches) for c in fig.axes[0].containers)
+    assert bars == len(tl["rank"]) and (tmp_path / "t.svg").stat().st_size > 0
+    assert tl["end_s"].max() == pytest.approx(r.time_s)
