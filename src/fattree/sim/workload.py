@@ -52,7 +52,7 @@ from .state import allocate
 
 CHUNK = 20_000  # cycles per kernel call
 MAX_OPS = 400_000_000  # the schedule's operations (the memory check refuses first)
-OP_BYTES = 350  # peak bytes per operation: the expansion, the schedule and the closed-loop state
+OP_BYTES = 200  # peak bytes per operation: the expansion, the schedule and the closed-loop state
 TIMELINE_RANKS = 32  # ranks kept for the timeline plot
 _FREQ = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([kMG]?Hz)\s*$")
 _FREQ_UNITS = {"Hz": 1.0, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9}
