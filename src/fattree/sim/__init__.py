@@ -4,11 +4,14 @@
 :func:`simulate_loads` runs a curve into a pandas DataFrame. The model, its
 parameters and the metric definitions are in docs/simulator.md; a slow pure-Python
 reference of the same model is :func:`fattree.sim.reference.simulate_reference`.
+:func:`simulate_workload` runs a workload (a collective or a GOAL schedule) closed loop in
+the same model and returns a :class:`PacketResult`.
 """
 
 from .config import SimConfig
 from .engine import results_frame, simulate, simulate_loads
 from .result import SimResult, saturation_load
+from .workload import PacketResult, simulate_workload
 
 __all__ = [
     "SimConfig",
@@ -17,4 +20,6 @@ __all__ = [
     "simulate_loads",
     "results_frame",
     "saturation_load",
+    "PacketResult",
+    "simulate_workload",
 ]
