@@ -527,7 +527,9 @@ def setup_booksim(topo, cfg, fault_table=None):
     Returns
     -------
     tuple
-        ``(routing, None, traffic, None)``.
+        ``(routing, None, traffic, None)``: the routing laid out for the kernel
+        (:class:`~fattree.sim.booksim.routes.BsNet`, its ``compiled`` the registered
+        ``booksim-nca`` or ``booksim-min``).
 
     Raises
     ------
@@ -537,7 +539,7 @@ def setup_booksim(topo, cfg, fault_table=None):
     """
     if fault_table is not None:
         raise ParameterError("model='booksim' simulates fault-free networks: drop the fault table")
-    net = booksim_net(topo)
+    net = booksim_net(topo, seed=cfg.seed)  # booksim-nca or booksim-min, compiled once
     traffic = booksim_traffic(topo, cfg.traffic, cfg.seed)
     if traffic.code != T_TRACE and cfg.load is None:
         raise ParameterError("model='booksim' needs load= (flits per node per cycle, in (0, 1])")
