@@ -137,7 +137,7 @@ def _simulate_cmd(w, **kw) -> None:
     from ..sim.models import MODELS
 
     if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
-        bound = load_bound(topo, setup.traffic.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
+        bound = load_bound(topo, setup.traffic, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
         warn_routing(topo, cr, setup.traffic.spec, bound, cfg.seed)  # a far better routing exists
     results = _run(spec, setup, points, bound, workers, quiet=as_json)
     if output:

@@ -504,7 +504,7 @@ def backlog_growth(series, lo: int, hi: int) -> tuple[float, float] | None:
 BOUND_MAX_WORK = 1 << 24  # switches x nodes above which the bound is not computed
 
 
-def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
+def channel_load_bound(topo, cr, traffic_spec) -> float | None:
     """The routing's throughput bound ``1/gamma_max`` (flits/node/cycle) for a pattern.
 
     None when :mod:`fattree.routing.load` is absent, the pattern is a trace, or the
@@ -523,14 +523,16 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
 
 
 def load_bound(
-    topo, traffic_spec: str, seed: int, *, cr=None, ft: FaultRouter | None = None, vcs: int = 1
+    topo, traffic, seed: int, *, cr=None, ft: FaultRouter | None = None, vcs: int = 1
 ) -> float | None:
     """The throughput bound shown beside a curve: of the surviving routes of ``ft`` when
     simulating faults (every admitted pair walked once), else of the compiled routing
-    ``cr``."""
+    ``cr``. ``traffic``: a pattern spec, or the :class:`~fattree.traffic.Traffic` a setup
+    bound already (not bound again)."""
     if ft is not None:
-        return router_load_bound(topo, ft, traffic_spec, seed, vcs)
-    return channel_load_bound(topo, cr, traffic_spec)
+        spec = traffic if isinstance(traffic, str) else traffic.spec
+        return router_load_bound(topo, ft, spec, seed, vcs)
+    return channel_load_bound(topo, cr, traffic)
 
 
 def simulate_loads(
