@@ -51,7 +51,6 @@ def counts(monkeypatch):
         (["--loads", "0.1:0.3:0.1"], "papers", 3),
         (["--load", "0.1", "--model", "booksim"], "booksim", 1),
         (["--loads", "0.1:0.2:0.1", "--model", "booksim"], "booksim", 2),
-        (["--load", "0.1", "--fault-rate", "0.1", "--fault-seed", "1"], "papers", 1),
     ],
 )
 def test_cli_simulate_sets_up_once(counts, args, model, loads):
@@ -106,3 +105,13 @@ def test_setup_results_equal_simulate():
     for k in ("wall_seconds", "compile_seconds"):
         a.pop(k), b.pop(k)
     assert repr(a) == repr(b)
+
+
+def test_cli_simulate_with_faults_checks_memory_once(counts):
+    """With faults the memory and the process are set up once too; the fault router
+    (sim/faulthop.py) compiles the family's routing and binds the pattern for its bound
+    on its own."""
+    args = ["--load", "0.1", "--fault-rate", "0.1", "--fault-seed", "1", "-P", "20"]
+    r = CliRunner().invoke(app, ["simulate", "kant:k=2,n=2", *args])
+    assert r.exit_code == 0, r.output
+    assert counts["memory"] == 1 and counts["process"] == 1, counts
