@@ -539,10 +539,10 @@ def setup_booksim(topo, cfg, fault_table=None):
     """
     if fault_table is not None:
         raise ParameterError("model='booksim' simulates fault-free networks: drop the fault table")
-    net = booksim_net(topo, seed=cfg.seed)  # booksim-nca or booksim-min, compiled once
-    traffic = booksim_traffic(topo, cfg.traffic, cfg.seed)
+    traffic = booksim_traffic(topo, cfg.traffic, cfg.seed)  # (refused before any compiling)
     if traffic.code != T_TRACE and cfg.load is None:
         raise ParameterError("model='booksim' needs load= (flits per node per cycle, in (0, 1])")
+    net = booksim_net(topo, seed=cfg.seed)  # booksim-nca or booksim-min, compiled once
     return net, None, traffic, None
 
 
