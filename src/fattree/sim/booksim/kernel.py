@@ -41,6 +41,7 @@ from numba import literally, njit, typeof, types
 from numba.core.cpu import CPUTargetOptions
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ...traffic import dest
 from ..rawmem import prefetch
 
 # cfg (int64) indices
@@ -64,7 +65,9 @@ from ..rawmem import prefetch
     C_LF,
     C_NV,
     C_DID,
-) = range(19)
+    C_TCODE,
+    C_TSEED,
+) = range(21)
 # fcfg (float64)
 FC_P, FC_HOT = range(2)
 # counters
@@ -104,7 +107,8 @@ ST_STOP, ST_DONE, ST_GROW = 0, 1, 2
 # kernel shapes (compiled separately, on first use): any run; one VC and 1-flit packets
 SHAPE_ANY, SHAPE_1VC_1FLIT = 0, 1
 # destination modes
-D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT = range(4)
+# (D_PATTERN: any other registered pattern, by the traffic layer's dest)
+D_UNIFORM_SELF, D_UNIFORM, D_TABLE, D_HOTSPOT, D_PATTERN = range(5)
 HIST = 1 << 14
 WHEEL = 1 << 10  # slots of the nodes' timing wheel (a power of two)
 # a flit's code: its hop count << HS | packet id << LF | flit index
@@ -137,7 +141,7 @@ SMALL = 1 << 15  # ports x VCs and the buffer depth fit the int16 fields above
 Net = namedtuple(
     "Net",
     "cfg fcfg peer_sw peer_node peer_port node_sw node_pt bsof up_n up_ports "
-    "next_hop dtab tr_cycle tr_dst tr_start tr_end",
+    "next_hop dtab tr_cycle tr_dst tr_start tr_end tip tfp ttab ours",
 )
 # pp: PP_DT, iv: IV_DT, ...; dsub, dport: nca by one lookup (model._down_tiles)
 Rt = namedtuple("Rt", "bq hq iv ov pp active vmask plh peer dsub dport")
@@ -519,6 +523,7 @@ def _nodes(net, nd, ev, pk, st, t, x, shape):
     pkr, pk_free, pkey = pk
     node_sw, node_pt, bsof, dtab = net.node_sw, net.node_pt, net.bsof, net.dtab
     tr_cycle, tr_dst, tr_end = net.tr_cycle, net.tr_dst, net.tr_end
+    TCODE, TSEED = cfg[C_TCODE], cfg[C_TSEED]
     state = cnt[K_STATE]
     meas, nfree, infl_f, infl_ct = cnt[K_MEAS_INFL], cnt[K_NFREE], cnt[K_INFL_F], cnt[K_INFL_CT]
     created, ndr, sent, inj = cnt[K_CREATED], cnt[K_NDRAINED], cnt[K_SENT_F], cnt[K_INJ_F]
@@ -553,6 +558,12 @@ def _nodes(net, nd, ev, pk, st, t, x, shape):
                         d = tr_dst[_u(tr_ptr[_u(n)])]
                     elif DMODE == D_TABLE:
                         d = dtab[_u(n)]
+                    elif DMODE == D_PATTERN:  # the pattern's own dest, on BookSim2's ids
+                        d = dest(
+                            TCODE, net.tip, net.tfp, net.ttab, N, bsof[_u(n)], tr_ptr[_u(n)], TSEED
+                        )
+                        d = net.ours[_u(d)]
+                        tr_ptr[_u(n)] += 1  # (the source's packet count)
                     else:
                         d = -1
                         if DMODE == D_HOTSPOT and n != HOT:

@@ -34,6 +34,10 @@ from ..result import SimResult, percentile
 from . import kernel as K
 from .routes import booksim_digits, booksim_net
 
+#: patterns drawn by BookSim2's own rules, from the model's random stream in BookSim2's
+#: order (uniform, hotspot) or read from a table (permutations); any other pattern takes
+#: its destinations from the traffic layer's ``dest``, as in the papers' model
+OWN_DRAWS = (T_UNIFORM, T_TABLE, T_HOTSPOT)
 WARMUP_PERIODS = int(BOOKSIM_FIXED["warmup_periods"])
 SAMPLE_PERIOD = int(BOOKSIM_FIXED["sample_period"])
 MAX_SAMPLES = int(BOOKSIM_FIXED["max_samples"])
@@ -166,12 +170,14 @@ def _alloc(topo, cfg, net, traffic, load):
     tr_cycle = tr_dst = np.zeros(1, np.int64)
     tr_start = tr_end = np.zeros(N, np.int64)
     timed = traffic.code == T_TRACE
-    if traffic.code == T_UNIFORM:
+    tip, tfp, ttab = np.zeros(1, np.int64), np.zeros(1), np.zeros(1, np.int64)
+    own = traffic.code if traffic.code in OWN_DRAWS else None
+    if own == T_UNIFORM:
         dmode = K.D_UNIFORM_SELF if traffic.iparams[2] else K.D_UNIFORM
-    elif traffic.code == T_TABLE:
+    elif own == T_TABLE:
         dmode = K.D_TABLE
         dtab = ours[np.asarray(traffic.table, np.int64)[bs]]
-    elif traffic.code == T_HOTSPOT:
+    elif own == T_HOTSPOT:
         dmode, hot = K.D_HOTSPOT, int(traffic.iparams[0])
         hfrac = float(traffic.options["fraction"])
     elif timed:
@@ -181,8 +187,11 @@ def _alloc(topo, cfg, net, traffic, load):
         counts = np.bincount(src, minlength=N)
         tr_end = np.cumsum(counts).astype(np.int64)
         tr_start = (tr_end - counts).astype(np.int64)
-    else:
-        raise ParameterError(f"traffic={traffic.spec!r} is not available in model='booksim'")
+    else:  # any other registered pattern: its own dest (traffic layer), on BookSim2's ids
+        dmode = K.D_PATTERN
+        tip = np.array(traffic.iparams, np.int64)
+        tfp = np.array(traffic.fparams, np.float64)
+        ttab = np.array(traffic.table, np.int64)
     p = 0.0 if timed else float(load) / F
     icfg = np.array(
         [
@@ -205,6 +214,8 @@ def _alloc(topo, cfg, net, traffic, load):
             LF,
             NV,
             0,  # C_DID, below
+            traffic.code,
+            cfg.seed,  # (the pattern's draws hash the simulation seed, as the papers' model)
         ],
         np.int64,
     )
@@ -228,6 +239,10 @@ def _alloc(topo, cfg, net, traffic, load):
         tr_dst,
         tr_start,
         tr_end,
+        tip,
+        tfp,
+        ttab,
+        ours,
     )
     if R * V >= K.SMALL or B >= K.SMALL:
         raise ParameterError(
