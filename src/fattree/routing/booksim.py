@@ -92,8 +92,8 @@ def min_next_hops(topo) -> np.ndarray:
     --------
     >>> import fattree
     >>> t = fattree.build("kant:k=2,n=2")
-    >>> min_next_hops(t).reshape(4, 4)[0].tolist()  # leaf 0: both roots by its lowest up port
-    [-1, 2, 2, 2]
+    >>> min_next_hops(t).reshape(4, 4)[0].tolist()  # leaf 0: the other leaf by the lowest root
+    [-1, 2, 2, 3]
     """
     _check_switches(topo)
     return _min_table(
