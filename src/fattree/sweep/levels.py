@@ -127,7 +127,9 @@ def _flow(topology: str, workload: str, params: dict, seed: int) -> dict:
         row.pop(echo, None)
     row.pop("collective")  # the point's own column; the algorithm named apart from routing's
     row["collective_algorithm"] = row.pop("algorithm")
-    row["phases_slowest"] = max(res.phases, key=lambda p: p["total_s"])["name"] if res.phases else ""
+    row["phases_slowest"] = (
+        max(res.phases, key=lambda p: p["total_s"])["name"] if res.phases else ""
+    )
     return row
 
 

@@ -790,9 +790,7 @@ def _level(value: str) -> str:
             0.0,
             check=_fraction_below_one("fault_rate"),
         ),
-        TaskParam(
-            "fault_algorithm", str, "fault-tolerant routing (default: the family's)", OMIT
-        ),
+        TaskParam("fault_algorithm", str, "fault-tolerant routing (default: the family's)", OMIT),
         TaskParam("link_rate", str, "link rate with a unit (default 400Gb/s)", OMIT),
         TaskParam("flit_size", str, "flit size with a unit (default 256B)", OMIT),
         TaskParam("hop_latency", str, "latency per hop with a unit (default 100ns)", OMIT),

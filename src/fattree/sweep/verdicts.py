@@ -497,10 +497,8 @@ def collectives(df) -> list[str]:
     ...     "collective": "alltoall", "size_bytes": 1024, "time_s": [1e-6, 2e-6],
     ...     "fault_rate": 0.0, "undelivered": 0, "ranks": 4, "level": "flow"})
     >>> collectives(df)[0].split(" (")[0]
-    '2-ary 2-tree completes the collectives fastest without faults in 1 of 1 cases'
+    'kant:k=2,n=2 completes the collectives fastest without faults in 1 of 1 cases'
     """
-    from ..report.labels import topology_name
-
     w = _kind(df, "workload")
     if not len(w) or "time_s" not in w.columns:
         return []
@@ -510,7 +508,7 @@ def collectives(df) -> list[str]:
     w["fault_rate"] = _col(w, "fault_rate").fillna(0.0).astype(float)
     w["undelivered"] = _col(w, "undelivered").fillna(0).astype(int)
     levels = sorted(map(str, _col(w, "level").dropna().unique())) or ["flow"]
-    name = {t: topology_name(t) for t in w["topology"].unique()}
+    name = {t: str(t) for t in w["topology"].unique()}  # the report names them (humanize)
     keys = ["collective", "size_bytes"]
     clean = w[w["fault_rate"] == 0].groupby(keys + ["topology"])["time_s"].mean().reset_index()
     out = []
