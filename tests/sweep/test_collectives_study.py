@@ -138,6 +138,24 @@ def test_study_end_to_end_figure_findings_and_resume(small_study, tmp_path, caps
     assert "failed links" in page
     summary = page.index("completes the collectives fastest")
     assert summary < page.index('id="figures"')
+    # the same metric from the generic plot command: one line per design, not per size
+    code, text, err = _run(
+        capsys,
+        "plot",
+        "completion",
+        out / "results",
+        "-o",
+        tmp_path / "c.png",
+        "--where",
+        "collective == 'alltoall:algorithm=pairwise' and fault_rate == 0",
+    )
+    assert code == 0 and (tmp_path / "c.png").stat().st_size > 0
+    from fattree.report.plots import draw
+    from fattree.sweep.store import ResultStore
+
+    df = ResultStore(out / "results").read("collective == 'alltoall:algorithm=pairwise'")
+    fig = draw(df[df["fault_rate"] == 0], "completion")
+    assert len(fig.axes[0].get_lines()) == 2
     # resume: nothing recomputed
     code, text, err = _run(capsys, "study", "collectives", "-o", out, "--workers", "0", "-q")
     assert code == 0 and "0 points stored, 16 already done" in text
