@@ -73,6 +73,16 @@ def series_columns(df, x: str) -> list[str]:
         if c in df.columns and c != x and c not in BOOKKEEPING and c not in ("family", "kind")
     ]
     cols = [c for c in cols if df[c].astype(str).nunique() > 1]
+    if x in df.columns:  # a column that is x under another name ("1MiB" for 1048576) is x
+        xs = df[x].astype(str)
+        cols = [
+            c
+            for c in cols
+            if not (
+                (df[c].astype(str).groupby(xs).nunique() <= 1).all()
+                and (xs.groupby(df[c].astype(str)).nunique() <= 1).all()
+            )
+        ]
     kept: list[str] = []
     for c in cols:  # drop columns determined by an earlier one (k and n by the topology)
         text = df[c].astype(str)
@@ -323,6 +333,8 @@ def draw(
         lo, hi = float(data[x].min()), float(data[x].max())
         xs = np.linspace(lo, hi, 200)  # dense: a diagonal on log axes too
         ax.plot(xs, xs, ls=":", color="grey", lw=1, label="accepted = offered")
+    if kind.logx:
+        ax.set_xscale("log")
     if log:
         from matplotlib.ticker import FuncFormatter, LogLocator
 
