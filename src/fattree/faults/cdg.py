@@ -32,9 +32,12 @@ from ..routing.shared import find_cycle
 from ..topology import Topology
 from .algorithms import (
     ESCAPE,
+    FT_ALGORITHMS,
     GDL,
     GNS,
+    KERNEL_RULES,
     ROOT,
+    SPEC_NAMES,
     TT,
     UPALT,
     XT,
@@ -43,6 +46,7 @@ from .algorithms import (
 )
 from .kernel import OK, ft_walk, walk_scratch
 from .records import FTDeadlockReport, shortest_cycle
+from .walks import walk_of
 
 VC_RULES = ("none", "escape", "detour")
 
@@ -254,9 +258,9 @@ def classes_bound(algorithm: str, n: int) -> int | None:
     ----------
     docs/mikant-routing.md §3-4, §6.
     """
-    (alg,) = resolve_algorithms([algorithm], "mikant")
+    alg = FT_ALGORITHMS.get(SPEC_NAMES.get(algorithm, algorithm))
     f = alg.flags
-    if f & ESCAPE or not alg.walked_on("mikant"):  # (the generic kernel: turn layers)
+    if f & ESCAPE or alg.rule in KERNEL_RULES:  # (the generic kernel: turn layers)
         return None
     cross = 0
     if f & GNS and n >= 3:
@@ -312,10 +316,11 @@ class FTDependencyGraph:
 def _mikant(topo: Topology) -> tuple[int, int]:
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
-    if topo.family != "mikant":
+    walk = walk_of(topo.family)
+    if walk is None or not walk.vc_classes:
         raise ParameterError(
-            f"fault-tolerant channel dependency graphs are defined for mikant, "
-            f"not {topo.family!r} ({topo.spec})"
+            f"fault-tolerant channel dependency graphs of the escape rule are defined for "
+            f"a walk with VC classes (mikant), not {topo.family!r} ({topo.spec})"
         )
     return int(topo.params["k"]), int(topo.params["n"])
 
@@ -513,11 +518,17 @@ def ft_deadlock(
     W. J. Dally, C. L. Seitz, IEEE TC 36(5), 1987; 001 §4.2; docs/mikant-routing.md §6.
     """
     t0 = time.perf_counter()
-    if (
-        isinstance(topo, Topology)
-        and topo.family == "mikant"
-        and not resolve_algorithms([algorithm], topo.family)[0].walked_on("mikant")
-    ):
+    if not isinstance(topo, Topology):
+        raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
+    walk = walk_of(topo.family)
+    walked = resolve_algorithms([algorithm], topo.family)[0].walked_on(topo.family)
+    if walked and not walk.vc_classes:
+        raise ParameterError(
+            f"deadlock --faults: channel dependency graphs of fault-tolerant "
+            f"routing are built for every family but {topo.family} (its cube ranks "
+            f"are not defined), not {topo.family!r}"
+        )
+    if not walked:
         from .gcdg import generic_deadlock  # the generic kernel: up*/down* turn layers
 
         return generic_deadlock(
@@ -526,7 +537,7 @@ def ft_deadlock(
             faulty,
             model=model,
             vcs=vcs,
-            vc_rule="updown" if vc_rule == "escape" else vc_rule,
+            vc_rule="updown" if vc_rule == "escape" and walk is not None else vc_rule,
         )
     g = ft_dependency_graph(topo, algorithm, faulty, model=model, vcs=vcs, vc_rule=vc_rule)
     adj = g.adj
@@ -584,7 +595,7 @@ def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
 def algorithms_for_deadlock(family: str, names: str) -> list[str]:
     """``"all"`` → every walkable fault-tolerant algorithm of the family; else the names."""
     algs = resolve_algorithms(names, family)
-    if family == "mikant" and names == "all":  # 001's walks (the generic kernel's: name them)
+    if walk_of(family) is not None and names == "all":  # the paper walks (the generic: name them)
         algs = [a for a in algs if a.walked_on(family)]
     return [a.name for a in algs if not a.is_oracle]
 

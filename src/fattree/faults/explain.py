@@ -17,7 +17,6 @@ from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
 from .algorithms import (
     GDL,
     GNS,
-    MIKANT_FAMILIES,
     ROOT,
     TT,
     UPALT,
@@ -42,6 +41,7 @@ from .kernel import (
     walk_scratch,
 )
 from .records import FTExplanation
+from .walks import engine_of, walk_of
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
 _REFS = {
@@ -63,7 +63,7 @@ _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
     """(status, hops, switches, trace, vc per hop or None) from the family's kernel."""
-    if topo.family == "mikant":
+    if engine_of(topo.family) == "mikant":
         from .cdg import walk_cap, ft_vc
 
         k, n = int(topo.params["k"]), int(topo.params["n"])
@@ -472,7 +472,7 @@ def resolve_route_algorithm(
     from .algorithms import FT_ALGORITHMS, SPEC_NAMES
 
     fam = topo.family
-    walkable = [n for n, a in FT_ALGORITHMS.items() if fam in a.families and not a.is_oracle]
+    walkable = [n for n, a in FT_ALGORITHMS.items() if a.defined_for(fam) and not a.is_oracle]
     key = None if name is None else SPEC_NAMES.get(name.strip().lower(), name.strip().lower())
     if not with_faults:
         if key is None or name in ALGORITHMS or key not in walkable:
@@ -484,7 +484,7 @@ def resolve_route_algorithm(
             f"faults: fault-tolerant routing is defined for "
             f"{', '.join(fams)}, not {fam!r} ({topo.spec})"
         )
-    if fam not in MIKANT_FAMILIES:
+    if walk_of(fam) is None:
         from .algorithms import GENERIC_ALIASES
         from .rules import default_ft_algorithm
 

@@ -61,6 +61,7 @@ from .kernel import (
     upalt_port,
     walk_budget,
 )
+from .walks import engine_of
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome, surviving_csr
 
 TIE_BREAKS = ("dimension", "random")
@@ -97,7 +98,7 @@ def cube_tables(topo: Topology) -> CubeTables:
     ----------
     004 §2.1–2.2 (intermediate switches); docs/families/hybrids.md (labels).
     """
-    if topo.family != "mikantc":
+    if engine_of(topo.family) != "mikantc":
         raise ParameterError(f"topology family {topo.family!r}: MiKANTC routing needs a mikantc")
     k, n = int(topo.params["k"]), int(topo.params["n"])
     codes = np.asarray(topo.meta["intermediate_codes"], np.int64)

@@ -23,7 +23,6 @@ from ..errors import ParameterError
 from ..topology import Topology
 from . import mikantc  # noqa: F401  (registers the mikantc study kernel)
 from .algorithms import (
-    GENERIC,
     RULE_DETOUR,
     RULE_MINIMAL,
     RULE_SHORTEST_T,
@@ -37,6 +36,7 @@ from .generic import ft_walk_generic_into, route_length, updown_distance, updown
 from .kernel import OK, ft_walk, oracle_bfs, walk_scratch
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here)
+from .walks import GENERIC_ENGINE, engine_of, walk_of
 
 
 def _mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
@@ -235,7 +235,7 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
     scsr = surviving_csr(topo, switches_only=True)
-    mikant = topo.family == "mikant"  # 001's walks: the flags of faults/kernel.py
+    mikant = engine_of(topo.family) == "mikant"  # 001's walks: the flags of faults/kernel.py
     rules = np.array(
         [-1 if a.walked_on(topo.family) else a.rule for a, _ in walks] or [RULE_SP],
         np.int64,
@@ -279,8 +279,10 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     return run
 
 
-for _fam in GENERIC + ("mikant",):
-    STUDY_KERNELS.add(_fam, _generic_kernel)
+# the generic rules, and MiKANT's walk beside them (one loop: _mikant_walk is typed away
+# on every other family)
+for _engine in (GENERIC_ENGINE, "mikant"):
+    STUDY_KERNELS.add(_engine, _generic_kernel)
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -382,10 +384,11 @@ def evaluate(
     """
     t0 = time.perf_counter()
 
-    if topo.family not in STUDY_KERNELS:
+    engine = engine_of(topo.family)
+    if engine not in STUDY_KERNELS:
         raise ParameterError(
-            f"topology family {topo.family!r}: the fault study needs a "
-            f"{' or a '.join(STUDY_KERNELS.names())}"
+            f"topology family {topo.family!r}: its fault engine {engine!r} has no fault "
+            f"study (engines: {', '.join(STUDY_KERNELS.names())})"
         )
     if isinstance(rates, str):
         rates = parse_rates(rates)
@@ -413,7 +416,7 @@ def evaluate(
     has_oracle = any(a.is_oracle for a in algs)
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo
-    run = STUDY_KERNELS.get(topo.family)(topo, walks, pool_lo, trials, seed, tie_break=tie_break)
+    run = STUDY_KERNELS.get(engine)(topo, walks, pool_lo, trials, seed, tie_break=tie_break)
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     rows: list[dict] = []
     for ri, rate in enumerate(rates):
@@ -475,7 +478,8 @@ def evaluate(
         "links": "switch-only" if switch_only else "all",
         "version": __version__,
     }
-    if topo.family == "mikantc":
+    walk = walk_of(topo.family)
+    if walk is not None and walk.tie_break:
         config["tie_break"] = tie_break
     for r in rows:
         r["topology"] = topo.spec

@@ -61,6 +61,7 @@ from ..faults.kernel import (
 )
 from ..faults.mikantc import cube_tables, mikantc_hop, mikantc_walk, walk_capacity
 from ..faults.rules import default_ft_algorithm, one_vc_layered
+from ..faults.walks import walk_of
 from ..routing.shared import alg1_iparams, pair_weight
 from .layout import PK_FT, PK_SRC
 
@@ -173,21 +174,8 @@ def _mikantc_engine(topo, k, n):
     return ENG_MIKANTC, walk_capacity(k, n), np.zeros((1, 1), np.int64), cube
 
 
-@dataclass(frozen=True)
-class _Walked:
-    """A family whose fault-tolerant algorithms are the papers' walks (not the generic
-    kernel): how to build its engine, its knowledge models and whether ft_vc layers it."""
-
-    build: object
-    models: tuple[str, ...]
-    vc_classes: bool
-    why: str = ""
-
-
-_WALKED = {
-    "mikant": _Walked(_mikant_engine, ("local", "lookahead"), True),
-    "mikantc": _Walked(_mikantc_engine, ("local",), False, "004's Algorithm 1 is local"),
-}
+# the simulator's engine of each paper walk (faults/walks.py FAULT_WALKS), by its name
+_WALKED = {"mikant": _mikant_engine, "mikantc": _mikantc_engine}
 
 
 def _rt_dummy(topo) -> tuple:
@@ -277,7 +265,7 @@ def fault_router(
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    walked = _WALKED.get(fam) if alg.walked_on(fam) else None
+    walked = walk_of(fam) if alg.walked_on(fam) else None
     if walked is not None and model not in walked.models:
         raise ParameterError(
             f"fault_model={model!r} is not defined for {fam}: only "
@@ -304,7 +292,7 @@ def fault_router(
         k, n = int(topo.params["k"]), int(topo.params["n"])
         fi[FI_K], fi[FI_N] = k, n
         ip = alg1_iparams(k, n)
-        eng, cap, pp, cube = walked.build(topo, k, n)
+        eng, cap, pp, cube = _WALKED[walked.name](topo, k, n)
         budget = int(walk_budget(alg.flags, n, k if eng == ENG_MIKANTC else 0))
         if 2 * k - 1 > STATE_BYTE or budget > STATE_BYTE:
             raise ParameterError(
