@@ -50,9 +50,9 @@ def _g_cdg(
     classes,
 ):
     """``stats``: [not delivered, refused, delivered, most turn layers - 1]."""
-    port_peer = rt[7]
-    N = rt[9]
-    node_switch = rt[10]
+    port_peer = rt.port_peer
+    N = rt.n_nodes
+    node_switch = rt.node_switch
     R = port_peer.shape[1]
     cap = ttl + 2
     sw = np.empty(cap, np.int64)

@@ -80,7 +80,7 @@ def explain_generic(
             }
         )
         if how in (HOW_ALT, HOW_MISROUTE):
-            c = route_ports(rt[0], rt[1], rt[2], rt[7], a, -1, -1, int(dst), 0, buf)
+            c = route_ports(rt.code, rt.iparams, rt.table, rt.port_peer, a, -1, -1, int(dst), 0, buf)
             p0 = int(buf[0]) if c > 0 else -1
             if p0 >= 0 and faulty[topo.link_index[a, p0]]:
                 why = (

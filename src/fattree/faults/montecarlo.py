@@ -43,7 +43,7 @@ def _mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, s
     """001's MiKANT walk on MiKANT(k, n), ``mik = (k, n)``; never reached with ``mik``
     None (any other family), whose loop then compiles no MiKANT walk at all."""
     return ft_walk(
-        mik[0], mik[1], rt[7], rt[8], stamp, cur, flags, look, s, -1, t, out_sw, out_port, ip, scr
+        mik[0], mik[1], rt.port_peer, rt.link_index, stamp, cur, flags, look, s, -1, t, out_sw, out_port, ip, scr
     )
 
 
@@ -61,8 +61,8 @@ def _ov_mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip
         return ft_walk(
             mik[0],
             mik[1],
-            rt[7],
-            rt[8],
+            rt.port_peer,
+            rt.link_index,
             stamp,
             cur,
             np.int64(flags),
@@ -118,14 +118,14 @@ def _gtrials(
     MiKANT, Algorithm 1 is walked once per trial: when its route is healthy it is every
     detour algorithm's route (they act only at a faulty port of it), so they are not
     walked again."""
-    N = rt[9]
-    node_switch = rt[10]
+    N = rt.n_nodes
+    node_switch = rt.node_switch
     V = indptr.shape[0] - 1
     n_alg = rules.shape[0]
     n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     cap = ttl + 2
-    R = rt[7].shape[1]
+    R = rt.port_peer.shape[1]
     a1_walks = mk > 0 and (rules < 0).any()
     for c in prange(n_chunks):
         perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = chunk_scratch(
