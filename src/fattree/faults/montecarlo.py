@@ -23,8 +23,6 @@ from ..errors import ParameterError
 from ..topology import Topology
 from . import mikantc  # noqa: F401  (registers the mikantc study kernel)
 from .algorithms import (
-    RULE_DETOUR,
-    RULE_MINIMAL,
     RULE_SHORTEST_T,
     RULE_SP,
     RULE_UPDOWN_T,
@@ -163,7 +161,7 @@ def _gtrials(
                     st, h, _ = _mikant_walk(
                         mik, rt, stamp, cur, flags[a], looks[a], s, t, out_sw, out_port, ip, scr
                     )
-                elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
+                elif rule != RULE_UPDOWN_T and rule != RULE_SHORTEST_T:  # a per-hop rule
                     st, h, _ = ft_walk_generic_into(
                         rt,
                         rule,
