@@ -41,7 +41,21 @@ def _mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, s
     """001's MiKANT walk on MiKANT(k, n), ``mik = (k, n)``; never reached with ``mik``
     None (any other family), whose loop then compiles no MiKANT walk at all."""
     return ft_walk(
-        mik[0], mik[1], rt.port_peer, rt.link_index, stamp, cur, flags, look, s, -1, t, out_sw, out_port, ip, scr
+        mik[0],
+        mik[1],
+        rt.port_peer,
+        rt.link_index,
+        stamp,
+        cur,
+        flags,
+        look,
+        s,
+        -1,
+        t,
+        out_sw,
+        out_port,
+        ip,
+        scr,
     )
 
 
