@@ -74,6 +74,23 @@ _ANALYSIS = (
     ("the channel loads", ["routing", "load", "kant:k=2,n=2"]),
     ("the deadlock analysis", ["deadlock", "mikant:k=2,n=2"]),
     ("the graph properties", ["info", "kant:k=2,n=2"]),
+    (
+        "the flow-level model",
+        ["flow", "kant:k=2,n=2", "-w", "allreduce:algorithm=ring,size=64KiB", "--workers", "1"],
+    ),
+    (
+        "the flow-level model under faults",
+        [
+            "flow",
+            "mikant:k=2,n=2",
+            "-w",
+            "alltoall:size=64KiB",
+            "--fault-rate",
+            "0.1",
+            "--workers",
+            "1",
+        ],
+    ),  # fmt: skip
 )
 CHAINS = (_SIM, _ANALYSIS)
 #: the steps whose kernels ``make run`` (the flagship study) and a user's first commands

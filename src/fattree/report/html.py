@@ -228,12 +228,9 @@ def _versions() -> str:
         f"pyarrow {pyarrow.__version__}",
         f"matplotlib {matplotlib.__version__}",
     ]
-    try:
-        import numba
+    import numba
 
-        parts.append(f"numba {numba.__version__}")
-    except ImportError:  # pragma: no cover - numba is a dependency
-        pass
+    parts.append(f"numba {numba.__version__}")
     return ", ".join(parts)
 
 

@@ -507,15 +507,13 @@ BOUND_MAX_WORK = 1 << 24  # switches x nodes above which the bound is not comput
 def channel_load_bound(topo, cr, traffic_spec) -> float | None:
     """The routing's throughput bound ``1/gamma_max`` (flits/node/cycle) for a pattern.
 
-    None when :mod:`fattree.routing.load` is absent, the pattern is a trace, or the
-    network is too large for an exact evaluation (``BOUND_MAX_WORK``).
+    None when the pattern is a trace or the network is too large for an exact
+    evaluation (``BOUND_MAX_WORK``).
     """
     if topo.n_nodes * topo.n_switches > BOUND_MAX_WORK:
         return None
-    try:
-        from ..routing.load import channel_load
-    except ImportError:  # built by the routing issue; optional here
-        return None
+    from ..routing.load import channel_load
+
     try:
         return float(channel_load(topo, cr, traffic_spec, seed=cr.seed).bound)
     except ParameterError:  # e.g. a trace: no rate pattern to evaluate
