@@ -85,7 +85,7 @@ def test_route_literal_000_reports_the_loop(capsys):
         (["route", "mikant:k=3,n=4", "n0.2.0.0.0", "s0.2.0.0.0"], "dst='s0.2.0.0.0' is a switch"),
         (
             ["route", "kant:k=2,n=2", "n0.0", "n1.1", "-a", "minimal-all"],
-            "valid: alg1, dmodk, smodk, random, adaptive, shortest, updown",
+            "valid: alg1, dmodk, smodk, random, adaptive, booksim-nca, shortest, updown, booksim-min",
         ),
         (["route", "kant:k=2,n=2", "n0.0", "n1.1", "-a", "dmod"], "did you mean 'dmodk'"),
         (

@@ -88,7 +88,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "warmup": (
         ("warmup",),
-        "Compile every numba kernel ahead of time (once per machine; `make install` runs it).",
+        "Compile every numba kernel ahead of time (once per machine and version of the "
+        "sources; `make install`, `make run` and `make test` run it).",
     ),
     "model": (("analytics",), "002's models: k-ary n-cubes versus fat trees."),
     "plot": (
