@@ -66,6 +66,23 @@ def test_family_declares_its_fault_tolerance(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_family_declares_its_fault_walk(name):
+    """A paper walk plugs into every consumer through its name: the Monte Carlo loop's
+    kernel registry and the simulator's engines hold it, and its algorithms run on it."""
+    from fattree.faults.montecarlo import STUDY_KERNELS  # (its registration module)
+    from fattree.faults.walks import FAULT_WALKS, GENERIC_ENGINE, engine_of
+    from fattree.sim.faulthop import _WALKED
+
+    f = _facets(name)
+    if f.fault_walk is None:
+        assert engine_of(name) == GENERIC_ENGINE
+        return
+    assert f.fault_walk in FAULT_WALKS and f.fault_walk in STUDY_KERNELS
+    assert f.fault_walk in _WALKED
+    assert any(a.walked_on(name) for a in resolve_algorithms("all", name))
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_family_declares_its_advisor_shapes(name):
     f = _facets(name)
     assert isinstance(f.advisor, tuple)
@@ -89,6 +106,9 @@ def test_every_registry_entry_is_declared_by_a_family():
     declared_shapes = [s for n in NAMES for s in _facets(n).advisor]
     assert sorted(SHAPES) == sorted(declared_shapes)  # each shape by exactly one family
     assert set(FAMILY_RULES) == {n for n in NAMES if _facets(n).fault_tolerance == "rules"}
+    from fattree.faults.walks import FAULT_WALKS
+
+    assert set(FAULT_WALKS) == {_facets(n).fault_walk for n in NAMES} - {None}
 
 
 def test_registering_a_family_without_facets_fails():

@@ -356,8 +356,12 @@ def test_errors():
         ft_deadlock(t, "gns", vcs=0)
     with pytest.raises(ParameterError, match="vc_rule='x'"):
         ft_deadlock(t, "gns", vcs=2, vc_rule="x")
-    with pytest.raises(ParameterError, match="not 'kant'"):
+    # one entry for every family: on kant, 001's walks are not algorithms of the family
+    with pytest.raises(ParameterError, match="'gns' is not defined for family 'kant'"):
         ft_deadlock(_topo("kant:k=2,n=2"), "gns")
+    assert ft_deadlock(_topo("kant:k=2,n=2"), "detour").acyclic  # the generic CDG
+    with pytest.raises(ParameterError, match="cube ranks are not defined"):
+        ft_deadlock(_topo("mikantc:k=2,n=2"), "sp")
     with pytest.raises(ParameterError, match="model='global'"):
         ft_deadlock(t, "gns", model="global")
     with pytest.raises(ParameterError, match="shape"):

@@ -11,7 +11,7 @@ import fattree
 from fattree.cli import main
 from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS
-from fattree.faults.gcdg import generic_deadlock
+from fattree.faults.cdg import generic_deadlock
 from fattree.faults.gwalk import GenericRouter
 from fattree.faults.kernel import OK
 from fattree.faults.links import random_faults

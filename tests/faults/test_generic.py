@@ -11,7 +11,7 @@ import pytest
 import fattree
 from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS, RULE_SHORTEST_T, RULE_UPDOWN_T
-from fattree.faults.gcdg import generic_deadlock
+from fattree.faults.cdg import generic_deadlock
 from fattree.faults.gwalk import GenericRouter, forwarding_table
 from fattree.faults.kernel import OK
 from fattree.faults.links import random_faults

@@ -295,13 +295,10 @@ _CI_KEY = {"avg_distance_distinct": "avg_distance_excl_self"}
 def paper_formulas(family: str, params) -> dict[str, Any]:
     """The closed forms of :mod:`fattree.analysis.closed_forms` for a family, or ``{}``.
 
-    Families without closed forms (imported graphs) and a closed-forms module that
-    is missing or does not know the family give an empty mapping.
+    Families without closed forms (imported graphs) give an empty mapping.
     """
-    try:
-        from .closed_forms import closed_forms
-    except ImportError:
-        return {}
+    from .closed_forms import closed_forms
+
     try:
         return dict(closed_forms(family, dict(params)))
     except (KeyError, ValueError, LookupError):

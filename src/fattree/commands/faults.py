@@ -53,6 +53,7 @@ def faults(
 
     if list_:
         from ..faults.rules import default_ft_algorithm
+        from ..faults.walks import walk_of
         from ..topology import FAMILIES
 
         family = (spec or "").split(":", 1)[0].strip().lower()
@@ -69,12 +70,13 @@ def faults(
         for name, a in FT_ALGORITHMS.items():
             if mine and family not in a.families:
                 continue
+            lacking = [f for f in FAMILIES.names() if f not in a.families]
             fams = (
-                "every family but mikant, mikantc"
-                if len(a.families) > 4 and "mikant" not in a.families
+                ",".join(a.families)
+                if len(a.families) <= 4
                 else "every family"
-                if len(a.families) > 4
-                else ",".join(a.families)
+                if not lacking
+                else f"every family but {', '.join(lacking)}"
             )
             table.add_row(name, fams, a.origin, a.knowledge)
         if as_json:
@@ -92,7 +94,7 @@ def faults(
             )
             return
         console.print(table)
-        if mine and family not in ("mikant", "mikantc"):
+        if mine and walk_of(family) is None:
             console.print(
                 "--models lookahead: a switch also sees the links of its neighbours "
                 "(a candidate whose far switch has no healthy onward minimal port "

@@ -171,8 +171,11 @@ def _ft_route(topo, name, s, d, mask, model, as_json, seed, packet) -> None:
         console.print(f"[red]not delivered[/red]: {e.status} after {len(e.switches)} switches")
     from ..faults.algorithms import FT_ALGORITHMS
 
+    from ..faults.walks import walk_of
+
+    walk = walk_of(topo.family)
     walked = FT_ALGORITHMS.get(e.algorithm).walked_on(topo.family)
-    if e.rows and "vc" in e.rows[0] and walked and topo.family == "mikant":
+    if e.rows and "vc" in e.rows[0] and walked and walk.vc_classes:
         console.print(
             "(VC: class of the deadlock-free escape rule, one per turn against "
             "Algorithm 1's channel order; docs/faults-deadlock.md)",
@@ -507,7 +510,6 @@ def deadlock_cmd(
 
 
 def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
-    from ..errors import ParameterError
     from ..faults.algorithms import check_model
     from ..faults.cdg import algorithms_for_deadlock, ft_deadlock
     from ..faults.explain import resolve_route_algorithm
@@ -519,21 +521,8 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
         algs = algorithms_for_deadlock(topo.family, "all")
     else:
         algs = [names]
-    if topo.family == "mikantc":
-        raise ParameterError(
-            f"deadlock --faults: channel dependency graphs of fault-tolerant "
-            f"routing are built for every family but mikantc (its cube ranks "
-            f"are not defined), not {topo.family!r}"
-        )
     mask = read_fault_file(topo, faults) if faults is not None else None
-    if topo.family == "mikant":
-        reps = [ft_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs]
-    else:
-        from ..faults.gcdg import generic_deadlock
-
-        reps = [
-            generic_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs
-        ]
+    reps = [ft_deadlock(topo, a, mask, model=model, vcs=vcs, vc_rule=vc_rule) for a in algs]
     cyclic = any(not r.acyclic for r in reps)
     if as_json:
         print_json([r.to_dict() for r in reps] if names == "all" else reps[0].to_dict())

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import ParameterError
 from ..registry import Registry
+from .walks import GENERIC_ENGINE, walk_of
 
 # Flag bits understood by the numba walk (faults/kernel.py).
 GNS = 1
@@ -41,25 +42,48 @@ MODELS = ("local", "lookahead")
 
 @dataclass(frozen=True)
 class FTAlgorithm:
-    """A fault-tolerant routing algorithm: its detour flags and what it assumes."""
+    """A fault-tolerant routing algorithm: its detour flags, what it assumes, and the fault
+    engines it is defined on (``on``: :data:`fattree.faults.walks.GENERIC_ENGINE` for the
+    generic rules, a walk's name for the families that declare that walk,
+    ``Facets.fault_walk``; ``"*"``: every engine)."""
 
     name: str
     flags: int
     origin: str
     knowledge: str
-    families: tuple[str, ...] = ("mikant",)
-    rule: int = -1  # generic kernel rule (RULE_*), -1: the MiKANT/MiKANTC walks only
+    on: tuple[str, ...] = ("mikant",)
+    rule: int = -1  # generic kernel rule (RULE_*), -1: the paper walks only
     vc_note: str = ""
 
     @property
     def is_oracle(self) -> bool:
         return bool(self.flags & ORACLE)
 
+    def defined_for(self, family: str) -> bool:
+        """Whether ``family`` offers this algorithm through its fault engine (``"*"`` in
+        ``on``: every engine; the generic rules also beside a walk that keeps them,
+        ``FaultWalk.generic_rules``)."""
+        if "*" in self.on:
+            return True
+        w = walk_of(family)
+        if w is None:
+            return GENERIC_ENGINE in self.on
+        return w.name in self.on or (w.generic_rules and GENERIC_ENGINE in self.on)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The registered families that offer it: those with a paper walk first, then the
+        others, each in registry order."""
+        from ..topology import FAMILIES
+
+        names = [f for f in FAMILIES.names() if self.defined_for(f)]
+        return tuple(sorted(names, key=lambda f: walk_of(f) is None))
+
     def walked_on(self, family: str) -> bool:
-        """Whether on ``family`` this is one of the papers' walks (001's MiKANT detours,
-        004's MiKANTC Algorithm 1; ``sp`` there is Algorithm 1) rather than the generic
+        """Whether on ``family`` this is its paper walk (001's MiKANT detours, 004's
+        MiKANTC Algorithm 1; ``sp`` there is Algorithm 1) rather than the generic
         per-hop kernel or a table engine (faults/generic.py)."""
-        return family in MIKANT_FAMILIES and self.rule not in KERNEL_RULES
+        return walk_of(family) is not None and self.rule not in KERNEL_RULES
 
 
 FT_ALGORITHMS: Registry[FTAlgorithm] = Registry("fault-tolerant routing algorithm")
@@ -73,20 +97,16 @@ def _register(
     flags: int,
     origin: str,
     knowledge: str = _LOCAL + _PKT,
-    families: tuple[str, ...] = ("mikant",),
+    on: tuple[str, ...] = ("mikant",),
     rule: int = -1,
 ) -> None:
-    FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, families, rule))
+    FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, on, rule))
 
 
-def _generic_families() -> tuple[str, ...]:
-    """Every registered topology family except those with the papers' own walks."""
-    from ..topology import FAMILIES
-
-    return tuple(f for f in FAMILIES.names() if f not in ("mikant", "mikantc"))
-
-
-GENERIC = _generic_families()
+# every engine: the generic rules and each paper walk (sp is the walk with no detour)
+EVERY = ("*",)
+# the generic rules (also offered beside a walk with FaultWalk.generic_rules)
+RULES = (GENERIC_ENGINE,)
 
 
 _register(
@@ -95,7 +115,7 @@ _register(
     "000 Algorithm 1 (shortest path), no fault handling (MiKANTC: 004 §3); "
     "other families: their default routing (fattree routing list)",
     "none: fails at the first faulty link",
-    families=("mikant", "mikantc") + GENERIC,
+    on=EVERY,
     rule=RULE_SP,
 )
 _register("gns", GNS, "001 §4.2.1 Go-Neighbor-Switch")
@@ -106,7 +126,7 @@ _register(
     "gns+xt+gdl",
     GNS | XT | GDL,
     "001 §5; 004 Algorithm 1, tree part",
-    families=("mikant", "mikantc"),
+    on=("mikant", "mikantc"),
 )
 _register("tt", TT, "001 §4.2.4 Three-Turn")
 _register("tt+gdl", TT | GDL, "001 §5 (GDL applied to Three-Turn)")
@@ -146,7 +166,7 @@ _register(
     "NCA; hypercube/torus: fault-tolerant e-cube / dimension order: any productive "
     "dimension)",
     "local: each switch sees its own links; per packet: the previous switch",
-    families=("mikant",) + GENERIC,
+    on=RULES,
     rule=RULE_MINIMAL,
 )
 _register(
@@ -157,7 +177,7 @@ _register(
     "back up, or down and up, to descend through another ancestor), then the family's "
     "routing again; at most D misroutes (D = fault-free diameter)",
     "local: own links; per packet: a misroute counter (≤ D), the previous switch and the hop count",
-    families=("mikant",) + GENERIC,
+    on=RULES,
     rule=RULE_DETOUR,
 )
 _register(
@@ -166,7 +186,7 @@ _register(
     "up*/down* forwarding tables (switch × destination) recomputed on "
     "the surviving graph from a BFS of the fault-free up*/down* root (Autonet)",
     "global: a subnet manager that sees every link recomputes the tables",
-    families=("mikant",) + GENERIC,
+    on=RULES,
     rule=RULE_UPDOWN_T,
 )
 _register(
@@ -175,7 +195,7 @@ _register(
     "shortest-path forwarding tables (switch × destination, lowest "
     "port one hop closer) recomputed on the surviving graph; VC layers by up*/down* turns",
     "global: a subnet manager that sees every link recomputes the tables",
-    families=("mikant",) + GENERIC,
+    on=RULES,
     rule=RULE_SHORTEST_T,
 )
 
@@ -184,7 +204,7 @@ _register(
     ORACLE,
     "BFS shortest path on the surviving graph (upper bound)",
     "global: every link of the network",
-    families=("mikant", "mikantc") + GENERIC,
+    on=EVERY,
     rule=RULE_ORACLE,
 )
 
@@ -197,14 +217,14 @@ _register(
     "004 Algorithm 1, cube part only: another shortest-path cube dimension "
     "when the chosen one is faulty",
     _CUBE_K + "; no packet state beyond T",
-    families=("mikantc",),
+    on=("mikantc",),
 )
 _register(
     "cube+gns+xt+gdl",
     CUBE | GNS | XT | GDL,
     "004 Algorithm 1: hypercube multipath; rise: Go-Neighbor, then X-Turns; fall: Go-Down",
     _CUBE_K + _PKT,
-    families=("mikantc",),
+    on=("mikantc",),
 )
 _register(
     "cube+escape",
@@ -212,11 +232,10 @@ _register(
     "this project: 004 Algorithm 1 + TT, ROOT, UPALT, and up to 2n+k misroutes to a "
     "healthy switch port other than the way back when every rule fails",
     _CUBE_K + _PKT + ", a misroute counter (≤ 2n+k) and the previous switch",
-    families=("mikantc",),
+    on=("mikantc",),
 )
 
 
-MIKANT_FAMILIES = ("mikant", "mikantc")
 # Other families: the escape-style extension is ``detour`` (accepted as ``escape``).
 GENERIC_ALIASES = {"escape": "detour", "updown": "updown-table", "shortest": "shortest-table"}
 
@@ -259,14 +278,14 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
     if not parts:
         raise ParameterError("algorithms='' is invalid: name at least one algorithm")
     if parts == ["all"]:
-        return [a for _, a in FT_ALGORITHMS.items() if family in a.families]
-    if family not in MIKANT_FAMILIES:
+        return [a for _, a in FT_ALGORITHMS.items() if a.defined_for(family)]
+    if walk_of(family) is None:
         parts = [GENERIC_ALIASES.get(p, p) for p in parts]
     out = []
     for p in parts:
         alg = FT_ALGORITHMS.get(SPEC_NAMES.get(p, p))
-        if family not in alg.families:
-            valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if family in a.families)
+        if not alg.defined_for(family):
+            valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if a.defined_for(family))
             raise ParameterError(
                 f"algorithm {p!r} is not defined for family {family!r}; valid: {valid}"
             )
@@ -319,8 +338,8 @@ __all__ = [
     "MODELS",
     "FTAlgorithm",
     "FT_ALGORITHMS",
-    "GENERIC",
-    "MIKANT_FAMILIES",
+    "EVERY",
+    "RULES",
     "GENERIC_ALIASES",
     "SPEC_NAMES",
     "resolve_algorithms",

@@ -4,7 +4,9 @@ The walk kernels record, per switch, how its output port was chosen (``trace`` o
 :func:`fattree.faults.kernel.ft_walk` / ``mikantc_walk``); this module turns that record
 into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
 could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
-cube multipath) and why a route failed.
+cube multipath) and why a route failed. The generic rules' walk (the family's routing,
+another minimal port, a misroute, a table entry) is explained by :func:`explain_generic`,
+called from the same entry.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
 from .algorithms import (
     GDL,
     GNS,
-    MIKANT_FAMILIES,
     ROOT,
     TT,
     UPALT,
@@ -41,7 +42,14 @@ from .kernel import (
     ft_walk,
     walk_scratch,
 )
+from ..routing.kernel import route_ports
+from .algorithms import FTAlgorithm
+from .generic import HOW_ALT as G_ALT
+from .generic import HOW_MISROUTE as G_MISROUTE
+from .generic import HOW_NAMES as G_HOW_NAMES
+from .gwalk import GenericRouter
 from .records import FTExplanation
+from .walks import engine_of, walk_of
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
 _REFS = {
@@ -63,7 +71,7 @@ _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
     """(status, hops, switches, trace, vc per hop or None) from the family's kernel."""
-    if topo.family == "mikant":
+    if engine_of(topo.family) == "mikant":
         from .cdg import walk_cap, ft_vc
 
         k, n = int(topo.params["k"]), int(topo.params["n"])
@@ -215,8 +223,6 @@ def explain_route(
         )
     start = int(start_switch) if s < 0 else -1
     if not alg.walked_on(topo.family):
-        from .gexplain import explain_generic
-
         return explain_generic(topo, alg, src, int(dst), faulty, model, start, bad)
     st, hops, nsw, sw, ports, trace, vcs = _walk(
         topo, alg, s, int(dst), faulty.astype(np.int64), model, start, tie_break, seed, packet
@@ -444,6 +450,156 @@ def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
 __all__ = ["FTExplanation", "explain_route"]
 
 
+# ------------------------------------------------ the generic rules, explained hop by hop
+# Per switch: the port, where it leads, how it was chosen (the family's routing, another
+# minimal port, a misroute, a table entry) and its VC layer under the up*/down* turn rule
+# (fattree.faults.generic.turn_classes); events name each faulty routing port, each
+# misroute and the reason of a failure.
+
+
+def _faulty_ports(topo, a, faulty) -> str:
+    bad = [
+        f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
+        for p in range(topo.max_ports)
+        if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]
+    ]
+    return ", ".join(bad) if bad else "none"
+
+
+def explain_generic(
+    topo: Topology, alg: FTAlgorithm, src, dst: int, faulty, model: str, start: int, bad: list
+):
+    """The :class:`~fattree.faults.explain.FTExplanation` of a generic algorithm's route
+    (called by :func:`fattree.faults.explain.explain_route`)."""
+
+    g = GenericRouter(topo, alg, faulty, model)
+    st, hops, sws, ports, hows = g.route(src, dst, None if start < 0 else start)
+    vcs = g.classes(sws[: len(ports)], ports)
+    rt = g.ctx.rt
+    buf = np.empty(topo.max_ports + 1, np.int64)
+    rows, events = [], []
+    if g.is_table:
+        events.append(
+            {
+                "hop": 0,
+                "switch": None,
+                "event": "table",
+                "algorithm": alg.name,
+                "text": f"{alg.name}: forwarding tables ({topo.n_switches} switches × "
+                f"{topo.n_nodes} destinations) recomputed on the surviving "
+                f"graph; VC layers by up*/down* turns",
+            }
+        )
+    if src is not None and len(sws) == 0:
+        events.append(
+            {
+                "hop": 0,
+                "switch": None,
+                "event": "fail",
+                "algorithm": None,
+                "text": f"the source's node link {topo.node_label(int(src))}–"
+                f"{topo.switch_label(int(topo.node_switch[int(src)]))} is "
+                f"faulty: nothing can route around a node's only link",
+            }
+        )
+    used = 0
+    for i, (a, p) in enumerate(zip(sws, ports)):
+        a, p = int(a), int(p)
+        how = int(hows[i])
+        here = topo.switch_label(a)
+        rows.append(
+            {
+                "hop": i + 1,
+                "switch": here,
+                "port": p,
+                "to": topo.vertex_label(int(topo.port_peer[a, p])),
+                "rule": G_HOW_NAMES[how] if 0 <= how < len(G_HOW_NAMES) else "?",
+                "vc": vcs[i],
+            }
+        )
+        if how in (G_ALT, G_MISROUTE):
+            c = route_ports(
+                rt.code, rt.iparams, rt.table, rt.port_peer, a, -1, -1, int(dst), 0, buf
+            )
+            p0 = int(buf[0]) if c > 0 else -1
+            if p0 >= 0 and faulty[topo.link_index[a, p0]]:
+                why = (
+                    f"{g.ctx.routing}'s port {p0} ({here} – "
+                    f"{topo.vertex_label(int(topo.port_peer[a, p0]))}) is faulty"
+                )
+            else:
+                why = f"{g.ctx.routing}'s port {p0} leads back or (lookahead) to a dead end"
+            events.append(
+                {
+                    "hop": i + 1,
+                    "switch": here,
+                    "event": "fault",
+                    "algorithm": None,
+                    "port": p0,
+                    "text": why,
+                }
+            )
+            if how == G_MISROUTE:
+                used += 1
+                events.append(
+                    {
+                        "hop": i + 1,
+                        "switch": here,
+                        "event": "misroute",
+                        "algorithm": alg.name,
+                        "text": f"no healthy minimal port (faulty here: "
+                        f"{_faulty_ports(topo, a, faulty)}); misroute {used} of "
+                        f"{g.ctx.budget} to port {p} → "
+                        f"{topo.vertex_label(int(topo.port_peer[a, p]))}, then "
+                        f"{g.ctx.routing} again",
+                    }
+                )
+            else:
+                events.append(
+                    {
+                        "hop": i + 1,
+                        "switch": here,
+                        "event": "alternative",
+                        "algorithm": alg.name,
+                        "text": f"another minimal port: {p} → "
+                        f"{topo.vertex_label(int(topo.port_peer[a, p]))} "
+                        f"({g.ctx.candidates})",
+                    }
+                )
+    if st != OK and len(sws) > 0:
+        a = int(sws[-1])
+        events.append(
+            {
+                "hop": len(sws),
+                "switch": topo.switch_label(a),
+                "event": "fail",
+                "algorithm": None,
+                "text": f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
+                f"(faulty ports here: {_faulty_ports(topo, a, faulty)})"
+                + ("" if alg.rule != 2 else f"; misroutes left: {g.ctx.budget - used}"),
+            }
+        )
+    path = [topo.node_label(int(src))] if src is not None else []
+    path += [topo.switch_label(int(x)) for x in sws]
+    if st == OK:
+        path.append(topo.node_label(dst))
+    return FTExplanation(
+        alg.name,
+        "global" if g.is_table else model,
+        None if src is None else topo.node_label(int(src)),
+        topo.node_label(dst),
+        st == OK,
+        STATUS_NAMES[st],
+        path,
+        [topo.switch_label(int(x)) for x in sws],
+        [int(p) for p in ports],
+        int(hops),
+        rows,
+        events,
+        bad,
+    )
+
+
 def resolve_route_algorithm(
     topo: Topology, name: str | None, with_faults: bool
 ) -> tuple[str, str | None]:
@@ -472,7 +628,7 @@ def resolve_route_algorithm(
     from .algorithms import FT_ALGORITHMS, SPEC_NAMES
 
     fam = topo.family
-    walkable = [n for n, a in FT_ALGORITHMS.items() if fam in a.families and not a.is_oracle]
+    walkable = [n for n, a in FT_ALGORITHMS.items() if a.defined_for(fam) and not a.is_oracle]
     key = None if name is None else SPEC_NAMES.get(name.strip().lower(), name.strip().lower())
     if not with_faults:
         if key is None or name in ALGORITHMS or key not in walkable:
@@ -484,7 +640,7 @@ def resolve_route_algorithm(
             f"faults: fault-tolerant routing is defined for "
             f"{', '.join(fams)}, not {fam!r} ({topo.spec})"
         )
-    if fam not in MIKANT_FAMILIES:
+    if walk_of(fam) is None:
         from .algorithms import GENERIC_ALIASES
         from .rules import default_ft_algorithm
 

@@ -9,10 +9,9 @@ One per-hop kernel, :func:`ft_hop`, serves the Monte Carlo walk, ``route --expla
 channel dependency graph under faults and the simulator (docs/faults.md, "For the
 simulator").
 
-The routing context ``rt`` is the tuple built by :func:`fattree.faults.rules.context`:
-``(code, iparams, table, ccode, ciparams, ctable, cmode, port_peer, link_index, N,
-node_switch)`` —
-the family's deterministic routing, the routing that lists its minimal candidates
+The routing context ``rt`` is a :class:`RouteContext` (a named tuple, read by field in
+numba too) built by :func:`fattree.faults.rules.context`: the family's deterministic
+routing (``code``, ``iparams``, ``table``), the routing that lists its minimal candidates
 (``cmode == 0``: ``route_ports`` of an adaptive algorithm, e.g. kant/clos ``adaptive``)
 or ``cmode == 1``: every port whose far end is one hop closer by the deterministic
 routing's fault-free length (hypercube: every differing dimension; torus: every
@@ -24,6 +23,8 @@ graph, one destination's column of a switch × destination forwarding table
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -41,6 +42,17 @@ HOW_NAMES = ("routing", "alternative minimal port", "misroute", "table")
 
 # state layout
 S_BUDGET, S_PREV, S_HOPS, S_HOW = 0, 1, 2, 3
+
+RouteContext = namedtuple(
+    "RouteContext",
+    "code iparams table ccode cparams ctable cmode port_peer link_index n_nodes node_switch",
+)
+RouteContext.__doc__ = (
+    "The routing context of the fault-tolerant kernels: the deterministic routing "
+    "(code, iparams, table), the routing of the minimal candidates (ccode, cparams, "
+    "ctable; cmode 1: ports one hop closer by distance instead), and the topology's "
+    "port_peer, link_index, n_nodes and node_switch."
+)
 
 
 @njit(cache=True, inline="always")
@@ -119,9 +131,9 @@ def candidates(rt, sw, dst, cap, cand, buf, dbuf):
 def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf):
     """Lookahead: switch ``v`` (the far end of a candidate) has a healthy minimal port
     towards ``dst`` other than the one back to switch ``back``."""
-    port_peer = rt[7]
-    link_index = rt[8]
-    N = rt[9]
+    port_peer = rt.port_peer
+    link_index = rt.link_index
+    N = rt.n_nodes
     m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
     for i in range(m):
         q = cand2[i]
@@ -135,8 +147,8 @@ def _leads_on(rt, v, back, dst, cap, cand2, buf, dbuf):
     """Switch ``v`` has a minimal port towards ``dst`` other than the one back to switch
     ``back`` (static routing knowledge, no fault state): a misroute to ``v`` is not sent
     straight back (a fat tree's root above a dead down link routes only down to it)."""
-    port_peer = rt[7]
-    N = rt[9]
+    port_peer = rt.port_peer
+    N = rt.n_nodes
     m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
     for i in range(m):
         if port_peer[v, cand2[i]] - N != back:
@@ -238,7 +250,7 @@ def ft_walk_generic(
     else at switch ``start``. Hops count links, both node links included. ``out_sw``,
     ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``.
     """
-    R = rt[7].shape[1]
+    R = rt.port_peer.shape[1]
     scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
     return ft_walk_generic_into(
         rt,
@@ -277,8 +289,8 @@ def ft_walk_generic_into(
 ):
     """:func:`ft_walk_generic` on caller's scratch (``4 (R + 1) + 4`` int64 entries, R the
     ports per switch): allocation-free, for the simulator's cycle loop."""
-    port_peer = rt[7]
-    N = rt[9]
+    port_peer = rt.port_peer
+    N = rt.n_nodes
     R = port_peer.shape[1]
     cand = scratch[0 : R + 1]
     cand2 = scratch[R + 1 : 2 * (R + 1)]
@@ -292,7 +304,7 @@ def ft_walk_generic_into(
     if src >= 0:
         if stamp[src] == cur:  # node links come first: link id = node id
             return NO_RULE, 0, 0
-        sw = rt[10][src]
+        sw = rt.node_switch[src]
         hops = 1
     else:
         sw = start

@@ -200,7 +200,7 @@ class GenericRouter:
             st, hops, nsw = table_route(
                 self.table,
                 self.topo.port_peer,
-                self.ctx.rt[10],
+                self.ctx.rt.node_switch,
                 self.stamp,
                 self.topo.n_nodes,
                 s,

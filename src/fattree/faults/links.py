@@ -9,6 +9,7 @@ import numpy as np
 from ..fileio import read_input, write_atomic
 from ..errors import InputFileError, ParameterError
 from ..topology import Topology
+from .walks import engine_of
 
 
 def link_between(topo: Topology, a: int, b: int) -> int:
@@ -64,7 +65,7 @@ def mikant_link_id(topo: Topology, lid) -> int:
     >>> [t.vertex_label(int(v)) for v in t.links[e]]
     ['s0.1.0.0', 's1.1.0.0']
     """
-    if topo.family != "mikant":
+    if engine_of(topo.family) != "mikant":  # 001's ids name the links of MiKANT's walk
         raise ParameterError(
             f"link id <{','.join(map(str, lid))}> names a MiKANT link; {topo.spec} is not a "
             "MiKANT: give the link as two labels 'A B'"

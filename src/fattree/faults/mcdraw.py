@@ -124,9 +124,9 @@ def chunk_scratch(pool_lo, n_links, n_faults, V):
     )
 
 
-# Per topology family: ``prepare(topo, walks, pool_lo, trials, seed, **options)`` validates
-# and returns ``run(rate_idx, n_faults, succ, length, oracle_len, ttl_count)``.
-STUDY_KERNELS: Registry = Registry("fault-study topology family")
+# Per fault engine (faults/walks.py): ``context(topo, tie_break)``, the walk context the one
+# Monte Carlo loop takes (faults/montecarlo.py ``_trials``; None for the generic rules).
+STUDY_KERNELS: Registry = Registry("fault-study engine")
 
 
 def surviving_csr(topo: Topology, switches_only: bool = False):

@@ -24,13 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..errors import ParameterError
 from ..routing.shared import alg1_iparams, alg1_port
 from ..topology import Topology
 from ..topology.families.cat import nearest_intermediate
-from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT, FTAlgorithm
+from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT
 from .kernel import (
     DEAD_END,
     HOW_CUBE,
@@ -54,14 +54,14 @@ from .kernel import (
     digit,
     first_healthy,
     healthy,
-    oracle_bfs,
     record_hop,
     start_crossing_detour,
     step_ports,
     upalt_port,
     walk_budget,
 )
-from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, mix, record_outcome, surviving_csr
+from .walks import engine_of
+from .mcdraw import mix
 
 TIE_BREAKS = ("dimension", "random")
 
@@ -97,7 +97,7 @@ def cube_tables(topo: Topology) -> CubeTables:
     ----------
     004 §2.1–2.2 (intermediate switches); docs/families/hybrids.md (labels).
     """
-    if topo.family != "mikantc":
+    if engine_of(topo.family) != "mikantc":
         raise ParameterError(f"topology family {topo.family!r}: MiKANTC routing needs a mikantc")
     k, n = int(topo.params["k"]), int(topo.params["n"])
     codes = np.asarray(topo.meta["intermediate_codes"], np.int64)
@@ -512,166 +512,6 @@ def check_tie_break(tie_break: str) -> bool:
 def walk_capacity(k: int, n: int) -> int:
     """Enough room for the switches of any walk (the TTL of the escape variant)."""
     return 10 * n + 12 + 4 * k + (2 * n + k) * (2 * n + 2 * k + 6)
-
-
-@njit(cache=True, parallel=True)
-def _trials(
-    k,
-    n,
-    codes,
-    cpos,
-    near,
-    outer,
-    port_peer,
-    link_index,
-    indptr,
-    nbr,
-    nbr_link,
-    n_links,
-    pool_lo,
-    n_faults,
-    trials,
-    seed,
-    rate_idx,
-    flags,
-    rnd,
-    succ,
-    length,
-    oracle_len,
-    ttl_count,
-):
-    M = 1 << k
-    Mo = M - k
-    Ng = k ** (n - 2) * Mo * k
-    N = 2 * Ng
-    V = indptr.shape[0] - 1
-    n_alg = flags.shape[0]
-    n_chunks = (trials + CHUNK - 1) // CHUNK
-    pool = n_links - pool_lo
-    # sp is minimal except between two nodes of one cube when k >= 5 (004 routes those
-    # inside the cube; docs/faults-mikantc.md), where the oracle always runs its BFS
-    same_cube_minimal = k <= 4
-    for c in prange(n_chunks):
-        perm, stamp, swaps, dist, seen, queue, out_sw, out_port, state = chunk_scratch(
-            pool_lo, n_links, n_faults, V
-        )
-        ip, scr = mikantc_scratch(k, n)
-        lo = c * CHUNK
-        hi = min(trials, lo + CHUNK)
-        for tr in range(lo, hi):
-            cur = tr + 1
-            s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
-            pkt = (np.int64(rate_idx) << 32) + tr
-            best = -1
-            for a in range(n_alg):
-                st, h, _ = mikantc_walk(
-                    k,
-                    n,
-                    codes,
-                    cpos,
-                    near,
-                    outer,
-                    port_peer,
-                    link_index,
-                    stamp,
-                    cur,
-                    flags[a],
-                    rnd,
-                    seed,
-                    pkt,
-                    s,
-                    -1,
-                    t,
-                    out_sw,
-                    out_port,
-                    ip,
-                    scr,
-                )
-                best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
-            # a walk of fault-free minimal length is optimal (faults never shorten paths)
-            st0, d0, _ = mikantc_walk(
-                k,
-                n,
-                codes,
-                cpos,
-                near,
-                outer,
-                port_peer,
-                link_index,
-                stamp,
-                -1,
-                0,
-                rnd,
-                seed,
-                pkt,
-                s,
-                -1,
-                t,
-                out_sw,
-                out_port,
-                ip,
-                scr,
-            )
-            minimal = same_cube_minimal or s // (Mo * k) != t // (Mo * k)
-            if best == d0 and minimal:
-                oracle_len[tr] = d0
-            else:
-                oracle_len[tr] = oracle_bfs(
-                    indptr, nbr, nbr_link, stamp, cur, s, t, dist, seen, cur, queue
-                )
-
-
-def _study_kernel(
-    topo: Topology,
-    walks: list[tuple[FTAlgorithm, str]],
-    pool_lo: int,
-    trials: int,
-    seed: int,
-    tie_break: str = "dimension",
-):
-    """Validate a MiKANTC study and return ``run(rate_idx, faults, succ, length, olen, ttl)``."""
-    tb = cube_tables(topo)
-    rnd = check_tie_break(tie_break)
-    for _a, m in walks:
-        if m != "local":
-            raise ParameterError(
-                f"model={m!r} is not defined for mikantc: only 'local' "
-                f"(004 Algorithm 1 decides at each switch)"
-            )
-    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
-    indptr, nbr, nbr_link = surviving_csr(topo)
-
-    def run(rate_idx, n_faults, succ, length, olen, ttl):
-        _trials(
-            tb.k,
-            tb.n,
-            tb.codes,
-            tb.cpos,
-            tb.near,
-            tb.outer,
-            topo.port_peer,
-            topo.link_index,
-            indptr,
-            nbr,
-            nbr_link,
-            topo.n_links,
-            pool_lo,
-            n_faults,
-            trials,
-            seed,
-            rate_idx,
-            flags,
-            rnd,
-            succ,
-            length,
-            olen,
-            ttl,
-        )
-
-    return run
-
-
-STUDY_KERNELS.add("mikantc", _study_kernel)
 
 
 def mikantc_route_arrays(

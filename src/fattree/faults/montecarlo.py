@@ -11,21 +11,18 @@ from __future__ import annotations
 
 import math
 import time
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
-from numba.core import types
 from numba.extending import overload
 
 from ..version import __version__
 from ..errors import ParameterError
 from ..topology import Topology
-from . import mikantc  # noqa: F401  (registers the mikantc study kernel)
+from .mikantc import check_tie_break, cube_tables, mikantc_scratch, mikantc_walk
 from .algorithms import (
-    GENERIC,
-    RULE_DETOUR,
-    RULE_MINIMAL,
     RULE_SHORTEST_T,
     RULE_SP,
     RULE_UPDOWN_T,
@@ -37,50 +34,155 @@ from .generic import ft_walk_generic_into, route_length, updown_distance, updown
 from .kernel import OK, ft_walk, oracle_bfs, walk_scratch
 from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here)
+from .walks import GENERIC_ENGINE, engine_of, walk_of
 
 
-def _mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
-    """001's MiKANT walk on MiKANT(k, n), ``mik = (k, n)``; never reached with ``mik``
-    None (any other family), whose loop then compiles no MiKANT walk at all."""
-    return ft_walk(
-        mik[0], mik[1], rt[7], rt[8], stamp, cur, flags, look, s, -1, t, out_sw, out_port, ip, scr
+# The paper walk of a family plugs into the one Monte Carlo loop through a small named
+# tuple whose type names the walk (None: the generic rules only). Each piece below
+# resolves when the loop is typed, so a study compiles its own walk and no other.
+MikantStudy = namedtuple("MikantStudy", "k n")
+MikantStudy.__doc__ = "001's MiKANT walk in the Monte Carlo loop: MiKANT(k, n)."
+MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
+MikantcStudy.__doc__ = (
+    "004's MiKANTC Algorithm 1 in the Monte Carlo loop: MiKANTC(k, n), its cube tables "
+    "(faults/mikantc.py cube_tables) and the random tie-break flag."
+)
+
+
+def _wk_class(wk):
+    return getattr(wk, "instance_class", None)
+
+
+def _study_scratch(wk):
+    """The walk's scratch ``(ip, scr)`` (one per parallel task)."""
+
+
+@overload(_study_scratch)
+def _ov_study_scratch(wk):
+    if _wk_class(wk) is MikantcStudy:
+        return lambda wk: mikantc_scratch(wk.k, wk.n)
+    if _wk_class(wk) is MikantStudy:
+        return lambda wk: walk_scratch(wk.k, wk.n)
+    return lambda wk: walk_scratch(2, 2)
+
+
+def _a1_shortcut(wk):
+    """Whether Algorithm 1 is walked once per trial and stands for every detour algorithm
+    whose route it is (MiKANT: they act only at a faulty port of it)."""
+
+
+@overload(_a1_shortcut)
+def _ov_a1_shortcut(wk):
+    ok = _wk_class(wk) is MikantStudy
+    return lambda wk: ok
+
+
+def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+    """The family's paper walk of ``s -> t`` (``flags``: the algorithm's detours);
+    ``(0, 0, 0)`` and no code at all with ``wk`` None."""
+
+
+@overload(_paper_walk)
+def _ov_paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+    if _wk_class(wk) is MikantStudy:
+
+        def impl(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+            # flags and look as plain int64 / bool: one compiled walk for both call sites
+            return ft_walk(
+                wk.k,
+                wk.n,
+                rt.port_peer,
+                rt.link_index,
+                stamp,
+                cur,
+                np.int64(flags),
+                np.bool_(look),
+                s,
+                -1,
+                t,
+                out_sw,
+                out_port,
+                ip,
+                scr,
+            )
+
+        return impl
+    if _wk_class(wk) is MikantcStudy:
+
+        def impl(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+            return mikantc_walk(
+                wk.k,
+                wk.n,
+                wk.codes,
+                wk.cpos,
+                wk.near,
+                wk.outer,
+                rt.port_peer,
+                rt.link_index,
+                stamp,
+                cur,
+                np.int64(flags),
+                wk.rnd,
+                seed,
+                pkt,
+                s,
+                -1,
+                t,
+                out_sw,
+                out_port,
+                ip,
+                scr,
+            )
+
+        return impl
+    return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
+        0,
+        0,
+        0,
     )
 
 
-@overload(_mikant_walk)
-def _ov_mikant_walk(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
-    if isinstance(mik, types.NoneType):
-        return lambda mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr: (
-            0,
-            0,
-            0,
-        )
+def _fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
+    """``(d0, exact)``: the fault-free length of the family's route of ``s -> t`` and
+    whether a delivered walk of that length is optimal (faults never shorten a path)."""
 
-    def impl(mik, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr):
-        # flags and look as plain int64 / bool: one compiled walk for both call sites
-        return ft_walk(
-            mik[0],
-            mik[1],
-            rt[7],
-            rt[8],
-            stamp,
-            cur,
-            np.int64(flags),
-            np.bool_(look),
-            s,
-            -1,
-            t,
-            out_sw,
-            out_port,
-            ip,
-            scr,
-        )
+
+@overload(_fault_free)
+def _ov_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
+    if _wk_class(wk) is MikantcStudy:
+
+        def impl(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
+            _, d0, _ = _paper_walk(
+                wk, rt, stamp, -1, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt
+            )
+            # sp is minimal except between two nodes of one cube when k >= 5 (004 routes
+            # those inside the cube; docs/faults-mikantc.md): there the BFS always runs
+            group = ((1 << wk.k) - wk.k) * wk.k
+            return d0, wk.k <= 4 or s // group != t // group
+
+        return impl
+
+    def impl(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
+        return route_length(rt, rt.node_switch[s], t, cap, buf) + 1, minimal
 
     return impl
 
 
+def _cut_off(wk, stamp, cur, s, t):
+    """A node's only link is faulty (the oracle's answer without a search); never with
+    MiKANTC's walk, whose loop always let the search answer."""
+
+
+@overload(_cut_off)
+def _ov_cut_off(wk, stamp, cur, s, t):
+    if _wk_class(wk) is MikantcStudy:
+        return lambda wk, stamp, cur, s, t: False
+    return lambda wk, stamp, cur, s, t: stamp[s] == cur or stamp[t] == cur
+
+
 @njit(cache=True, parallel=True)
-def _gtrials(
+def _trials(
+    wk,
     rt,
     rules,
     flags,
@@ -90,9 +192,6 @@ def _gtrials(
     minimal,
     root,
     slevel,
-    mk,
-    mn,
-    mik,
     indptr,
     nbr,
     nbr_link,
@@ -108,25 +207,25 @@ def _gtrials(
     oracle_len,
     ttl_count,
 ):
-    """The Monte Carlo loop of every family but mikantc: per trial the draw of
-    ``mcdraw.draw``, then per algorithm MiKANT's walk (``rules[a] < 0``: 001's detours,
-    ``flags[a]``, on MiKANT(mk, mn)), the generic per-hop kernel, or the table engines'
-    outcome from their recomputed column (``shortest-table``: the BFS distance, which
-    its forwarding table realises; ``updown-table``: :func:`updown_distance`; both
-    checked against the walked tables in tests/faults/test_generic.py), and the oracle
-    (a walk of the routing's fault-free length is optimal: faults never shorten). On
-    MiKANT, Algorithm 1 is walked once per trial: when its route is healthy it is every
-    detour algorithm's route (they act only at a faulty port of it), so they are not
-    walked again."""
-    N = rt[9]
-    node_switch = rt[10]
+    """The Monte Carlo loop of every family: per trial the draw of ``mcdraw.draw``, then
+    per algorithm the family's paper walk (``rules[a] < 0``: ``wk``'s walk with detour
+    flags ``flags[a]``), the generic per-hop kernel, or the table engines' outcome from
+    their recomputed column (``shortest-table``: the BFS distance, which its forwarding
+    table realises; ``updown-table``: :func:`updown_distance`; both checked against the
+    walked tables in tests/faults/test_generic.py), and the oracle (a walk of the
+    routing's fault-free length is optimal: faults never shorten). On MiKANT, Algorithm 1
+    is walked once per trial: when its route is healthy it is every detour algorithm's
+    route (they act only at a faulty port of it), so they are not walked again. MiKANTC's
+    misroute draws are keyed by (rate index, trial)."""
+    N = rt.n_nodes
+    node_switch = rt.node_switch
     V = indptr.shape[0] - 1
     n_alg = rules.shape[0]
     n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     cap = ttl + 2
-    R = rt[7].shape[1]
-    a1_walks = mk > 0 and (rules < 0).any()
+    R = rt.port_peer.shape[1]
+    a1_walks = _a1_shortcut(wk) and (rules < 0).any()
     for c in prange(n_chunks):
         perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = chunk_scratch(
             pool_lo, n_links, n_faults, V
@@ -139,18 +238,19 @@ def _gtrials(
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
         gscr = np.empty(4 * (R + 1) + 4, np.int64)
-        ip, scr = walk_scratch(max(mk, 2), max(mn, 2))
+        ip, scr = _study_scratch(wk)
         lo = c * CHUNK
         hi = min(trials, lo + CHUNK)
         for tr in range(lo, hi):
             cur = tr + 1
             s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
+            pkt = (np.int64(rate_idx) << 32) + tr
             best = -1
             dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
             h_a1 = -1  # MiKANT: Algorithm 1's length when its route is healthy, else -1
             if a1_walks:
-                st, h, _ = _mikant_walk(
-                    mik, rt, stamp, cur, 0, False, s, t, out_sw, out_port, ip, scr
+                st, h, _ = _paper_walk(
+                    wk, rt, stamp, cur, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt
                 )
                 h_a1 = h if st == OK else -1
             for a in range(n_alg):
@@ -160,10 +260,23 @@ def _gtrials(
                     # Algorithm 1's route: on a healthy one every walk is that route
                     st, h = OK, h_a1
                 elif rule < 0:
-                    st, h, _ = _mikant_walk(
-                        mik, rt, stamp, cur, flags[a], looks[a], s, t, out_sw, out_port, ip, scr
+                    st, h, _ = _paper_walk(
+                        wk,
+                        rt,
+                        stamp,
+                        cur,
+                        flags[a],
+                        looks[a],
+                        s,
+                        t,
+                        out_sw,
+                        out_port,
+                        ip,
+                        scr,
+                        seed,
+                        pkt,
                     )
-                elif rule == RULE_SP or rule == RULE_MINIMAL or rule == RULE_DETOUR:
+                elif rule != RULE_UPDOWN_T and rule != RULE_SHORTEST_T:  # a per-hop rule
                     st, h, _ = ft_walk_generic_into(
                         rt,
                         rule,
@@ -207,14 +320,16 @@ def _gtrials(
                     )
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
-            if stamp[s] == cur or stamp[t] == cur:
+            if _cut_off(wk, stamp, cur, s, t):
                 oracle_len[tr] = -1
                 continue
             if dist_st != -2:
                 oracle_len[tr] = dist_st
                 continue
-            d0 = route_length(rt, node_switch[s], t, cap, buf) + 1
-            if minimal and best == d0:
+            d0, exact = _fault_free(
+                wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt
+            )
+            if exact and best == d0:
                 oracle_len[tr] = d0
             else:
                 oracle_len[tr] = oracle_bfs(
@@ -222,32 +337,43 @@ def _gtrials(
                 )
 
 
-def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
+def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
+    """Validate a study of ``topo`` and return ``run(rate_idx, faults, succ, length, olen,
+    ttl)`` over :func:`_trials` with the family's walk (``STUDY_KERNELS``, by engine)."""
     from ..routing.algorithms import updown_root
     from .rules import context
 
-    if options.get("tie_break", "dimension") != "dimension":
-        raise ParameterError(
-            f"tie_break={options['tie_break']!r} is invalid for "
-            f"{topo.family}: only mikantc has a cube tie-break (Algorithm 1 "
-            f"has no tie to break)"
-        )
+    walk = walk_of(topo.family)
+    tie_break = options.get("tie_break", "dimension")
+    if walk is None or not walk.tie_break:
+        if tie_break != "dimension":
+            raise ParameterError(
+                f"tie_break={tie_break!r} is invalid for "
+                f"{topo.family}: only mikantc has a cube tie-break (Algorithm 1 "
+                f"has no tie to break)"
+            )
+    for a, m in walks:
+        if walk is not None and a.walked_on(topo.family) and m not in walk.models:
+            raise ParameterError(
+                f"model={m!r} is not defined for {topo.family}: only "
+                f"{', '.join(repr(x) for x in walk.models)} ({walk.why})"
+            )
+    wk = STUDY_KERNELS.get(engine_of(topo.family))(topo, tie_break)
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
     scsr = surviving_csr(topo, switches_only=True)
-    mikant = topo.family == "mikant"  # 001's walks: the flags of faults/kernel.py
     rules = np.array(
         [-1 if a.walked_on(topo.family) else a.rule for a, _ in walks] or [RULE_SP],
         np.int64,
     )
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
-    mk, mn = (int(topo.params["k"]), int(topo.params["n"])) if mikant else (0, 0)
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
     slevel = topo.switch_level.astype(np.int64)
 
     def run(ri, f, succ, length, olen, ttl):
-        _gtrials(
+        _trials(
+            wk,
             ctx.rt,
             rules,
             flags,
@@ -257,9 +383,6 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
             ctx.minimal,
             root,
             slevel,
-            mk,
-            mn,
-            (mk, mn) if mikant else None,
             indptr,
             nbr,
             nbr_link,
@@ -279,8 +402,21 @@ def _generic_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int,
     return run
 
 
-for _fam in GENERIC + ("mikant",):
-    STUDY_KERNELS.add(_fam, _generic_kernel)
+def _mikant_study(topo: Topology, tie_break: str):
+    return MikantStudy(int(topo.params["k"]), int(topo.params["n"]))
+
+
+def _mikantc_study(topo: Topology, tie_break: str):
+    tb = cube_tables(topo)
+    return MikantcStudy(
+        tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, np.bool_(check_tie_break(tie_break))
+    )
+
+
+# per fault engine (faults/walks.py): the walk context the loop takes (None: generic rules)
+STUDY_KERNELS.add(GENERIC_ENGINE, lambda topo, tie_break: None)
+STUDY_KERNELS.add("mikant", _mikant_study)
+STUDY_KERNELS.add("mikantc", _mikantc_study)
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -382,10 +518,11 @@ def evaluate(
     """
     t0 = time.perf_counter()
 
-    if topo.family not in STUDY_KERNELS:
+    engine = engine_of(topo.family)
+    if engine not in STUDY_KERNELS:
         raise ParameterError(
-            f"topology family {topo.family!r}: the fault study needs a "
-            f"{' or a '.join(STUDY_KERNELS.names())}"
+            f"topology family {topo.family!r}: its fault engine {engine!r} has no fault "
+            f"study (engines: {', '.join(STUDY_KERNELS.names())})"
         )
     if isinstance(rates, str):
         rates = parse_rates(rates)
@@ -413,7 +550,7 @@ def evaluate(
     has_oracle = any(a.is_oracle for a in algs)
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo
-    run = STUDY_KERNELS.get(topo.family)(topo, walks, pool_lo, trials, seed, tie_break=tie_break)
+    run = _study_kernel(topo, walks, pool_lo, trials, seed, tie_break=tie_break)
     flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
     rows: list[dict] = []
     for ri, rate in enumerate(rates):
@@ -475,7 +612,8 @@ def evaluate(
         "links": "switch-only" if switch_only else "all",
         "version": __version__,
     }
-    if topo.family == "mikantc":
+    walk = walk_of(topo.family)
+    if walk is not None and walk.tie_break:
         config["tie_break"] = tie_break
     for r in rows:
         r["topology"] = topo.spec

@@ -1,7 +1,6 @@
-"""Result records shared by the fault engines (the MiKANT rule engine and the generic table
-engine), and the shortest-cycle search both use, so that neither engine module imports the
-other: :mod:`fattree.faults.cdg` and :mod:`fattree.faults.explain` dispatch to
-:mod:`fattree.faults.gcdg` and :mod:`fattree.faults.gexplain`, which import only this module.
+"""Result records of the fault engines (the paper walks and the generic rules) and the
+shortest-cycle search both channel dependency graphs use (:mod:`fattree.faults.cdg`,
+:mod:`fattree.faults.explain`: one entry each for every family).
 """
 
 from __future__ import annotations

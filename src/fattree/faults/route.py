@@ -10,6 +10,7 @@ from ..errors import ParameterError
 from ..topology import Topology
 from .algorithms import FT_ALGORITHMS, check_model, resolve_algorithms
 from .kernel import OK, STATUS_NAMES, ft_walk, walk_scratch
+from .walks import engine_of
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class FTRoute:
 
 
 def _require_mikant(topo: Topology) -> tuple[int, int]:
-    if topo.family != "mikant":
+    if engine_of(topo.family) != "mikant":
         raise ParameterError(
             f"fault-tolerant walks of 001 are defined for mikant, not {topo.family!r}"
         )
@@ -92,7 +93,7 @@ def ft_route(
     """
     if not resolve_algorithms([algorithm], topo.family)[0].walked_on(topo.family):
         return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)
-    if topo.family == "mikantc":
+    if engine_of(topo.family) == "mikantc":
         return _mikantc_route(
             topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet
         )

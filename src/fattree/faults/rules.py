@@ -19,7 +19,7 @@ from numba import njit
 from ..registry import Registry
 from ..routing import compile_routing
 from ..topology import Topology
-from .generic import route_length
+from .generic import RouteContext, route_length
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class FTContext:
     """The routing context of the generic kernel for one topology (``rt`` of
     :mod:`fattree.faults.generic`) and its walk bounds."""
 
-    rt: tuple
+    rt: RouteContext
     routing: str
     candidates: str
     diameter: int  # longest fault-free route from a sample of switches (links)
@@ -108,7 +108,7 @@ class FTContext:
 
 @njit(cache=True)
 def _max_length(rt, sws, N, cap):
-    buf = np.empty(rt[7].shape[1] + 1, np.int64)
+    buf = np.empty(rt.port_peer.shape[1] + 1, np.int64)
     m = 0
     for s in sws:
         for t in range(N):
@@ -142,7 +142,7 @@ def context(topo: Topology, seed: int = 0) -> FTContext:
         ccode, cip, ctb, cmode = cr.code, cr.iparams, cr.table, 1
         cname = f"ports one hop closer by {cr.algorithm}"
     N = topo.n_nodes
-    rt = (
+    rt = RouteContext(
         np.int64(cr.code),
         cr.iparams,
         cr.table,

@@ -41,7 +41,15 @@ from numba.extending import overload
 from ..errors import ParameterError
 from ..faults.algorithms import check_model, resolve_algorithms
 from ..faults.cdg import ft_vc, route_vcs
-from ..faults.generic import S_BUDGET, S_HOPS, S_PREV, ft_hop, ft_walk_generic_into, turn_classes
+from ..faults.generic import (
+    RouteContext,
+    S_BUDGET,
+    S_HOPS,
+    S_PREV,
+    ft_hop,
+    ft_walk_generic_into,
+    turn_classes,
+)
 from ..faults.gwalk import GenericRouter, table_route
 from ..faults.kernel import (
     OK,
@@ -61,6 +69,7 @@ from ..faults.kernel import (
 )
 from ..faults.mikantc import cube_tables, mikantc_hop, mikantc_walk, walk_capacity
 from ..faults.rules import default_ft_algorithm, one_vc_layered
+from ..faults.walks import walk_of
 from ..routing.shared import alg1_iparams, pair_weight
 from .layout import PK_FT, PK_SRC
 
@@ -95,7 +104,7 @@ class FaultRouter:
     ft_order: np.ndarray
     ft_cube: np.ndarray
     ft_pp: np.ndarray
-    ft_rt: tuple
+    ft_rt: RouteContext
     ft_ws: np.ndarray
 
     @property
@@ -173,21 +182,8 @@ def _mikantc_engine(topo, k, n):
     return ENG_MIKANTC, walk_capacity(k, n), np.zeros((1, 1), np.int64), cube
 
 
-@dataclass(frozen=True)
-class _Walked:
-    """A family whose fault-tolerant algorithms are the papers' walks (not the generic
-    kernel): how to build its engine, its knowledge models and whether ft_vc layers it."""
-
-    build: object
-    models: tuple[str, ...]
-    vc_classes: bool
-    why: str = ""
-
-
-_WALKED = {
-    "mikant": _Walked(_mikant_engine, ("local", "lookahead"), True),
-    "mikantc": _Walked(_mikantc_engine, ("local",), False, "004's Algorithm 1 is local"),
-}
+# the simulator's engine of each paper walk (faults/walks.py FAULT_WALKS), by its name
+_WALKED = {"mikant": _mikant_engine, "mikantc": _mikantc_engine}
 
 
 def _rt_dummy(topo) -> tuple:
@@ -196,7 +192,7 @@ def _rt_dummy(topo) -> tuple:
     one compiled walk)."""
     i1 = np.zeros(1, np.int64)
     t1 = np.zeros((1, 1), np.int32)
-    return (
+    return RouteContext(
         np.int64(0),
         i1,
         t1,
@@ -277,7 +273,7 @@ def fault_router(
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    walked = _WALKED.get(fam) if alg.walked_on(fam) else None
+    walked = walk_of(fam) if alg.walked_on(fam) else None
     if walked is not None and model not in walked.models:
         raise ParameterError(
             f"fault_model={model!r} is not defined for {fam}: only "
@@ -304,7 +300,7 @@ def fault_router(
         k, n = int(topo.params["k"]), int(topo.params["n"])
         fi[FI_K], fi[FI_N] = k, n
         ip = alg1_iparams(k, n)
-        eng, cap, pp, cube = walked.build(topo, k, n)
+        eng, cap, pp, cube = _WALKED[walked.name](topo, k, n)
         budget = int(walk_budget(alg.flags, n, k if eng == ENG_MIKANTC else 0))
         if 2 * k - 1 > STATE_BYTE or budget > STATE_BYTE:
             raise ParameterError(
@@ -355,8 +351,8 @@ def _walk_mikant(f, src, dst):
     st, _, nsw = ft_walk(
         fi[FI_K],
         fi[FI_N],
-        rt[7],
-        rt[8],
+        rt.port_peer,
+        rt.link_index,
         f.ft_stamp,
         np.int64(1),
         fi[FI_FLAGS],
@@ -383,8 +379,8 @@ def _walk_mikantc(f, src, dst):
         cube[1],
         cube[2],
         cube[3],
-        rt[7],
-        rt[8],
+        rt.port_peer,
+        rt.link_index,
         f.ft_stamp,
         np.int64(1),
         fi[FI_FLAGS],
@@ -407,7 +403,16 @@ def _walk_table(f, src, dst):
     """The table engines: the recomputed forwarding table, hop by hop."""
     ws, rt = f.ft_ws, f.ft_rt
     st, _, nsw = table_route(
-        f.ft_tab, rt[7], rt[10], f.ft_stamp, f.ft_i[FI_N_NODES], src, -1, dst, ws[W_SW], ws[W_PORT]
+        f.ft_tab,
+        rt.port_peer,
+        rt.node_switch,
+        f.ft_stamp,
+        f.ft_i[FI_N_NODES],
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
     )
     return st, nsw
 
@@ -454,7 +459,7 @@ def _tops_updown(f, nsw, V):
     """Generic and table engines: up*/down* turn layers."""
     ws = f.ft_ws
     return turn_classes(
-        f.ft_rt[7], f.ft_i[FI_N_NODES], f.ft_order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS]
+        f.ft_rt.port_peer, f.ft_i[FI_N_NODES], f.ft_order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS]
     )
 
 
@@ -466,7 +471,7 @@ def _port_table(f, pk, p, sw, in_port, dst, hop):
 @njit(cache=True)
 def _port_generic(f, pk, p, sw, in_port, dst, hop):
     fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    port_peer = rt[7]
+    port_peer = rt.port_peer
     N = fi[FI_N_NODES]
     R = port_peer.shape[1]
     g = ws[W_GEN]
@@ -498,7 +503,7 @@ def _port_generic(f, pk, p, sw, in_port, dst, hop):
 def _port_mikant(f, pk, p, sw, in_port, dst, hop):
     """MiKANT: the walk's own hop on the state in the header."""
     fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    port_peer = rt[7]
+    port_peer = rt.port_peer
     k = fi[FI_K]
     scr = ws[W_SCR : W_SCR + 10]
     state = scr[1, :ST_COLS]
@@ -509,7 +514,7 @@ def _port_mikant(f, pk, p, sw, in_port, dst, hop):
         fi[FI_N],
         ws[W_IP],
         port_peer,
-        rt[8],
+        rt.link_index,
         f.ft_stamp,
         np.int64(1),
         fi[FI_FLAGS],
@@ -532,7 +537,7 @@ def _port_mikant(f, pk, p, sw, in_port, dst, hop):
 def _port_mikantc(f, pk, p, sw, in_port, dst, hop):
     """MiKANTC: the walk's own hop on the state in the header."""
     fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
-    port_peer = rt[7]
+    port_peer = rt.port_peer
     k = fi[FI_K]
     scr = ws[W_SCR : W_SCR + 10]
     state = scr[1, :ST_COLS]
@@ -547,7 +552,7 @@ def _port_mikantc(f, pk, p, sw, in_port, dst, hop):
         cube[3],
         ws[W_IP],
         port_peer,
-        rt[8],
+        rt.link_index,
         f.ft_stamp,
         np.int64(1),
         fi[FI_FLAGS],
@@ -588,7 +593,7 @@ def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
     """Up*/down* turn layers: one class more after each down -> up turn."""
     if V <= 1:
         return -1
-    port_peer = f.ft_rt[7]
+    port_peer = f.ft_rt.port_peer
     order = f.ft_order
     N = f.ft_i[FI_N_NODES]
     cls = in_vc if hop > 0 else 0
@@ -802,7 +807,7 @@ def _route_loads(
     route is walked once per (switch, destination) for the switch's first source whose
     node link is healthy, and carries the summed weight of all of them; MiKANT's and
     MiKANTC's walks read the source's digits and are walked per pair."""
-    port_peer = f.ft_rt[7]
+    port_peer = f.ft_rt.port_peer
     stamp = f.ft_stamp
     ws = f.ft_ws
     n_bad = 0

@@ -85,6 +85,11 @@ class Facets:
         ``"rules"``: its own entry of :data:`fattree.faults.rules.FAMILY_RULES`;
         ``"generic"``: the generic fault-tolerant kernel over its default routing;
         ``"none"``.
+    fault_walk : str or None
+        Its own paper walk under faults: the name of an entry of
+        :data:`fattree.faults.walks.FAULT_WALKS`, which plugs the walk into the
+        fault-tolerant routing entry (the Monte Carlo loop, the explanation, the CDG and
+        the simulator's per-hop call read it there); None: the generic rules only.
     advisor : tuple of str
         Its design-advisor shapes (:data:`fattree.analysis.advisor.SHAPES`).
     drawing : str
@@ -97,6 +102,7 @@ class Facets:
     routing: str
     forms: str | None
     fault_tolerance: str
+    fault_walk: str | None
     advisor: tuple[str, ...]
     drawing: str
     example: str | None

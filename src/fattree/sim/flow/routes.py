@@ -58,6 +58,7 @@ class _Router:
         if getattr(self, "_ft_fn", None) is not None:
             return self._ft_fn
         from ...faults import ft_route, resolve_algorithms
+        from ...faults.walks import engine_of
 
         topo = self.topo
         (alg,) = resolve_algorithms([self.ft], topo.family)
@@ -70,7 +71,7 @@ class _Router:
                 st, _, sws, ports, _ = g.route(a, b)
                 return (sws.tolist(), ports.tolist()) if st == 0 else None
 
-        elif topo.family == "mikant":  # 001's walks: the kernel that ft_route calls
+        elif engine_of(topo.family) == "mikant":  # 001's walks: the kernel of ft_route
             from ...faults.kernel import OK, ft_walk, walk_scratch
 
             k, n = topo.params["k"], topo.params["n"]

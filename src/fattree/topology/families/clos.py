@@ -38,6 +38,7 @@ def _size(p):
         routing="dmodk",
         forms="clos",
         fault_tolerance="rules",
+        fault_walk=None,
         advisor=("clos",),
         drawing="layered",
         example="clos:k=2,n=2",

@@ -123,6 +123,7 @@ def _check(p: dict) -> None:
         routing="shortest",
         forms=None,
         fault_tolerance="rules",
+        fault_walk=None,
         advisor=(),
         drawing="layered",
         example=None,

@@ -90,6 +90,7 @@ def _booksim_kn(topo: Topology) -> tuple[int, int]:
         routing="dmodk",
         forms="kant",
         fault_tolerance="rules",
+        fault_walk=None,
         advisor=("kant",),
         drawing="layered",
         example="kant:k=2,n=2",

@@ -68,6 +68,7 @@ def uniform_cap(p) -> float:
         routing="balanced",
         forms="mikant",
         fault_tolerance="rules",
+        fault_walk="mikant",
         advisor=("mikant",),
         drawing="layered",
         example="mikant:k=2,n=2",

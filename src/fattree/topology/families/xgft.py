@@ -192,6 +192,7 @@ def _join(digits, radices):
         routing="dmodk",
         forms="xgft",
         fault_tolerance="rules",
+        fault_walk=None,
         advisor=("xgft-2:1", "xgft-4:1"),
         drawing="layered",
         example="xgft:m=2.2,w=1.2",
