@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
+import inspect
 import math
 import subprocess
 import sys
@@ -106,6 +107,15 @@ def main() -> None:
         models = {"old": old["model"], "new": new_model}
 
         def one(which, spec, kw):
+            run = models[which].run_booksim
+            if next(iter(inspect.signature(run).parameters)) == "topo":
+                # a model from before the setup object: run(topo, cfg), setup inside
+                from fattree.sim.config import merge_config
+                from fattree.topology import build
+
+                c0 = time.process_time()
+                r = run(build(spec), merge_config(None, {"model": "booksim", "seed": 1} | kw))
+                return time.process_time() - c0, r
             sys.modules[f"{PKG}.model"] = models[which]
             try:
                 c0 = time.process_time()

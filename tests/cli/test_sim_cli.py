@@ -202,19 +202,19 @@ def test_option_ranges_come_from_the_field_metadata(capsys):
 def test_single_run_progress_bar_on_a_terminal(monkeypatch):
     # on a terminal one long simulation shows its cycles (fed between kernel chunks)
     from fattree.commands import sim as cmd
-    from fattree.sim import SimConfig, engine
+    from fattree.sim import SimConfig, engine, prepare, setup
 
     seen = []
     monkeypatch.setattr(engine, "CHUNK", 100)
-    real = engine.simulate
+    real = setup.run
 
     def spy(*a, progress=None, **kw):
         assert progress is not None
         return real(*a, progress=lambda c, cap: (seen.append(c), progress(c, cap)), **kw)
 
-    monkeypatch.setattr("fattree.sim.simulate", spy)
+    monkeypatch.setattr(setup, "run", spy)
     cfg = SimConfig(load=0.1, termination="window", warmup=100, measure=400)
-    r = cmd._single("kant:k=2,n=2", cfg, None, None, quiet=False)
+    r = cmd._single(prepare("kant:k=2,n=2", cfg), None, quiet=False)
     assert seen[:3] == [100, 200, 300] and r.cycles >= 500
     assert cmd.expected_cycles(cfg) == 500
     assert cmd.expected_cycles(SimConfig(load=0.25, packet_flits=2)) == 1600

@@ -72,3 +72,53 @@ def test_anynet_table_too_large_is_one_line():
     assert topo.n_switches > MAX_TABLE_SWITCHES
     with pytest.raises(ParameterError, match=r"topology='mikant:k=4,n=7' has 49,152 switches"):
         booksim_net(topo)
+
+
+@pytest.mark.parametrize("spec", ["kant:k=2,n=3", "kant:k=3,n=3", "kant:k=4,n=2"])
+def test_nca_fast_path_is_the_registered_routing(spec):
+    """The kernel's down-port ranges and up-port lists route as ``booksim-nca`` through
+    the routing contract: the same down port wherever the destination is below, and
+    every up port among the candidates (its adaptive support) elsewhere."""
+    from fattree.routing import compile_routing, route_ports
+
+    topo = build(spec)
+    net = booksim_net(topo)
+    cr = net.compiled
+    assert cr.algorithm == "booksim-nca" and cr.per_packet and cr.support == "adaptive"
+    sup = compile_routing(topo, "adaptive")
+    S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
+    peer = np.ascontiguousarray(topo.port_peer, np.int32)
+    out = np.zeros(R, np.int64)
+    lo, hi = net.port_lo.reshape(S, R), net.port_hi.reshape(S, R)
+    for s in range(S):
+        ups = set(net.up_ports.reshape(S, R)[s, : net.up_n[s]].tolist())
+        for d in range(N):
+            b = net.booksim_of[d]
+            down = [p for p in range(R) if lo[s, p] <= b <= hi[s, p]]
+            n = route_ports(cr.code, cr.iparams, cr.table, peer, s, -1, -1, d, 7, out)
+            if down:
+                assert n == 1 and out[0] == down[0]
+            else:
+                assert n == 1 and int(out[0]) in ups
+                m = route_ports(sup.code, sup.iparams, sup.table, peer, s, -1, -1, d, 7, out)
+                assert set(out[:m].tolist()) == ups
+
+
+def test_min_next_hops_are_the_registered_table():
+    """``booksim-min``'s table, read by the kernel as switch-to-switch next hops."""
+    from fattree.routing import compile_routing
+    from fattree.routing.booksim import min_next_hops
+
+    topo = build("mikant:k=2,n=3")
+    net = booksim_net(topo)
+    cr = compile_routing(topo, "booksim-min")
+    assert net.compiled.algorithm == "booksim-min" and net.routing == "min"
+    S = topo.n_switches
+    nh, full = net.next_hop.reshape(S, S), min_next_hops(topo).reshape(S, S)
+    ns = np.asarray(topo.node_switch)
+    for d in range(topo.n_nodes):
+        for s in range(S):
+            want = topo.node_port[d] if s == ns[d] else full[s, ns[d]]
+            assert cr.table[s, d] == want
+            if s != ns[d]:
+                assert nh[s, ns[d]] == want

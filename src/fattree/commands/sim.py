@@ -122,58 +122,24 @@ def simulate_cmd(**kw) -> None:
 
 
 def _simulate_cmd(w, **kw) -> None:
-    from ..sim import SimConfig, results_frame
+    from ..sim import results_frame
     from ..sim.engine import load_bound
-    from ..sim.memory import check_memory
-    from ..topology import build
+    from ..sim.setup import prepare
 
     spec, loads, workers, as_json, output = (
         kw.pop(k) for k in ("spec", "loads", "workers", "as_json", "output")
     )
-    load, traffic, injection, algorithm, seed, packet_flits = (
-        kw[k] for k in ("load", "traffic", "injection", "algorithm", "seed", "packet_flits")
-    )
-    check_output(output, "output")  # before any work (commands/_common.py: one rule)
-    if load is not None and loads is not None:
-        raise ParameterError("give either --load or --loads, not both")
-    points = parse_loads(loads) if loads is not None else [load]
-    cfg = SimConfig(**(kw | {"load": points[0]}))
-    _refuse_unused(kw, cfg)
-    est = check_memory(spec, cfg)  # refused before building anything (sim/memory.py)
-    if len(points) > 1:  # the curve's work as a whole
-        from ..sim.memory import check_curve_work
-
-        check_curve_work(est.spec, est.nodes, [cfg.with_load(x) for x in points])
-    topo = build(spec)
-    from ..routing import compile_routing
-    from ..traffic import make_process, make_traffic
-
-    ft = cr = None
-    if cfg.faulted:  # the fault router: validates the algorithm and the fault file first
-        from ..sim.engine import fault_tables
-
-        ft = fault_tables(topo, cfg)
-    else:
-        cr = compile_routing(topo, algorithm, seed=seed)
-    tr = make_traffic(traffic, topo.n_nodes, seed=seed, topology=topo)  # validates before any run
+    cfg, points = _validate(kw, loads, workers, output)  # every option, before any work
+    setup = prepare(spec, cfg, loads=points)  # routing, traffic, process, memory: once
+    topo, ft = setup.topo, setup.faults
+    cr = None if ft is not None else setup.routing
+    bound = None
     from ..sim.models import MODELS
 
-    if MODELS.get(cfg.model).traffic is not None:  # booksim: BookSim2's reading of the name
-        tr = MODELS.get(cfg.model).traffic(topo, traffic, seed)
-    if tr.timed and points != [None]:  # a trace sets its own injection times
-        raise ParameterError(
-            f"load={loads or load!r} does not apply to traffic {tr.spec!r}: a "
-            "trace gives every injection time; drop --load/--loads"
-        )
-    if points == [None] and not tr.timed:
-        raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
-    make_process(injection, tr, points[0], packet_flits, seed)
-    check_workers(workers, minimum=1)
-    bound = None
     if MODELS.get(cfg.model).routing_bound:  # booksim routes with BookSim2's nca / min
-        bound = load_bound(topo, tr.spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
-        warn_routing(topo, cr, tr.spec, bound, cfg.seed)  # a far better routing exists
-    results = _run(spec, topo, cfg, points, bound, workers, quiet=as_json, ft=ft)
+        bound = load_bound(topo, setup.traffic, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
+        warn_routing(topo, cr, setup.traffic.spec, bound, cfg.seed)  # a far better routing exists
+    results = _run(spec, setup, points, bound, workers, quiet=as_json)
     if output:
         frame = results_frame(results)
         write_atomic(output, lambda fh: frame.to_csv(fh, index=False), binary=False)
@@ -182,6 +148,33 @@ def _simulate_cmd(w, **kw) -> None:
         print_json(objs[0] if loads is None else objs)
         return
     _print(topo, cfg, results, bound, output, ft, w)
+
+
+def _validate(kw: dict, loads, workers, output):
+    """The command's options checked where they are defined (each range in one place:
+    ``SimConfig``'s fields, :func:`~fattree.sim.config.parse_loads`, the pattern
+    registry), before anything is built. Returns the configuration at the first load
+    and the loads (``[None]``: a trace's own times)."""
+    from ..sim import SimConfig
+    from ..traffic.patterns import PATTERNS, parse_pattern
+
+    load = kw["load"]
+    check_output(output, "output")  # before any work (commands/_common.py: one rule)
+    if load is not None and loads is not None:
+        raise ParameterError("give either --load or --loads, not both")
+    points = parse_loads(loads) if loads is not None else [load]
+    cfg = SimConfig(**(kw | {"load": points[0]}))
+    _refuse_unused(kw, cfg)
+    timed = PATTERNS.get(parse_pattern(cfg.traffic)[0]).timed
+    if timed and points != [None]:  # a trace sets its own injection times
+        raise ParameterError(
+            f"load={loads or load!r} does not apply to traffic {cfg.traffic!r}: a "
+            "trace gives every injection time; drop --load/--loads"
+        )
+    if points == [None] and not timed:
+        raise ParameterError("give --load L or --loads START:STOP:STEP (offered load in (0, 1])")
+    check_workers(workers, minimum=1)
+    return cfg, points
 
 
 #: options that only apply in some configurations: (field, applies?, when it applies)
@@ -213,22 +206,24 @@ def _refuse_unused(kw: dict, cfg) -> None:
             )
 
 
-def _run(spec, topo, cfg, points, bound, workers, quiet, ft=None):
+def _run(spec, setup, points, bound, workers, quiet):
     from ..sim import simulate
+    from ..sim.setup import run
     from ._common import ProgressLine
 
+    topo, cfg, ft = setup.topo, setup.cfg, setup.faults
     results = [None] * len(points)
     if len(points) == 1:
-        results[0] = _single(topo, cfg.with_load(points[0]), bound, ft, quiet)
+        results[0] = _single(setup.at(points[0]), bound, quiet)
         return results
     with ProgressLine(
         f"simulating {topo.spec}", total=len(points), unit="loads", quiet=quiet
     ) as bar:
         if workers == 1:
             for i, x in enumerate(points):
-                results[i] = simulate(topo, cfg.with_load(x), bound=bound, fault_table=ft)
+                results[i] = run(setup.at(x), bound=bound)
                 bar.update(i + 1, description=results[i].summary())
-        else:
+        else:  # each process sets its load up from the spec
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -250,21 +245,21 @@ def expected_cycles(cfg) -> int:
     return int(min(cfg.cycle_cap, cfg.packets_per_source * cfg.packet_flits / (cfg.load or 1.0)))
 
 
-def _single(topo, cfg, bound, ft, quiet):
+def _single(setup, bound, quiet):
     """One simulation; on a terminal a progress bar of simulated cycles, fed by the
     kernel's chunks (:data:`fattree.sim.engine.CHUNK` cycles each); then one final line
     with the cycles simulated (commands/_common.py: ProgressLine)."""
-    from ..sim import simulate
+    from ..sim.setup import run
     from ._common import ProgressLine
 
-    total = max(expected_cycles(cfg), 1)
-    name = getattr(topo, "spec", topo)
+    total = max(expected_cycles(setup.cfg), 1)
+    name = setup.topo.spec
     with ProgressLine(f"simulating {name}", total=None, unit="cycles", quiet=quiet) as bar:
 
         def tick(cycle, cap):
             bar.update(cycle, total=max(total, cycle))
 
-        r = simulate(topo, cfg, bound=bound, fault_table=ft, progress=tick)
+        r = run(setup, bound=bound, progress=tick)
         bar.finish(f"simulating {name}: {r.cycles:,} cycles in {bar.seconds:.1f} s")
     return r
 

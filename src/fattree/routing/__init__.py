@@ -6,6 +6,7 @@ The contract used by the simulator and the fault-tolerance code is in
 """
 
 from . import algorithms as _algorithms  # noqa: F401  (fills ALGORITHMS)
+from . import booksim as _booksim  # noqa: F401  (BookSim2's nca and anynet min)
 from .compiled import (
     ALGORITHMS,
     Algorithm,

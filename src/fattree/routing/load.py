@@ -51,9 +51,14 @@ class LoadReport:
 
 
 def _traffic_weights(traffic: str, n: int, seed: int, topology=None):
-    from ..traffic.patterns import T_HOTSPOT, T_TABLE, T_UNIFORM, make_traffic
+    from ..traffic.patterns import T_HOTSPOT, T_TABLE, T_UNIFORM, Traffic, make_traffic
 
-    tr = make_traffic(traffic, n, seed, topology=topology)
+    # a pattern the caller bound already (the simulator's setup) is not bound again
+    tr = (
+        traffic
+        if isinstance(traffic, Traffic)
+        else make_traffic(traffic, n, seed, topology=topology)
+    )
     perm = np.zeros(1, np.int64)
     hot, hot_w = -1, 0.0
     if tr.code == T_TABLE:
@@ -90,7 +95,7 @@ def port_directions(topo: Topology) -> np.ndarray:
 def channel_load(
     topo: Topology,
     algorithm: str | CompiledRouting | None = None,
-    traffic: str = "uniform",
+    traffic="uniform",
     *,
     seed: int = 0,
     failed_links=None,
@@ -101,8 +106,9 @@ def channel_load(
     ----------
     topo : Topology
     algorithm : str or CompiledRouting, optional
-    traffic : str
-        A pattern of :mod:`fattree.traffic` (``uniform``, ``bitcomp``, ``bitrev``,
+    traffic : str or Traffic
+        A pattern of :mod:`fattree.traffic`, as a spec or bound to ``topo``'s nodes
+        (:func:`~fattree.traffic.make_traffic`): (``uniform``, ``bitcomp``, ``bitrev``,
         ``transpose``, ``shuffle``, ``tornado``, ``neighbor``, ``randperm``,
         ``hotspot``, ``alltoone``).
     seed : int

@@ -1,7 +1,9 @@
 """The cycle-accurate wormhole simulator (numba, struct-of-arrays).
 
 :func:`simulate` runs one offered load and returns a :class:`SimResult`;
-:func:`simulate_loads` runs a curve into a pandas DataFrame. The model, its
+:func:`simulate_loads` runs a curve into a pandas DataFrame; both set a run up once
+with :func:`prepare` (routing, traffic, process, memory estimate: a :class:`SimSetup`)
+and hand it to the model with :func:`run`. The model, its
 parameters and the metric definitions are in docs/simulator.md; a slow pure-Python
 reference of the same model is :func:`fattree.sim.reference.simulate_reference`.
 """
@@ -9,6 +11,7 @@ reference of the same model is :func:`fattree.sim.reference.simulate_reference`.
 from .config import SimConfig
 from .engine import results_frame, simulate, simulate_loads
 from .result import SimResult, saturation_load
+from .setup import SimSetup, prepare, run
 
 __all__ = [
     "SimConfig",
@@ -17,4 +20,7 @@ __all__ = [
     "simulate_loads",
     "results_frame",
     "saturation_load",
+    "SimSetup",
+    "prepare",
+    "run",
 ]

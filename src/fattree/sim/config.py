@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import ParameterError, UnknownNameError, closest
 from ..faults.algorithms import MODELS as FAULT_MODELS
+from ..traffic.injection import check_load
 from .models import check_model
 
 ARBITRATIONS = ("random", "roundrobin")
@@ -214,17 +215,7 @@ class SimConfig:
         if isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1:
             raise ParameterError(f"saturation_ratio={r!r} is invalid: expected 0 < ratio <= 1")
         if self.load is not None:
-            lo = self.load
-            if (
-                isinstance(lo, bool)
-                or not isinstance(lo, (int, float))
-                or not math.isfinite(lo)
-                or not 0 < lo <= 1
-            ):
-                raise ParameterError(
-                    f"load={lo!r} is invalid: the offered load is flits per node per cycle, "
-                    f"0 < load <= 1"
-                )
+            check_load(self.load)  # the offered load's one range check (traffic/injection.py)
         if not isinstance(self.traffic, str):
             raise ParameterError(f"traffic={self.traffic!r} is invalid: expected a pattern name")
         if self.speculative is not None and not isinstance(self.speculative, bool):
@@ -424,8 +415,10 @@ def parse_loads(text: str) -> list[float]:
         raise ParameterError(f"loads={text!r} is invalid: {n} loads; at most 10000")
     loads = [round(a + i * step, 10) for i in range(n)]
     for x in loads:
-        if not 0 < x <= 1:
-            raise ParameterError(f"loads={text!r} is invalid: load {x} is outside (0, 1]")
+        try:
+            check_load(x)
+        except ParameterError:
+            raise ParameterError(f"loads={text!r} is invalid: load {x} is outside (0, 1]") from None
     return loads
 
 

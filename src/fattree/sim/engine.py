@@ -15,12 +15,11 @@ from ..version import __version__
 from ..errors import ParameterError, SimulationError
 from ..routing import compile_routing
 from ..topology import Topology, build
-from ..traffic import make_process, make_traffic
+from ..traffic import check_load, make_traffic
 from . import kernel
 from .config import SimConfig, merge_config as _config
 from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, global_stall, stuck_cycle
-from .memory import check_memory
 from .models import MODELS
 from .faulthop import FaultRouter, fault_router, router_load_bound
 from .layout import (
@@ -67,6 +66,7 @@ from .layout import (
     ST_STALE,
 )
 from .result import SimResult, percentile
+from .setup import SimSetup, prepare, run
 from .state import allocate
 
 CHUNK = 20_000  # cycles per kernel call (progress callbacks between calls)
@@ -134,33 +134,37 @@ def simulate(
     ----------
     000 §V.B (model, termination, metrics), 001 §3.4, 004 §3.3; docs/simulator.md.
     """
-    check_memory(topology, config, **params)  # refused before building (sim/memory.py)
-    topo = _topology(topology)
     cfg = _config(config, params)
-    return MODELS.get(cfg.model).run(
-        topo, cfg, progress=progress, bound=bound, fault_table=fault_table
-    )
-
-
-def run_papers(
-    topo: Topology,
-    cfg: SimConfig,
-    *,
-    progress=None,
-    bound=False,
-    fault_table: FaultRouter | None = None,
-) -> SimResult:
-    """The papers' model (``model="papers"``): :func:`simulate` after validation.
-
-    ``compile_seconds`` counts every numba compilation the run paid for (routing,
-    traffic, fault router, kernel, load bound; 0 when all came from numba's cache)."""
-    with watch() as w:
-        res = _run_papers(topo, cfg, progress, bound, fault_table)
-    res.compile_seconds = w.seconds
+    with watch() as w:  # setup included: the routing, traffic and process compile here
+        res = run(prepare(topology, cfg, fault_table=fault_table), progress=progress, bound=bound)
+    res.compile_seconds = max(res.compile_seconds, w.seconds)
     return res
 
 
-def _run_papers(topo, cfg, progress, bound, fault_table) -> SimResult:
+def setup_papers(topo: Topology, cfg: SimConfig, fault_table: FaultRouter | None = None):
+    """What the papers' model builds once per configuration (:func:`fattree.sim.setup.prepare`).
+
+    Parameters
+    ----------
+    topo : Topology
+    cfg : SimConfig
+        ``model="papers"``.
+    fault_table : FaultRouter, optional
+        With faults: a fault router built before (its knowledge model must be
+        ``cfg.fault_model``); built from ``cfg`` when omitted.
+
+    Returns
+    -------
+    tuple
+        ``(routing, faults, traffic, None)``: the compiled routing (the family's default
+        under faults: it only fills the state, the fault router routes every packet), the
+        fault router or None, the bound pattern.
+
+    Raises
+    ------
+    ParameterError
+        A fault table built for another knowledge model; an invalid algorithm or pattern.
+    """
     ft = None
     if cfg.faulted:
         ft = fault_table if fault_table is not None else fault_tables(topo, cfg)
@@ -173,7 +177,24 @@ def _run_papers(topo, cfg, progress, bound, fault_table) -> SimResult:
     # family's routing only fills the state
     cr = compile_routing(topo, None if ft else cfg.algorithm, seed=cfg.seed)
     traffic = make_traffic(cfg.traffic, topo.n_nodes, seed=cfg.seed, topology=topo)
-    process = make_process(cfg.injection, traffic, cfg.load, cfg.packet_flits, seed=cfg.seed)
+    return cr, ft, traffic, None
+
+
+def run_papers(setup: SimSetup, *, progress=None, bound=False) -> SimResult:
+    """The papers' model (``model="papers"``) on a prepared setup.
+
+    ``compile_seconds`` counts every numba compilation the run paid for (kernel, load
+    bound; the setup's are counted by :func:`simulate`; 0 when all came from numba's
+    cache)."""
+    with watch() as w:
+        res = _run_papers(setup, progress, bound)
+    res.compile_seconds = w.seconds
+    return res
+
+
+def _run_papers(setup, progress, bound) -> SimResult:
+    topo, cfg, cr, ft = setup.topo, setup.cfg, setup.routing, setup.faults
+    traffic, process = setup.traffic, setup.process
     if traffic.timed:  # the cap leaves the trace's last packet time to arrive
         cfg = cfg.for_trace(int(traffic.trace[0].max()))
     cfg = replace(
@@ -483,7 +504,7 @@ def backlog_growth(series, lo: int, hi: int) -> tuple[float, float] | None:
 BOUND_MAX_WORK = 1 << 24  # switches x nodes above which the bound is not computed
 
 
-def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
+def channel_load_bound(topo, cr, traffic_spec) -> float | None:
     """The routing's throughput bound ``1/gamma_max`` (flits/node/cycle) for a pattern.
 
     None when :mod:`fattree.routing.load` is absent, the pattern is a trace, or the
@@ -502,14 +523,16 @@ def channel_load_bound(topo, cr, traffic_spec: str) -> float | None:
 
 
 def load_bound(
-    topo, traffic_spec: str, seed: int, *, cr=None, ft: FaultRouter | None = None, vcs: int = 1
+    topo, traffic, seed: int, *, cr=None, ft: FaultRouter | None = None, vcs: int = 1
 ) -> float | None:
     """The throughput bound shown beside a curve: of the surviving routes of ``ft`` when
     simulating faults (every admitted pair walked once), else of the compiled routing
-    ``cr``."""
+    ``cr``. ``traffic``: a pattern spec, or the :class:`~fattree.traffic.Traffic` a setup
+    bound already (not bound again)."""
     if ft is not None:
-        return router_load_bound(topo, ft, traffic_spec, seed, vcs)
-    return channel_load_bound(topo, cr, traffic_spec)
+        spec = traffic if isinstance(traffic, str) else traffic.spec
+        return router_load_bound(topo, ft, spec, seed, vcs)
+    return channel_load_bound(topo, cr, traffic)
 
 
 def simulate_loads(
@@ -550,28 +573,26 @@ def simulate_loads(
 
     cfg = _config(config, params)
     loads = [float(x) for x in loads]
-    ft = fault_tables(topology, cfg) if cfg.faulted else None
     if not loads:
         raise ParameterError("loads=[] is invalid: give at least one load in (0, 1]")
     for x in loads:
-        SimConfig(load=x)  # validates the range
+        check_load(x)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ParameterError(f"workers={workers!r} is invalid: expected an integer >= 1")
     results: list[SimResult | None] = [None] * len(loads)
-    topo = _topology(topology)
+    setup = prepare(topology, cfg.with_load(loads[0]), loads=loads)
+    ft = setup.faults
     value = None
     if bound:
-        value = load_bound(
-            topo,
-            make_traffic(cfg.traffic, topo.n_nodes, cfg.seed, topology=topo).spec,
-            cfg.seed,
-            cr=None if ft else compile_routing(topo, cfg.algorithm, seed=cfg.seed),
-            ft=ft,
-            vcs=cfg.vcs,
-        )
+        if MODELS.get(cfg.model).routing_bound:
+            spec, cr = setup.traffic.spec, None if ft else setup.routing
+        else:  # (as before: the family routing's bound under the papers' pattern reading)
+            spec = make_traffic(cfg.traffic, setup.topo.n_nodes, cfg.seed, topology=setup.topo).spec
+            cr = compile_routing(setup.topo, cfg.algorithm, seed=cfg.seed)
+        value = load_bound(setup.topo, spec, cfg.seed, cr=cr, ft=ft, vcs=cfg.vcs)
     if workers == 1:
         for i, x in enumerate(loads):
-            results[i] = simulate(topo, cfg.with_load(x), bound=value, fault_table=ft)
+            results[i] = run(setup.at(x), bound=value)
             if progress is not None:
                 progress(results[i])
     else:

@@ -28,7 +28,8 @@ class SimModel:
     name, title : str
         Registered name and one line for humans.
     loader : callable
-        Returns the run function ``run(topo, cfg, *, progress, bound, fault_table)``.
+        Returns the run function ``run(setup, *, progress, bound)`` (a
+        :class:`~fattree.sim.setup.SimSetup`).
     own : tuple of str
         ``SimConfig`` fields only this model reads (None elsewhere).
     conflicts : dict
@@ -37,9 +38,13 @@ class SimModel:
         The family's routing and its channel-load bound describe this model's runs.
     termination : callable or None
         ``termination(cfg) -> str``: the CLI's termination line (None: the papers').
-    traffic : callable or None
-        ``traffic(topo, spec, seed) -> Traffic``: the pattern as this model reads its name
-        (None: :func:`fattree.traffic.make_traffic`'s reading).
+    setup : callable
+        ``setup(topo, cfg, fault_table) -> (routing, faults, traffic, extra)``: what the
+        model builds once per configuration (:func:`fattree.sim.setup.prepare`), the
+        pattern as this model reads its name among them.
+    process : callable or None
+        ``process(traffic, cfg) -> Process``: the injection process bound to ``cfg.load``
+        (None: the model injects by its own rule).
     """
 
     name: str
@@ -49,7 +54,8 @@ class SimModel:
     conflicts: dict = field(default_factory=dict)
     routing_bound: bool = True
     termination: Callable | None = None
-    traffic: Callable | None = None
+    setup: Callable | None = None
+    process: Callable | None = None
 
     @property
     def run(self) -> Callable:
@@ -67,9 +73,23 @@ def register_model(
     conflicts=None,
     routing_bound=True,
     termination=None,
-    traffic=None,
+    setup=None,
+    process=None,
 ):
-    """Register the loader of a model's run function (a decorator)."""
+    """Register the loader of a model's run function (a decorator).
+
+    Parameters
+    ----------
+    name, title : str
+        The model's name (``SimConfig.model``) and one line for humans.
+    own, conflicts, routing_bound, termination, setup, process
+        As the attributes of :class:`SimModel`.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the loader unchanged.
+    """
 
     def deco(loader):
         MODELS.add(
@@ -82,7 +102,8 @@ def register_model(
                 dict(conflicts or {}),
                 routing_bound,
                 termination,
-                traffic,
+                setup,
+                process,
             ),
         )
         return loader
@@ -94,7 +115,15 @@ def register_model(
 BOOKSIM_OWN = ("speculative", "routing_delay", "sim_type")
 
 
-@register_model("papers", title="the papers' wormhole model (000 §V.B; docs/simulator.md)", own=())
+@register_model(
+    "papers",
+    title="the papers' wormhole model (000 §V.B; docs/simulator.md)",
+    own=(),
+    setup=lambda topo, cfg, ft: _resolve("fattree.sim.engine:setup_papers")(topo, cfg, ft),
+    process=lambda traffic, cfg: _resolve("fattree.traffic:make_process")(
+        cfg.injection, traffic, cfg.load, cfg.packet_flits, cfg.seed
+    ),
+)
 def _papers():
     # resolved by name at run time: engine imports config, which imports this module
     return _resolve("fattree.sim.engine:run_papers")
@@ -121,9 +150,7 @@ def _papers():
     },
     routing_bound=False,
     termination=lambda cfg: _booksim_termination(cfg),
-    traffic=lambda topo, spec, seed: _resolve("fattree.sim.booksim.model:booksim_traffic")(
-        topo, spec, seed
-    ),
+    setup=lambda topo, cfg, ft: _resolve("fattree.sim.booksim.model:setup_booksim")(topo, cfg, ft),
 )
 def _booksim():
     return _resolve("fattree.sim.booksim.model:run_booksim")

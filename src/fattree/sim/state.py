@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ResourceError
-from ..topology.family import available_memory
 from .layout import (
     C_ADAPT,
     C_FT,
@@ -234,12 +233,7 @@ def allocate(
     tests: the results are identical. ``ft``: a :class:`~fattree.sim.faulthop.FaultRouter`
     (faults: each switch routes by the fault-tolerant kernel; no route cache).
     """
-    need = estimate_bytes(topo, cfg)
-    if need > 0.8 * available_memory():
-        raise ResourceError(
-            f"simulating {topo.spec} needs about {need / 2**30:.1f} GiB of state; only "
-            f"{available_memory() / 2**30:.1f} GiB is available"
-        )
+    # (the memory was checked once, before anything was built: sim/setup.py, prepare)
     N, S, R, V, F = topo.n_nodes, topo.n_switches, topo.max_ports, cfg.vcs, cfg.packet_flits
     peer = np.ascontiguousarray(topo.port_peer, np.int32)
     back = topo.port_peer_port.astype(np.int64)

@@ -1,7 +1,7 @@
 """The booksim model's driver: BookSim2's warm-up and sampling periods, and the result.
 
-``run_booksim(topo, cfg)`` is registered as ``model="booksim"`` (``fattree.sim.models``);
-call it through :func:`fattree.sim.simulate` with ``SimConfig(model="booksim", ...)``.
+``setup_booksim`` and ``run_booksim(setup)`` are registered as ``model="booksim"``
+(``fattree.sim.models``); call them through :func:`fattree.sim.simulate` with ``SimConfig(model="booksim", ...)``.
 
 References
 ----------
@@ -512,16 +512,54 @@ def _single_sim(sim: _Sim, measure_latency: bool, progress) -> tuple[bool, str]:
     return True, ""
 
 
-def run_booksim(topo, cfg, *, progress=None, bound=False, fault_table=None) -> SimResult:
-    """Simulate one offered load with BookSim2's semantics (``model="booksim"``).
+def setup_booksim(topo, cfg, fault_table=None):
+    """What the booksim model builds once per configuration
+    (:func:`fattree.sim.setup.prepare`): BookSim2's routing and its reading of the pattern.
 
     Parameters
     ----------
     topo : Topology
     cfg : SimConfig
-        ``model="booksim"``; ``speculative``, ``routing_delay``, ``sim_type`` (None: True,
+        ``model="booksim"``.
+    fault_table : None
+        The booksim model simulates fault-free networks.
+
+    Returns
+    -------
+    tuple
+        ``(routing, None, traffic, None)``: the routing laid out for the kernel
+        (:class:`~fattree.sim.booksim.routes.BsNet`, its ``compiled`` the registered
+        ``booksim-nca`` or ``booksim-min``).
+
+    Raises
+    ------
+    ParameterError
+        A fault table; no load for a pattern other than a trace; a pattern or network
+        BookSim2's model cannot run.
+    """
+    if fault_table is not None:
+        raise ParameterError("model='booksim' simulates fault-free networks: drop the fault table")
+    traffic = booksim_traffic(topo, cfg.traffic, cfg.seed)  # (refused before any compiling)
+    if traffic.code != T_TRACE and cfg.load is None:
+        raise ParameterError("model='booksim' needs load= (flits per node per cycle, in (0, 1])")
+    net = booksim_net(topo, seed=cfg.seed)  # booksim-nca or booksim-min, compiled once
+    return net, None, traffic, None
+
+
+def run_booksim(setup, *, progress=None, bound=False) -> SimResult:
+    """Simulate one offered load with BookSim2's semantics (``model="booksim"``).
+
+    Parameters
+    ----------
+    setup : SimSetup
+        From :func:`fattree.sim.setup.prepare` with a :class:`~fattree.sim.config.SimConfig`
+        of ``model="booksim"``; ``speculative``, ``routing_delay``, ``sim_type`` (None: True,
         0, ``latency``), ``credit_delay``, ``vcs``, ``buffer``, ``packet_flits``, ``load``
         (flits per node per cycle), ``traffic``, ``seed``.
+    progress : callable, optional
+        Called as ``progress(cycle, cap)`` after each sample period.
+    bound : bool or float
+        A float is recorded as the result's ``channel_load_bound``.
 
     Returns
     -------
@@ -542,14 +580,9 @@ def run_booksim(topo, cfg, *, progress=None, bound=False, fault_table=None) -> S
     BookSim2 commit 28f4329 (``src/trafficmanager.cpp``, ``src/routers/iq_router.cpp``);
     docs/booksim.md.
     """
-    if fault_table is not None:
-        raise ParameterError("model='booksim' simulates fault-free networks: drop the fault table")
-    net = booksim_net(topo)
-    traffic = booksim_traffic(topo, cfg.traffic, cfg.seed)
+    topo, cfg, net, traffic = setup.topo, setup.cfg, setup.routing, setup.traffic
     timed = traffic.code == T_TRACE
     load = None if timed else cfg.load
-    if not timed and load is None:
-        raise ParameterError("model='booksim' needs load= (flits per node per cycle, in (0, 1])")
     sim_type = cfg.sim_type or "latency"
     t0 = time.perf_counter()
     sim = _Sim(topo, cfg, net, traffic, load)

@@ -1,14 +1,18 @@
-"""BookSim2's routing and node numbering for a topology (the booksim model).
+"""BookSim2's routing and node numbering for a topology, as the booksim kernel reads them.
 
-Two routings, registered per family with :func:`register_net`:
+The routings are registered algorithms of the routing contract
+(:mod:`fattree.routing.booksim`): ``booksim-nca`` for the families BookSim2 builds
+itself (``fattree.topology.family.BOOKSIM_NATIVE``: kant, its ``topology = fattree``),
+``booksim-min`` (the anynet table) for every other family. :func:`booksim_net` compiles
+the one BookSim2 would use with :func:`~fattree.routing.compile_routing` and lays it out
+for the kernel's fast paths:
 
-* ``nca`` (BookSim2's built-in ``fattree``, ``routing_function = nca``): a packet whose
-  destination is below the router goes down its unique port; otherwise up through a
-  port drawn uniformly at random, at every router. Used for ``kant``, with BookSim2's
-  node numbering ``b = (C mod k^(n-1))·k + C div k^(n-1)`` (docs/booksim.md).
-* ``min`` (``topology = anynet; routing_function = min``): a fixed table from a
-  Dijkstra per router whose ties go to the lowest router id (``AnyNet::route``). Used
-  for every other family: what BookSim2 does with our ``--format booksim`` export.
+* ``nca``: the down port by the range of BookSim2 ids below each port (two cache lines
+  per lookup, no table of routers x nodes; checked against ``route_ports`` in
+  tests/sim/test_booksim_routes.py), the up ports of each switch for the random draw,
+  and BookSim2's node numbering ``b = (C mod k^(n-1))·k + C div k^(n-1)``
+  (docs/booksim.md);
+* ``min``: the compiled table's next hops between switches (switches² int16).
 
 References
 ----------
@@ -18,19 +22,27 @@ BookSim2 commit 28f4329: ``src/routefunc.cpp`` (``fattree_nca``), ``src/networks
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from ...errors import ParameterError
-from ...registry import Registry
+from ...routing import CompiledRouting, compile_routing
+from ...routing.booksim import MAX_TABLE_SWITCHES
 from ...topology.core import PORT_UP
+from ...topology.family import BOOKSIM_NATIVE
 
 R_NCA = 0  # kernel selector: down-port ranges of BookSim2 ids + random up port
 R_TABLE = 1  # kernel selector: next-hop table per (router, destination router)
-MAX_TABLE_SWITCHES = 1 << 15  # the anynet table: switches² int16 next hops, 2 GiB here
+__all__ = [
+    "BsNet",
+    "MAX_TABLE_SWITCHES",
+    "anynet_min_routing",
+    "booksim_digits",
+    "booksim_net",
+    "booksim_routing",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +52,7 @@ class BsNet:
     Attributes
     ----------
     routing : str
-        ``nca`` or ``min``.
+        ``nca`` or ``min`` (BookSim2's names).
     kind : int
         ``R_NCA`` or ``R_TABLE``.
     port_lo, port_hi : (S*R,) int64
@@ -51,9 +63,11 @@ class BsNet:
     up_n, up_ports : (S,), (S*R,) int32
         ``nca``: the up ports of each router.
     next_hop : (S*S,) int16
-        ``min``: the port of router s towards router s2 (s2 != s).
+        ``min``: the port of router s towards router s2 (s2 != s, s2 holding nodes).
     booksim_of : (N,) int64
         BookSim2's id of each of our nodes (identity for anynet files).
+    compiled : CompiledRouting or None
+        The registered routing this was laid out from.
     """
 
     routing: str
@@ -64,41 +78,12 @@ class BsNet:
     up_ports: np.ndarray
     next_hop: np.ndarray
     booksim_of: np.ndarray
+    compiled: CompiledRouting | None = None
 
-
-NETS: Registry[Callable] = Registry("BookSim2 routing")
-DIGITS: Registry[Callable] = Registry("BookSim2 k and n")
 
 #: BookSim2's ``k`` and ``n`` when its configuration does not set them
 #: (``src/booksim_config.cpp``): what its digit patterns read on an anynet file.
 ANYNET_DIGITS = (8, 2)
-
-
-def register_net(*families: str, digits: Callable | None = None):
-    """Register the builder of a family's BookSim2 routing (a decorator).
-
-    Parameters
-    ----------
-    *families : str
-        The families whose networks BookSim2 builds itself.
-    digits : callable or None
-        ``digits(topo) -> (k, n)``: the ``k`` and ``n`` of BookSim2's configuration for
-        this network, which its digit patterns (``tornado``, ``neighbor``) read.
-
-    Returns
-    -------
-    callable
-        The decorator; it returns the builder unchanged.
-    """
-
-    def deco(fn):
-        for f in families:
-            NETS.add(f, fn)
-            if digits is not None:
-                DIGITS.add(f, digits)
-        return fn
-
-    return deco
 
 
 def booksim_digits(topo) -> tuple[int, int]:
@@ -119,16 +104,64 @@ def booksim_digits(topo) -> tuple[int, int]:
     >>> booksim_digits(fattree.build("kant:k=4,n=3")), booksim_digits(fattree.build("torus:k=8,n=2"))
     ((4, 3), (8, 2))
     """
-    if topo.family in DIGITS:
-        return DIGITS.get(topo.family)(topo)
+    if topo.family in BOOKSIM_NATIVE:
+        k, n = BOOKSIM_NATIVE.get(topo.family)(topo)
+        return int(k), int(n)
     return ANYNET_DIGITS
 
 
-def booksim_net(topo) -> BsNet:
-    """The routing BookSim2 uses for ``topo``: ``nca`` for kant, the anynet ``min`` table
-    for every other family (the file ``fattree export --format booksim`` writes)."""
-    build = NETS.get(topo.family) if topo.family in NETS else _anynet_min
-    return build(topo)
+def booksim_routing(topo) -> str:
+    """The registered routing BookSim2 uses for ``topo``: ``booksim-nca`` on its built-in
+    fat tree, ``booksim-min`` on the anynet file ``fattree export --format booksim`` writes.
+
+    Parameters
+    ----------
+    topo : Topology
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import fattree
+    >>> booksim_routing(fattree.build("kant:k=2,n=2")), booksim_routing(fattree.build("mikant:k=2,n=2"))
+    ('booksim-nca', 'booksim-min')
+    """
+    return "booksim-nca" if topo.family in BOOKSIM_NATIVE else "booksim-min"
+
+
+def booksim_net(topo, cr: CompiledRouting | None = None, seed: int = 0) -> BsNet:
+    """The routing BookSim2 uses for ``topo``, laid out for the booksim kernel.
+
+    Parameters
+    ----------
+    topo : Topology
+    cr : CompiledRouting, optional
+        ``booksim-nca`` or ``booksim-min`` compiled for ``topo``; compiled here (the one
+        :func:`booksim_routing` names) when omitted.
+    seed : int
+        The routing's seed when it is compiled here.
+
+    Returns
+    -------
+    BsNet
+
+    Raises
+    ------
+    ParameterError
+        A routing other than BookSim2's; the anynet table above ``MAX_TABLE_SWITCHES``.
+    """
+    if cr is None:
+        cr = compile_routing(topo, booksim_routing(topo), seed=seed)
+    if cr.algorithm == "booksim-nca":
+        return _fattree_nca(topo, cr)
+    if cr.algorithm == "booksim-min":
+        return _anynet_min(topo, cr)
+    raise ParameterError(
+        f"algorithm={cr.algorithm!r} is invalid for model='booksim': it routes with "
+        "BookSim2's booksim-nca (kant) or booksim-min (anynet)"
+    )
 
 
 _EMPTY16 = np.zeros(0, np.int16)
@@ -136,9 +169,8 @@ _EMPTY32 = np.zeros(0, np.int32)
 _EMPTY64 = np.zeros(0, np.int64)
 
 
-@register_net("kant", digits=lambda topo: (int(topo.params["k"]), int(topo.params["n"])))
-def _fattree_nca(topo) -> BsNet:
-    k, n = int(topo.params["k"]), int(topo.params["n"])
+def _fattree_nca(topo, cr) -> BsNet:
+    k, n = booksim_digits(topo)
     S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
     kind = np.asarray(topo.port_kind)
     peer = np.asarray(topo.port_peer, np.int64)
@@ -165,7 +197,7 @@ def _fattree_nca(topo) -> BsNet:
     if not np.array_equal(hi[used] - lo[used] + 1, count[used]):
         raise AssertionError("kant: a subtree is not contiguous in BookSim2's numbering")
     lo[~used], hi[~used] = -1, -2
-    return BsNet("nca", R_NCA, lo, hi, up_n, up_ports.ravel(), _EMPTY16, b)
+    return BsNet("nca", R_NCA, lo, hi, up_n, up_ports.ravel(), _EMPTY16, b, cr)
 
 
 @njit(cache=True)
@@ -223,26 +255,38 @@ def _down_ranges(S, R, N, peer, peer_port, up, node_switch, node_port, b):
     return lo, hi, count
 
 
-def _anynet_min(topo) -> BsNet:
-    S, R, N = topo.n_switches, topo.max_ports, topo.n_nodes
-    if S > MAX_TABLE_SWITCHES:
+def _anynet_min(topo, cr) -> BsNet:
+    """The compiled ``booksim-min`` table (switches x nodes) as the kernel's next hops
+    between switches: the port towards a switch is the port towards any of its nodes."""
+    S, N = topo.n_switches, topo.n_nodes
+    if S > MAX_TABLE_SWITCHES:  # (the compiler refuses first; a table from elsewhere too)
         raise ParameterError(
-            f"topology={topo.spec!r} has {S:,} switches: model='booksim' routes it as "
-            f"BookSim2's anynet does, by a table of switches² next hops ({2 * S * S / 2**30:,.0f} "
-            f"GiB), allowed up to {MAX_TABLE_SWITCHES:,} switches; simulate it with "
-            "model='papers' (or kant with BookSim2's nca routing)"
+            f"topology={topo.spec!r} has {S:,} switches: above {MAX_TABLE_SWITCHES:,}"
         )
-    peer = np.asarray(topo.port_peer, np.int64)
-    nh = _min_table(S, R, N, peer)
+    ns = np.asarray(topo.node_switch, np.int64)
+    first = np.full(S, -1, np.int64)  # a node of each switch (the lowest id)
+    first[ns[::-1]] = np.arange(N - 1, -1, -1)
+    has = first >= 0
+    nh = np.full((S, S), -1, np.int16)
+    nh[:, has] = cr.table[:, first[has]]
+    np.fill_diagonal(nh, -1)  # (at its own switch a packet leaves by its node's port)
     return BsNet(
-        "min", R_TABLE, _EMPTY64, _EMPTY64, _EMPTY32, _EMPTY32, nh, np.arange(N, dtype=np.int64)
+        "min",
+        R_TABLE,
+        _EMPTY64,
+        _EMPTY64,
+        _EMPTY32,
+        _EMPTY32,
+        nh.ravel(),
+        np.arange(N, dtype=np.int64),
+        cr,
     )
 
 
-def anynet_min_routing(topo):
+def anynet_min_routing(topo) -> CompiledRouting:
     """BookSim2's anynet ``min`` routing as a :class:`~fattree.routing.CompiledRouting`
-    (a next-hop table per switch and destination node), for the channel-load bound of
-    what BookSim2 does with an exported anynet file.
+    (``booksim-min``: a next-hop table per switch and destination node), for the
+    channel-load bound of what BookSim2 does with an exported anynet file.
 
     Parameters
     ----------
@@ -272,76 +316,4 @@ def anynet_min_routing(topo):
     ----------
     BookSim2 commit 28f4329, ``src/networks/anynet.cpp`` (``buildRoutingTable``); docs/booksim.md.
     """
-    from dataclasses import replace
-
-    from ...routing import compile_routing
-
-    net = _anynet_min(topo)
-    S, N = topo.n_switches, topo.n_nodes
-    cr = compile_routing(topo, "shortest")  # the table routing's kernel code and checks
-    ns = np.asarray(topo.node_switch, np.int64)
-    nh = net.next_hop.reshape(S, S).astype(np.int32)
-    table = np.ascontiguousarray(nh[:, ns])  # (S, N): the port towards each destination's switch
-    table[ns, np.arange(N)] = np.asarray(topo.node_port, np.int32)
-    return replace(cr, algorithm="booksim-min", table=table)
-
-
-@njit(cache=True)
-def _min_table(S, R, N, peer):
-    """BookSim2's ``AnyNet::route``: from every router a Dijkstra (unit link latency)
-    that pops the lowest router id among equals, so that the predecessor of a router is
-    its lowest-id neighbour one step closer; the first hop of each path is tabled."""
-    # neighbour lists in ascending id, and the (lowest) port towards each neighbour
-    nb = np.full((S, R), -1, np.int64)
-    nbp = np.full((S, R), -1, np.int64)
-    deg = np.zeros(S, np.int64)
-    for s in range(S):
-        for p in range(R):
-            v = peer[s, p]
-            if v >= N:
-                q = v - N
-                seen = False
-                for i in range(deg[s]):
-                    if nb[s, i] == q:
-                        seen = True
-                if not seen:
-                    nb[s, deg[s]] = q
-                    nbp[s, deg[s]] = p
-                    deg[s] += 1
-        order = np.argsort(nb[s, : deg[s]])
-        a = nb[s, : deg[s]][order].copy()
-        b = nbp[s, : deg[s]][order].copy()
-        nb[s, : deg[s]] = a
-        nbp[s, : deg[s]] = b
-    nh = np.full(S * S, -1, np.int16)
-    dist = np.empty(S, np.int64)
-    first = np.empty(S, np.int64)
-    level = np.empty(S, np.int64)
-    nxt = np.empty(S, np.int64)
-    for r in range(S):
-        dist[:] = -1
-        dist[r] = 0
-        level[0] = r
-        nl = 1
-        d = 0
-        while nl:
-            nn = 0
-            for i in range(nl):  # ascending ids within a level: the lowest id claims first
-                u = level[i]
-                for j in range(deg[u]):
-                    v = nb[u, j]
-                    if dist[v] < 0:
-                        dist[v] = d + 1
-                        first[v] = v if u == r else first[u]
-                        nxt[nn] = v
-                        nn += 1
-            level[:nn] = np.sort(nxt[:nn])
-            nl = nn
-            d += 1
-        for v in range(S):
-            if v != r and dist[v] > 0:
-                f = first[v]
-                for j in range(deg[r]):
-                    if nb[r, j] == f:
-                        nh[r * S + v] = nbp[r, j]
-    return nh
+    return compile_routing(topo, "booksim-min")
