@@ -58,8 +58,9 @@ def _check_options(func, options: Mapping, what: str, own: tuple[str, ...] = ())
             )
 
 
-def simulate(topology, config=None, **params: Any):
-    """One cycle-accurate simulation at one offered load (see :func:`fattree.sim.simulate`).
+def simulate(topology, config=None, *, workload=None, **params: Any):
+    """One cycle-accurate simulation at one offered load (see :func:`fattree.sim.simulate`),
+    or of a workload, closed loop (see :func:`fattree.sim.workload.simulate_workload`).
 
     Parameters
     ----------
@@ -67,13 +68,19 @@ def simulate(topology, config=None, **params: Any):
         A spec such as ``"mikant:k=4,n=5"`` or a built network.
     config : SimConfig, optional
         All parameters; keywords override it.
+    workload : str or Workload, optional
+        A collective or GOAL schedule (``"allreduce:algorithm=ring,size=1MiB"``): run it
+        closed loop instead of an offered load; ``link_rate``, ``flit_size`` and ``clock``
+        keywords set the units (``"400Gb/s"``, ``"256B"``, ``"1GHz"``).
     **params
         :class:`~fattree.sim.SimConfig` fields (``load``, ``traffic``, ``algorithm``, ...).
 
     Returns
     -------
-    SimResult
-        Latency, throughput, conflicts, deadlock flag, with the config, seed and version.
+    SimResult or PacketResult
+        Latency, throughput, conflicts, deadlock flag, with the config, seed and version;
+        with a workload, its completion time and the flow model's result fields
+        (``to_row()`` for a DataFrame).
 
     Raises
     ------
@@ -98,6 +105,10 @@ def simulate(topology, config=None, **params: Any):
 
     if not isinstance(topology, (str, Topology)):
         _topology(topology)
+    if workload is not None:
+        from .sim.workload import simulate_workload
+
+        return simulate_workload(topology, workload, config, **params)
     return run(topology, config, **params)
 
 

@@ -79,6 +79,9 @@ def test_fault_free_kernel_compiles_no_fault_engine_and_faulted_only_its_own(tmp
         and "._ov_fault_" not in n  # the overloads' constant stubs (return 0 / -1)
     ]
     assert not fault_code, fault_code
+    # nor the closed-loop workload source (sim/closedloop.py): its hooks' stubs only
+    closed = [n for n in free if n.startswith("fattree.sim.closedloop.") and "._ov_" not in n]
+    assert not closed, closed
     table = out["table"]["names"]  # the cheapest engine to compile
     assert "fattree.sim.faulthop._walk_table" in table
     assert "fattree.sim.faulthop._port_table" in table

@@ -88,6 +88,15 @@ def _signature():
                     ),
                 )
             )
+    params += [  # a workload, closed loop (commands/_simwork.py)
+        P(
+            name,
+            P.KEYWORD_ONLY,
+            annotation=str,
+            default=typer.Option(None, *flags, help=text),
+        )
+        for name, flags, text in _WORKLOAD_OPTIONS
+    ]
     params += [
         P(
             "workers",
@@ -113,6 +122,20 @@ def _signature():
     return inspect.Signature(params)
 
 
+_WORKLOAD_OPTIONS = (
+    (
+        "workload",
+        ("--workload", "-w"),
+        "run a workload closed loop instead of a load: COLLECTIVE:algorithm=A,size=S,... or "
+        "goal:file=PATH (see 'fattree workload list')",
+    ),
+    ("link_rate", ("--link-rate",), "with --workload: link rate (default 400Gb/s)"),
+    ("flit_size", ("--flit-size",), "with --workload: flit size (default 256B)"),
+    ("clock", ("--clock",), "with --workload: router clock (default link rate / flit size)"),
+    ("plot", ("--plot",), "with --workload: write the run's timeline figure (.png, .pdf, .svg)"),
+)
+
+
 def simulate_cmd(**kw) -> None:
     """Cycle-accurate wormhole simulation: latency, throughput, conflicts versus load."""
     from ..compiling import watch
@@ -129,6 +152,12 @@ def _simulate_cmd(w, **kw) -> None:
     spec, loads, workers, as_json, output = (
         kw.pop(k) for k in ("spec", "loads", "workers", "as_json", "output")
     )
+    wopts = {name: kw.pop(name) for name, _, _ in _WORKLOAD_OPTIONS}
+    from ._simwork import refuse_units_without_workload, run_workload
+
+    if wopts["workload"] is not None:
+        return run_workload(spec, kw, loads=loads, output=output, as_json=as_json, **wopts)
+    refuse_units_without_workload(*(wopts[k] for k in ("link_rate", "flit_size", "clock", "plot")))
     cfg, points = _validate(kw, loads, workers, output)  # every option, before any work
     setup = prepare(spec, cfg, loads=points)  # routing, traffic, process, memory: once
     topo, ft = setup.topo, setup.faults

@@ -55,6 +55,10 @@ _SIM = (
         ["simulate", "mikantc:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
     ),
     ("the BookSim2 model", ["simulate", "kant:k=2,n=2", "--model", "booksim", "--load", "0.1"]),
+    (
+        "the simulator with a workload, closed loop",
+        ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB"],
+    ),
 )
 _ANALYSIS = (
     ("the fault Monte Carlo", ["faults", "kant:k=2,n=2", "--trials", "200", "--rates", "0.1"]),

@@ -6,12 +6,15 @@ with :func:`prepare` (routing, traffic, process, memory estimate: a :class:`SimS
 and hand it to the model with :func:`run`. The model, its
 parameters and the metric definitions are in docs/simulator.md; a slow pure-Python
 reference of the same model is :func:`fattree.sim.reference.simulate_reference`.
+:func:`simulate_workload` runs a workload (a collective or a GOAL schedule) closed loop in
+the same model and returns a :class:`PacketResult`.
 """
 
 from .config import SimConfig
 from .engine import results_frame, simulate, simulate_loads
 from .result import SimResult, saturation_load
 from .setup import SimSetup, prepare, run
+from .workload import PacketResult, simulate_workload
 
 __all__ = [
     "SimConfig",
@@ -23,4 +26,6 @@ __all__ = [
     "SimSetup",
     "prepare",
     "run",
+    "PacketResult",
+    "simulate_workload",
 ]

@@ -158,6 +158,16 @@ from .layout import (
     ST_NOROUTE,
     ST_STALE,
 )
+from .closedloop import (
+    cl_bind,
+    cl_create,
+    cl_dest,
+    cl_drop,
+    cl_flit_in,
+    cl_flit_out,
+    cl_on,
+    cl_status,
+)
 from .faulthop import fault_admit, fault_budget, fault_class, fault_port
 from .rawmem import ld, prefetch, st
 
@@ -321,7 +331,12 @@ def _phase_credits(net, sw, src, stats, t, na):
 
 @njit(cache=True, inline="always")
 def _phase_create(net, src, stats, t, npend):
-    """New packets join their sources' queues; sources with work join the pending list."""
+    """New packets join their sources' queues; sources with work join the pending list.
+
+    A closed-loop source (``src.wl``, :mod:`fattree.sim.closedloop`) replaces the
+    injection process: its operations that can start do, and sends queue their packets."""
+    if cl_on(src.wl):
+        return cl_create(src.wl, src, stats.cnt, t, npend)
     cfg = net.cfg
     cnt = stats.cnt
     q = src.q
@@ -418,6 +433,7 @@ def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
             st(ql, i, ld(ql, i) - 1)
             cnt[K_QUEUED] -= 1
             st(src.nseq, i, seq + 1)
+            d, tc = cl_dest(src.wl, i, d, tc)  # closed loop: the head message's
             adm = 0
             if ft:  # the source evaluates the route: a packet without one is never injected
                 adm = fault_admit(flt, V, i, d)
@@ -426,6 +442,7 @@ def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
                     cnt[K_UNROUTABLE] += 1
                 else:
                     cnt[K_LIVELOCK] += 1
+                cl_drop(src.wl, src, cnt, i, adm, t)  # closed loop: the whole message
                 if t < nser:  # the series counts it as leaving, like a delivery
                     ser[t, 1] += 1
                 if window:
@@ -439,6 +456,7 @@ def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
             top = cnt[K_FREE] - 1
             p = ld(pkt.pfree, top)
             cnt[K_FREE] = top
+            cl_bind(src.wl, i, p)
             pb = p * PK_COLS
             st(pk, pb + PK_SRC, i)
             st(pk, pb + PK_DST, d)
@@ -469,6 +487,7 @@ def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
             sw.fs, sw.slots, RC, sw.busy, na, net.node_fifo[i, 0] + v, p, t + 1 + RD, d, 1, r
         )
         flits_in += 1
+        cl_flit_in(src.wl, i, p, k + 1 == F, t)
         if k + 1 == F:
             st(inj, ib + INJ_PKT, -1)
         else:
@@ -849,6 +868,7 @@ def _phase_commit(net, sw, arb, src, pkt, stats, t, na, nto):
         st(lvl_flits, lv, ld(lvl_flits, lv) + 1)
         moves += 1
         tg = ld(ops, ob + OP_TGT)
+        cl_flit_out(src.wl, op, p, tg < 0 and fi == F - 1, t)
         if tg >= 0:
             st(ops, ob + CR + ov, ld(ops, ob + CR + ov) - 1)
             r = -1
@@ -970,6 +990,8 @@ def _run(net, sw, arb, src, pkt, stats, flt, t_stop):
             return status
         status = _phase_end(net, sw, stats, t, na, npend, flits_in, flits_out, moves)
         t += 1
+        if status == ST_CHUNK:  # a closed-loop source ends the run when its work is done
+            status = cl_status(src.wl, cnt, pkt.pfree.shape[0])
         if status != ST_CHUNK:
             return status
     return ST_CHUNK

@@ -84,8 +84,11 @@ Switches = namedtuple("Switches", "fs fcold slots ops busy order sleepq wheel wh
 Switches.__doc__ = "Input FIFOs, their flits, output ports, the busy list and the credit wheel."
 Arbiters = namedtuple("Arbiters", "op_key touched_op in_scr in_key rr_out rr_in touched_in cand")
 Arbiters.__doc__ = "Arbitration: per-cycle scratch, round-robin pointers, route candidates."
-Sources = namedtuple("Sources", "istate creators q qh ql inj pend ncred nseq dfirst quota")
-Sources.__doc__ = "The nodes: injection process state, source queues, injection and credits."
+Sources = namedtuple("Sources", "istate creators q qh ql inj pend ncred nseq dfirst quota wl")
+Sources.__doc__ = (
+    "The nodes: injection process state, source queues, injection and credits; ``wl``: "
+    "None, or the closed-loop workload source (sim/closedloop.py)."
+)
 Packets = namedtuple("Packets", "pk pfree")
 Packets.__doc__ = "The packet pool (one row per packet in flight) and its free stack."
 Stats = namedtuple("Stats", "cnt hist_lat hist_net lvl_flits ser")
@@ -154,6 +157,7 @@ class State:
     ft_pp: np.ndarray
     ft_rt: tuple
     ft_ws: np.ndarray
+    wl: object = None  # a closed-loop source (sim/closedloop.py ``Closed``), None: open loop
 
     def args(self) -> tuple:
         """The kernel's arguments: one named group per :data:`GROUPS` entry, each field
