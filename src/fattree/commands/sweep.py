@@ -454,6 +454,12 @@ def study(
     list_: bool = typer.Option(False, "--list", help="list the shipped studies"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bars"),
     as_json: bool = typer.Option(False, "--json", help="print the list or the outcome as JSON"),
+    level: str | None = typer.Option(
+        None,
+        "--level",
+        help="simulation level of a workload study (collectives): flow (its default) or "
+        "another registered level",
+    ),
 ) -> None:
     """Run a shipped study and write OUT/report.html (make run: the flagship)."""
     from ..report.flagship import run_shipped
@@ -485,6 +491,10 @@ def study(
             )
         name = f"{name}-full"
     st = builtin_study(name)  # an unknown name fails before anything runs
+    if level is not None:  # a level not registered, or a study without workloads: refused now
+        from ..sweep.levels import check_level
+
+        st = st.with_value("level", check_level(level))
     out = Path("out-full" if full else "out") if out is None else out
     check_workers(workers)
     if scheduler is not None:  # a malformed address fails before anything runs
@@ -499,7 +509,13 @@ def study(
         _Bar(name, quiet or as_json, intro=intro) as bar,
     ):
         res = run_shipped(
-            name, out, workers=workers, scheduler=scheduler, progress=bar, on_stage=bar.print
+            name,
+            out,
+            workers=workers,
+            scheduler=scheduler,
+            progress=bar,
+            on_stage=bar.print,
+            level=level,
         )
     if as_json:
         from ._common import print_json

@@ -35,9 +35,19 @@ def _verdict(name: str, results) -> list:
 
 
 def run_shipped(
-    name: str, out, *, workers: int = 2, scheduler: str | None = None, progress=None, on_stage=None
+    name: str,
+    out,
+    *,
+    workers: int = 2,
+    scheduler: str | None = None,
+    progress=None,
+    on_stage=None,
+    level: str | None = None,
 ) -> ShippedRun:
     """Run shipped study ``name`` into ``out`` and write ``out/report.html``.
+
+    ``level`` (a registered simulation level, ``fattree.sweep.levels.LEVELS``) replaces the
+    level of the study's workload experiments.
 
     References
     ----------
@@ -48,6 +58,8 @@ def run_shipped(
 
     stage = on_stage or (lambda _msg: None)
     study = builtin_study(name)
+    if level is not None:
+        study = study.with_value("level", level)
     out = Path(out)
     stage(f"sweep {study.name}: {len(study.points())} points → {out / 'results'}")
     summary = run_study(

@@ -303,9 +303,15 @@ def render(
         fig_toc.append((anchor, caption))
 
     if len(df) and "kind" in df.columns:
+        from .workload_plots import KIND_FIGURES
+
         for kind, sub in df.groupby("kind", sort=True):
             sub = sub.copy()
             sub.attrs = dict(df.attrs)
+            if kind in KIND_FIGURES:  # its own figures (a workload study: time against size)
+                for fig, caption in KIND_FIGURES[kind](sub):
+                    add_fig(fig, caption)
+                continue
             names = [p for p in (plots or P.available(sub)) if p in P.available(sub)]
             for name in names:
                 for part, what in P.split_series(sub, name):

@@ -323,6 +323,8 @@ def draw(
         lo, hi = float(data[x].min()), float(data[x].max())
         xs = np.linspace(lo, hi, 200)  # dense: a diagonal on log axes too
         ax.plot(xs, xs, ls=":", color="grey", lw=1, label="accepted = offered")
+    if kind.logx:
+        ax.set_xscale("log")
     if log:
         from matplotlib.ticker import FuncFormatter, LogLocator
 

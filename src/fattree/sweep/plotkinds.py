@@ -27,6 +27,7 @@ class PlotKind:
     xlabel: str = "offered load λ (flits per node per cycle)"
     identity: bool = False  # draw y = x (accepted = offered)
     logy: bool = False
+    logx: bool = False
 
 
 PLOTS: Registry[PlotKind] = Registry("plot")
@@ -95,5 +96,17 @@ _add(
         "average path length (hops)",
         x=("rate", "fault_rate"),
         xlabel="link fault rate",
+    )
+)
+_add(
+    PlotKind(
+        "completion",
+        "completion time against size",
+        ("time_s",),
+        "completion time (s)",
+        x=("size_bytes",),
+        xlabel="size (bytes, as nccl-tests counts it)",
+        logy=True,
+        logx=True,
     )
 )

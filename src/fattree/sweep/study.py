@@ -127,6 +127,36 @@ class Study:
                 )
         return replace(self, experiments=tuple(e for e in self.experiments if e.name in names))
 
+    def with_value(self, name: str, value: Any) -> Study:
+        """The same study with parameter ``name`` fixed to ``value`` (already valid) in every
+        experiment whose kind has that parameter (``fattree study --level packet``).
+
+        Raises
+        ------
+        ParameterError
+            No experiment of the study has the parameter.
+        """
+        exps, hit = [], False
+        for e in self.experiments:
+            if TASKS.get(e.kind).param(name) is None:
+                exps.append(e)
+                continue
+            hit = True
+            axes = [a for a in e.axes if name not in a[0]]
+            zipped = [a for a in e.axes if name in a[0] and len(a[0]) > 1]
+            for group, rows in zipped:  # a zipped axis keeps its other columns
+                i = group.index(name)
+                rows = list(dict.fromkeys(r[:i] + r[i + 1 :] for r in rows))
+                axes.append((group[:i] + group[i + 1 :], rows))
+            axes.append(((name,), [(value,)]))
+            exps.append(replace(e, axes=tuple(axes)))
+        if not hit:
+            raise ParameterError(
+                f"{name}={value!r} is invalid for study {self.name!r}: none of its experiments "
+                f"has a {name} (kinds: {', '.join(sorted({e.kind for e in self.experiments}))})"
+            )
+        return replace(self, experiments=tuple(exps))
+
     @property
     def source_hash(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()

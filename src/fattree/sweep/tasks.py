@@ -721,3 +721,98 @@ def _cost(config: dict, seed: int) -> dict:
             f"equal-budget design fits the budget (fattree design --budget)"
         )
     return out
+
+
+# ----------------------------------------------------------------------------- workloads
+def _collective(value: str) -> str:
+    """A collective with its options but no size (``allreduce:algorithm=ring``), checked on
+    a small network so that a bad name or option fails before anything runs."""
+    from ..traffic.workloads import make_workload
+
+    name, _, opts = value.partition(":")
+    kept = [o for o in opts.split(",") if o.strip()] if opts else []
+    if any(o.split("=", 1)[0].strip() == "size" for o in kept):
+        raise ParameterError(
+            f"collective={value!r} is invalid: give the size in the 'size' parameter, "
+            "not in the collective"
+        )
+    if name.strip() == "goal":
+        raise ParameterError(
+            f"collective={value!r} is invalid: a study runs built-in collectives "
+            "(fattree workload list); a GOAL file runs with 'fattree flow --workload goal:...'"
+        )
+    probe = [o for o in kept if o.split("=", 1)[0].strip() not in ("ranks", "root")]
+    make_workload(name + (":" + ",".join(probe) if probe else ""), 16)
+    return value.strip()
+
+
+def _size(value: str) -> str:
+    from ..traffic.workloads import format_size, parse_size
+
+    return format_size(parse_size(value, "size"))
+
+
+def _fraction_below_one(name: str):
+    def check(value: float) -> float:
+        if not 0.0 <= value < 1.0:
+            raise ParameterError(f"{name}={value!r} is invalid: expected 0 <= {name} < 1")
+        return value
+
+    return check
+
+
+def _level(value: str) -> str:
+    from .levels import check_level
+
+    return check_level(value)
+
+
+@task(
+    "workload",
+    columns=topology_columns,
+    headline=("time_s", "busbw_gbps", "algbw_gbps", "undelivered", "max_link_util", "complete"),
+    params=[
+        TaskParam("topology", str, "topology spec, e.g. 'mikant:k=4,n=3'", check=topology_spec),
+        TaskParam(
+            "collective",
+            str,
+            "built-in collective with its options but no size, e.g. 'allreduce:algorithm=ring'",
+            check=_collective,
+        ),
+        TaskParam("size", str, "the collective's size with a unit, e.g. '1MiB'", check=_size),
+        TaskParam(
+            "level", str, "simulation level (fattree.sweep.levels.LEVELS)", "flow", check=_level
+        ),
+        TaskParam(
+            "fault_rate",
+            float,
+            "fraction of links failed at random (drawn from the point's seed)",
+            0.0,
+            check=_fraction_below_one("fault_rate"),
+        ),
+        TaskParam("fault_algorithm", str, "fault-tolerant routing (default: the family's)", OMIT),
+        TaskParam("link_rate", str, "link rate with a unit (default 400Gb/s)", OMIT),
+        TaskParam("flit_size", str, "flit size with a unit (default 256B)", OMIT),
+        TaskParam("hop_latency", str, "latency per hop with a unit (default 100ns)", OMIT),
+    ],
+)
+def _workload(config: dict, seed: int) -> dict:
+    """One collective on one network at the point's level: completion time, nccl-tests'
+    algorithm and bus bandwidth, link utilisation, undelivered messages under faults.
+
+    The point's seed draws the rank placement (``placement=random``) and the fault set, so
+    the designs of a study are judged on their own draws; replicates draw new ones.
+
+    References: docs/workloads.md (the flow model and its metrics); docs/sweeps.md.
+    """
+    from .levels import LEVELS
+
+    col = config["collective"]
+    spec = f"{col}{',' if ':' in col else ':'}size={config['size']}"
+    params = {
+        k: config[k]
+        for k in ("link_rate", "flit_size", "hop_latency", "fault_algorithm")
+        if k in config
+    }
+    params["fault_rate"] = float(config.get("fault_rate", 0.0))
+    return LEVELS.get(config.get("level", "flow")).run(config["topology"], spec, params, seed)

@@ -454,3 +454,134 @@ def equal_cost(df) -> list[str]:
 
 VERDICTS.add("equal-cost", equal_cost)
 VERDICTS.add("equal-cost-quick", equal_cost)
+
+
+# ----------------------------------------------------------------------------- collectives
+def _dur(s: float) -> str:
+    """Seconds in the unit that reads best (``12.3 µs``, ``4.56 ms``, ``1.2 s``)."""
+    for unit, f in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if s >= f:
+            return f"{s / f:.3g} {unit}"
+    return f"{s * 1e9:.3g} ns"
+
+
+def _collective_name(spec: str) -> str:
+    """``allreduce:algorithm=ring,ranks=64`` -> ``allreduce (ring)``."""
+    name, _, opts = str(spec).partition(":")
+    alg = [o.split("=", 1)[1] for o in opts.split(",") if o.startswith("algorithm=")]
+    return f"{name} ({alg[0]})" if alg else name
+
+
+def collectives(df) -> list[str]:
+    """The collectives study's findings in words (at most five sentences).
+
+    Read from the ``workload`` points: which design completes the collectives fastest
+    without faults (counted over every collective and size), the headline all-reduce at
+    the size closest to 1 MiB per design with and without faults, the largest slowdown of
+    a design against the fastest, and what failed links did (undelivered messages, and
+    the change of the completion time of the messages delivered).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A results store's rows.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"kind": "workload", "topology": ["kant:k=2,n=2", "clos:k=2,n=2"],
+    ...     "collective": "alltoall", "size_bytes": 1024, "time_s": [1e-6, 2e-6],
+    ...     "fault_rate": 0.0, "undelivered": 0, "ranks": 4, "level": "flow"})
+    >>> collectives(df)[0].split(" (")[0]
+    'kant:k=2,n=2 completes the collectives fastest without faults in 1 of 1 cases'
+    """
+    w = _kind(df, "workload")
+    if not len(w) or "time_s" not in w.columns:
+        return []
+    w = w[w["time_s"].notna()].copy()
+    if not len(w):
+        return []
+    w["fault_rate"] = _col(w, "fault_rate").fillna(0.0).astype(float)
+    w["undelivered"] = _col(w, "undelivered").fillna(0).astype(int)
+    levels = sorted(map(str, _col(w, "level").dropna().unique())) or ["flow"]
+    name = {t: str(t) for t in w["topology"].unique()}  # the report names them (humanize)
+    keys = ["collective", "size_bytes"]
+    clean = w[w["fault_rate"] == 0].groupby(keys + ["topology"])["time_s"].mean().reset_index()
+    out = []
+    if len(clean):
+        best = clean.loc[clean.groupby(keys)["time_s"].idxmin()]
+        wins = best["topology"].value_counts()
+        top = wins.index[0]
+        out.append(
+            f"{name[top]} completes the collectives fastest without faults in {wins.iloc[0]} "
+            f"of {len(best)} cases (every collective and size, at {' and '.join(levels)} level)."
+        )
+        ar = clean[clean["collective"].astype(str).str.startswith("allreduce")]
+        if len(ar):
+            sizes = sorted(ar["size_bytes"].unique())
+            size = min(sizes, key=lambda s: abs(math.log2(s) - 20))
+            cols = sorted(ar["collective"].unique(), key=lambda c: ("ring" not in c, c))
+            col = cols[0]
+            one = ar[(ar["size_bytes"] == size) & (ar["collective"] == col)]
+            faulted = (
+                w[(w["fault_rate"] > 0) & (w["size_bytes"] == size) & (w["collective"] == col)]
+                .groupby("topology")
+                .agg(t=("time_s", "mean"), u=("undelivered", "sum"), r=("fault_rate", "first"))
+            )
+            ranks = _col(w, "ranks").dropna()
+            parts = []
+            for _, r in one.sort_values("time_s").iterrows():
+                txt = f"{_dur(r['time_s'])} on {name[r['topology']]}"
+                if r["topology"] in faulted.index:
+                    f = faulted.loc[r["topology"]]
+                    txt += f" ({_dur(f['t'])} with {f['r'] * 100:g} % failed links"
+                    txt += f", {int(f['u']):,} messages undelivered)" if f["u"] else ")"
+                parts.append(txt)
+            from ..traffic.workloads import format_size
+
+            out.append(
+                f"A {format_size(int(size))} {_collective_name(col)}"
+                + (f" over {int(ranks.max()):,} ranks" if len(ranks) else "")
+                + " takes "
+                + ", ".join(parts)
+                + "."
+            )
+        fastest = clean.groupby(keys)["time_s"].transform("min")
+        clean["slow"] = clean["time_s"] / fastest
+        worst = clean.loc[clean["slow"].idxmax()]
+        if worst["slow"] > 1.005:
+            from ..traffic.workloads import format_size
+
+            out.append(
+                f"The largest gap: {name[worst['topology']]} takes {worst['slow']:.2f}x the "
+                f"fastest design's time on the {format_size(int(worst['size_bytes']))} "
+                f"{_collective_name(worst['collective'])}."
+            )
+    f = w[w["fault_rate"] > 0]
+    if len(f):
+        lost = f[f["undelivered"] > 0]
+        ff = f.groupby(keys + ["topology"])["time_s"].mean()
+        base = clean.set_index(keys + ["topology"])["time_s"] if len(clean) else None
+        change = ""
+        if base is not None:
+            common = ff.index.intersection(base.index)
+            if len(common):
+                ratio = ff[common] / base[common]
+                change = (
+                    f"; the messages delivered took {ratio.min():.2f}x to {ratio.max():.2f}x "
+                    "the fault-free time"
+                )
+        out.append(
+            f"With {f['fault_rate'].max() * 100:g} % failed links, {len(lost)} of {len(f)} runs "
+            f"left messages undelivered ({int(lost['undelivered'].sum()):,} in all: links are "
+            f"drawn among node links too, and a failed one cuts its node off){change}."
+        )
+    return out[:MAX_SENTENCES]
+
+
+VERDICTS.add("collectives", collectives)
+VERDICTS.add("collectives-full", collectives)

@@ -138,3 +138,15 @@ def _localize(chan, scratch, local, uch):
     for j in range(k):
         scratch[uch[j]] = -1
     return k
+
+
+@njit(cache=True, nogil=True)
+def _carried(ptr, local, nbytes, k):
+    """Bytes each of the ``k`` local channels carries: every flow's bytes on its route
+    (summed in route order, as ``np.bincount`` would, without its temporaries)."""
+    out = np.zeros(k)
+    for f in range(ptr.shape[0] - 1):
+        b = float(nbytes[f])
+        for e in range(ptr[f], ptr[f + 1]):
+            out[local[e]] += b
+    return out

@@ -13,7 +13,7 @@ from ...errors import ResourceError
 from ...topology import Topology
 from ...traffic.workloads import Workload
 from .config import FlowConfig
-from .maxmin import _localize, _run_phase
+from .maxmin import _carried, _localize, _run_phase
 from .routes import _Router
 
 #: bytes of working memory per channel of a phase's routes (paths, local ids, scratch)
@@ -113,9 +113,7 @@ def _run_phases(topo: Topology, w: Workload, cfg: FlowConfig, router: _Router) -
             idx = np.flatnonzero(ok)[crit]
             bch = int(uch[bott[crit]]) if bott[crit] >= 0 else int(chan[ptr[crit]])
             crit_info = (int(psrc[idx]), int(pdst[idx]), bch)
-            carried = np.bincount(
-                local, weights=np.repeat(nbytes.astype(np.float64), hops), minlength=len(uch)
-            )
+            carried = _carried(ptr, local, np.ascontiguousarray(nbytes, np.int64), len(uch))
         else:
             t, crit_info = 0.0, (-1, -1, -1)
         first_bad = None
