@@ -89,10 +89,10 @@ def run_workload(
         raise ParameterError(f"plot={plot!r} is invalid: use a .png, .svg or .pdf file")
     units(link_rate, flit_size or "256B", clock)  # refused before any work
     cfg = SimConfig(**kw)
-    if cfg.model != "papers":
+    if cfg.model == "booksim" and cfg.faulted:
         raise ParameterError(
-            f"model={cfg.model!r} is invalid with --workload: workloads run in the papers' "
-            "model (--model papers)"
+            "--fault-rate/--faults are invalid with --model booksim and --workload: the "
+            "booksim model simulates fault-free networks (use --model papers for faults)"
         )
     topo = build(spec)
     w = make_workload(workload, topo.n_nodes, topo.node_switch, cfg.seed)

@@ -59,6 +59,10 @@ _SIM = (
         "the simulator with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB"],
     ),
+    (
+        "the BookSim2 model with a workload, closed loop",
+        ["simulate", "kant:k=2,n=2", "--model", "booksim", "--workload", "allgather:size=4KiB"],
+    ),
 )
 _ANALYSIS = (
     ("the fault Monte Carlo", ["faults", "kant:k=2,n=2", "--trials", "200", "--rates", "0.1"]),

@@ -236,7 +236,8 @@ def simulate_workload(
     fault_table=None,
     **params: Any,
 ) -> PacketResult:
-    """Run a workload closed loop in the papers' cycle-accurate simulator.
+    """Run a workload closed loop in the papers' cycle-accurate simulator, or in the
+    booksim model (``model="booksim"``: BookSim2's router, fault-free networks).
 
     Parameters
     ----------
@@ -266,7 +267,7 @@ def simulate_workload(
     Raises
     ------
     ParameterError
-        A bad workload, unit or parameter (named), or a model other than ``papers``.
+        A bad workload, unit or parameter (named); faults with ``model="booksim"``.
     ResourceError
         A schedule too large for the machine's memory.
 
@@ -297,10 +298,10 @@ def _simulate_workload(
     params = dict(params)
     params.setdefault("load", None)
     cfg = merge_config(config, params)
-    if cfg.model != "papers":
+    if cfg.model == "booksim" and (cfg.faulted or fault_table is not None):
         raise ParameterError(
-            f"model={cfg.model!r} is invalid with a workload: workloads run in the papers' "
-            "model ('papers')"
+            "fault_rate/faults are invalid with model='booksim' and a workload: the booksim "
+            "model simulates fault-free networks (use model='papers' for faults)"
         )
     if cfg.termination != "papers" or cfg.traffic != "uniform" or cfg.injection is not None:
         raise ParameterError(
@@ -323,6 +324,14 @@ def _simulate_workload(
             "model, fattree flow, runs it without expanding it)"
         )
     sched = w.schedule(max_ops=MAX_OPS)
+    if cfg.model == "booksim":
+        from .booksim.workload import hop_cycles, run_workload
+
+        st, cr, status = run_workload(topo, w, sched, cfg, cfg.packet_flits * flit, hz, progress)
+        res = _result(topo, w, sched, cfg, st, cr, None, status, [], rate, flit, hz, t0)
+        res.hop_latency_ns = hop_cycles(cfg) / hz * 1e9
+        res.config["model"] = "booksim"
+        return res
     ft = None
     if cfg.faulted:
         from .engine import fault_tables

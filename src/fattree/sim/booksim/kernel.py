@@ -39,10 +39,12 @@ from collections import namedtuple
 import numpy as np
 from numba import literally, njit, typeof, types
 from numba.core.cpu import CPUTargetOptions
+from numba.extending import overload
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...traffic import dest
 from ..rawmem import prefetch
+from .closed import bs_delivered, bs_done, bs_flit_in, bs_next, bs_port, bs_source, bs_take
 
 # cfg (int64) indices
 (
@@ -212,6 +214,22 @@ def _wake(n, when, t, chead, cnext):
     chead[_u(b)] = n
 
 
+def _idle(h_wl, h_n, h_when, h_t, h_chead, h_cnext):
+    """An idle node goes on the timing wheel; a workload's waits for a send instead
+    (:func:`fattree.sim.booksim.closed.bs_source` wakes it)."""
+    if h_wl is None:
+        _wake(h_n, h_when, h_t, h_chead, h_cnext)
+
+
+@overload(_idle)  # (not inlined at the IR level: it calls an inlined function)
+def _ov_idle(h_wl, h_n, h_when, h_t, h_chead, h_cnext):
+    if isinstance(h_wl, types.NoneType):
+        return lambda h_wl, h_n, h_when, h_t, h_chead, h_cnext: _wake(
+            h_n, h_when, h_t, h_chead, h_cnext
+        )
+    return lambda h_wl, h_n, h_when, h_t, h_chead, h_cnext: None
+
+
 @njit(cache=True, inline="always")
 def _admit(n, t, nnext, nvis, chead, cnext):
     """Node ``n`` (idle) into the visit set if it creates a packet by cycle ``t``, else
@@ -238,7 +256,7 @@ def shape_of(cfg) -> int:
     return SHAPE_1VC_1FLIT if one else SHAPE_ANY
 
 
-def kernel_for(args, shape: int):
+def kernel_for(args, shape: int, wl=None):
     """The cycle loop compiled for ``shape``: numba's cache, else a compilation.
 
     ``args`` are the kernel's state tuples (``Net``, ``Rt``, ``Nd``, ``Ev``, ``Pk``,
@@ -248,11 +266,12 @@ def kernel_for(args, shape: int):
     specialisation is compiled and fetched by its signature here.
     """
     sig = tuple(typeof(a) for a in args) + (types.int64, types.boolean, types.literal(shape))
+    sig += (typeof(wl),)
     return _run.compile(sig)
 
 
 @njit(cache=True)
-def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
+def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape, wl):
     """Simulate until cycle ``t_stop`` or, with ``drain``, until no measured packet is
     outstanding and every source has passed the drain time; returns a status.
 
@@ -266,14 +285,16 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape):
 
     ``shape`` is a compile-time constant (see :func:`kernel_for`): with
     ``SHAPE_1VC_1FLIT`` the VC count and packet length are constants, so the compiler
-    removes the loops over VCs and the flit-index tests."""
+    removes the loops over VCs and the flit-index tests. ``wl``: ``None``, or a
+    workload's closed-loop source (:class:`~fattree.sim.booksim.closed.Bcl`), whose
+    hooks the node phase, deliveries and moves call; ``None`` types them away."""
     literally(shape)
     cfg = net.cfg
     S, R = cfg[C_S], cfg[C_R]
     RV = R if shape == SHAPE_1VC_1FLIT else R * cfg[C_V]
     # a cycle's switch grants, in router order (at most one per input port)
     wins = (np.empty(S * R, np.int64), np.empty(S * R, np.int64), np.empty(S * R, np.int64))
-    return _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, _scratch(S, R, RV))
+    return _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, _scratch(S, R, RV), wl)
 
 
 # The cycle loop allocates nothing, so it needs no reference counting: as the papers'
@@ -284,7 +305,7 @@ NO_NRT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 
 @njit(cache=True, **NO_NRT)
-def _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, sc):
+def _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, sc, wl):
     """The cycle loop of :func:`_run`, phase by phase (each phase is inlined here at
     numba's IR level: the compiled loop is the one a single function would give)."""
     literally(shape)
@@ -303,14 +324,18 @@ def _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, sc):
         if cnt[K_NFREE] < N:
             rng[0] = x
             return ST_GROW
-        _deliver(net, nd, ev, pk, st, t, shape)
+        bs_source(wl, nd.nnext, nd.nvis, t)
+        if bs_done(wl, cnt[K_NFREE], pk.pk.shape[0]):
+            rng[0] = x
+            return ST_DONE
+        _deliver(net, nd, ev, pk, st, t, shape, wl)
         x = _arrive(net, rt, ev, pk, t, x, shape)
-        x = _nodes(net, nd, ev, pk, st, t, x, shape)
+        x = _nodes(net, nd, ev, pk, st, t, x, shape, wl)
         if shape == SHAPE_1VC_1FLIT:
             nwin = _allocate_1vc(net, rt, t, wins, sc)
         else:
             nwin = _allocate(net, rt, t, wins, sc, _requests(net, rt, t, sc))
-        x = _moves(net, rt, ev, pk, st, t, x, shape, wins, nwin)
+        x = _moves(net, rt, ev, pk, st, t, x, shape, wins, nwin, wl)
         cnt[K_QSUM] += cnt[K_INFL_F]
         cnt[K_QN] += 1
         cnt[K_T] = t + 1
@@ -353,7 +378,7 @@ def _scratch(S, R, RV):
 
 
 @njit(cache=True, inline="always")
-def _deliver(net, nd, ev, pk, st, t, shape):
+def _deliver(net, nd, ev, pk, st, t, shape, wl):
     """Events due now (1/2): credits back at nodes (applied at once), then flits read by
     their destination node (accepted; a tail retires its packet)."""
     cfg = net.cfg
@@ -401,6 +426,7 @@ def _deliver(net, nd, ev, pk, st, t, shape):
                 hist[_u(min(lat, HIST - 1))] += 1
             if rec:
                 meas -= 1
+            bs_delivered(wl, pid, t)
             pk_free[_u(nfree)] = pid
             nfree += 1
     d_n[_u(slot)] = 0
@@ -499,7 +525,7 @@ def _arrive(net, rt, ev, pk, t, x, shape):
 
 
 @njit(cache=True, inline="always")
-def _nodes(net, nd, ev, pk, st, t, x, shape):
+def _nodes(net, nd, ev, pk, st, t, x, shape, wl):
     """Every node: lazy Bernoulli creation into its source queue (``_Inject``), then one
     flit onto its injection channel if its VC has a credit. Only the nodes holding a
     packet or due to create one are visited (in index order, as all of them would be:
@@ -577,6 +603,8 @@ def _nodes(net, nd, ev, pk, st, t, x, shape):
                             else:
                                 d = min(int(u * (N - 1)), N - 2)
                                 d = d + 1 if d >= n else d
+                    d, ct = bs_take(wl, n, pid, d, ct)  # (a workload: its message)
+                    pkr[_u(pid)].ct = ct
                     pkey[_u(pid)] = bsof[_u(d)] if RKIND == 0 else d
                     rec = state == RUNNING or (state == DRAINING and ct < drain_t)
                     pkr[_u(pid)].rec = rec
@@ -594,6 +622,7 @@ def _nodes(net, nd, ev, pk, st, t, x, shape):
                         if p_inj < 1.0:  # (no draw when every cycle creates a packet)
                             x, u = _sm(x)
                         nnext[_u(n)] = ct + _gap(u, p_inj, logq)
+                    nnext[_u(n)] = bs_next(wl, n, nnext[_u(n)])
                     ncur[_u(n)] = pid
                     nidx[_u(n)] = 0
                     nvc[_u(n)] = -1
@@ -601,10 +630,10 @@ def _nodes(net, nd, ev, pk, st, t, x, shape):
                 if state == DRAINING and not nqd[_u(n)] and (made < 0 or made >= drain_t):
                     nqd[_u(n)] = 1
                     ndr += 1
-                if pid < 0:  # idle: waits on the wheel
+                if pid < 0:  # idle: waits on the wheel (a workload's: for a send)
                     if nvis[_u(nw)] & nbit:
                         nvis[_u(nw)] &= ~nbit
-                        _wake(n, nnext[_u(n)], t, chead, cnext)
+                        _idle(wl, n, nnext[_u(n)], t, chead, cnext)
                     continue
             vc = nvc[_u(n)]
             if vc < 0:  # a head: the first VC after the last one used, free, with a credit
@@ -631,12 +660,13 @@ def _nodes(net, nd, ev, pk, st, t, x, shape):
             f_ev[_u(n2 * CAP + kf2), 0] = (node_sw[_u(n)] * R + node_pt[_u(n)]) * V + vc
             f_ev[_u(n2 * CAP + kf2), 1] = (pid << LF) | idx
             kf2 += 1
+            bs_flit_in(wl, n, pid, idx == F - 1, t)
             if idx == F - 1:
                 nuse[_u(n * V + vc)] = 0
                 ncur[_u(n)] = -1
                 if nnext[_u(n)] > t:  # no packet due: waits on the wheel
                     nvis[_u(nw)] &= ~nbit
-                    _wake(n, nnext[_u(n)], t, chead, cnext)
+                    _idle(wl, n, nnext[_u(n)], t, chead, cnext)
             else:
                 nidx[_u(n)] = idx + 1
     cnt[K_MEAS_INFL], cnt[K_NFREE], cnt[K_INFL_F], cnt[K_INFL_CT] = meas, nfree, infl_f, infl_ct
@@ -937,7 +967,7 @@ def _allocate(net, rt, t, wins, sc, nr):
 
 
 @njit(cache=True, inline="always")
-def _moves(net, rt, ev, pk, st, t, x, shape, wins, nwin):
+def _moves(net, rt, ev, pk, st, t, x, shape, wins, nwin, wl):
     """The switch grants' flits leave, in router order: each frees its buffer slot, takes
     a credit of its output VC (releasing the VC with the tail), is read by the next
     router (or node) in ``t + 3`` and sends its credit upstream (received in ``t + 2``,
@@ -1005,6 +1035,7 @@ def _moves(net, rt, ev, pk, st, t, x, shape, wins, nwin):
             ov[_u(ovc)].use = -1
         code += HOP  # (each flit counts its routers; the tail's count is the packet's)
         moves += 1
+        bs_port(wl, s, o)
         ds = peer[_u(s * R + o)]
         if ds >= 0:  # read by the next router in t + 3
             f_ev[_u(e3 * CAP + kf3), 0] = ds * V + (ovc & MV)

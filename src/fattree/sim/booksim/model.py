@@ -410,13 +410,14 @@ def _spec(cfg) -> bool:
 class _Sim:
     """The kernel's state and BookSim2's period bookkeeping around it."""
 
-    def __init__(self, topo, cfg, net, traffic, load):
+    def __init__(self, topo, cfg, net, traffic, load, wl=None):
         self.args = list(_alloc(topo, cfg, net, traffic, load))
+        self.wl = wl  # a workload's closed-loop source (sim/booksim/closed.py), or None
         self.n = topo.n_nodes
         self.cap = cfg.cycle_cap
         self.shape = K.shape_of(self.args[0].cfg)
         t0 = time.perf_counter()
-        self.kernel = K.kernel_for(self.args, self.shape)  # (compiled on first use)
+        self.kernel = K.kernel_for(self.args, self.shape, wl)  # (compiled on first use)
         self.load_seconds = time.perf_counter() - t0
 
     @property
@@ -426,7 +427,7 @@ class _Sim:
     def step(self, cycles: int, drain: bool = False) -> int:
         stop = int(self.cnt[K.K_T]) + cycles
         while True:
-            status = self.kernel(*self.args, stop, drain, self.shape)
+            status = self.kernel(*self.args, stop, drain, self.shape, self.wl)
             if status != K.ST_GROW:
                 return status
             self._grow()
@@ -440,6 +441,10 @@ class _Sim:
         new.free[nfree : nfree + old] = np.arange(2 * old - 1, old - 1, -1)
         st.cnt[K.K_NFREE] = nfree + old
         self.args[4] = new
+        if self.wl is not None:  # the workload's packet-to-send map grows with the pool
+            from ..closedloop import grow_pool
+
+            self.wl = self.wl._replace(w=grow_pool(self.wl.w, 2 * old))
 
     def clear(self):
         c = self.cnt
