@@ -249,7 +249,10 @@ def test_cli_runs_a_workload_and_writes_its_row_and_timeline(tmp_path):
         (["--workload", "allgather", "--link-rate", "400"], "link_rate='400'"),
         (["--workload", "allgather", "--clock", "1GHz", "--link-rate", "1Gb/s"], "disagree"),
         (["--workload", "allgather", "--load", "0.1"], "load=0.1 does not apply"),
-        (["--workload", "allgather", "--model", "booksim"], "model='booksim'"),
+        (
+            ["--workload", "allgather", "--model", "booksim", "--fault-rate", "0.1"],
+            "model='booksim'",
+        ),
         (["--workload", "allgather", "--plot", "t.txt"], "plot"),
         (["--link-rate", "400Gb/s", "--load", "0.1"], "only acts with --workload"),
     ],
