@@ -97,10 +97,27 @@ def test_bad_parameters_are_refused_by_the_kind(param, value, why):
 
 
 def test_level_registry_names_the_valid_levels():
-    assert "flow" in LEVELS
-    if "packet" not in LEVELS:
-        with pytest.raises(ParameterError, match="level='packet' is invalid: valid levels: flow"):
-            check_level("packet")
+    assert "flow" in LEVELS and "packet" in LEVELS
+    with pytest.raises(ParameterError, match="level='bogus' is invalid: valid levels: flow"):
+        check_level("bogus")
+
+
+@pytest.mark.slow
+def test_packet_level_returns_the_flow_levels_keys_and_agrees_with_it():
+    """The two levels of a study give the same columns, and on a ring all-reduce over a
+    full-bisection tree with 64 KiB messages they agree within 10 % (docs/workloads.md)."""
+    from fattree.sweep.levels import LEVEL_METRICS
+
+    wl = "allreduce:algorithm=ring,size=1MiB"
+    params = {"link_rate": "400Gb/s", "flit_size": "256B", "hop_latency": "0ns"}
+    rows = {
+        name: LEVELS.get(name).run("kant:k=4,n=2", wl, dict(params, fault_rate=0.0), 1)
+        for name in ("flow", "packet")
+    }
+    for row in rows.values():
+        assert set(LEVEL_METRICS) <= set(row) and row["complete"]
+    assert set(rows["flow"]) <= set(rows["packet"])
+    assert abs(rows["packet"]["time_s"] / rows["flow"]["time_s"] - 1) < 0.10
 
 
 @pytest.fixture

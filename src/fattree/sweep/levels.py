@@ -3,10 +3,10 @@
 A level runs one workload on one network and returns its metrics as a flat dict with
 the same keys at every level (completion time, bandwidths, undelivered messages, the
 bounding link), so that a study's results, plots and verdict do not depend on which
-level produced them. The flow level (:mod:`fattree.sim.flow`) is registered here; a
-packet level registers itself the same way, by one :func:`register_level` call whose
-``run(topology, workload, params, seed)`` returns those keys (docs/sweeps.md,
-"Workload studies").
+level produced them. The flow level (:mod:`fattree.sim.flow`) and the packet level
+(:func:`fattree.sim.simulate_workload`, the papers' cycle-accurate model, closed loop) are
+registered here, each by one :func:`register_level` call whose ``run(topology, workload,
+params, seed)`` returns those keys (docs/sweeps.md, "Workload studies").
 """
 
 from __future__ import annotations
@@ -104,14 +104,7 @@ def check_level(value: str) -> str:
     from ..errors import ParameterError
 
     if value not in LEVELS:
-        raise ParameterError(
-            f"level={value!r} is invalid: valid levels: {', '.join(LEVELS)}"
-            + (
-                " (the packet level needs the closed-loop packet engine, not in this build)"
-                if value == "packet"
-                else ""
-            )
-        )
+        raise ParameterError(f"level={value!r} is invalid: valid levels: {', '.join(LEVELS)}")
     return value
 
 
@@ -121,16 +114,37 @@ def _flow(topology: str, workload: str, params: dict, seed: int) -> dict:
     from ..sim.flow import flow
     from ..topology import build
 
-    res = flow(build(topology), workload, seed=seed, **params)
+    return _level_row(flow(build(topology), workload, seed=seed, **params))
+
+
+def _level_row(res) -> dict:
+    """A result's row with the configuration echoes left out (the point's own columns)."""
     row = res.to_row()
     for echo in ("topology", "family", "workload", "seed", "fault_rate", "version", "engine"):
         row.pop(echo, None)
+    for key in [k for k in row if k.startswith("config.")]:
+        row.pop(key)  # the simulator's whole configuration: the point's columns say it
     row.pop("collective")  # the point's own column; the algorithm named apart from routing's
     row["collective_algorithm"] = row.pop("algorithm")
     row["phases_slowest"] = (
         max(res.phases, key=lambda p: p["total_s"])["name"] if res.phases else ""
     )
     return row
+
+
+@register_level("packet", title="closed loop in the papers' cycle-accurate simulator (fattree.sim)")
+def _packet(topology: str, workload: str, params: dict, seed: int) -> dict:
+    """The packet level's result row: the same keys as the flow level's. The per-hop
+    latency is the simulator's own (one cycle per hop), so ``hop_latency`` does not apply."""
+    from ..sim.workload import simulate_workload
+
+    kw = {"seed": seed, "link_rate": params.get("link_rate", "400Gb/s")}
+    kw["flit_size"] = params.get("flit_size", "256B")
+    if params.get("fault_rate"):
+        kw.update(fault_rate=float(params["fault_rate"]), fault_seed=seed)
+        if params.get("fault_algorithm"):
+            kw["algorithm"] = params["fault_algorithm"]
+    return _level_row(simulate_workload(topology, workload, **kw))
 
 
 __all__ = ["LEVELS", "LEVEL_METRICS", "Level", "check_level", "register_level"]
