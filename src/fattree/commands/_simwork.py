@@ -132,7 +132,7 @@ def run_workload(
 def _print(r, console, output, plot) -> None:
     from rich.table import Table
 
-    from .workload import _fmt_time
+    from .workload import _fmt_time, _phases_table
 
     t = Table(title=f"{r.workload} on {r.topology} (packet level)", show_header=False)
     t.add_column("metric")
@@ -161,18 +161,7 @@ def _print(r, console, output, plot) -> None:
             f"{len(r.phases):,} phases (--json lists each)", markup=False, highlight=False
         )
     elif r.phases:
-        pt = Table(title="phases")
-        for c in ("phase", "repeat", "messages", "time", "total"):
-            pt.add_column(c)
-        for p in r.phases:
-            pt.add_row(
-                p["name"],
-                str(p["repeat"]),
-                f"{p['messages']:,}",
-                _fmt_time(p["time_s"]),
-                _fmt_time(p["total_s"]),
-            )
-        console.print(pt)
+        console.print(_phases_table(r.phases))
     for what, path in (("results", output), ("timeline", plot)):
         if path:
             console.print(f"{what} written to {path}", markup=False, highlight=False)

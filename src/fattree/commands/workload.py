@@ -195,18 +195,25 @@ def flow_cmd(
     t.add_row("wall time", f"{r.wall_s:.2f} s")
     console.print(t)
     if phases and r.phases:
-        pt = Table(title="phases")
-        for c in ("phase", "repeat", "messages", "time", "total"):
-            pt.add_column(c)
-        for p in r.phases:
-            pt.add_row(
-                p["name"],
-                str(p["repeat"]),
-                f"{p['messages']:,}",
-                _fmt_time(p["time_s"]),
-                _fmt_time(p["total_s"]),
-            )
-        console.print(pt)
+        console.print(_phases_table(r.phases))
+
+
+def _phases_table(phases):
+    """The per-phase times of a workload result (both levels) as a rich table."""
+    from rich.table import Table
+
+    pt = Table(title="phases")
+    for c in ("phase", "repeat", "messages", "time", "total"):
+        pt.add_column(c)
+    for p in phases:
+        pt.add_row(
+            p["name"],
+            str(p["repeat"]),
+            f"{p['messages']:,}",
+            _fmt_time(p["time_s"]),
+            _fmt_time(p["total_s"]),
+        )
+    return pt
 
 
 def _fmt_time(s: float) -> str:
