@@ -122,33 +122,82 @@ def watch(
     >>> w.seconds, w.kernels
     (0.0, [])
     """
-    from numba.core import event
-
     out = CompileWatch()
     depth = [0]
     start = [0.0]
 
-    class _Listener(event.Listener):
-        def on_start(self, ev):
-            if depth[0] == 0:
-                start[0] = time.perf_counter()
-                d = ev.data["dispatcher"]
-                name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
-                out.kernels.append(name)
-                if on_start is not None:
-                    on_start(name)
-            depth[0] += 1
+    def on_event_start(ev):
+        if depth[0] == 0:
+            start[0] = time.perf_counter()
+            d = ev.data["dispatcher"]
+            name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+            out.kernels.append(name)
+            if on_start is not None:
+                on_start(name)
+        depth[0] += 1
 
-        def on_end(self, ev):
-            depth[0] -= 1
-            if depth[0] == 0:
-                out.seconds += time.perf_counter() - start[0]
-                if on_end is not None:
-                    on_end()
+    def on_event_end(ev):
+        depth[0] -= 1
+        if depth[0] == 0:
+            out.seconds += time.perf_counter() - start[0]
+            if on_end is not None:
+                on_end()
 
-    listener = _Listener()
-    event.register("numba:compile", listener)
+    registered = []
+
+    def register(event) -> None:
+        listener = type(
+            "_Listener",
+            (event.Listener,),
+            {
+                "on_start": lambda self, ev: on_event_start(ev),
+                "on_end": lambda self, ev: on_event_end(ev),
+            },
+        )()
+        event.register("numba:compile", listener)
+        registered.append((event, listener))
+
+    # work that never compiles (a small graph's properties, a table) must not pay for
+    # importing numba (0.4 s): the listener is attached when numba is first imported
+    finder = None
+    if "numba.core.event" in sys.modules:
+        register(sys.modules["numba.core.event"])
+    else:
+        finder = _OnImport("numba.core.event", register)
+        sys.meta_path.insert(0, finder)
     try:
         yield out
     finally:
-        event.unregister("numba:compile", listener)
+        if finder is not None and finder in sys.meta_path:
+            sys.meta_path.remove(finder)
+        for event, listener in registered:
+            event.unregister("numba:compile", listener)
+
+
+class _OnImport:
+    """A meta path finder that calls ``then(module)`` once ``name`` has been imported."""
+
+    def __init__(self, name: str, then: Callable) -> None:
+        self.name, self.then = name, then
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)  # find the real spec without coming back here
+        import importlib.util
+
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        loader, then = spec.loader, self.then
+
+        class _Then:
+            def create_module(self, spec):
+                return loader.create_module(spec)
+
+            def exec_module(self, module):
+                loader.exec_module(module)
+                then(module)
+
+        spec.loader = _Then()
+        return spec

@@ -341,3 +341,53 @@ def test_formula_checks_against_the_closed_forms_module():
         rows = formula_checks(properties(fattree.build(spec)))
         assert rows, spec
         assert all(r["agrees"] is not False for r in rows), [(r["name"], r["mark"]) for r in rows]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kant:k=4,n=3",
+        "mikant:k=3,n=3",
+        "clos:k=4,n=2",
+        "xgft:m=4.4,w=1.2",
+        "torus:k=4,n=2",
+        "hypercube:d=3,p=2",
+        "mikantc:k=2,n=2",
+        "kantc:k=2,n=2",
+    ],
+)
+def test_the_numpy_search_equals_the_kernel(spec, monkeypatch):
+    """Small searches go level by level in numpy; every statistic equals the kernel's."""
+    t = fattree.build(spec)
+    rng = np.random.default_rng(len(spec))
+    src = rng.choice(t.n_nodes, size=min(t.n_nodes, 7), replace=False)
+    w = rng.integers(0, 5, src.size)
+    small = node_pair_stats(t, src, w)
+    monkeypatch.setattr(bfs_mod, "_NUMPY_MAX_WORK", 0)
+    big = node_pair_stats(t, src, w)
+    for field in (
+        "dist_sum",
+        "eccentricity",
+        "unreached",
+        "sigma_sum",
+        "sigma_other_switch",
+        "histogram",
+    ):
+        assert np.array_equal(getattr(small, field), getattr(big, field)), field
+    assert small.exact_counts and big.exact_counts
+
+
+def test_info_on_a_small_graph_does_not_import_numba():
+    """A symmetric family's properties need one small search: no numba import."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fattree\n"
+        "from fattree.analysis.properties import properties\n"
+        "p = properties(fattree.build('kant:k=4,n=3'), bisection=False)\n"
+        "assert p['diameter'] == 6\n"
+        "print('numba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

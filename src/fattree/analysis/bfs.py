@@ -3,15 +3,17 @@
 Hops count links, node links included (000 §III, Theorem 2). Shortest paths are
 counted as link sequences, so parallel links multiply the count.
 
-The kernels are private and take fixed-dtype arrays; :func:`bfs` and
-:func:`node_pair_stats` validate their arguments and convert.
+The numba kernels (``_bfs_kernels``) are private and take fixed-dtype arrays;
+:func:`bfs` and :func:`node_pair_stats` validate their arguments and convert. A small
+search (``fattree info`` on a symmetric family: one source, a few hundred vertices) runs
+level by level in numpy instead (:func:`_pair_stats_numpy`), so that it neither imports
+numba nor loads a compiled kernel (together about 0.9 s); the tests hold both equal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from ..errors import ParameterError
@@ -19,99 +21,8 @@ from ..errors import ParameterError
 # Path counts above this are treated as an int64 overflow risk: two such values
 # still add without wrapping, and the caller then recounts in float64.
 _INT_LIMIT = 2**61
-
-
-@numba.njit(cache=True)
-def _bfs_count(indptr, indices, n_nodes, src, dist, sigma, queue, limit):
-    """BFS from ``src`` filling ``dist`` (int32, -1 = unseen) and ``sigma``.
-
-    ``dist`` must be -1 and ``sigma`` 0 wherever the search will reach; the first
-    ``reached`` entries of ``queue`` list the vertices touched, so a caller can reset
-    just those. Compute nodes other than the source are not expanded: their one
-    link leads back to a vertex that is already closer.
-    Returns ``(reached, overflow)``.
-    """
-    head = 0
-    tail = 1
-    queue[0] = src
-    dist[src] = 0
-    sigma[src] = 1
-    overflow = False
-    while head < tail:
-        v = queue[head]
-        head += 1
-        if v < n_nodes and v != src:
-            continue
-        dv = dist[v] + 1
-        sv = sigma[v]
-        for j in range(indptr[v], indptr[v + 1]):
-            w = indices[j]
-            if dist[w] < 0:
-                dist[w] = dv
-                sigma[w] = sv
-                queue[tail] = w
-                tail += 1
-            elif dist[w] == dv:
-                sigma[w] += sv
-                if sigma[w] > limit:
-                    overflow = True
-    return tail, overflow
-
-
-@numba.njit(cache=True)
-def _node_pair_stats(indptr, indices, n_nodes, node_switch, sources, weights, sigma, limit, hist):
-    """Node-to-node statistics of BFS trees rooted at ``sources``.
-
-    Per source s: the sum of distances to all nodes, the eccentricity among nodes,
-    the number of nodes not reached, the sum of shortest-path counts to nodes t != s,
-    and the same sum restricted to nodes on another switch than s (the path
-    diversity convention of 001 §3.3). ``hist[d] += weights[i]`` for every node at
-    distance d from source i. ``sigma`` (int64 or float64, all zero) fixes the
-    dtype of the path counts.
-    """
-    n_vert = indptr.shape[0] - 1
-    m = sources.shape[0]
-    dist = np.full(n_vert, -1, np.int32)
-    queue = np.empty(n_vert, np.int64)
-    dist_sum = np.zeros(m, np.int64)
-    ecc = np.zeros(m, np.int64)
-    unreached = np.zeros(m, np.int64)
-    sig_all = np.zeros(m, sigma.dtype)
-    sig_other = np.zeros(m, sigma.dtype)
-    overflow = False
-    for i in range(m):
-        s = sources[i]
-        reached, ov = _bfs_count(indptr, indices, n_nodes, s, dist, sigma, queue, limit)
-        overflow = overflow or ov
-        home = node_switch[s]
-        seen = 0
-        dsum = 0
-        emax = 0
-        sa = sigma[s] - sigma[s]
-        so = sa
-        for q in range(reached):
-            w = queue[q]
-            if w < n_nodes:
-                d = dist[w]
-                seen += 1
-                dsum += d
-                if d > emax:
-                    emax = d
-                hist[d] += weights[i]
-                if w != s:
-                    sa += sigma[w]
-                    if node_switch[w] != home:
-                        so += sigma[w]
-            dist[w] = -1
-            sigma[w] = 0
-        if sa > limit:
-            overflow = True
-        dist_sum[i] = dsum
-        ecc[i] = emax
-        unreached[i] = n_nodes - seen
-        sig_all[i] = sa
-        sig_other[i] = so
-    return dist_sum, ecc, unreached, sig_all, sig_other, overflow
+# Searches up to this many (source, vertex) pairs go level by level in numpy
+_NUMPY_MAX_WORK = 1 << 16
 
 
 def _csr(topo):
@@ -158,6 +69,8 @@ def bfs(topo, source: int, *, counts: str = "int64") -> tuple[np.ndarray, np.nda
     dist = np.full(nv, -1, np.int32)
     sigma = np.zeros(nv, np.dtype(counts))
     queue = np.empty(nv, np.int64)
+    from ._bfs_kernels import _bfs_count
+
     limit = _INT_LIMIT if counts == "int64" else np.inf
     _, overflow = _bfs_count(
         indptr, indices, topo.n_nodes, v, dist, sigma, queue, sigma.dtype.type(limit)
@@ -232,6 +145,12 @@ def node_pair_stats(topo, sources, weights=None) -> PairStats:
     indptr, indices = _csr(topo)
     node_switch = np.ascontiguousarray(topo.node_switch, np.int64)
     nv = topo.n_vertices
+    if src.size * nv <= _NUMPY_MAX_WORK:
+        out = _pair_stats_numpy(indptr, indices, n, node_switch, src, w)
+        if out is not None:
+            return out
+    from ._bfs_kernels import _node_pair_stats
+
     exact = True
     for dtype, limit in ((np.int64, np.int64(_INT_LIMIT)), (np.float64, np.float64(np.inf))):
         hist = np.zeros(nv + 1, np.int64)
@@ -244,3 +163,50 @@ def node_pair_stats(topo, sources, weights=None) -> PairStats:
     dist_sum, ecc, unreached, sig_all, sig_other, _ = out
     last = int(np.nonzero(hist)[0].max()) + 1
     return PairStats(src, w, dist_sum, ecc, unreached, sig_all, sig_other, hist[:last], exact)
+
+
+def _pair_stats_numpy(indptr, indices, n_nodes, node_switch, sources, weights):
+    """:func:`node_pair_stats` level by level in numpy (the same rules as the kernel:
+    compute nodes other than the source are not expanded); None when a path count
+    reaches 2^53, where float64 stops counting exactly (the kernel then answers)."""
+    nv = indptr.shape[0] - 1
+    m = sources.shape[0]
+    deg = np.diff(indptr)
+    hist = np.zeros(nv + 1, np.int64)
+    dist_sum, ecc, unreached = (np.zeros(m, np.int64) for _ in range(3))
+    sig_all, sig_other = np.zeros(m, np.int64), np.zeros(m, np.int64)
+    for i, s in enumerate(sources.tolist()):
+        dist = np.full(nv, -1, np.int64)
+        sigma = np.zeros(nv)
+        dist[s], sigma[s] = 0, 1.0
+        front, d = np.array([s]), 0
+        while front.size:
+            # expand the frontier's switches (and the source): every link out of them
+            front = front[(front >= n_nodes) | (front == s)]
+            counts = deg[front]
+            tail = np.repeat(front, counts)
+            starts = np.repeat(indptr[front] - np.cumsum(counts) + counts, counts)
+            head = indices[np.arange(tail.size) + starts]
+            new = head[dist[head] < 0]
+            dist[new] = d + 1
+            onto = dist[head] == d + 1
+            np.add.at(sigma, head[onto], sigma[tail[onto]])
+            front, d = np.unique(new), d + 1
+        if sigma.max() >= 2.0**53:
+            return None
+        nodes = dist[:n_nodes]
+        seen = nodes >= 0
+        hist += np.bincount(nodes[seen], minlength=nv + 1) * weights[i]
+        dist_sum[i], ecc[i] = nodes[seen].sum(), nodes[seen].max()
+        unreached[i] = n_nodes - int(seen.sum())
+        counted = np.flatnonzero(seen)
+        counted = counted[counted != s]
+        sig = sigma[counted].astype(np.int64)
+        if sig.size and int(sig.max()) * sig.size >= _INT_LIMIT:
+            return None
+        sig_all[i] = sig.sum()
+        sig_other[i] = sig[node_switch[counted] != node_switch[s]].sum()
+    last = int(np.nonzero(hist)[0].max()) + 1
+    return PairStats(
+        sources, weights, dist_sum, ecc, unreached, sig_all, sig_other, hist[:last], True
+    )

@@ -9,11 +9,19 @@ placement of the switches is found exactly by a minimum s-t cut; the smallest is
 reported as an upper bound, beside the paper's closed form, unless a lower bound from a
 uniform multicommodity flow (:func:`flow_lower_bound`) meets it: then it is exact at
 any size.
+
+An exact width found by the ILP is kept on disk beside numba's compiled kernels (one small
+file per graph, named by a digest of its links and of the package's sources), so that the
+same graph asks the ILP once per version of fattree.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import math
+import os
 import warnings
 from dataclasses import dataclass
 
@@ -113,24 +121,80 @@ def bisection(
         raise ParameterError(
             f"{topo.spec} has {topo.n_nodes} compute node(s); a bisection needs at least 2"
         )
-    best = explicit_cut(topo)
     if topo.n_switches > ilp_max_switches:
-        return _with_flow_bound(topo, best, 0, time_limit)
+        return _with_flow_bound(topo, explicit_cut(topo), 0, time_limit)
+    memo = _memo_path(topo)
+    known = _memo_load(memo, topo.n_vertices)
+    if known is not None:
+        return known
+    best = explicit_cut(topo)
     status, cut, lower = _ilp(topo, time_limit, below=best.width)
     if status == "none":
-        return Bisection(best.width, True, "ilp", best.width, best.side)
+        return _memo_store(memo, Bisection(best.width, True, "ilp", best.width, best.side))
     if status == "optimal":
-        return Bisection(cut.width, True, "ilp", cut.width, cut.side)
+        return _memo_store(memo, Bisection(cut.width, True, "ilp", cut.width, cut.side))
     if cut is not None and cut.width < best.width:
         best = Bisection(cut.width, False, "ilp stopped at its limit, upper bound", 0, cut.side)
     proved = f", proved >= {lower}" if lower > 0 else ""
     stop = f"{ILP_NODE_LIMIT} nodes" if status == "nodes" else f"{time_limit:g} s"
     method = f"{best.method}; ilp stopped at the {stop} limit{proved}"
     if best.width == lower:
-        return Bisection(best.width, True, method, lower, best.side)
+        found = Bisection(best.width, True, method, lower, best.side)
+        # a node limit is the same on any machine; a time limit is not: not kept
+        return _memo_store(memo, found) if status == "nodes" else found
     return _with_flow_bound(
         topo, Bisection(best.width, False, method, lower, best.side), lower, time_limit
     )
+
+
+@functools.cache
+def _memo_folder() -> str:
+    from ..compiling import _source_key, cache_dir
+
+    # NUMBA_CACHE_DIR is fattree's per-version folder unless the user chose another one:
+    # then the digest of the sources keeps versions apart inside it
+    return os.path.join(
+        os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir()), "bisection", _source_key()
+    )
+
+
+def _memo_path(topo) -> str:
+    """The file that keeps ``topo``'s exact width: a digest of the graph (nodes, links)
+    and of the ILP's node limit, in the folder of this version's compiled kernels."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(np.int64([topo.n_nodes, topo.n_switches, ILP_NODE_LIMIT]).tobytes())
+    h.update(np.ascontiguousarray(topo.links, dtype=np.int64).tobytes())
+    return os.path.join(_memo_folder(), h.hexdigest() + ".json")
+
+
+def _memo_load(path: str, n_vertices: int) -> Bisection | None:
+    try:
+        with open(path) as fh:
+            d = json.load(fh)
+        bits = np.frombuffer(bytes.fromhex(d["side"]), np.uint8)
+        side = np.unpackbits(bits, count=n_vertices).astype(bool)
+        return Bisection(int(d["width"]), True, str(d["method"]), int(d["lower"]), side)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # absent, unreadable or damaged: the ILP answers again
+
+
+def _memo_store(path: str, b: Bisection) -> Bisection:
+    """Keep an exact width (a failure to write is harmless: the ILP answers again)."""
+    d = {
+        "width": b.width,
+        "method": b.method,
+        "lower": b.lower_bound,
+        "side": np.packbits(b.side).tobytes().hex(),
+    }
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "w") as fh:
+            json.dump(d, fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return b
 
 
 def _with_flow_bound(topo, best: Bisection, lower: int, time_limit: float) -> Bisection:
