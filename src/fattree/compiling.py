@@ -7,7 +7,12 @@ inside it (the outermost ones only: a kernel's callees compile within its time) 
 tells its caller when each starts and ends, so that a command can say why the first
 run on a machine waits (``fattree warmup`` compiles everything ahead of time).
 
-numba itself is imported only when a watch starts.
+numba itself is imported only when a kernel needs it (a watch attaches then).
+
+fattree compiles at LLVM optimisation level :data:`OPT_LEVEL` (``NUMBA_OPT``, which numba
+reads when it is imported; a value the user set wins): level 1 compiles in about half the
+time of numba's default 3 and the kernels run as fast (``benchmarks/opt_level.py`` prints
+both), with the same results bit for bit (no kernel uses fast-math).
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CompileWatch", "cache_dir", "use_source_cache", "watch"]
+__all__ = ["OPT_LEVEL", "CompileWatch", "cache_dir", "use_source_cache", "watch"]
 
 _PACKAGE = Path(__file__).resolve().parent
+#: numba's optimisation level for fattree's kernels, unless ``NUMBA_OPT`` is set
+OPT_LEVEL = 1
 
 
 def _source_key() -> str:
@@ -59,7 +66,9 @@ def cache_dir() -> Path:
     >>> cache_dir().name.startswith("numba-")
     True
     """
-    name = "numba-" + _source_key()
+    # kernels compiled at another optimisation level are kept apart
+    opt = os.environ.get("NUMBA_OPT", str(OPT_LEVEL))
+    name = "numba-" + _source_key() + ("" if opt == str(OPT_LEVEL) else f"-o{opt}")
     base = _PACKAGE / "__pycache__"
     if os.access(_PACKAGE, os.W_OK) and (not base.exists() or os.access(base, os.W_OK)):
         return base / name
@@ -71,8 +80,14 @@ def use_source_cache() -> None:
     """Point numba's cache at :func:`cache_dir`, unless ``NUMBA_CACHE_DIR`` is set.
 
     Called when the package is imported; child processes (workers, ``fattree warmup``'s
-    steps) inherit the environment variable and so the same folder.
+    steps) inherit the environment variable and so the same folder. Also sets
+    ``NUMBA_OPT`` to :data:`OPT_LEVEL` unless it is set.
     """
+    if not os.environ.get("NUMBA_OPT"):
+        os.environ["NUMBA_OPT"] = str(OPT_LEVEL)
+        numba_config = sys.modules.get("numba.core.config")
+        if numba_config is not None:  # numba imported first: only kernels not compiled yet
+            numba_config.OPT = numba_config._process_opt_level(str(OPT_LEVEL))
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     path = str(cache_dir())
