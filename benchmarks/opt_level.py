@@ -4,13 +4,13 @@
     .venv/bin/python benchmarks/opt_level.py --rounds 1
 
 For each level, in a fresh numba cache folder of its own: the CPU seconds of compiling
-the papers' simulator and the fault Monte Carlo (the first run of each command), then the
-CPU seconds of warm runs of the same commands on larger networks, the levels alternating
-round by round so that a change in the machine's load hits both alike. Prints the
-medians, the ratio level 1 / level 3, and whether the two levels gave the same results
-(the commands' JSON without its ``*_seconds`` timings). CPU time of the child process
-(resource.getrusage), so a busy machine affects the figures less than wall time; say what
-else was running.
+the papers' simulator (fault-free and with the generic fault rules) and the fault Monte
+Carlo (the first run of each command), then the CPU seconds of warm runs of the same
+commands on larger networks, the levels alternating round by round so that a change in
+the machine's load hits both alike. Prints the medians, the ratio level 1 / level 3,
+and whether the two levels gave the same results (the commands' JSON without its
+``*_seconds`` timings). CPU time of the child process (resource.getrusage), so a busy
+machine affects the figures less than wall time; say what else was running.
 """
 
 from __future__ import annotations
@@ -27,10 +27,32 @@ import tempfile
 COMPILE = {
     "simulator": ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"],
     "fault Monte Carlo": ["faults", "mikant:k=2,n=2", "--trials", "200", "--rates", "0.1"],
+    "simulator, generic fault rules": [
+        "simulate",
+        "kant:k=2,n=2",
+        "--load",
+        "0.1",
+        "-P",
+        "20",
+        "--fault-rate",
+        "0.1",
+    ],
 }
 WARM = {
     "simulate mikant(4,5) load 0.5": ["simulate", "mikant:k=4,n=5", "--load", "0.5", "-P", "1000"],
     "faults mikant(3,3) 100k trials": ["faults", "mikant:k=3,n=3", "--trials", "100000"],
+    "simulate kant(4,5), 5 % faults, detour": [
+        "simulate",
+        "kant:k=4,n=5",
+        "--load",
+        "0.6",
+        "--fault-rate",
+        "0.05",
+        "-a",
+        "detour",
+        "-P",
+        "300",
+    ],
 }
 
 

@@ -1,4 +1,4 @@
-"""Issue 11's comparison in the flagship (reproduction 001-fig8b): faults across families."""
+"""Faults across families in the flagship (reproduction 001-fig8b)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,17 @@ def test_saturation_degrades_and_stays_under_the_bound():
     assert (clean["unroutable_share"] == 0).all() and (clean["faulty_links"] == 0).all()
     hurt = df[df.rate > 0]
     assert (hurt["faulty_links"] > 0).all() and (hurt["unroutable_share"] > 0).any()
+
+
+def test_worker_processes_give_the_same_frame():
+    args = (("kant:k=2,n=3", "mikant:k=2,n=2"), (0.0, 0.15))
+    one = saturation_vs_faults(*args, warmup=30, measure=90)
+    seen = []
+    two = saturation_vs_faults(
+        *args, warmup=30, measure=90, workers=2, progress=lambda i, n: seen.append((i, n))
+    )
+    assert one.equals(two)
+    assert seen == [(1, 2), (2, 2)]
 
 
 def test_the_flagship_reports_it():

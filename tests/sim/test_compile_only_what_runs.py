@@ -37,7 +37,8 @@ print(json.dumps(out))
 
 
 def _compiled(tmp_path, runs):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    # level 0: which functions compile is decided before LLVM optimises (half the time)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), NUMBA_OPT="0")
     p = subprocess.run(
         [sys.executable, "-c", _CHILD, json.dumps(runs)],
         capture_output=True,

@@ -102,12 +102,16 @@ _ANALYSIS = (
 #: every step in two chains run in parallel: the papers' kernel's variants (the longest
 #: group) in one, the rest in the other
 CHAINS = (_PAPERS, _BOOKSIM + _ANALYSIS)
-#: the steps whose kernels ``make run`` (the flagship study) and a user's first commands
-#: (``simulate``, ``faults``, ``simulate --model booksim``) use: ``make install`` compiles
-#: only these (``fattree warmup --only run``), ``make test`` the rest
+#: the steps whose kernels ``make run`` (the flagship study, whose link-fault comparison
+#: simulates MiKANT's walks, the generic rules and the recomputed tables) and a user's
+#: first commands (``simulate``, ``faults``, ``simulate --model booksim``) use: ``make
+#: install`` compiles only these (``fattree warmup --only run``), ``make test`` the rest
 RUN_STEPS = frozenset(
     {
         "the simulator",
+        "the simulator with MiKANT's fault walks",
+        "the simulator with the generic fault rules",
+        "the simulator with recomputed fault tables",
         "the BookSim2 model",
         "the fault Monte Carlo",
         "the fault Monte Carlo of MiKANT",

@@ -14,11 +14,12 @@ The flagship study reports both (reproduction ``001-fig8b``).
 
 from __future__ import annotations
 
-from ..fileio import write_atomic
-
+import contextlib
+import types
 from pathlib import Path
 
 from ..errors import ParameterError
+from ..fileio import write_atomic
 
 # 1,024 nodes each: MiKANT(8,3) = 2·8³, kant(4,5) = 4⁵, Clos(8,3) = 2·8³
 DEFAULT_SPECS = ("mikant:k=8,n=3", "kant:k=4,n=5", "clos:k=8,n=3")
@@ -157,6 +158,7 @@ def saturation_vs_faults(
     fault_seed: int = 1,
     seed: int = 1,
     progress=None,
+    workers: int = 0,
 ):
     """Accepted throughput at saturation against the link fault rate, per network and
     algorithm, with the channel-load bound of the surviving routes beside it.
@@ -167,7 +169,8 @@ def saturation_vs_faults(
     routes deadlock-free (a route needing more layers is refused: counted unroutable,
     like a disconnected pair). ``algorithms``: family -> names (default: the family's
     default local algorithm, ``detour`` where it is not the default, and
-    ``updown-table`` where defined).
+    ``updown-table`` where defined). ``workers`` > 1 runs the points in that many
+    processes (the same frame).
 
     Returns a frame: ``topology``, ``family``, ``nodes``, ``algorithm``, ``role``,
     ``rate``, ``faulty_links``, ``accepted`` (flits/node/cycle), ``bound`` (the surviving
@@ -186,57 +189,84 @@ def saturation_vs_faults(
     """
     import pandas as pd
 
-    from ..sim import simulate
-    from ..sim.engine import fault_tables, load_bound
-    from ..sim.config import SimConfig
     from ..topology import build
 
     if not specs:
         raise ParameterError("specs=() is invalid: name at least one topology")
-    rows = []
-    for i, spec in enumerate(specs):
-        topo = build(spec)
-        fam = topo.family
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 0:
+        raise ParameterError(f"workers={workers!r} is invalid: an integer >= 0")
+    points = []  # (spec, algorithm, rate), in the frame's order
+    for spec in specs:
+        fam = build(spec).family
         if algorithms and fam in algorithms:
             algs = list(algorithms[fam])
         else:
             algs = [
                 a for a in comparison_algorithms(fam) if a != "oracle" and _role(a, fam) != "papers"
             ]
-        for alg in algs:
-            for rate in rates:
-                cfg = SimConfig(
-                    load=1.0,
-                    fault_rate=float(rate),
-                    fault_seed=fault_seed,
-                    algorithm=alg,
-                    vcs=vcs,
-                    termination="window",
-                    warmup=warmup,
-                    measure=measure,
-                    seed=seed,
-                )
-                ft = fault_tables(topo, cfg)
-                bound = load_bound(topo, "uniform", seed, ft=ft, vcs=vcs)
-                r = simulate(topo, cfg, fault_table=ft)
-                rows.append(
-                    dict(
-                        topology=topo.spec,
-                        family=fam,
-                        nodes=topo.n_nodes,
-                        algorithm=alg,
-                        role=_role(alg, fam),
-                        rate=float(rate),
-                        faulty_links=r.faulty_links,
-                        accepted=r.accepted_flits,
-                        bound=bound,
-                        unroutable_share=(r.unroutable + r.livelock) / max(r.created, 1),
-                        deadlock=r.deadlock,
-                    )
-                )
-        if progress is not None:
-            progress(i + 1, len(specs))
+        points += [(spec, alg, float(rate)) for alg in algs for rate in rates]
+    setting = dict(vcs=vcs, warmup=warmup, measure=measure, fault_seed=fault_seed, seed=seed)
+    last = {spec: max(i for i, p in enumerate(points) if p[0] == spec) for spec in specs}
+    rows = []
+    with _pool(workers) as pool:
+        # every point is independent: the same rows in the same order with any workers
+        done = pool.map(_saturation_point, points, [setting] * len(points))
+        for i, row in enumerate(done):
+            rows.append(row)
+            if progress is not None and i in last.values():
+                progress(sum(1 for j in last.values() if j <= i), len(specs))
     return pd.DataFrame(rows)
+
+
+@contextlib.contextmanager
+def _pool(workers: int):
+    """Worker processes for independent points (an in-process map with 0 or 1)."""
+    if workers <= 1:
+        yield types.SimpleNamespace(map=map)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield pool
+
+
+def _saturation_point(point, setting) -> dict:
+    """One point of :func:`saturation_vs_faults` (run in a worker process)."""
+    from ..sim import simulate
+    from ..sim.config import SimConfig
+    from ..sim.engine import fault_tables, load_bound
+    from ..topology import build
+
+    spec, alg, rate = point
+    topo = build(spec)
+    cfg = SimConfig(
+        load=1.0,
+        fault_rate=rate,
+        fault_seed=setting["fault_seed"],
+        algorithm=alg,
+        vcs=setting["vcs"],
+        termination="window",
+        warmup=setting["warmup"],
+        measure=setting["measure"],
+        seed=setting["seed"],
+    )
+    ft = fault_tables(topo, cfg)
+    bound = load_bound(topo, "uniform", setting["seed"], ft=ft, vcs=setting["vcs"])
+    r = simulate(topo, cfg, fault_table=ft)
+    return dict(
+        topology=topo.spec,
+        family=topo.family,
+        nodes=topo.n_nodes,
+        algorithm=alg,
+        role=_role(alg, topo.family),
+        rate=rate,
+        faulty_links=r.faulty_links,
+        accepted=r.accepted_flits,
+        bound=bound,
+        unroutable_share=(r.unroutable + r.livelock) / max(r.created, 1),
+        deadlock=r.deadlock,
+    )
 
 
 def plot_saturation_vs_faults(frame, path: str | Path, title: str = "") -> Path:
