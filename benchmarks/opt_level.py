@@ -85,12 +85,23 @@ def _results(d):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3, help="interleaved warm rounds")
+    ap.add_argument(
+        "--cache",
+        help="keep the two levels' numba caches in this folder; when they are there "
+        "already, only the warm rounds run",
+    )
     a = ap.parse_args()
     levels = (1, 3)
     with tempfile.TemporaryDirectory() as tmp:
-        caches = {lv: os.path.join(tmp, f"o{lv}") for lv in levels}
-        print("compile (CPU s, first run in an empty cache):")
-        for name, args in COMPILE.items():
+        base = a.cache or tmp
+        caches = {lv: os.path.join(base, f"o{lv}") for lv in levels}
+        compiled = a.cache and all(os.path.isdir(c) for c in caches.values())
+        print(
+            "compile (CPU s, first run in an empty cache):"
+            if not compiled
+            else f"compile: skipped, the kernels are in {base}"
+        )
+        for name, args in COMPILE.items() if not compiled else ():
             cpu = {lv: run(args, lv, caches[lv])[0] for lv in levels}
             print(
                 f"  {name:34s} level 1 {cpu[1]:6.1f}   level 3 {cpu[3]:6.1f}   "
