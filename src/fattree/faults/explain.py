@@ -1,7 +1,7 @@
 """One fault-tolerant route, explained hop by hop (``fattree route ... --faults``).
 
 The walk kernels record, per switch, how its output port was chosen (``trace`` of
-:func:`fattree.faults.kernel.ft_walk` / ``mikantc_walk``); this module turns that record
+the walk's ``route`` hook, e.g. :func:`fattree.faults.mikant.ft_walk`); this module turns that record
 into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
 could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
 cube multipath) and why a route failed. The generic rules' walk (the family's routing,
@@ -26,7 +26,8 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .kernel import (
+from .hooks import OK, STATUS_NAMES
+from .mikant import (
     HOW_CUBE,
     HOW_GODOWN,
     HOW_MISROUTE,
@@ -37,10 +38,6 @@ from .kernel import (
     KIND_TT,
     KIND_TX,
     KIND_XT,
-    OK,
-    STATUS_NAMES,
-    ft_walk,
-    walk_scratch,
 )
 from ..routing.kernel import route_ports
 from .algorithms import FTAlgorithm
@@ -49,7 +46,7 @@ from .generic import HOW_MISROUTE as G_MISROUTE
 from .generic import HOW_NAMES as G_HOW_NAMES
 from .gwalk import GenericRouter
 from .records import FTExplanation
-from .walks import engine_of, walk_of
+from .walks import walk_of
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
 _REFS = {
@@ -70,72 +67,19 @@ _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
-    """(status, hops, switches, trace, vc per hop or None) from the family's kernel."""
-    if engine_of(topo.family) == "mikant":
-        from .cdg import walk_cap, ft_vc
-
-        k, n = int(topo.params["k"]), int(topo.params["n"])
-        cap = walk_cap(n)
-        sw = np.full(cap, -1, np.int64)
-        ports = np.full(cap, -1, np.int64)
-        trace = np.full((cap, 4), -1, np.int64)
-        st, hops, nsw = ft_walk(
-            k,
-            n,
-            topo.port_peer,
-            topo.link_index,
-            stamp,
-            1,
-            alg.flags,
-            model == "lookahead",
-            src,
-            start,
-            dst,
-            sw,
-            ports,
-            *walk_scratch(k, n),
-            trace,
-        )
-        vcs, in_port, vc = [], -1, 0
-        for i in range(nsw if st == OK else max(nsw - 1, 0)):
-            vc = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), 64))
-            vcs.append(vc)
-            in_port = int(topo.port_peer_port[sw[i], ports[i]])
-        return st, hops, nsw, sw, ports, trace, vcs
-    from .mikantc import check_tie_break, cube_tables, mikantc_scratch, mikantc_walk, walk_capacity
-
-    if model != "local":
-        raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
-    tb = cube_tables(topo)
-    rnd = check_tie_break(tie_break)
-    cap = walk_capacity(tb.k, tb.n)
-    sw = np.full(cap, -1, np.int64)
-    ports = np.full(cap, -1, np.int64)
-    trace = np.full((cap, 4), -1, np.int64)
-    st, hops, nsw = mikantc_walk(
-        tb.k,
-        tb.n,
-        tb.codes,
-        tb.cpos,
-        tb.near,
-        tb.outer,
-        topo.port_peer,
-        topo.link_index,
-        stamp,
-        1,
-        alg.flags,
-        rnd,
-        int(seed),
-        int(packet),
-        src,
-        start,
-        dst,
-        sw,
-        ports,
-        *mikantc_scratch(tb.k, tb.n),
-        trace,
+    """(status, hops, switches, trace, vc per hop or None) from the family's walk."""
+    walk = walk_of(topo.family)
+    if model not in walk.models:
+        only = ", ".join(repr(m) for m in walk.models)
+        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
+    trace = np.full((walk.capacity(topo), 4), -1, np.int64)
+    look = model == "lookahead"
+    st, hops, nsw, sw, ports = walk.route(
+        topo, alg.flags, look, src, start, dst, stamp, tie_break, int(seed), int(packet), trace
     )
-    return st, hops, nsw, sw, ports, trace, None
+    nport = nsw if st == OK else max(nsw - 1, 0)
+    vcs = None if walk.hop_vcs is None else walk.hop_vcs(topo, sw, ports, nport)
+    return st, hops, nsw, sw, ports, trace, vcs
 
 
 def explain_route(

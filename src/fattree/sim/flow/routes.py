@@ -72,7 +72,7 @@ class _Router:
                 return (sws.tolist(), ports.tolist()) if st == 0 else None
 
         elif engine_of(topo.family) == "mikant":  # 001's walks: the kernel of ft_route
-            from ...faults.kernel import OK, ft_walk, walk_scratch
+            from ...faults.mikant import OK, ft_walk, walk_scratch
 
             k, n = topo.params["k"], topo.params["n"]
             stamp = self.faulty.astype(np.int64)
