@@ -262,6 +262,19 @@ def _mikant(topo: Topology) -> tuple[int, int]:
     return int(topo.params["k"]), int(topo.params["n"])
 
 
+def _check_vcs(vcs) -> None:
+    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
+        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+
+
+def _not_oracle(alg) -> None:
+    if alg.is_oracle:
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
+            "routing function: it has no channel dependency graph"
+        )
+
+
 def _rule(vc_rule: str, vcs: int) -> int:
     if vc_rule == "auto":
         return 0 if vcs == 1 else 1
@@ -294,15 +307,10 @@ def ft_dependency_graph(
     """
     k, n = _mikant(topo)
     check_model(model)
-    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
-        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+    _check_vcs(vcs)
     rule = _rule(vc_rule, int(vcs))
     (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError(
-            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-            "routing function: it has no channel dependency graph"
-        )
+    _not_oracle(alg)
     if faulty is None:
         faulty = np.zeros(topo.n_links, bool)
     faulty = np.asarray(faulty, bool)
@@ -476,18 +484,25 @@ def ft_deadlock(
         classes_bound=classes_bound(g.algorithm, int(topo.params["n"])),
     )
     cyc = find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
-    if cyc.size:
-        short = shortest_cycle(topo.port_peer, N, g.vcs, adj, cyc)
-        if short.size:
-            cyc = short
-        rep.acyclic = False
-        rep.cycle = [channel_label(topo, int(c), g.vcs) for c in cyc]
-        rep.cycle_ids = [int(c) for c in cyc]
-        ring = [int(c) for c in cyc] + [int(cyc[0])]
-        for a, b in zip(ring[:-1], ring[1:]):
-            rep.routes.append(_witness_route(g, a, b))
+    _add_cycle(rep, topo, g.vcs, adj, cyc, lambda a, b: _witness_route(g, a, b))
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _add_cycle(rep, topo, V, adj, cyc, witness) -> None:
+    """Report the shortest cycle through the channels ``cyc`` (none: acyclic) and, for each
+    of its dependencies, the first route creating it (``witness(a, b)``)."""
+    if not cyc.size:
+        return
+    short = shortest_cycle(topo.port_peer, topo.n_nodes, V, adj, cyc)
+    if short.size:
+        cyc = short
+    rep.acyclic = False
+    rep.cycle = [channel_label(topo, int(c), V) for c in cyc]
+    rep.cycle_ids = [int(c) for c in cyc]
+    ring = [int(c) for c in cyc] + [int(cyc[0])]
+    for a, b in zip(ring[:-1], ring[1:]):
+        rep.routes.append(witness(a, b))
 
 
 def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
@@ -689,8 +704,7 @@ def generic_deadlock(
     """
     t0 = time.perf_counter()
     check_model(model)
-    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
-        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+    _check_vcs(vcs)
     rules = {
         "auto": vcs > 1 or one_vc_layered(topo.family),
         "none": False,
@@ -701,11 +715,7 @@ def generic_deadlock(
         raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, updown")
     layered = rules[vc_rule]
     (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError(
-            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-            "routing function: it has no channel dependency graph"
-        )
+    _not_oracle(alg)
     g = GenericRouter(topo, alg, faulty, model)
     S, R = topo.port_peer.shape
     V = int(vcs) if layered else 1
@@ -751,16 +761,7 @@ def generic_deadlock(
     )
     rep.layers_needed = int(stats[3]) + 1 if stats[2] else 0
     cyc = _any_cycle(topo.port_peer, N, V, wit, used)
-    if cyc.size:
-        short = shortest_cycle(topo.port_peer, N, V, wit >= 0, cyc)
-        if short.size:
-            cyc = short
-        rep.acyclic = False
-        rep.cycle = [channel_label(topo, int(c), V) for c in cyc]
-        rep.cycle_ids = [int(c) for c in cyc]
-        ring = [int(c) for c in cyc] + [int(cyc[0])]
-        for a, b in zip(ring[:-1], ring[1:]):
-            rep.routes.append(_witness(topo, g, wit, V, a, b))
+    _add_cycle(rep, topo, V, wit >= 0, cyc, lambda a, b: _witness(topo, g, wit, V, a, b))
     rep.seconds = time.perf_counter() - t0
     return rep
 

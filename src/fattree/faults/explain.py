@@ -265,15 +265,15 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
     ev: list[dict] = []
     if nsw == 0:
         ev.append(
-            {
-                "hop": 0,
-                "switch": None,
-                "event": "fail",
-                "algorithm": None,
-                "text": f"the source's node link {topo.node_label(src)}–"
+            _event(
+                0,
+                None,
+                "fail",
+                None,
+                f"the source's node link {topo.node_label(src)}–"
                 f"{topo.switch_label(int(topo.node_switch[src]))} is faulty: "
                 f"nothing can route around a node's only link",
-            }
+            )
         )
         return ev
     trigger = 0
@@ -283,16 +283,7 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
         here = topo.switch_label(a)
 
         def add(event, text, algorithm=None, **extra):
-            ev.append(
-                {
-                    "hop": i + 1,  # noqa: B023  (called in this iteration)
-                    "switch": here,  # noqa: B023
-                    "event": event,
-                    "algorithm": algorithm,  # noqa: B023  (called in this iteration)
-                    "text": text,
-                    **extra,
-                }
-            )
+            ev.append(_event(i + 1, here, event, algorithm, text, **extra))  # noqa: B023
 
         if fault >= 0:
             cls, covers = _fault_class(topo, a, fault, dst)
@@ -401,13 +392,14 @@ __all__ = ["FTExplanation", "explain_route"]
 # misroute and the reason of a failure.
 
 
-def _faulty_ports(topo, a, faulty) -> str:
-    bad = [
-        f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
-        for p in range(topo.max_ports)
-        if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]
-    ]
-    return ", ".join(bad) if bad else "none"
+def _event(hop, switch, event, algorithm, text, **extra) -> dict:
+    return {
+        "hop": hop,
+        "switch": switch,
+        "event": event,
+        "algorithm": algorithm,
+        "text": text,
+    } | extra
 
 
 def explain_generic(
@@ -424,27 +416,27 @@ def explain_generic(
     rows, events = [], []
     if g.is_table:
         events.append(
-            {
-                "hop": 0,
-                "switch": None,
-                "event": "table",
-                "algorithm": alg.name,
-                "text": f"{alg.name}: forwarding tables ({topo.n_switches} switches × "
+            _event(
+                0,
+                None,
+                "table",
+                alg.name,
+                f"{alg.name}: forwarding tables ({topo.n_switches} switches × "
                 f"{topo.n_nodes} destinations) recomputed on the surviving "
                 f"graph; VC layers by up*/down* turns",
-            }
+            )
         )
     if src is not None and len(sws) == 0:
         events.append(
-            {
-                "hop": 0,
-                "switch": None,
-                "event": "fail",
-                "algorithm": None,
-                "text": f"the source's node link {topo.node_label(int(src))}–"
+            _event(
+                0,
+                None,
+                "fail",
+                None,
+                f"the source's node link {topo.node_label(int(src))}–"
                 f"{topo.switch_label(int(topo.node_switch[int(src)]))} is "
                 f"faulty: nothing can route around a node's only link",
-            }
+            )
         )
     used = 0
     for i, (a, p) in enumerate(zip(sws, ports)):
@@ -473,6 +465,7 @@ def explain_generic(
                 )
             else:
                 why = f"{g.ctx.routing}'s port {p0} leads back or (lookahead) to a dead end"
+            # (the port before the text: the key order of route --json)
             events.append(
                 {
                     "hop": i + 1,
@@ -486,42 +479,42 @@ def explain_generic(
             if how == G_MISROUTE:
                 used += 1
                 events.append(
-                    {
-                        "hop": i + 1,
-                        "switch": here,
-                        "event": "misroute",
-                        "algorithm": alg.name,
-                        "text": f"no healthy minimal port (faulty here: "
-                        f"{_faulty_ports(topo, a, faulty)}); misroute {used} of "
+                    _event(
+                        i + 1,
+                        here,
+                        "misroute",
+                        alg.name,
+                        f"no healthy minimal port (faulty here: "
+                        f"{_faulty_here(topo, a, faulty)}); misroute {used} of "
                         f"{g.ctx.budget} to port {p} → "
                         f"{topo.vertex_label(int(topo.port_peer[a, p]))}, then "
                         f"{g.ctx.routing} again",
-                    }
+                    )
                 )
             else:
                 events.append(
-                    {
-                        "hop": i + 1,
-                        "switch": here,
-                        "event": "alternative",
-                        "algorithm": alg.name,
-                        "text": f"another minimal port: {p} → "
+                    _event(
+                        i + 1,
+                        here,
+                        "alternative",
+                        alg.name,
+                        f"another minimal port: {p} → "
                         f"{topo.vertex_label(int(topo.port_peer[a, p]))} "
                         f"({g.ctx.candidates})",
-                    }
+                    )
                 )
     if st != OK and len(sws) > 0:
         a = int(sws[-1])
         events.append(
-            {
-                "hop": len(sws),
-                "switch": topo.switch_label(a),
-                "event": "fail",
-                "algorithm": None,
-                "text": f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
-                f"(faulty ports here: {_faulty_ports(topo, a, faulty)})"
+            _event(
+                len(sws),
+                topo.switch_label(a),
+                "fail",
+                None,
+                f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
+                f"(faulty ports here: {_faulty_here(topo, a, faulty)})"
                 + ("" if alg.rule != 2 else f"; misroutes left: {g.ctx.budget - used}"),
-            }
+            )
         )
     path = [topo.node_label(int(src))] if src is not None else []
     path += [topo.switch_label(int(x)) for x in sws]

@@ -617,9 +617,22 @@ def _route(topo, flags, lookahead, src, start, dst, stamp, tie_break, seed, pack
     # without a trace the compiled walk of ``route --faults`` serves (the record compiled out)
     extra = () if trace is None else (trace,)
     st, hops, nsw = mikantc_walk(
-        *cube, stamp, 1, int(flags), rnd, int(seed), int(packet), src, start, dst, sw, ports,
-        ip, scr, *extra,
-    )  # fmt: skip
+        *cube,
+        stamp,
+        1,
+        int(flags),
+        rnd,
+        int(seed),
+        int(packet),
+        src,
+        start,
+        dst,
+        sw,
+        ports,
+        ip,
+        scr,
+        *extra,
+    )
     return st, hops, nsw, sw, ports
 
 

@@ -83,15 +83,21 @@ def ft_route(
     ----------
     001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 §3–4 (MiKANTC).
     """
-    if not resolve_algorithms([algorithm], topo.family)[0].walked_on(topo.family):
-        return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)
-    walk = walk_of(topo.family)
-    if check_model(model) not in walk.models:
-        only = ", ".join(repr(m) for m in walk.models)
-        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
     (alg,) = resolve_algorithms([algorithm], topo.family)
+    check_model(model)
     if alg.is_oracle:
         raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
+    if not alg.walked_on(topo.family):  # the generic rules
+        from .gwalk import GenericRouter
+
+        g = GenericRouter(topo, alg, faulty, model)
+        status, hops, sw, ports, _ = g.route(src, dst, start_switch)
+        model = "global" if g.is_table else model
+        return _result(topo, alg, model, status, src, dst, sw, ports, hops, g.faulty)
+    walk = walk_of(topo.family)
+    if model not in walk.models:
+        only = ", ".join(repr(m) for m in walk.models)
+        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
     for name, v in (("dst", dst), ("src", src)):
         if v is not None and not 0 <= int(v) < topo.n_nodes:
             raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
@@ -116,54 +122,21 @@ def ft_route(
         int(packet),
         None,
     )
+    nport = nsw if status == OK else max(nsw - 1, 0)
+    return _result(topo, alg, model, status, src, dst, sw[:nsw], ports[:nport], hops, faulty)
+
+
+def _result(topo, alg, model, status, src, dst, sws, ports, hops, faulty) -> FTRoute:
     path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(int(s)) for s in sw[:nsw]]
+    path += [topo.switch_label(int(s)) for s in sws]
     if status == OK:
         path.append(topo.node_label(dst))
     bad = [
         (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
         for a, b in topo.links[np.nonzero(faulty)[0]]
     ]
-    nport = nsw if status == OK else max(nsw - 1, 0)
-    return FTRoute(
-        alg.name,
-        model,
-        status == OK,
-        STATUS_NAMES[status],
-        path,
-        [int(p) for p in ports[:nport]],
-        int(hops),
-        bad,
-    )
-
-
-def _generic_route(topo, algorithm, src, dst, faulty, model, start_switch) -> FTRoute:
-    from .gwalk import GenericRouter
-
-    check_model(model)
-    (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
-    g = GenericRouter(topo, alg, faulty, model)
-    status, hops, sw, ports, _ = g.route(src, dst, start_switch)
-    path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(int(s)) for s in sw]
-    if status == OK:
-        path.append(topo.node_label(dst))
-    bad = [
-        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-        for a, b in topo.links[np.nonzero(g.faulty)[0]]
-    ]
-    return FTRoute(
-        alg.name,
-        "global" if g.is_table else model,
-        status == OK,
-        STATUS_NAMES[status],
-        path,
-        [int(p) for p in ports],
-        int(hops),
-        bad,
-    )
+    ports = [int(p) for p in ports]
+    return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, int(hops), bad)
 
 
 __all__ = ["FTRoute", "ft_route", "FT_ALGORITHMS"]

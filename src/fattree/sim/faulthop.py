@@ -279,17 +279,15 @@ def fault_router(
     rt = _rt_dummy(topo)
     if walked is not None:
         su = walked.sim_setup(topo, alg.flags)
-        k, n, ip, width, pp, cube, budget = (
-            su.k, su.n, su.iparams, su.width, su.pp, su.cube, su.budget
-        )  # fmt: skip
-        fi[FI_K], fi[FI_N] = k, n
+        fi[FI_K], fi[FI_N] = su.k, su.n
         eng = ENG_WALKS[walked.name]
-        if 2 * k - 1 > STATE_BYTE or budget > STATE_BYTE:
+        if 2 * su.k - 1 > STATE_BYTE or su.budget > STATE_BYTE:
             raise ParameterError(
-                f"k={k} is too large for faults in the simulator: the header holds the "
+                f"k={su.k} is too large for faults in the simulator: the header holds the "
                 f"walk state one byte a field (ports and misroutes <= {STATE_BYTE})"
             )
-        fi[FI_BUDGET] = budget  # the packed initial state: pack_state of a fresh walk
+        fi[FI_BUDGET] = su.budget  # the packed initial state: pack_state of a fresh walk
+        ip, width, pp, cube = su.iparams, su.width, su.pp, su.cube
     else:
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
