@@ -126,8 +126,9 @@ class FaultWalk:
     sim_walk, sim_tops, sim_port, sim_class : numba kernels over the view ``f``
         The whole walk of a pair into ``ft_ws`` (``(f, src, dst)`` → ``(status, nsw)``);
         its VC classes (``(f, nsw, V)`` → highest, -1: refused); the output port at one
-        switch (``(f, word, src, sw, in_port, dst, hop)`` → ``(port, word)``, ``word``
-        the header state); the VC class of one hop (``(f, sw, in_port, in_vc, out_port,
+        switch (``(f, pk, p, col_ft, col_src, sw, in_port, dst, hop)`` → port: packet
+        ``p``'s header row ``pk[p]``, its walk state in column ``col_ft``, updated, its
+        source in ``col_src``); the VC class of one hop (``(f, sw, in_port, in_vc, out_port,
         hop, V)``, -1: any).
     vc_rule : str
         How its hops are layered on VCs, in words.

@@ -752,14 +752,14 @@ def _sim_tops(f, nsw, V):
 
 
 @njit(cache=True)
-def _sim_port(f, word, src, sw, in_port, dst, hop):
-    """The walk's own hop on the state in the header word."""
+def _sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
+    """The walk's own hop on the state in the header (``pk[p, col_ft]``, updated)."""
     fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
     port_peer = rt.port_peer
     k = fi[FI_K]
     scr = ws[W_SCR : W_SCR + 10]
     state = scr[1, :ST_COLS]
-    unpack_state(word, state)
+    unpack_state(pk[p, col_ft], state)
     prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
     q, _ = mikantc_hop(
         k,
@@ -776,7 +776,7 @@ def _sim_port(f, word, src, sw, in_port, dst, hop):
         fi[FI_FLAGS],
         False,
         0,
-        _pkt_key(fi, src, dst),
+        _pkt_key(fi, pk[p, col_src], dst),
         np.int64(sw),
         np.int64(prev),
         np.int64(hop + 1),
@@ -787,7 +787,8 @@ def _sim_port(f, word, src, sw, in_port, dst, hop):
         None,
         np.int64(0),
     )
-    return q, pack_state(state)
+    pk[p, col_ft] = pack_state(state)
+    return q
 
 
 @njit(cache=True)

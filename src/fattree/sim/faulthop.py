@@ -312,8 +312,8 @@ def fault_router(
 # ------------------------------------------------------------------------ numba kernels
 # Each engine is four small kernels over the fault view ``f`` (a :data:`VIEWS` tuple):
 # the whole walk of a pair into ``ws`` (``walk``), the VC classes of that walk
-# (``tops``), the output port at one switch (``port``: the header word in, the port and
-# the new word out) and the VC class of one hop (``vclass``). A paper walk's four are
+# (``tops``), the output port at one switch (``port``, updating the walk state in the
+# packet's header) and the VC class of one hop (``vclass``). A paper walk's four are
 # those of its record (``FaultWalk.sim_*``, in its module under faults/). They are chosen
 # by the view's type when the caller is compiled (:func:`_engine`), so a run compiles
 # the engine it uses and no other.
@@ -371,12 +371,12 @@ def _tops_updown(f, nsw, V):
 
 
 @njit(cache=True)
-def _port_table(f, word, src, sw, in_port, dst, hop):
-    return np.int64(f.ft_tab[sw, dst]), word
+def _port_table(f, pk, p, sw, in_port, dst, hop):
+    return np.int64(f.ft_tab[sw, dst])
 
 
 @njit(cache=True)
-def _port_generic(f, word, src, sw, in_port, dst, hop):
+def _port_generic(f, pk, p, sw, in_port, dst, hop):
     fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
     port_peer = rt.port_peer
     N = fi[FI_N_NODES]
@@ -384,7 +384,7 @@ def _port_generic(f, word, src, sw, in_port, dst, hop):
     g = ws[W_GEN]
     state = g[4 * (R + 1) : 4 * (R + 1) + 4]
     prev = port_peer[sw, in_port] - N if hop > 0 else -1
-    state[S_BUDGET] = word
+    state[S_BUDGET] = pk[p, PK_FT]
     state[S_PREV] = prev
     state[S_HOPS] = hop + 1  # links crossed, the source's node link included
     q = ft_hop(
@@ -402,7 +402,8 @@ def _port_generic(f, word, src, sw, in_port, dst, hop):
         g[2 * (R + 1) : 3 * (R + 1)],
         g[3 * (R + 1) : 4 * (R + 1)],
     )
-    return q, state[S_BUDGET]
+    pk[p, PK_FT] = state[S_BUDGET]
+    return q
 
 
 @njit(cache=True)
@@ -518,9 +519,10 @@ def fault_port(flt, pk, p, sw, in_port, dst, hop):
     is None. Callable from Python and from numba code."""
     if flt is None:
         return -1
-    port = _engine(type(flt)).port
-    q, pk[p, PK_FT] = port(flt, pk[p, PK_FT], pk[p, PK_SRC], sw, in_port, dst, hop)
-    return int(q)
+    if type(flt) in _BUILTIN:
+        return int(_BUILTIN[type(flt)].port(flt, pk, p, sw, in_port, dst, hop))
+    port = walk_by_type(type(flt)).sim_port
+    return int(port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -554,14 +556,13 @@ def _ov_fault_budget(flt):
 def _ov_fault_port(flt, pk, p, sw, in_port, dst, hop):
     if isinstance(flt, types.NoneType):
         return lambda flt, pk, p, sw, in_port, dst, hop: -1
-    fn = _engine(flt.instance_class).port
-
-    def impl(flt, pk, p, sw, in_port, dst, hop):
-        q, word = fn(flt, pk[p, PK_FT], pk[p, PK_SRC], sw, in_port, dst, hop)
-        pk[p, PK_FT] = word
-        return q
-
-    return impl
+    if flt.instance_class in _BUILTIN:
+        fn = _BUILTIN[flt.instance_class].port
+        return lambda flt, pk, p, sw, in_port, dst, hop: fn(flt, pk, p, sw, in_port, dst, hop)
+    wp = walk_by_type(flt.instance_class).sim_port  # the header columns as arguments
+    return lambda flt, pk, p, sw, in_port, dst, hop: wp(
+        flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop
+    )
 
 
 @overload(fault_class, inline="always")
