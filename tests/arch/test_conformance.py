@@ -67,19 +67,41 @@ def test_family_declares_its_fault_tolerance(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_family_declares_its_fault_walk(name):
-    """A paper walk plugs into every consumer through its name: the Monte Carlo loop's
-    kernel registry and the simulator's engines hold it, and its algorithms run on it."""
-    from fattree.faults.montecarlo import STUDY_KERNELS  # (its registration module)
+    """A paper walk plugs into every consumer through its one record of hooks: the record
+    is registered, the simulator's engines and the Monte Carlo loop resolve it by type,
+    and its algorithms run on it."""
+    from fattree.faults.hooks import walk_by_type
     from fattree.faults.walks import FAULT_WALKS, GENERIC_ENGINE, engine_of
-    from fattree.sim.faulthop import _WALKED
+    from fattree.sim.faulthop import ENG_WALKS, VIEWS
 
     f = _facets(name)
     if f.fault_walk is None:
         assert engine_of(name) == GENERIC_ENGINE
         return
-    assert f.fault_walk in FAULT_WALKS and f.fault_walk in STUDY_KERNELS
-    assert f.fault_walk in _WALKED
+    w = FAULT_WALKS.get(f.fault_walk)
+    assert VIEWS[ENG_WALKS[w.name]] is w.sim_view
+    assert walk_by_type(w.sim_view) is w and walk_by_type(w.study_type) is w
     assert any(a.walked_on(name) for a in resolve_algorithms("all", name))
+
+
+def test_every_fault_walk_is_declared_by_a_family_and_complete():
+    """The other way: every registered walk is some family's ``Facets.fault_walk``, has
+    every hook, and its kernels' types are its own (no two walks share a view or a
+    study context, so the type-resolved dispatch is unambiguous)."""
+    import dataclasses
+
+    from fattree.faults.walks import FAULT_WALKS
+
+    declared = {_facets(n).fault_walk for n in NAMES}
+    types = []
+    for name, w in FAULT_WALKS.items():
+        assert name == w.name and name in declared, name
+        for fld in dataclasses.fields(w):
+            if fld.default is dataclasses.MISSING:
+                assert getattr(w, fld.name) is not None, (name, fld.name)
+        types += [w.sim_view, w.study_type]
+        assert w.warmup, name
+    assert len(set(types)) == len(types)
 
 
 @pytest.mark.parametrize("name", NAMES)

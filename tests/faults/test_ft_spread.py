@@ -13,7 +13,7 @@ from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS
 from fattree.faults.cdg import generic_deadlock
 from fattree.faults.gwalk import GenericRouter
-from fattree.faults.kernel import OK
+from fattree.faults.mikant import OK
 from fattree.faults.links import random_faults
 from fattree.faults.rules import context, one_vc_layered
 from fattree.sim.faulthop import FS_ADMIT_OK, fault_admit, fault_router, router_load_bound

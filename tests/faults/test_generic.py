@@ -13,7 +13,7 @@ from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS, RULE_SHORTEST_T, RULE_UPDOWN_T
 from fattree.faults.cdg import generic_deadlock
 from fattree.faults.gwalk import GenericRouter, forwarding_table
-from fattree.faults.kernel import OK
+from fattree.faults.mikant import OK
 from fattree.faults.links import random_faults
 from fattree.faults.montecarlo import draw_trial, evaluate
 from fattree.faults.rules import default_ft_algorithm

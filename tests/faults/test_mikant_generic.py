@@ -16,7 +16,7 @@ from fattree.faults.route import ft_route
 from fattree.routing import route
 from fattree.sim import simulate
 from fattree.sim.engine import fault_tables
-from fattree.sim.faulthop import ENG_GENERIC, ENG_MIKANT, router_load_bound
+from fattree.sim.faulthop import ENG_GENERIC, ENG_WALKS, router_load_bound
 from fattree.sim.config import SimConfig
 
 
@@ -49,7 +49,7 @@ def test_engines_in_the_simulator():
     cfg = SimConfig(fault_rate=0.05, algorithm="detour", vcs=2)
     assert fault_tables("mikant:k=3,n=3", cfg).engine == ENG_GENERIC
     cfg = SimConfig(fault_rate=0.05, algorithm="escape", vcs=2)
-    assert fault_tables("mikant:k=3,n=3", cfg).engine == ENG_MIKANT
+    assert fault_tables("mikant:k=3,n=3", cfg).engine == ENG_WALKS["mikant"]
 
 
 def test_detour_saturates_well_above_001s_walks():

@@ -23,15 +23,16 @@ from concurrent.futures import ThreadPoolExecutor
 import typer
 
 from ..errors import ParameterError
+from ..faults.walks import FAULT_WALKS
 
+# each paper walk's steps come from its record (faults/hooks.py FaultWalk.warmup): its
+# simulator steps add signatures to the papers' kernel, the others to its own kernels
+_WALKS = tuple(step for _, w in FAULT_WALKS.items() for step in w.warmup)
 # (what it compiles, the command's arguments), in groups: the steps of a group add
 # signatures to the same kernels, so a group always runs in one chain, in order
 _PAPERS = (
     ("the simulator", ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"]),
-    (
-        "the simulator with MiKANT's fault walks",
-        ["simulate", "mikant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
-    ),
+    *(step for step in _WALKS if step[1][0] == "simulate"),
     (
         "the simulator with the generic fault rules",
         ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
@@ -52,10 +53,6 @@ _PAPERS = (
         ],
     ),  # fmt: skip
     (
-        "the simulator with MiKANTC's fault walk",
-        ["simulate", "mikantc:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
-    ),
-    (
         "the simulator with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB"],
     ),
@@ -69,14 +66,7 @@ _BOOKSIM = (
 )
 _ANALYSIS = (
     ("the fault Monte Carlo", ["faults", "kant:k=2,n=2", "--trials", "200", "--rates", "0.1"]),
-    (
-        "the fault Monte Carlo of MiKANT",
-        ["faults", "mikant:k=2,n=2", "--trials", "200", "--rates", "0.1"],
-    ),
-    (
-        "the fault Monte Carlo of MiKANTC",
-        ["faults", "mikantc:k=2,n=2", "--trials", "200", "--rates", "0.1"],
-    ),
+    *(step for step in _WALKS if step[1][0] != "simulate"),
     ("the routing checks", ["routing", "check", "mikant:k=2,n=2"]),
     ("the channel loads", ["routing", "load", "kant:k=2,n=2"]),
     ("the deadlock analysis", ["deadlock", "mikant:k=2,n=2"]),

@@ -12,18 +12,8 @@ from dataclasses import dataclass
 
 from ..errors import ParameterError
 from ..registry import Registry
+from .hooks import CUBE, ESCAPE, GDL, GNS, ORACLE, ROOT, TT, UPALT, XT
 from .walks import GENERIC_ENGINE, walk_of
-
-# Flag bits understood by the numba walk (faults/kernel.py).
-GNS = 1
-GDL = 2
-XT = 4
-TT = 8
-ROOT = 16
-UPALT = 32
-ESCAPE = 64  # misroute budget when every rule fails (this project's algorithm)
-CUBE = 128  # MiKANTC: hypercube multipath (004 Algorithm 1, cube part)
-ORACLE = 1 << 20  # not a walk: BFS on the surviving graph
 
 # Rules of the generic per-hop kernel (faults/generic.py), every family but mikant/mikantc
 RULE_SP = 0  # the family's routing, no fault handling
@@ -68,7 +58,9 @@ class FTAlgorithm:
         w = walk_of(family)
         if w is None:
             return GENERIC_ENGINE in self.on
-        return w.name in self.on or (w.generic_rules and GENERIC_ENGINE in self.on)
+        if w.name in self.on or self.name in w.offers:
+            return True
+        return w.generic_rules and GENERIC_ENGINE in self.on
 
     @property
     def families(self) -> tuple[str, ...]:

@@ -47,79 +47,12 @@ from .algorithms import (
 )
 from .generic import ft_walk_generic, turn_classes
 from .gwalk import GenericRouter, table_route
-from .kernel import OK, ft_walk, walk_scratch
+from .mikant import OK, ft_rank, ft_vc, ft_walk, route_vcs, walk_cap, walk_scratch
 from .records import FTDeadlockReport, shortest_cycle
 from .rules import one_vc_layered
 from .walks import walk_of
 
 VC_RULES = ("none", "escape", "detour")
-
-
-@njit(cache=True)
-def _cross_rank(n, g_src, straight):
-    """Cross links: non-straight 0→1 < non-straight 1→0 < straight 0→1 < straight 1→0."""
-    return n - 2 + (2 if straight else 0) + g_src
-
-
-@njit(cache=True)
-def ft_rank(k, n, sw, port):
-    """Rank of MiKANT channel (switch ``sw``, output ``port``); every Algorithm-1 route
-    climbs it strictly: up from stage L: ``L``; cross links ``n-2 .. n+1``
-    (:func:`_cross_rank`); down from stage L (ejection at L = 0): ``2n+2-L``.
-    """
-    K = k ** (n - 1)
-    gl = sw // K
-    L = gl % (n - 1)
-    if port < k:
-        return 2 * n + 2 - L
-    if L < n - 2:
-        return L
-    return _cross_rank(n, gl // (n - 1), port - k == (sw % K) // k ** (n - 2))
-
-
-@njit(cache=True)
-def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
-    """VC class of the hop out of MiKANT switch ``sw`` on ``out_port`` (the escape rule).
-
-    ``in_port``: the port the packet arrived on (-1, or a node port at stage 0, at
-    injection), ``in_vc``: the class it holds. Returns ``in_vc`` while the hop climbs
-    the rank of :func:`ft_rank`, ``in_vc + 1`` at a turn against it, and -1 when that
-    class does not exist (``>= n_vcs``): the route is refused.
-    Callable from other ``@njit`` code (the simulator).
-    """
-    K = k ** (n - 1)
-    gl = sw // K
-    L = gl % (n - 1)
-    if in_port < 0 or (L == 0 and in_port < k):
-        return 0
-    if in_port < k:
-        r_in = L - 1  # came up from stage L-1
-    elif L < n - 2:
-        r_in = 2 * n + 2 - (L + 1)  # came down from stage L+1
-    else:  # a cross link from the other group
-        r_in = _cross_rank(n, 1 - gl // (n - 1), in_port - k == (sw % K) // k ** (n - 2))
-    c = in_vc
-    if ft_rank(k, n, sw, out_port) <= r_in:
-        c += 1
-    return c if c < n_vcs else -1
-
-
-@njit(cache=True)
-def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
-    """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
-    :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
-    a class ``>= n_vcs`` (the deadlock-free variant refuses it: count it unroutable).
-    For a simulator that walks the fault-tolerant route at injection (``ft_walk``).
-    """
-    in_port = -1
-    vc = 0
-    for i in range(nsw):
-        vc = ft_vc(k, n, sw[i], in_port, vc, ports[i], n_vcs)
-        if vc < 0:
-            return -1
-        vcs[i] = vc
-        in_port = peer_port[sw[i], ports[i]]
-    return vc
 
 
 @njit(cache=True)
@@ -329,8 +262,17 @@ def _mikant(topo: Topology) -> tuple[int, int]:
     return int(topo.params["k"]), int(topo.params["n"])
 
 
-def walk_cap(n: int) -> int:
-    return 20 * n + 40 + 4 * n * (2 * n + 6)
+def _check_vcs(vcs) -> None:
+    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
+        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+
+
+def _not_oracle(alg) -> None:
+    if alg.is_oracle:
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
+            "routing function: it has no channel dependency graph"
+        )
 
 
 def _rule(vc_rule: str, vcs: int) -> int:
@@ -365,15 +307,10 @@ def ft_dependency_graph(
     """
     k, n = _mikant(topo)
     check_model(model)
-    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
-        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+    _check_vcs(vcs)
     rule = _rule(vc_rule, int(vcs))
     (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError(
-            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-            "routing function: it has no channel dependency graph"
-        )
+    _not_oracle(alg)
     if faulty is None:
         faulty = np.zeros(topo.n_links, bool)
     faulty = np.asarray(faulty, bool)
@@ -438,25 +375,10 @@ def walk_vcs(
     k, n = _mikant(topo)
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
-    cap = walk_cap(n)
-    sw = np.full(cap, -1, np.int64)
-    ports = np.full(cap, -1, np.int64)
     stamp = np.asarray(faulty, bool).astype(np.int64)
-    st, _, nsw = ft_walk(
-        k,
-        n,
-        topo.port_peer,
-        topo.link_index,
-        stamp,
-        1,
-        alg.flags,
-        model == "lookahead",
-        int(src),
-        -1,
-        int(dst),
-        sw,
-        ports,
-        *walk_scratch(k, n),
+    look = model == "lookahead"
+    st, _, nsw, sw, ports = walk_of(topo.family).route(
+        topo, alg.flags, look, int(src), -1, int(dst), stamp, "dimension", 0, 0, None
     )
     nport = nsw if st == OK else max(nsw - 1, 0)
     out = []
@@ -562,18 +484,25 @@ def ft_deadlock(
         classes_bound=classes_bound(g.algorithm, int(topo.params["n"])),
     )
     cyc = find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
-    if cyc.size:
-        short = shortest_cycle(topo.port_peer, N, g.vcs, adj, cyc)
-        if short.size:
-            cyc = short
-        rep.acyclic = False
-        rep.cycle = [channel_label(topo, int(c), g.vcs) for c in cyc]
-        rep.cycle_ids = [int(c) for c in cyc]
-        ring = [int(c) for c in cyc] + [int(cyc[0])]
-        for a, b in zip(ring[:-1], ring[1:]):
-            rep.routes.append(_witness_route(g, a, b))
+    _add_cycle(rep, topo, g.vcs, adj, cyc, lambda a, b: _witness_route(g, a, b))
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _add_cycle(rep, topo, V, adj, cyc, witness) -> None:
+    """Report the shortest cycle through the channels ``cyc`` (none: acyclic) and, for each
+    of its dependencies, the first route creating it (``witness(a, b)``)."""
+    if not cyc.size:
+        return
+    short = shortest_cycle(topo.port_peer, topo.n_nodes, V, adj, cyc)
+    if short.size:
+        cyc = short
+    rep.acyclic = False
+    rep.cycle = [channel_label(topo, int(c), V) for c in cyc]
+    rep.cycle_ids = [int(c) for c in cyc]
+    ring = [int(c) for c in cyc] + [int(cyc[0])]
+    for a, b in zip(ring[:-1], ring[1:]):
+        rep.routes.append(witness(a, b))
 
 
 def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
@@ -775,8 +704,7 @@ def generic_deadlock(
     """
     t0 = time.perf_counter()
     check_model(model)
-    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
-        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
+    _check_vcs(vcs)
     rules = {
         "auto": vcs > 1 or one_vc_layered(topo.family),
         "none": False,
@@ -787,11 +715,7 @@ def generic_deadlock(
         raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, updown")
     layered = rules[vc_rule]
     (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError(
-            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-            "routing function: it has no channel dependency graph"
-        )
+    _not_oracle(alg)
     g = GenericRouter(topo, alg, faulty, model)
     S, R = topo.port_peer.shape
     V = int(vcs) if layered else 1
@@ -837,16 +761,7 @@ def generic_deadlock(
     )
     rep.layers_needed = int(stats[3]) + 1 if stats[2] else 0
     cyc = _any_cycle(topo.port_peer, N, V, wit, used)
-    if cyc.size:
-        short = shortest_cycle(topo.port_peer, N, V, wit >= 0, cyc)
-        if short.size:
-            cyc = short
-        rep.acyclic = False
-        rep.cycle = [channel_label(topo, int(c), V) for c in cyc]
-        rep.cycle_ids = [int(c) for c in cyc]
-        ring = [int(c) for c in cyc] + [int(cyc[0])]
-        for a, b in zip(ring[:-1], ring[1:]):
-            rep.routes.append(_witness(topo, g, wit, V, a, b))
+    _add_cycle(rep, topo, V, wit >= 0, cyc, lambda a, b: _witness(topo, g, wit, V, a, b))
     rep.seconds = time.perf_counter() - t0
     return rep
 

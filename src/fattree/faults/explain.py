@@ -1,7 +1,7 @@
 """One fault-tolerant route, explained hop by hop (``fattree route ... --faults``).
 
 The walk kernels record, per switch, how its output port was chosen (``trace`` of
-:func:`fattree.faults.kernel.ft_walk` / ``mikantc_walk``); this module turns that record
+the walk's ``route`` hook, e.g. :func:`fattree.faults.mikant.ft_walk`); this module turns that record
 into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
 could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
 cube multipath) and why a route failed. The generic rules' walk (the family's routing,
@@ -26,7 +26,8 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .kernel import (
+from .hooks import OK, STATUS_NAMES
+from .mikant import (
     HOW_CUBE,
     HOW_GODOWN,
     HOW_MISROUTE,
@@ -37,10 +38,6 @@ from .kernel import (
     KIND_TT,
     KIND_TX,
     KIND_XT,
-    OK,
-    STATUS_NAMES,
-    ft_walk,
-    walk_scratch,
 )
 from ..routing.kernel import route_ports
 from .algorithms import FTAlgorithm
@@ -49,7 +46,7 @@ from .generic import HOW_MISROUTE as G_MISROUTE
 from .generic import HOW_NAMES as G_HOW_NAMES
 from .gwalk import GenericRouter
 from .records import FTExplanation
-from .walks import engine_of, walk_of
+from .walks import walk_of
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
 _REFS = {
@@ -70,72 +67,19 @@ _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
-    """(status, hops, switches, trace, vc per hop or None) from the family's kernel."""
-    if engine_of(topo.family) == "mikant":
-        from .cdg import walk_cap, ft_vc
-
-        k, n = int(topo.params["k"]), int(topo.params["n"])
-        cap = walk_cap(n)
-        sw = np.full(cap, -1, np.int64)
-        ports = np.full(cap, -1, np.int64)
-        trace = np.full((cap, 4), -1, np.int64)
-        st, hops, nsw = ft_walk(
-            k,
-            n,
-            topo.port_peer,
-            topo.link_index,
-            stamp,
-            1,
-            alg.flags,
-            model == "lookahead",
-            src,
-            start,
-            dst,
-            sw,
-            ports,
-            *walk_scratch(k, n),
-            trace,
-        )
-        vcs, in_port, vc = [], -1, 0
-        for i in range(nsw if st == OK else max(nsw - 1, 0)):
-            vc = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), 64))
-            vcs.append(vc)
-            in_port = int(topo.port_peer_port[sw[i], ports[i]])
-        return st, hops, nsw, sw, ports, trace, vcs
-    from .mikantc import check_tie_break, cube_tables, mikantc_scratch, mikantc_walk, walk_capacity
-
-    if model != "local":
-        raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
-    tb = cube_tables(topo)
-    rnd = check_tie_break(tie_break)
-    cap = walk_capacity(tb.k, tb.n)
-    sw = np.full(cap, -1, np.int64)
-    ports = np.full(cap, -1, np.int64)
-    trace = np.full((cap, 4), -1, np.int64)
-    st, hops, nsw = mikantc_walk(
-        tb.k,
-        tb.n,
-        tb.codes,
-        tb.cpos,
-        tb.near,
-        tb.outer,
-        topo.port_peer,
-        topo.link_index,
-        stamp,
-        1,
-        alg.flags,
-        rnd,
-        int(seed),
-        int(packet),
-        src,
-        start,
-        dst,
-        sw,
-        ports,
-        *mikantc_scratch(tb.k, tb.n),
-        trace,
+    """(status, hops, switches, trace, vc per hop or None) from the family's walk."""
+    walk = walk_of(topo.family)
+    if model not in walk.models:
+        only = ", ".join(repr(m) for m in walk.models)
+        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
+    trace = np.full((walk.capacity(topo), 4), -1, np.int64)
+    look = model == "lookahead"
+    st, hops, nsw, sw, ports = walk.route(
+        topo, alg.flags, look, src, start, dst, stamp, tie_break, int(seed), int(packet), trace
     )
-    return st, hops, nsw, sw, ports, trace, None
+    nport = nsw if st == OK else max(nsw - 1, 0)
+    vcs = None if walk.hop_vcs is None else walk.hop_vcs(topo, sw, ports, nport)
+    return st, hops, nsw, sw, ports, trace, vcs
 
 
 def explain_route(
@@ -321,15 +265,15 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
     ev: list[dict] = []
     if nsw == 0:
         ev.append(
-            {
-                "hop": 0,
-                "switch": None,
-                "event": "fail",
-                "algorithm": None,
-                "text": f"the source's node link {topo.node_label(src)}–"
+            _event(
+                0,
+                None,
+                "fail",
+                None,
+                f"the source's node link {topo.node_label(src)}–"
                 f"{topo.switch_label(int(topo.node_switch[src]))} is faulty: "
                 f"nothing can route around a node's only link",
-            }
+            )
         )
         return ev
     trigger = 0
@@ -339,16 +283,7 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
         here = topo.switch_label(a)
 
         def add(event, text, algorithm=None, **extra):
-            ev.append(
-                {
-                    "hop": i + 1,  # noqa: B023  (called in this iteration)
-                    "switch": here,  # noqa: B023
-                    "event": event,
-                    "algorithm": algorithm,  # noqa: B023  (called in this iteration)
-                    "text": text,
-                    **extra,
-                }
-            )
+            ev.append(_event(i + 1, here, event, algorithm, text, **extra))  # noqa: B023
 
         if fault >= 0:
             cls, covers = _fault_class(topo, a, fault, dst)
@@ -457,13 +392,14 @@ __all__ = ["FTExplanation", "explain_route"]
 # misroute and the reason of a failure.
 
 
-def _faulty_ports(topo, a, faulty) -> str:
-    bad = [
-        f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
-        for p in range(topo.max_ports)
-        if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]
-    ]
-    return ", ".join(bad) if bad else "none"
+def _event(hop, switch, event, algorithm, text, **extra) -> dict:
+    return {
+        "hop": hop,
+        "switch": switch,
+        "event": event,
+        "algorithm": algorithm,
+        "text": text,
+    } | extra
 
 
 def explain_generic(
@@ -480,27 +416,27 @@ def explain_generic(
     rows, events = [], []
     if g.is_table:
         events.append(
-            {
-                "hop": 0,
-                "switch": None,
-                "event": "table",
-                "algorithm": alg.name,
-                "text": f"{alg.name}: forwarding tables ({topo.n_switches} switches × "
+            _event(
+                0,
+                None,
+                "table",
+                alg.name,
+                f"{alg.name}: forwarding tables ({topo.n_switches} switches × "
                 f"{topo.n_nodes} destinations) recomputed on the surviving "
                 f"graph; VC layers by up*/down* turns",
-            }
+            )
         )
     if src is not None and len(sws) == 0:
         events.append(
-            {
-                "hop": 0,
-                "switch": None,
-                "event": "fail",
-                "algorithm": None,
-                "text": f"the source's node link {topo.node_label(int(src))}–"
+            _event(
+                0,
+                None,
+                "fail",
+                None,
+                f"the source's node link {topo.node_label(int(src))}–"
                 f"{topo.switch_label(int(topo.node_switch[int(src)]))} is "
                 f"faulty: nothing can route around a node's only link",
-            }
+            )
         )
     used = 0
     for i, (a, p) in enumerate(zip(sws, ports)):
@@ -529,6 +465,7 @@ def explain_generic(
                 )
             else:
                 why = f"{g.ctx.routing}'s port {p0} leads back or (lookahead) to a dead end"
+            # (the port before the text: the key order of route --json)
             events.append(
                 {
                     "hop": i + 1,
@@ -542,42 +479,42 @@ def explain_generic(
             if how == G_MISROUTE:
                 used += 1
                 events.append(
-                    {
-                        "hop": i + 1,
-                        "switch": here,
-                        "event": "misroute",
-                        "algorithm": alg.name,
-                        "text": f"no healthy minimal port (faulty here: "
-                        f"{_faulty_ports(topo, a, faulty)}); misroute {used} of "
+                    _event(
+                        i + 1,
+                        here,
+                        "misroute",
+                        alg.name,
+                        f"no healthy minimal port (faulty here: "
+                        f"{_faulty_here(topo, a, faulty)}); misroute {used} of "
                         f"{g.ctx.budget} to port {p} → "
                         f"{topo.vertex_label(int(topo.port_peer[a, p]))}, then "
                         f"{g.ctx.routing} again",
-                    }
+                    )
                 )
             else:
                 events.append(
-                    {
-                        "hop": i + 1,
-                        "switch": here,
-                        "event": "alternative",
-                        "algorithm": alg.name,
-                        "text": f"another minimal port: {p} → "
+                    _event(
+                        i + 1,
+                        here,
+                        "alternative",
+                        alg.name,
+                        f"another minimal port: {p} → "
                         f"{topo.vertex_label(int(topo.port_peer[a, p]))} "
                         f"({g.ctx.candidates})",
-                    }
+                    )
                 )
     if st != OK and len(sws) > 0:
         a = int(sws[-1])
         events.append(
-            {
-                "hop": len(sws),
-                "switch": topo.switch_label(a),
-                "event": "fail",
-                "algorithm": None,
-                "text": f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
-                f"(faulty ports here: {_faulty_ports(topo, a, faulty)})"
+            _event(
+                len(sws),
+                topo.switch_label(a),
+                "fail",
+                None,
+                f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
+                f"(faulty ports here: {_faulty_here(topo, a, faulty)})"
                 + ("" if alg.rule != 2 else f"; misroutes left: {g.ctx.budget - used}"),
-            }
+            )
         )
     path = [topo.node_label(int(src))] if src is not None else []
     path += [topo.switch_label(int(x)) for x in sws]

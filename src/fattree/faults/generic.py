@@ -31,7 +31,7 @@ from numba import njit
 
 from ..routing.kernel import route_ports
 from .algorithms import RULE_DETOUR, RULE_SHORTEST_T, RULE_SP
-from .kernel import DEAD_END, NO_RULE, OK, TTL
+from .mikant import DEAD_END, NO_RULE, OK, TTL
 
 # how a port was chosen (state[3] after ft_hop; the trace of explain)
 HOW_DEFAULT = 0  # the family's routing port

@@ -26,7 +26,7 @@ from .generic import (
     updown_order,
     ft_walk_generic,
 )
-from .kernel import DEAD_END, NO_RULE, OK, TTL
+from .mikant import DEAD_END, NO_RULE, OK, TTL
 from .mcdraw import surviving_csr
 
 TABLE_LIMIT_BYTES = 1 << 30

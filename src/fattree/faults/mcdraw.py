@@ -13,9 +13,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Registry
 from ..topology import Topology
-from .kernel import OK, TTL
+from .hooks import OK, TTL
 
 CHUNK = 512  # trials per parallel task: fixed, so results never depend on thread count
 
@@ -124,11 +123,6 @@ def chunk_scratch(pool_lo, n_links, n_faults, V):
     )
 
 
-# Per fault engine (faults/walks.py): ``context(topo, tie_break)``, the walk context the one
-# Monte Carlo loop takes (faults/montecarlo.py ``_trials``; None for the generic rules).
-STUDY_KERNELS: Registry = Registry("fault-study engine")
-
-
 def surviving_csr(topo: Topology, switches_only: bool = False):
     """(indptr, neighbours, link ids) over every vertex; ``switches_only``: switch-switch
     links only (node links come first in ``topo.links``, ids kept)."""
@@ -143,3 +137,72 @@ def surviving_csr(topo: Topology, switches_only: bool = False):
     indptr = np.zeros(topo.n_vertices + 1, np.int64)
     np.add.at(indptr, src + 1, 1)
     return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
+
+
+@njit(cache=True)
+def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark, queue):
+    """BFS distance from node src to node t on the surviving graph (-1: disconnected).
+
+    Bidirectional and level-synchronous: the side with the smaller frontier expands one
+    whole level at a time, and the first level that meets the other side gives the
+    minimum over that level, which is the distance. ``seen`` marks are ``2*seen_mark``
+    (source side) and ``2*seen_mark + 1`` (destination side), so a caller only needs
+    increasing marks.
+    """
+    if src == t:
+        return 0
+    V = queue.shape[0]
+    ms = 2 * seen_mark
+    mt = ms + 1
+    seen[src] = ms
+    dist[src] = 0
+    seen[t] = mt
+    dist[t] = 0
+    queue[0] = src
+    hs, ts = 0, 1  # source side: queue[hs:ts]
+    queue[V - 1] = t
+    ht, tt = 0, 1  # destination side: queue[V-1-ht], ... going down
+    while hs < ts and ht < tt:
+        if ts - hs <= tt - ht:
+            best = -1
+            end = ts
+            while hs < end:
+                v = queue[hs]
+                hs += 1
+                for j in range(indptr[v], indptr[v + 1]):
+                    if stamp[nbr_link[j]] == cur:
+                        continue
+                    u = nbr[j]
+                    if seen[u] == mt:
+                        d = dist[v] + 1 + dist[u]
+                        if best < 0 or d < best:
+                            best = d
+                    elif seen[u] != ms:
+                        seen[u] = ms
+                        dist[u] = dist[v] + 1
+                        queue[ts] = u
+                        ts += 1
+            if best >= 0:
+                return best
+        else:
+            best = -1
+            end = tt
+            while ht < end:
+                v = queue[V - 1 - ht]
+                ht += 1
+                for j in range(indptr[v], indptr[v + 1]):
+                    if stamp[nbr_link[j]] == cur:
+                        continue
+                    u = nbr[j]
+                    if seen[u] == ms:
+                        d = dist[v] + 1 + dist[u]
+                        if best < 0 or d < best:
+                            best = d
+                    elif seen[u] != mt:
+                        seen[u] = mt
+                        dist[u] = dist[v] + 1
+                        queue[V - 1 - tt] = u
+                        tt += 1
+            if best >= 0:
+                return best
+    return -1

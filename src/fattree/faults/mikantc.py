@@ -7,7 +7,7 @@ cube from the intermediate ``T_0`` of the destination to its corner. A packet al
 in the destination cube (same group, same digits ``T_{n-2..1}``) is routed inside the
 cube. Fault handling (004 Algorithm 1): cube hops take another shortest-path dimension
 (hypercube multipath, flag ``CUBE``); the tree part uses the MiKANT detours of
-``kernel.py`` on the tree digits, except that Go-Down at level 1 lands on another
+``mikant.py`` on the tree digits, except that Go-Down at level 1 lands on another
 intermediate of the destination cube and continues through the cube.
 Choices and evidence: ``docs/faults-mikantc.md``.
 
@@ -21,6 +21,7 @@ cube ``q`` is position ``D = q·k + j`` at stage 0).
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,10 +29,9 @@ from numba import njit
 
 from ..errors import ParameterError
 from ..routing.shared import alg1_iparams, alg1_port
-from ..topology import Topology
+from ..topology import FAMILIES, Topology
 from ..topology.families.cat import nearest_intermediate
-from .algorithms import CUBE, ESCAPE, GDL, ROOT, UPALT
-from .kernel import (
+from .mikant import (
     DEAD_END,
     HOW_CUBE,
     HOW_GODOWN,
@@ -58,9 +58,30 @@ from .kernel import (
     start_crossing_detour,
     step_ports,
     upalt_port,
+    pack_state,
+    unpack_state,
     walk_budget,
 )
-from .walks import engine_of
+from .hooks import (
+    CUBE,
+    ESCAPE,
+    FI_FLAGS,
+    FI_K,
+    FI_N,
+    FI_N_NODES,
+    GDL,
+    ROOT,
+    UPALT,
+    VIEW_FIELDS,
+    W_IP,
+    W_PORT,
+    W_SCR,
+    W_SW,
+    W_VCS,
+    FaultWalk,
+    SimSetup,
+    register_walk,
+)
 from .mcdraw import mix
 
 TIE_BREAKS = ("dimension", "random")
@@ -97,7 +118,7 @@ def cube_tables(topo: Topology) -> CubeTables:
     ----------
     004 §2.1–2.2 (intermediate switches); docs/families/hybrids.md (labels).
     """
-    if engine_of(topo.family) != "mikantc":
+    if FAMILIES.get(topo.family).facets.fault_walk != "mikantc":
         raise ParameterError(f"topology family {topo.family!r}: MiKANTC routing needs a mikantc")
     k, n = int(topo.params["k"]), int(topo.params["n"])
     codes = np.asarray(topo.meta["intermediate_codes"], np.int64)
@@ -199,7 +220,7 @@ def mikantc_hop(
 
     ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
     source's node link included); ``state`` (``ST_COLS`` int64, as
-    :func:`fattree.faults.kernel.mikant_hop`'s): the packet's walk state, updated in
+    :func:`fattree.faults.mikant.mikant_hop`'s): the packet's walk state, updated in
     place; ``ports`` 2k and ``dims`` k scratch; ``rnd``/``seed``/``pkt``: the random cube
     tie-break. Allocation-free, O(1) per call (bounded by k and n).
     """
@@ -426,7 +447,7 @@ def mikantc_walk(
     ``e`` is faulty when ``stamp[e] == cur``. Hops count links, both node links included.
     ``rnd``: the paper's random cube tie-break (seeded by ``seed`` and the packet key
     ``pkt``) instead of dimension order. ``trace``: optional per-switch record of how
-    each port was chosen, as in :func:`fattree.faults.kernel.ft_walk` (compiled out when
+    each port was chosen, as in :func:`fattree.faults.mikant.ft_walk` (compiled out when
     omitted).
     """
     M = 1 << k
@@ -514,78 +535,6 @@ def walk_capacity(k: int, n: int) -> int:
     return 10 * n + 12 + 4 * k + (2 * n + k) * (2 * n + 2 * k + 6)
 
 
-def mikantc_route_arrays(
-    topo: Topology,
-    flags: int,
-    src: int | None,
-    dst: int,
-    faulty: np.ndarray,
-    *,
-    start_switch: int | None = None,
-    tie_break: str = "dimension",
-    seed: int = 0,
-    packet: int = 0,
-):
-    """Walk one packet: ``(status, hops, switches, ports)`` (for :func:`fattree.faults.ft_route`).
-
-    Examples
-    --------
-    >>> import fattree, numpy as np
-    >>> t = fattree.build("mikantc:k=3,n=3")
-    >>> st, hops, sw, _ = mikantc_route_arrays(t, 0, t.find("n0.0.0.0.0.1.0"),
-    ...                                        t.find("n1.0.0.0.0.1.0"), np.zeros(t.n_links, bool))
-    >>> st, hops, [t.switch_label(s) for s in sw[1:4]]
-    (0, 7, ['s0.0.0.0.0.0.0', 's0.1.0.0.0.0.0', 's1.1.0.0.0.0.0'])
-
-    References
-    ----------
-    004 §3.2 and Algorithm 1; docs/faults-mikantc.md.
-    """
-    tb = cube_tables(topo)
-    rnd = check_tie_break(tie_break)
-    for name, v in (("dst", dst), ("src", src)):
-        if v is not None and not 0 <= int(v) < topo.n_nodes:
-            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
-    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
-        raise ParameterError(
-            f"start_switch={start_switch!r} is invalid: a switch id in "
-            f"[0, {topo.n_switches}) when src is None"
-        )
-    faulty = np.asarray(faulty, bool)
-    if faulty.shape != (topo.n_links,):
-        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    stamp = faulty.astype(np.int64)
-    cap = walk_capacity(tb.k, tb.n)
-    sw = np.full(cap, -1, np.int64)
-    ports = np.full(cap, -1, np.int64)
-    ip, scr = mikantc_scratch(tb.k, tb.n)
-    status, hops, nsw = mikantc_walk(
-        tb.k,
-        tb.n,
-        tb.codes,
-        tb.cpos,
-        tb.near,
-        tb.outer,
-        topo.port_peer,
-        topo.link_index,
-        stamp,
-        1,
-        int(flags),
-        rnd,
-        int(seed),
-        int(packet),
-        -1 if src is None else int(src),
-        -1 if start_switch is None else int(start_switch),
-        int(dst),
-        sw,
-        ports,
-        ip,
-        scr,
-    )
-    nport = nsw if status == OK else max(nsw - 1, 0)
-    return int(status), int(hops), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]]
-
-
 def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int = 0) -> np.ndarray:
     """(N, N) hop counts of ``sp`` between every pair of nodes (0 on the diagonal); small N only.
 
@@ -655,13 +604,241 @@ def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd
     return out
 
 
+# ------------------------------------------------- the walk's hooks (faults/hooks.py)
+
+
+def _route(topo, flags, lookahead, src, start, dst, stamp, tie_break, seed, packet, trace):
+    tb = cube_tables(topo)
+    rnd = check_tie_break(tie_break)
+    sw = np.full(walk_capacity(tb.k, tb.n), -1, np.int64)
+    ports = np.full(walk_capacity(tb.k, tb.n), -1, np.int64)
+    ip, scr = mikantc_scratch(tb.k, tb.n)
+    cube = (tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer, topo.link_index)
+    # without a trace the compiled walk of ``route --faults`` serves (the record compiled out)
+    extra = () if trace is None else (trace,)
+    st, hops, nsw = mikantc_walk(
+        *cube,
+        stamp,
+        1,
+        int(flags),
+        rnd,
+        int(seed),
+        int(packet),
+        src,
+        start,
+        dst,
+        sw,
+        ports,
+        ip,
+        scr,
+        *extra,
+    )
+    return st, hops, nsw, sw, ports
+
+
+MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
+MikantcStudy.__doc__ = (
+    "004's MiKANTC Algorithm 1 in the Monte Carlo loop: MiKANTC(k, n), its cube tables "
+    "(cube_tables) and the random tie-break flag."
+)
+
+
+def _study(topo, tie_break):
+    tb = cube_tables(topo)
+    rnd = np.bool_(check_tie_break(tie_break))
+    return MikantcStudy(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, rnd)
+
+
+@njit(cache=True, inline="always")
+def _study_scratch(wk):
+    return mikantc_scratch(wk.k, wk.n)
+
+
+@njit(cache=True, inline="always")
+def _study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+    return mikantc_walk(
+        wk.k,
+        wk.n,
+        wk.codes,
+        wk.cpos,
+        wk.near,
+        wk.outer,
+        rt.port_peer,
+        rt.link_index,
+        stamp,
+        cur,
+        np.int64(flags),
+        wk.rnd,
+        seed,
+        pkt,
+        s,
+        -1,
+        t,
+        out_sw,
+        out_port,
+        ip,
+        scr,
+    )
+
+
+@njit(cache=True, inline="always")
+def _study_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
+    _, d0, _ = _study_walk(wk, rt, stamp, -1, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt)
+    # sp is minimal except between two nodes of one cube when k >= 5 (004 routes those
+    # inside the cube; docs/faults-mikantc.md): there the BFS always runs
+    group = ((1 << wk.k) - wk.k) * wk.k
+    return d0, wk.k <= 4 or s // group != t // group
+
+
+FaultsMikantc = namedtuple("FaultsMikantc", VIEW_FIELDS)
+FaultsMikantc.__doc__ = "The simulator's fault view of MiKANTC's walk (sim/faulthop.py)."
+
+
+def _sim_setup(topo, flags) -> SimSetup:
+    k, n = int(topo.params["k"]), int(topo.params["n"])
+    tb = cube_tables(topo)
+    arrays = (tb.codes, tb.cpos, tb.near, tb.outer)
+    cube = np.full((4, max(len(a) for a in arrays)), -1, np.int64)
+    for r, a in enumerate(arrays):
+        cube[r, : len(a)] = a
+    pp = np.zeros((1, 1), np.int64)
+    ip = alg1_iparams(k, n)
+    width = max(walk_capacity(k, n) + 2, len(ip), 2 * k, ST_COLS)
+    budget = int(walk_budget(flags, n, k))
+    return SimSetup(k, n, ip, width, pp, cube, budget)
+
+
+@njit(cache=True, inline="always")
+def _pkt_key(fi, src, dst):
+    """The packet key of a walk in the simulator (its misroute draws): fixed by the pair."""
+    return src * (2 * fi[FI_K] ** fi[FI_N]) + dst
+
+
+@njit(cache=True)
+def _sim_walk(f, src, dst):
+    """004's Algorithm 1 into the view's scratch (misroute draws keyed by the pair)."""
+    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
+    st, _, nsw = mikantc_walk(
+        fi[FI_K],
+        fi[FI_N],
+        cube[0],
+        cube[1],
+        cube[2],
+        cube[3],
+        rt.port_peer,
+        rt.link_index,
+        f.ft_stamp,
+        np.int64(1),
+        fi[FI_FLAGS],
+        False,
+        0,
+        _pkt_key(fi, src, dst),
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+        ws[W_IP],
+        ws[W_SCR : W_SCR + 10],
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _sim_tops(f, nsw, V):
+    """One class (004's walk is deadlock-free on its own)."""
+    f.ft_ws[W_VCS, :nsw] = 0
+    return 0
+
+
+@njit(cache=True)
+def _sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
+    """The walk's own hop on the state in the header (``pk[p, col_ft]``, updated)."""
+    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
+    port_peer = rt.port_peer
+    k = fi[FI_K]
+    scr = ws[W_SCR : W_SCR + 10]
+    state = scr[1, :ST_COLS]
+    unpack_state(pk[p, col_ft], state)
+    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
+    q, _ = mikantc_hop(
+        k,
+        fi[FI_N],
+        cube[0],
+        cube[1],
+        cube[2],
+        cube[3],
+        ws[W_IP],
+        port_peer,
+        rt.link_index,
+        f.ft_stamp,
+        np.int64(1),
+        fi[FI_FLAGS],
+        False,
+        0,
+        _pkt_key(fi, pk[p, col_src], dst),
+        np.int64(sw),
+        np.int64(prev),
+        np.int64(hop + 1),
+        np.int64(dst),
+        state,
+        scr[0, : 2 * k],
+        scr[2, :k],
+        None,
+        np.int64(0),
+    )
+    pk[p, col_ft] = pack_state(state)
+    return q
+
+
+@njit(cache=True)
+def _sim_class(f, sw, in_port, in_vc, out_port, hop, V):
+    return -1 if V <= 1 else 0
+
+
+register_walk(
+    FaultWalk(
+        "mikantc",
+        ("local",),
+        "004's Algorithm 1 is local",
+        vc_classes=False,
+        generic_rules=False,
+        tie_break=True,
+        route=_route,
+        capacity=lambda topo: walk_capacity(int(topo.params["k"]), int(topo.params["n"])),
+        study=_study,
+        study_type=MikantcStudy,
+        study_scratch=_study_scratch,
+        study_walk=_study_walk,
+        study_fault_free=_study_fault_free,
+        cut_off=False,
+        sim_setup=_sim_setup,
+        sim_view=FaultsMikantc,
+        sim_walk=_sim_walk,
+        sim_tops=_sim_tops,
+        sim_port=_sim_port,
+        sim_class=_sim_class,
+        vc_rule="one class (004's walk)",
+        warmup=(
+            (
+                "the simulator with MiKANTC's fault walk",
+                ["simulate", "mikantc:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
+            ),
+            (
+                "the fault Monte Carlo of MiKANTC",
+                ["faults", "mikantc:k=2,n=2", "--trials", "200", "--rates", "0.1"],
+            ),
+        ),
+    )
+)
+
+
 __all__ = [
     "CubeTables",
     "cube_tables",
     "mikantc_hop",
     "mikantc_scratch",
     "mikantc_walk",
-    "mikantc_route_arrays",
     "fault_free_lengths",
     "TIE_BREAKS",
 ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +20,6 @@ from numba.extending import overload
 from ..version import __version__
 from ..errors import ParameterError
 from ..topology import Topology
-from .mikantc import check_tie_break, cube_tables, mikantc_scratch, mikantc_walk
 from .algorithms import (
     RULE_SHORTEST_T,
     RULE_SP,
@@ -31,26 +29,20 @@ from .algorithms import (
     resolve_algorithms,
 )
 from .generic import ft_walk_generic_into, route_length, updown_distance, updown_order
-from .kernel import OK, ft_walk, oracle_bfs, walk_scratch
-from .mcdraw import CHUNK, STUDY_KERNELS, chunk_scratch, draw, record_outcome, surviving_csr
+from .hooks import FAULT_WALKS, OK, walk_by_type
+from .mcdraw import CHUNK, chunk_scratch, draw, oracle_bfs, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here)
-from .walks import GENERIC_ENGINE, engine_of, walk_of
+from .walks import walk_of
 
 
-# The paper walk of a family plugs into the one Monte Carlo loop through a small named
-# tuple whose type names the walk (None: the generic rules only). Each piece below
-# resolves when the loop is typed, so a study compiles its own walk and no other.
-MikantStudy = namedtuple("MikantStudy", "k n")
-MikantStudy.__doc__ = "001's MiKANT walk in the Monte Carlo loop: MiKANT(k, n)."
-MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
-MikantcStudy.__doc__ = (
-    "004's MiKANTC Algorithm 1 in the Monte Carlo loop: MiKANTC(k, n), its cube tables "
-    "(faults/mikantc.py cube_tables) and the random tie-break flag."
-)
+# A family's paper walk plugs into the one Monte Carlo loop through its study context
+# (``FaultWalk.study``: a named tuple whose type names the walk; None: the generic rules
+# only). Each piece below resolves from the walk's record when the loop is typed, so a
+# study compiles its own walk and no other.
 
 
-def _wk_class(wk):
-    return getattr(wk, "instance_class", None)
+def _walk(wk):
+    return walk_by_type(getattr(wk, "instance_class", None))
 
 
 def _study_scratch(wk):
@@ -59,21 +51,21 @@ def _study_scratch(wk):
 
 @overload(_study_scratch)
 def _ov_study_scratch(wk):
-    if _wk_class(wk) is MikantcStudy:
-        return lambda wk: mikantc_scratch(wk.k, wk.n)
-    if _wk_class(wk) is MikantStudy:
-        return lambda wk: walk_scratch(wk.k, wk.n)
-    return lambda wk: walk_scratch(2, 2)
+    w = _walk(wk)
+    if w is None:
+        return lambda wk: (np.zeros(1, np.int64), np.zeros((1, 1), np.int64))
+    fn = w.study_scratch
+    return lambda wk: fn(wk)
 
 
 def _a1_shortcut(wk):
-    """Whether Algorithm 1 is walked once per trial and stands for every detour algorithm
-    whose route it is (MiKANT: they act only at a faulty port of it)."""
+    """Whether the walk with no detour is walked once per trial and stands for every
+    detour algorithm whose route it is (``FaultWalk.a1_shortcut``)."""
 
 
 @overload(_a1_shortcut)
 def _ov_a1_shortcut(wk):
-    ok = _wk_class(wk) is MikantStudy
+    ok = _walk(wk) is not None and _walk(wk).a1_shortcut
     return lambda wk: ok
 
 
@@ -84,61 +76,16 @@ def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr
 
 @overload(_paper_walk)
 def _ov_paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-    if _wk_class(wk) is MikantStudy:
-
-        def impl(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-            # flags and look as plain int64 / bool: one compiled walk for both call sites
-            return ft_walk(
-                wk.k,
-                wk.n,
-                rt.port_peer,
-                rt.link_index,
-                stamp,
-                cur,
-                np.int64(flags),
-                np.bool_(look),
-                s,
-                -1,
-                t,
-                out_sw,
-                out_port,
-                ip,
-                scr,
-            )
-
-        return impl
-    if _wk_class(wk) is MikantcStudy:
-
-        def impl(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-            return mikantc_walk(
-                wk.k,
-                wk.n,
-                wk.codes,
-                wk.cpos,
-                wk.near,
-                wk.outer,
-                rt.port_peer,
-                rt.link_index,
-                stamp,
-                cur,
-                np.int64(flags),
-                wk.rnd,
-                seed,
-                pkt,
-                s,
-                -1,
-                t,
-                out_sw,
-                out_port,
-                ip,
-                scr,
-            )
-
-        return impl
-    return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
-        0,
-        0,
-        0,
+    w = _walk(wk)
+    if w is None:
+        return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
+            0,
+            0,
+            0,
+        )
+    fn = w.study_walk
+    return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: fn(
+        wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt
     )
 
 
@@ -149,18 +96,12 @@ def _fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, sc
 
 @overload(_fault_free)
 def _ov_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
-    if _wk_class(wk) is MikantcStudy:
-
-        def impl(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
-            _, d0, _ = _paper_walk(
-                wk, rt, stamp, -1, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt
-            )
-            # sp is minimal except between two nodes of one cube when k >= 5 (004 routes
-            # those inside the cube; docs/faults-mikantc.md): there the BFS always runs
-            group = ((1 << wk.k) - wk.k) * wk.k
-            return d0, wk.k <= 4 or s // group != t // group
-
-        return impl
+    w = _walk(wk)
+    if w is not None and w.study_fault_free is not None:
+        fn = w.study_fault_free
+        return lambda wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt: (
+            fn(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt)
+        )
 
     def impl(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
         return route_length(rt, rt.node_switch[s], t, cap, buf) + 1, minimal
@@ -169,13 +110,13 @@ def _ov_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip,
 
 
 def _cut_off(wk, stamp, cur, s, t):
-    """A node's only link is faulty (the oracle's answer without a search); never with
-    MiKANTC's walk, whose loop always let the search answer."""
+    """A node's only link is faulty (the oracle's answer without a search); never with a
+    walk whose loop always let the search answer (``FaultWalk.cut_off`` False)."""
 
 
 @overload(_cut_off)
 def _ov_cut_off(wk, stamp, cur, s, t):
-    if _wk_class(wk) is MikantcStudy:
+    if _walk(wk) is not None and not _walk(wk).cut_off:
         return lambda wk, stamp, cur, s, t: False
     return lambda wk, stamp, cur, s, t: stamp[s] == cur or stamp[t] == cur
 
@@ -339,26 +280,25 @@ def _trials(
 
 def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
     """Validate a study of ``topo`` and return ``run(rate_idx, faults, succ, length, olen,
-    ttl)`` over :func:`_trials` with the family's walk (``STUDY_KERNELS``, by engine)."""
+    ttl)`` over :func:`_trials` with the family's walk (its ``FaultWalk.study`` context)."""
     from ..routing.algorithms import updown_root
     from .rules import context
 
     walk = walk_of(topo.family)
     tie_break = options.get("tie_break", "dimension")
-    if walk is None or not walk.tie_break:
-        if tie_break != "dimension":
-            raise ParameterError(
-                f"tie_break={tie_break!r} is invalid for "
-                f"{topo.family}: only mikantc has a cube tie-break (Algorithm 1 "
-                f"has no tie to break)"
-            )
+    if (walk is None or not walk.tie_break) and tie_break != "dimension":
+        cubes = ", ".join(n for n, w in FAULT_WALKS.items() if w.tie_break)
+        raise ParameterError(
+            f"tie_break={tie_break!r} is invalid for {topo.family}: only {cubes} has a "
+            f"cube tie-break (Algorithm 1 has no tie to break)"
+        )
     for a, m in walks:
         if walk is not None and a.walked_on(topo.family) and m not in walk.models:
             raise ParameterError(
                 f"model={m!r} is not defined for {topo.family}: only "
                 f"{', '.join(repr(x) for x in walk.models)} ({walk.why})"
             )
-    wk = STUDY_KERNELS.get(engine_of(topo.family))(topo, tie_break)
+    wk = None if walk is None else walk.study(topo, tie_break)
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
     scsr = surviving_csr(topo, switches_only=True)
@@ -400,23 +340,6 @@ def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, *
         )
 
     return run
-
-
-def _mikant_study(topo: Topology, tie_break: str):
-    return MikantStudy(int(topo.params["k"]), int(topo.params["n"]))
-
-
-def _mikantc_study(topo: Topology, tie_break: str):
-    tb = cube_tables(topo)
-    return MikantcStudy(
-        tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, np.bool_(check_tie_break(tie_break))
-    )
-
-
-# per fault engine (faults/walks.py): the walk context the loop takes (None: generic rules)
-STUDY_KERNELS.add(GENERIC_ENGINE, lambda topo, tie_break: None)
-STUDY_KERNELS.add("mikant", _mikant_study)
-STUDY_KERNELS.add("mikantc", _mikantc_study)
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -518,12 +441,6 @@ def evaluate(
     """
     t0 = time.perf_counter()
 
-    engine = engine_of(topo.family)
-    if engine not in STUDY_KERNELS:
-        raise ParameterError(
-            f"topology family {topo.family!r}: its fault engine {engine!r} has no fault "
-            f"study (engines: {', '.join(STUDY_KERNELS.names())})"
-        )
     if isinstance(rates, str):
         rates = parse_rates(rates)
     rates = [float(r) for r in rates]

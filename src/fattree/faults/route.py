@@ -9,8 +9,8 @@ import numpy as np
 from ..errors import ParameterError
 from ..topology import Topology
 from .algorithms import FT_ALGORITHMS, check_model, resolve_algorithms
-from .kernel import OK, STATUS_NAMES, ft_walk, walk_scratch
-from .walks import engine_of
+from .hooks import OK, STATUS_NAMES
+from .walks import walk_of
 
 
 @dataclass(frozen=True)
@@ -39,14 +39,6 @@ class FTRoute:
         }
 
 
-def _require_mikant(topo: Topology) -> tuple[int, int]:
-    if engine_of(topo.family) != "mikant":
-        raise ParameterError(
-            f"fault-tolerant walks of 001 are defined for mikant, not {topo.family!r}"
-        )
-    return topo.params["k"], topo.params["n"]
-
-
 def ft_route(
     topo: Topology,
     algorithm: str,
@@ -65,14 +57,14 @@ def ft_route(
     Parameters
     ----------
     topo : Topology
-        A MiKANT.
+        Any family with fault tolerance (its paper walk, or the generic rules).
     algorithm : str
         A name of :data:`FT_ALGORITHMS` other than ``oracle`` (e.g. ``"gns+xt+gdl"``).
     src, dst : int
         Node ids (``src=None`` with ``start_switch`` starts at a switch, as 001's examples).
     faulty : bool array over ``topo.links``
     model : {"local", "lookahead"}
-        MiKANTC: ``local`` only.
+        Those the family's walk defines (MiKANTC: ``local`` only).
     tie_break, seed, packet
         MiKANTC only: cube hops in dimension order, or the paper's random choice among the
         shortest-path dimensions fixed by (seed, packet, switch) (``faults/mikantc.py``).
@@ -91,122 +83,60 @@ def ft_route(
     ----------
     001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 §3–4 (MiKANTC).
     """
-    if not resolve_algorithms([algorithm], topo.family)[0].walked_on(topo.family):
-        return _generic_route(topo, algorithm, src, dst, faulty, model, start_switch)
-    if engine_of(topo.family) == "mikantc":
-        return _mikantc_route(
-            topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    check_model(model)
+    if alg.is_oracle:
+        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
+    if not alg.walked_on(topo.family):  # the generic rules
+        from .gwalk import GenericRouter
+
+        g = GenericRouter(topo, alg, faulty, model)
+        status, hops, sw, ports, _ = g.route(src, dst, start_switch)
+        model = "global" if g.is_table else model
+        return _result(topo, alg, model, status, src, dst, sw, ports, hops, g.faulty)
+    walk = walk_of(topo.family)
+    if model not in walk.models:
+        only = ", ".join(repr(m) for m in walk.models)
+        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
+    for name, v in (("dst", dst), ("src", src)):
+        if v is not None and not 0 <= int(v) < topo.n_nodes:
+            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
+    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
+        raise ParameterError(
+            f"start_switch={start_switch!r} is invalid: a switch id in "
+            f"[0, {topo.n_switches}) when src is None"
         )
-    k, n = _require_mikant(topo)
-    check_model(model)
-    (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
     faulty = np.asarray(faulty, bool)
     if faulty.shape != (topo.n_links,):
         raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    stamp = faulty.astype(np.int64)
-    cap = 20 * n + 40 + 4 * n * (2 * n + 6)
-    sw = np.full(cap, -1, np.int64)
-    ports = np.full(cap, -1, np.int64)
-    status, hops, nsw = ft_walk(
-        k,
-        n,
-        topo.port_peer,
-        topo.link_index,
-        stamp,
-        1,
-        alg.flags,
-        model == "lookahead",
-        -1 if src is None else src,
-        -1 if start_switch is None else start_switch,
-        dst,
-        sw,
-        ports,
-        *walk_scratch(k, n),
-    )
-    path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(int(s)) for s in sw[:nsw]]
-    if status == OK:
-        path.append(topo.node_label(dst))
-    bad = [
-        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-        for a, b in topo.links[np.nonzero(faulty)[0]]
-    ]
-    return FTRoute(
-        alg.name,
-        model,
-        status == OK,
-        STATUS_NAMES[status],
-        path,
-        [int(p) for p in ports[:nsw] if p >= 0][: nsw if status == OK else nsw],
-        int(hops),
-        bad,
-    )
-
-
-def _generic_route(topo, algorithm, src, dst, faulty, model, start_switch) -> FTRoute:
-    from .gwalk import GenericRouter
-
-    check_model(model)
-    (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
-    g = GenericRouter(topo, alg, faulty, model)
-    status, hops, sw, ports, _ = g.route(src, dst, start_switch)
-    path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(int(s)) for s in sw]
-    if status == OK:
-        path.append(topo.node_label(dst))
-    bad = [
-        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-        for a, b in topo.links[np.nonzero(g.faulty)[0]]
-    ]
-    return FTRoute(
-        alg.name,
-        "global" if g.is_table else model,
-        status == OK,
-        STATUS_NAMES[status],
-        path,
-        [int(p) for p in ports],
-        int(hops),
-        bad,
-    )
-
-
-def _mikantc_route(
-    topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet
-) -> FTRoute:
-    from .mikantc import mikantc_route_arrays
-
-    if check_model(model) != "local":
-        raise ParameterError(f"model={model!r} is not defined for mikantc: only 'local'")
-    (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
-    faulty = np.asarray(faulty, bool)
-    if faulty.shape != (topo.n_links,):
-        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    status, hops, sw, ports = mikantc_route_arrays(
+    status, hops, nsw, sw, ports = walk.route(
         topo,
         alg.flags,
-        src,
-        dst,
-        faulty,
-        start_switch=start_switch,
-        tie_break=tie_break,
-        seed=seed,
-        packet=packet,
+        model == "lookahead",
+        -1 if src is None else int(src),
+        -1 if start_switch is None else int(start_switch),
+        int(dst),
+        faulty.astype(np.int64),
+        tie_break,
+        int(seed),
+        int(packet),
+        None,
     )
+    nport = nsw if status == OK else max(nsw - 1, 0)
+    return _result(topo, alg, model, status, src, dst, sw[:nsw], ports[:nport], hops, faulty)
+
+
+def _result(topo, alg, model, status, src, dst, sws, ports, hops, faulty) -> FTRoute:
     path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(s) for s in sw]
+    path += [topo.switch_label(int(s)) for s in sws]
     if status == OK:
         path.append(topo.node_label(dst))
     bad = [
         (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
         for a, b in topo.links[np.nonzero(faulty)[0]]
     ]
-    return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, hops, bad)
+    ports = [int(p) for p in ports]
+    return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, int(hops), bad)
 
 
 __all__ = ["FTRoute", "ft_route", "FT_ALGORITHMS"]

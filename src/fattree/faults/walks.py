@@ -4,72 +4,18 @@ is found: the only place that maps a topology to its fault engine.
 A family declares its fault engine in its facets (``Facets.fault_walk``, in its own module
 under ``topology/families/``): ``None`` for the generic rules (:mod:`fattree.faults.generic`:
 ``sp``, ``minimal``, ``detour`` and the recomputed tables over the family's routing), or the
-name of an entry of :data:`FAULT_WALKS`, its paper walk (001's MiKANT detours, 004's
-MiKANTC Algorithm 1). Every consumer (the Monte Carlo loop, the explanation, the channel
-dependency graph, ``route --faults``, the simulator's per-hop call and its load bound) asks
-:func:`walk_of` and reads the entry, so no code outside a family's module compares family
-names. The walk's kernels are keyed by the same name where they are compiled
-(``STUDY_KERNELS`` of :mod:`fattree.faults.mcdraw`, the engines of ``sim/faulthop.py``).
+name of a paper walk (001's MiKANT detours, 004's MiKANTC Algorithm 1). Each walk's module
+registers one record of hooks (:class:`fattree.faults.hooks.FaultWalk`), and this module
+imports every walk module: every consumer (the Monte Carlo loop, the explanation, the
+channel dependency graph, ``route --faults``, the simulator's per-hop call and its load
+bound, ``fattree warmup``) asks :func:`walk_of` and calls the record's hooks, so no code
+outside a walk's module compares walk or family names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ..registry import Registry
-
-#: the key of the generic rules wherever engines are keyed by name (no paper walk)
-GENERIC_ENGINE = "generic"
-
-
-@dataclass(frozen=True)
-class FaultWalk:
-    """A paper walk: what it accepts beyond the generic rules.
-
-    Attributes
-    ----------
-    name : str
-        Its key (``Facets.fault_walk``, the algorithms' ``on``, the kernels' registries).
-    models : tuple of str
-        The fault-knowledge models it defines (``local``, ``lookahead``).
-    why : str
-        Why other models are refused (shown with the refusal).
-    vc_classes : bool
-        Whether it has deadlock-free VC classes of its own (``faults/cdg.py`` ``ft_vc``:
-        more than one VC in the simulator, ``deadlock --faults`` ranks); without them the
-        simulator runs it on one VC.
-    generic_rules : bool
-        Whether the family also offers the generic rules (``minimal``, ``detour``, the
-        tables) beside the walk; without them the names of the generic aliases
-        (``escape`` → ``detour``) are not rewritten either.
-    tie_break : bool
-        Whether it takes ``--tie-break`` (004's random choice among cube dimensions).
-    """
-
-    name: str
-    models: tuple[str, ...]
-    why: str
-    vc_classes: bool
-    generic_rules: bool
-    tie_break: bool = False
-
-
-FAULT_WALKS: Registry[FaultWalk] = Registry("fault walk")
-FAULT_WALKS.add(
-    "mikant",
-    FaultWalk("mikant", ("local", "lookahead"), "", vc_classes=True, generic_rules=True),
-)
-FAULT_WALKS.add(
-    "mikantc",
-    FaultWalk(
-        "mikantc",
-        ("local",),
-        "004's Algorithm 1 is local",
-        vc_classes=False,
-        generic_rules=False,
-        tie_break=True,
-    ),
-)
+from . import mikant, mikantc  # noqa: F401  (each registers its walk)
+from .hooks import FAULT_WALKS, GENERIC_ENGINE, FaultWalk
 
 
 def walk_of(family: str) -> FaultWalk | None:

@@ -9,7 +9,7 @@ callers import them from, so no private name crosses a subpackage boundary.
   (``routing/_load.py``); :func:`traffic_weights` the arguments it needs for a traffic
   spec (``routing/load.py``).
 * :func:`alg1_iparams`, :func:`alg1_port` — MiKANT's Algorithm 1 for the fault-tolerant
-  walks (``faults/kernel.py``, ``faults/mikantc.py``): routing's own ``alg1`` rule
+  walks (``faults/mikant.py``, ``faults/mikantc.py``): routing's own ``alg1`` rule
   (``_mikant_ports``), with its iparams built inside numba from (k, n).
 """
 

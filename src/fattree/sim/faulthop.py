@@ -6,19 +6,19 @@ of per-packet state (``PK_FT``: the misroutes left of ``detour``), through the k
 of :mod:`fattree.faults` that also serve the Monte Carlo walk, ``route --explain`` and
 ``deadlock --faults``:
 
-* ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family but MiKANT/MiKANTC):
+* ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family without a paper walk):
   :func:`fattree.faults.generic.ft_hop`, the per-hop kernel itself; the previous switch is
   the input port's peer, the hop count the header's;
 * ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
   destination forwarding table recomputed on the surviving graph (S x N, never per pair);
-* ``ENG_MIKANT`` / ``ENG_MIKANTC`` (001's detours, 004's Algorithm 1):
-  :func:`fattree.faults.kernel.mikant_hop` / :func:`fattree.faults.mikantc.mikantc_hop`,
-  the very hop their walks loop over; the walk state (misroutes left, detour kind and
-  step, the saved digits or the rest of the lookahead plan) travels in ``PK_FT``, one
-  byte a field (:func:`pack_state`), so each switch decides in O(1).
+* a paper walk (001's detours, 004's Algorithm 1): the ``sim_*`` kernels its module
+  registers (:class:`fattree.faults.hooks.FaultWalk`), over the very hop its walk loops
+  over; the walk state (misroutes left, detour kind and step, the saved digits or the
+  rest of the lookahead plan) travels in ``PK_FT``, one byte a field, so each switch
+  decides in O(1).
 
 The VC class of a hop follows from the input port and the VC the packet arrived on
-(:func:`fattree.faults.cdg.ft_vc` on MiKANT, up*/down* turn layers elsewhere).
+(the walk's own classes, e.g. MiKANT's ``ft_vc``; up*/down* turn layers elsewhere).
 
 At injection the source evaluates the same kernel along the whole route
 (:func:`ft_admit`): a packet whose walk fails (a disconnected pair, a dead end, the hop
@@ -40,7 +40,6 @@ from numba.extending import overload
 
 from ..errors import ParameterError
 from ..faults.algorithms import check_model, resolve_algorithms
-from ..faults.cdg import ft_vc, route_vcs
 from ..faults.generic import (
     RouteContext,
     S_BUDGET,
@@ -51,38 +50,40 @@ from ..faults.generic import (
     turn_classes,
 )
 from ..faults.gwalk import GenericRouter, table_route
-from ..faults.kernel import (
+from ..faults.hooks import (
+    FI_BUDGET,
+    FI_COLS,
+    FI_ENG,
+    FI_FLAGS,
+    FI_K,
+    FI_LAYER1,
+    FI_LOOK,
+    FI_N,
+    FI_N_NODES,
+    FI_RULE,
+    FI_TTL,
     OK,
-    ST_BUDGET,
-    ST_COLS,
-    ST_KIND,
-    ST_LW,
-    ST_SEQ,
-    ST_SEQLEN,
-    ST_STEP,
-    ST_W2,
-    ST_WL,
+    STATE_BYTE,
     TTL,
-    ft_walk,
-    mikant_hop,
-    walk_budget,
+    VIEW_FIELDS,
+    W_GEN,
+    W_HOW,
+    W_IP,
+    W_PORT,
+    W_ROWS,
+    W_SW,
+    W_VCS,
+    walk_by_type,
 )
-from ..faults.mikantc import cube_tables, mikantc_hop, mikantc_walk, walk_capacity
 from ..faults.rules import default_ft_algorithm, one_vc_layered
-from ..faults.walks import walk_of
-from ..routing.shared import alg1_iparams, pair_weight
+from ..faults.walks import FAULT_WALKS, walk_of
+from ..routing.shared import pair_weight
 from .layout import PK_FT, PK_SRC
 
-ENG_NONE, ENG_MIKANT, ENG_MIKANTC, ENG_GENERIC, ENG_TABLE = 0, 1, 2, 3, 4
-# ft_i: the integers of the engine
-FI_ENG, FI_K, FI_N, FI_FLAGS, FI_LOOK, FI_RULE, FI_BUDGET, FI_TTL, FI_N_NODES, FI_LAYER1 = range(10)
-FI_COLS = 10  # FI_LAYER1: the up*/down* turn rule also on one VC (faults/rules.py one_vc)
-# ft_ws rows: walk output (switches, ports, how), Algorithm-1 iparams, generic scratch,
-# VC classes, then the 10 rows of the MiKANT / MiKANTC walk scratch (walk_scratch: ports,
-# walk state, lookahead search or cube dimensions)
-W_SW, W_PORT, W_HOW, W_IP, W_GEN, W_VCS, W_SCR = range(7)
-W_ROWS = W_SCR + 10
-STATE_BYTE = 255  # PK_FT holds the walk state one byte a field
+# the engine of a run (``cfg[C_FT]``): none, the generic rules, the tables, then each
+# paper walk in the order of faults/walks.py
+ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
+ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 
 
@@ -98,6 +99,7 @@ class FaultRouter:
     faulty: np.ndarray  # bool over topo.links
     model: str
     engine: int
+    walk: object  # the FaultWalk it runs (faults/hooks.py), None: the generic rules
     ft_i: np.ndarray
     ft_stamp: np.ndarray
     ft_tab: np.ndarray
@@ -110,7 +112,7 @@ class FaultRouter:
     @property
     def vc_rule(self) -> str:
         """How hops are layered on VCs (``vcs > 1``, or one VC with ``FI_LAYER1``)."""
-        return "the escape rule ft_vc" if self.engine == ENG_MIKANT else "up*/down* turn layers"
+        return "up*/down* turn layers" if self.walk is None else self.walk.vc_rule
 
     @property
     def one_vc_layered(self) -> bool:
@@ -162,28 +164,6 @@ class FaultRouter:
                 "ft_ws",
             )
         }
-
-
-def _mikant_engine(topo, k, n):
-    return (
-        ENG_MIKANT,
-        20 * n + 40 + 4 * n * (2 * n + 6),
-        np.ascontiguousarray(topo.port_peer_port, np.int64),
-        np.zeros((4, 1), np.int64),
-    )
-
-
-def _mikantc_engine(topo, k, n):
-    tb = cube_tables(topo)
-    arrays = (tb.codes, tb.cpos, tb.near, tb.outer)
-    cube = np.full((4, max(len(a) for a in arrays)), -1, np.int64)
-    for r, a in enumerate(arrays):
-        cube[r, : len(a)] = a
-    return ENG_MIKANTC, walk_capacity(k, n), np.zeros((1, 1), np.int64), cube
-
-
-# the simulator's engine of each paper walk (faults/walks.py FAULT_WALKS), by its name
-_WALKED = {"mikant": _mikant_engine, "mikantc": _mikantc_engine}
 
 
 def _rt_dummy(topo) -> tuple:
@@ -280,9 +260,10 @@ def fault_router(
             f"{', '.join(repr(m) for m in walked.models)} ({walked.why})"
         )
     if walked is not None and vcs > 1 and not walked.vc_classes:
+        have = ", ".join(n for n, w in FAULT_WALKS.items() if w.vc_classes)
         raise ParameterError(
             f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
-            f"defined for mikant only; use vcs=1 on {topo.spec}"
+            f"defined for {have} only; use vcs=1 on {topo.spec}"
         )
     R = topo.max_ports
     N = topo.n_nodes
@@ -297,18 +278,16 @@ def fault_router(
     pp = np.zeros((1, 1), np.int64)
     rt = _rt_dummy(topo)
     if walked is not None:
-        k, n = int(topo.params["k"]), int(topo.params["n"])
-        fi[FI_K], fi[FI_N] = k, n
-        ip = alg1_iparams(k, n)
-        eng, cap, pp, cube = _WALKED[walked.name](topo, k, n)
-        budget = int(walk_budget(alg.flags, n, k if eng == ENG_MIKANTC else 0))
-        if 2 * k - 1 > STATE_BYTE or budget > STATE_BYTE:
+        su = walked.sim_setup(topo, alg.flags)
+        fi[FI_K], fi[FI_N] = su.k, su.n
+        eng = ENG_WALKS[walked.name]
+        if 2 * su.k - 1 > STATE_BYTE or su.budget > STATE_BYTE:
             raise ParameterError(
-                f"k={k} is too large for faults in the simulator: the header holds the "
+                f"k={su.k} is too large for faults in the simulator: the header holds the "
                 f"walk state one byte a field (ports and misroutes <= {STATE_BYTE})"
             )
-        fi[FI_BUDGET] = budget  # the packed initial state: pack_state of a fresh walk
-        width = max(cap + 2, len(ip), 2 * k, ST_COLS)
+        fi[FI_BUDGET] = su.budget  # the packed initial state: pack_state of a fresh walk
+        ip, width, pp, cube = su.iparams, su.width, su.pp, su.cube
     else:
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
@@ -325,77 +304,19 @@ def fault_router(
     fi[FI_ENG] = eng
     ws = np.zeros((W_ROWS, width), np.int64)
     ws[W_IP, : len(ip)] = ip
-    return FaultRouter(alg.name, faulty, model, eng, fi, stamp, tab, order, cube, pp, rt, ws)
+    return FaultRouter(
+        alg.name, faulty, model, eng, walked, fi, stamp, tab, order, cube, pp, rt, ws
+    )
 
 
 # ------------------------------------------------------------------------ numba kernels
-
-
-@njit(cache=True, inline="always")
-def _pkt_key(fi, src, dst):
-    """The packet key of a MiKANTC walk (its misroute draws): fixed by the pair."""
-    return src * (2 * fi[FI_K] ** fi[FI_N]) + dst
-
-
 # Each engine is four small kernels over the fault view ``f`` (a :data:`VIEWS` tuple):
-# the whole walk of a pair into ``ws`` (``_walk_*``), the VC classes of that walk
-# (``_tops_*``), the per-hop output port (``_port_*``) and the per-hop VC class
-# (``_class_*``). They are chosen by the view's type when the caller is compiled
-# (:data:`_ENGINES`), so a run compiles the engine it uses and no other.
-
-
-@njit(cache=True)
-def _walk_mikant(f, src, dst):
-    """MiKANT: 001's walk (Algorithm 1 with the algorithm's detour flags)."""
-    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    st, _, nsw = ft_walk(
-        fi[FI_K],
-        fi[FI_N],
-        rt.port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        fi[FI_LOOK] != 0,
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-        ws[W_IP],
-        ws[W_SCR : W_SCR + 10],
-    )
-    return st, nsw
-
-
-@njit(cache=True)
-def _walk_mikantc(f, src, dst):
-    """MiKANTC: 004's Algorithm 1 (misroute draws keyed by the pair)."""
-    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
-    st, _, nsw = mikantc_walk(
-        fi[FI_K],
-        fi[FI_N],
-        cube[0],
-        cube[1],
-        cube[2],
-        cube[3],
-        rt.port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        False,
-        0,
-        _pkt_key(fi, src, dst),
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-        ws[W_IP],
-        ws[W_SCR : W_SCR + 10],
-    )
-    return st, nsw
+# the whole walk of a pair into ``ws`` (``walk``), the VC classes of that walk
+# (``tops``), the output port at one switch (``port``, updating the walk state in the
+# packet's header) and the VC class of one hop (``vclass``). A paper walk's four are
+# those of its record (``FaultWalk.sim_*``, in its module under faults/). They are chosen
+# by the view's type when the caller is compiled (:func:`_engine`), so a run compiles
+# the engine it uses and no other.
 
 
 @njit(cache=True)
@@ -438,20 +359,6 @@ def _walk_generic(f, src, dst):
         ws[W_GEN],
     )
     return st, nsw
-
-
-@njit(cache=True)
-def _tops_mikant(f, nsw, V):
-    """MiKANT: the escape rule's classes (faults/cdg.py route_vcs); the highest."""
-    fi, ws = f.ft_i, f.ft_ws
-    return route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, f.ft_pp, V, ws[W_VCS])
-
-
-@njit(cache=True)
-def _tops_mikantc(f, nsw, V):
-    """MiKANTC: one class (004's walk is deadlock-free on its own)."""
-    f.ft_ws[W_VCS, :nsw] = 0
-    return 0
 
 
 @njit(cache=True)
@@ -500,95 +407,6 @@ def _port_generic(f, pk, p, sw, in_port, dst, hop):
 
 
 @njit(cache=True)
-def _port_mikant(f, pk, p, sw, in_port, dst, hop):
-    """MiKANT: the walk's own hop on the state in the header."""
-    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    port_peer = rt.port_peer
-    k = fi[FI_K]
-    scr = ws[W_SCR : W_SCR + 10]
-    state = scr[1, :ST_COLS]
-    unpack_state(pk[p, PK_FT], state)
-    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
-    q, _ = mikant_hop(
-        k,
-        fi[FI_N],
-        ws[W_IP],
-        port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        fi[FI_LOOK] != 0,
-        np.int64(sw),
-        np.int64(prev),
-        np.int64(hop + 1),
-        np.int64(dst),
-        state,
-        scr[0, : 2 * k],
-        scr[2:10],
-        None,
-        np.int64(0),
-    )
-    pk[p, PK_FT] = pack_state(state)
-    return q
-
-
-@njit(cache=True)
-def _port_mikantc(f, pk, p, sw, in_port, dst, hop):
-    """MiKANTC: the walk's own hop on the state in the header."""
-    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
-    port_peer = rt.port_peer
-    k = fi[FI_K]
-    scr = ws[W_SCR : W_SCR + 10]
-    state = scr[1, :ST_COLS]
-    unpack_state(pk[p, PK_FT], state)
-    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
-    q, _ = mikantc_hop(
-        k,
-        fi[FI_N],
-        cube[0],
-        cube[1],
-        cube[2],
-        cube[3],
-        ws[W_IP],
-        port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        False,
-        0,
-        _pkt_key(fi, pk[p, PK_SRC], dst),
-        np.int64(sw),
-        np.int64(prev),
-        np.int64(hop + 1),
-        np.int64(dst),
-        state,
-        scr[0, : 2 * k],
-        scr[2, :k],
-        None,
-        np.int64(0),
-    )
-    pk[p, PK_FT] = pack_state(state)
-    return q
-
-
-@njit(cache=True)
-def _class_mikant(f, sw, in_port, in_vc, out_port, hop, V):
-    if V <= 1:
-        return -1
-    fi = f.ft_i
-    return ft_vc(
-        fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0, out_port, V
-    )
-
-
-@njit(cache=True)
-def _class_mikantc(f, sw, in_port, in_vc, out_port, hop, V):
-    return -1 if V <= 1 else 0
-
-
-@njit(cache=True)
 def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
     """Up*/down* turn layers: one class more after each down -> up turn."""
     if V <= 1:
@@ -613,55 +431,15 @@ def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
     return cls if cls < V else -1
 
 
-@njit(cache=True)
-def pack_state(state):
-    """The walk state of :func:`~fattree.faults.kernel.mikant_hop` as one header word, a
-    byte a field: misroutes left, detour kind, step, plan length, then the rest of the
-    lookahead plan (its first port is taken where it was made) or, without a plan, the
-    saved digits ``w2``, ``wl``, ``lw``. Whatever it drops is never read again."""
-    w = state[ST_BUDGET] | (state[ST_KIND] << 8) | (state[ST_STEP] << 16)
-    w |= state[ST_SEQLEN] << 24
-    if state[ST_SEQLEN] > 0:
-        for i in range(4):
-            w |= state[ST_SEQ + 1 + i] << (32 + 8 * i)
-    else:
-        w |= (state[ST_W2] << 32) | (state[ST_WL] << 40) | (state[ST_LW] << 48)
-    return w
-
-
-@njit(cache=True)
-def unpack_state(w, state):
-    """The walk state of header word ``w`` (:func:`pack_state`) into ``state``."""
-    state[:] = 0
-    state[ST_BUDGET] = w & STATE_BYTE
-    state[ST_KIND] = (w >> 8) & STATE_BYTE
-    state[ST_STEP] = (w >> 16) & STATE_BYTE
-    state[ST_SEQLEN] = (w >> 24) & STATE_BYTE
-    if state[ST_SEQLEN] > 0:
-        for i in range(4):
-            state[ST_SEQ + 1 + i] = (w >> (32 + 8 * i)) & STATE_BYTE
-    else:
-        state[ST_W2] = (w >> 32) & STATE_BYTE
-        state[ST_WL] = (w >> 40) & STATE_BYTE
-        state[ST_LW] = (w >> 48) & STATE_BYTE
-
-
 # The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
 # type names its engine (the simulator kernel takes it as its last group, None without
 # faults; the load bound and :meth:`FaultRouter.route` take it too).
-_VIEW_FIELDS = "ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws"
-Faults = namedtuple("Faults", _VIEW_FIELDS)
+Faults = namedtuple("Faults", VIEW_FIELDS)
 Faults.__doc__ = "The fields of a fault view (sim/faulthop.py); the kernel's last group."
-FaultsMikant = namedtuple("FaultsMikant", _VIEW_FIELDS)
-FaultsMikantc = namedtuple("FaultsMikantc", _VIEW_FIELDS)
-FaultsGeneric = namedtuple("FaultsGeneric", _VIEW_FIELDS)
-FaultsTable = namedtuple("FaultsTable", _VIEW_FIELDS)
-VIEWS = {
-    ENG_MIKANT: FaultsMikant,
-    ENG_MIKANTC: FaultsMikantc,
-    ENG_GENERIC: FaultsGeneric,
-    ENG_TABLE: FaultsTable,
-}
+FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
+FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
+VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable}
+VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
 
 
 @dataclass(frozen=True)
@@ -672,33 +450,37 @@ class _Engine:
     vclass: object
 
 
-_ENGINES = {
-    FaultsMikant: _Engine(_walk_mikant, _tops_mikant, _port_mikant, _class_mikant),
-    FaultsMikantc: _Engine(_walk_mikantc, _tops_mikantc, _port_mikantc, _class_mikantc),
+_BUILTIN = {
     FaultsGeneric: _Engine(_walk_generic, _tops_updown, _port_generic, _class_updown),
     FaultsTable: _Engine(_walk_table, _tops_updown, _port_table, _class_updown),
 }
 
 
+def _engine(view_type) -> _Engine:
+    """The four kernels of the engine whose view has type ``view_type``."""
+    if view_type in _BUILTIN:
+        return _BUILTIN[view_type]
+    w = walk_by_type(view_type)
+    return _Engine(w.sim_walk, w.sim_tops, w.sim_port, w.sim_class)
+
+
 def _engine_walk(f, src, dst):
     """The walk of the view's engine (resolved by type when compiled)."""
-    return _ENGINES[type(f)].walk(f, src, dst)
 
 
 def _engine_tops(f, nsw, V):
     """The VC classes of the walk in the view's scratch (its engine's rule)."""
-    return _ENGINES[type(f)].tops(f, nsw, V)
 
 
 @overload(_engine_walk)
 def _ov_engine_walk(f, src, dst):
-    fn = _ENGINES[f.instance_class].walk
+    fn = _engine(f.instance_class).walk
     return lambda f, src, dst: fn(f, src, dst)
 
 
 @overload(_engine_tops)
 def _ov_engine_tops(f, nsw, V):
-    fn = _ENGINES[f.instance_class].tops
+    fn = _engine(f.instance_class).tops
     return lambda f, nsw, V: fn(f, nsw, V)
 
 
@@ -737,7 +519,10 @@ def fault_port(flt, pk, p, sw, in_port, dst, hop):
     is None. Callable from Python and from numba code."""
     if flt is None:
         return -1
-    return int(_ENGINES[type(flt)].port(flt, pk, p, sw, in_port, dst, hop))
+    if type(flt) in _BUILTIN:
+        return int(_BUILTIN[type(flt)].port(flt, pk, p, sw, in_port, dst, hop))
+    port = walk_by_type(type(flt)).sim_port
+    return int(port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -746,7 +531,7 @@ def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     ``flt`` is None). Callable from Python and from numba code."""
     if flt is None:
         return -1
-    return int(_ENGINES[type(flt)].vclass(flt, sw, in_port, in_vc, out_port, hop, V))
+    return int(_engine(type(flt)).vclass(flt, sw, in_port, in_vc, out_port, hop, V))
 
 
 # In numba code the four resolve when the caller is typed: a fault-free kernel (None)
@@ -771,15 +556,20 @@ def _ov_fault_budget(flt):
 def _ov_fault_port(flt, pk, p, sw, in_port, dst, hop):
     if isinstance(flt, types.NoneType):
         return lambda flt, pk, p, sw, in_port, dst, hop: -1
-    fn = _ENGINES[flt.instance_class].port
-    return lambda flt, pk, p, sw, in_port, dst, hop: fn(flt, pk, p, sw, in_port, dst, hop)
+    if flt.instance_class in _BUILTIN:
+        fn = _BUILTIN[flt.instance_class].port
+        return lambda flt, pk, p, sw, in_port, dst, hop: fn(flt, pk, p, sw, in_port, dst, hop)
+    wp = walk_by_type(flt.instance_class).sim_port  # the header columns as arguments
+    return lambda flt, pk, p, sw, in_port, dst, hop: wp(
+        flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop
+    )
 
 
 @overload(fault_class, inline="always")
 def _ov_fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     if isinstance(flt, types.NoneType):
         return lambda flt, sw, in_port, in_vc, out_port, hop, V: -1
-    fn = _ENGINES[flt.instance_class].vclass
+    fn = _engine(flt.instance_class).vclass
     return lambda flt, sw, in_port, in_vc, out_port, hop, V: fn(
         flt, sw, in_port, in_vc, out_port, hop, V
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 
 import numpy as np
 
@@ -53,12 +52,13 @@ class _Router:
 
     def _ft(self):
         """One route function for the run: the generic engine's router is set up once
-        (its setup, not its walks, is the costly part); the papers' walks go through
-        ``ft_route``. Returns ``(src, dst) -> (switches, ports) or None``."""
+        (its setup, not its walks, is the costly part); a paper walk goes through its
+        route hook. Returns ``(src, dst) -> (switches, ports) or None``."""
         if getattr(self, "_ft_fn", None) is not None:
             return self._ft_fn
-        from ...faults import ft_route, resolve_algorithms
-        from ...faults.walks import engine_of
+        from ...faults import resolve_algorithms
+        from ...faults.hooks import OK
+        from ...faults.walks import walk_of
 
         topo = self.topo
         (alg,) = resolve_algorithms([self.ft], topo.family)
@@ -71,50 +71,15 @@ class _Router:
                 st, _, sws, ports, _ = g.route(a, b)
                 return (sws.tolist(), ports.tolist()) if st == 0 else None
 
-        elif engine_of(topo.family) == "mikant":  # 001's walks: the kernel of ft_route
-            from ...faults.kernel import OK, ft_walk, walk_scratch
-
-            k, n = topo.params["k"], topo.params["n"]
+        else:  # the family's paper walk, through its route hook (as ft_route)
+            walk = walk_of(topo.family)
             stamp = self.faulty.astype(np.int64)
-            cap = 20 * n + 40 + 4 * n * (2 * n + 6)
-            mine = threading.local()  # phases are rerouted on several threads at once
 
             def fn(a, b):
-                if not hasattr(mine, "bufs"):
-                    mine.bufs = (
-                        np.full(cap, -1, np.int64),
-                        np.full(cap, -1, np.int64),
-                        walk_scratch(k, n),
-                    )
-                sw_buf, port_buf, scratch = mine.bufs
-                st, _, nsw = ft_walk(
-                    k,
-                    n,
-                    topo.port_peer,
-                    topo.link_index,
-                    stamp,
-                    1,
-                    alg.flags,
-                    False,
-                    a,
-                    -1,
-                    b,
-                    sw_buf,
-                    port_buf,
-                    *scratch,
+                st, _, nsw, sws, ports = walk.route(
+                    topo, alg.flags, False, a, -1, b, stamp, "dimension", 0, 0, None
                 )
-                if st != OK:
-                    return None
-                return sw_buf[:nsw].tolist(), port_buf[:nsw].tolist()
-
-        else:
-            N = topo.n_nodes
-
-            def fn(a, b):
-                r = ft_route(topo, self.ft, a, b, self.faulty)
-                if not r.success:
-                    return None
-                return [topo.find(lab) - N for lab in r.path[1:-1]], list(r.ports)
+                return (sws[:nsw].tolist(), ports[:nsw].tolist()) if st == OK else None
 
         self._ft_fn = fn
         return fn

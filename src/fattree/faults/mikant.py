@@ -1,4 +1,6 @@
-"""numba walks of MiKANT fault-tolerant routing (docs/mikant-routing.md §2–4) and the oracle.
+"""MiKANT's paper walk (001): fault-tolerant routing as numba kernels (docs/mikant-routing.md
+§2–4), its deadlock-free VC classes, and its hooks into every fault consumer
+(:class:`fattree.faults.hooks.FaultWalk`, registered at the end of this module).
 
 All kernels are private and take fixed-dtype arrays. A link ``e`` is faulty when
 ``stamp[e] == cur`` (so a Monte Carlo loop marks a new fault set without clearing).
@@ -8,18 +10,40 @@ Switch index ``s = (G*(n-1) + L)*K + D`` and node index ``t = G*k^n + C`` as bui
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from ..routing.shared import alg1_iparams, alg1_port
-from .algorithms import ESCAPE, GDL, GNS, ROOT, TT, UPALT, XT
-
-# walk status codes
-OK = 0
-NO_RULE = 1  # a faulty link no enabled algorithm covers
-DEAD_END = 2  # a detour step found no healthy allowed port
-TTL = 3  # hop limit (livelock guard): must never fire for the papers' algorithms
-STATUS_NAMES = ("ok", "no applicable detour", "detour dead end", "TTL")
+from .hooks import (
+    DEAD_END,
+    ESCAPE,
+    FI_FLAGS,
+    FI_K,
+    FI_LOOK,
+    FI_N,
+    FI_N_NODES,
+    GDL,
+    GNS,
+    NO_RULE,
+    OK,
+    ROOT,
+    STATE_BYTE,
+    TT,
+    TTL,
+    UPALT,
+    VIEW_FIELDS,
+    W_IP,
+    W_PORT,
+    W_SCR,
+    W_SW,
+    W_VCS,
+    XT,
+    FaultWalk,
+    SimSetup,
+    register_walk,
+)
 
 # detour kinds
 KIND_NONE, KIND_GNS, KIND_GDL, KIND_TT, KIND_XT, KIND_TX = 0, 1, 2, 3, 4, 5
@@ -593,70 +617,297 @@ def ft_walk(
         s = peer - N
 
 
-@njit(cache=True)
-def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark, queue):
-    """BFS distance from node src to node t on the surviving graph (-1: disconnected).
+# ------------------------------------------------------- the escape rule's VC classes
+# (docs/faults-deadlock.md; faults/cdg.py builds the channel dependency graph over them)
 
-    Bidirectional and level-synchronous: the side with the smaller frontier expands one
-    whole level at a time, and the first level that meets the other side gives the
-    minimum over that level, which is the distance. ``seen`` marks are ``2*seen_mark``
-    (source side) and ``2*seen_mark + 1`` (destination side), so a caller only needs
-    increasing marks.
+
+@njit(cache=True)
+def _cross_rank(n, g_src, straight):
+    """Cross links: non-straight 0→1 < non-straight 1→0 < straight 0→1 < straight 1→0."""
+    return n - 2 + (2 if straight else 0) + g_src
+
+
+@njit(cache=True)
+def ft_rank(k, n, sw, port):
+    """Rank of MiKANT channel (switch ``sw``, output ``port``); every Algorithm-1 route
+    climbs it strictly: up from stage L: ``L``; cross links ``n-2 .. n+1``
+    (:func:`_cross_rank`); down from stage L (ejection at L = 0): ``2n+2-L``.
     """
-    if src == t:
+    K = k ** (n - 1)
+    gl = sw // K
+    L = gl % (n - 1)
+    if port < k:
+        return 2 * n + 2 - L
+    if L < n - 2:
+        return L
+    return _cross_rank(n, gl // (n - 1), port - k == (sw % K) // k ** (n - 2))
+
+
+@njit(cache=True)
+def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
+    """VC class of the hop out of MiKANT switch ``sw`` on ``out_port`` (the escape rule).
+
+    ``in_port``: the port the packet arrived on (-1, or a node port at stage 0, at
+    injection), ``in_vc``: the class it holds. Returns ``in_vc`` while the hop climbs
+    the rank of :func:`ft_rank`, ``in_vc + 1`` at a turn against it, and -1 when that
+    class does not exist (``>= n_vcs``): the route is refused.
+    Callable from other ``@njit`` code (the simulator).
+    """
+    K = k ** (n - 1)
+    gl = sw // K
+    L = gl % (n - 1)
+    if in_port < 0 or (L == 0 and in_port < k):
         return 0
-    V = queue.shape[0]
-    ms = 2 * seen_mark
-    mt = ms + 1
-    seen[src] = ms
-    dist[src] = 0
-    seen[t] = mt
-    dist[t] = 0
-    queue[0] = src
-    hs, ts = 0, 1  # source side: queue[hs:ts]
-    queue[V - 1] = t
-    ht, tt = 0, 1  # destination side: queue[V-1-ht], ... going down
-    while hs < ts and ht < tt:
-        if ts - hs <= tt - ht:
-            best = -1
-            end = ts
-            while hs < end:
-                v = queue[hs]
-                hs += 1
-                for j in range(indptr[v], indptr[v + 1]):
-                    if stamp[nbr_link[j]] == cur:
-                        continue
-                    u = nbr[j]
-                    if seen[u] == mt:
-                        d = dist[v] + 1 + dist[u]
-                        if best < 0 or d < best:
-                            best = d
-                    elif seen[u] != ms:
-                        seen[u] = ms
-                        dist[u] = dist[v] + 1
-                        queue[ts] = u
-                        ts += 1
-            if best >= 0:
-                return best
-        else:
-            best = -1
-            end = tt
-            while ht < end:
-                v = queue[V - 1 - ht]
-                ht += 1
-                for j in range(indptr[v], indptr[v + 1]):
-                    if stamp[nbr_link[j]] == cur:
-                        continue
-                    u = nbr[j]
-                    if seen[u] == ms:
-                        d = dist[v] + 1 + dist[u]
-                        if best < 0 or d < best:
-                            best = d
-                    elif seen[u] != mt:
-                        seen[u] = mt
-                        dist[u] = dist[v] + 1
-                        queue[V - 1 - tt] = u
-                        tt += 1
-            if best >= 0:
-                return best
-    return -1
+    if in_port < k:
+        r_in = L - 1  # came up from stage L-1
+    elif L < n - 2:
+        r_in = 2 * n + 2 - (L + 1)  # came down from stage L+1
+    else:  # a cross link from the other group
+        r_in = _cross_rank(n, 1 - gl // (n - 1), in_port - k == (sw % K) // k ** (n - 2))
+    c = in_vc
+    if ft_rank(k, n, sw, out_port) <= r_in:
+        c += 1
+    return c if c < n_vcs else -1
+
+
+@njit(cache=True)
+def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
+    """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
+    :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
+    a class ``>= n_vcs`` (the deadlock-free variant refuses it: count it unroutable).
+    For a simulator that walks the fault-tolerant route at injection (``ft_walk``).
+    """
+    in_port = -1
+    vc = 0
+    for i in range(nsw):
+        vc = ft_vc(k, n, sw[i], in_port, vc, ports[i], n_vcs)
+        if vc < 0:
+            return -1
+        vcs[i] = vc
+        in_port = peer_port[sw[i], ports[i]]
+    return vc
+
+
+# ------------------------------------------------------------------ the header state
+
+
+@njit(cache=True)
+def pack_state(state):
+    """The walk state of :func:`~fattree.faults.mikant.mikant_hop` as one header word, a
+    byte a field: misroutes left, detour kind, step, plan length, then the rest of the
+    lookahead plan (its first port is taken where it was made) or, without a plan, the
+    saved digits ``w2``, ``wl``, ``lw``. Whatever it drops is never read again."""
+    w = state[ST_BUDGET] | (state[ST_KIND] << 8) | (state[ST_STEP] << 16)
+    w |= state[ST_SEQLEN] << 24
+    if state[ST_SEQLEN] > 0:
+        for i in range(4):
+            w |= state[ST_SEQ + 1 + i] << (32 + 8 * i)
+    else:
+        w |= (state[ST_W2] << 32) | (state[ST_WL] << 40) | (state[ST_LW] << 48)
+    return w
+
+
+@njit(cache=True)
+def unpack_state(w, state):
+    """The walk state of header word ``w`` (:func:`pack_state`) into ``state``."""
+    state[:] = 0
+    state[ST_BUDGET] = w & STATE_BYTE
+    state[ST_KIND] = (w >> 8) & STATE_BYTE
+    state[ST_STEP] = (w >> 16) & STATE_BYTE
+    state[ST_SEQLEN] = (w >> 24) & STATE_BYTE
+    if state[ST_SEQLEN] > 0:
+        for i in range(4):
+            state[ST_SEQ + 1 + i] = (w >> (32 + 8 * i)) & STATE_BYTE
+    else:
+        state[ST_W2] = (w >> 32) & STATE_BYTE
+        state[ST_WL] = (w >> 40) & STATE_BYTE
+        state[ST_LW] = (w >> 48) & STATE_BYTE
+
+
+# ------------------------------------------------- the walk's hooks (faults/hooks.py)
+
+
+def walk_cap(n: int) -> int:
+    """Room for the switches of any MiKANT(k, n) walk (the hop limit of ``escape``)."""
+    return 20 * n + 40 + 4 * n * (2 * n + 6)
+
+
+def _kn(topo) -> tuple[int, int]:
+    return int(topo.params["k"]), int(topo.params["n"])
+
+
+def _route(topo, flags, lookahead, src, start, dst, stamp, tie_break, seed, packet, trace):
+    k, n = _kn(topo)
+    sw = np.full(walk_cap(n), -1, np.int64)
+    ports = np.full(walk_cap(n), -1, np.int64)
+    args = (k, n, topo.port_peer, topo.link_index, stamp, 1, flags, lookahead, src, start, dst)
+    # without a trace the Monte Carlo loop's compiled walk serves (the record compiled out)
+    extra = () if trace is None else (trace,)
+    st, hops, nsw = ft_walk(*args, sw, ports, *walk_scratch(k, n), *extra)
+    return st, hops, nsw, sw, ports
+
+
+def _hop_vcs(topo, sw, ports, count) -> list[int]:
+    """The escape rule's class of each hop (enough VCs that none is refused)."""
+    k, n = _kn(topo)
+    vcs, in_port, vc = [], -1, 0
+    for i in range(count):
+        vc = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), 64))
+        vcs.append(vc)
+        in_port = int(topo.port_peer_port[sw[i], ports[i]])
+    return vcs
+
+
+MikantStudy = namedtuple("MikantStudy", "k n")
+MikantStudy.__doc__ = "001's MiKANT walk in the Monte Carlo loop: MiKANT(k, n)."
+
+
+@njit(cache=True, inline="always")
+def _study_scratch(wk):
+    return walk_scratch(wk.k, wk.n)
+
+
+@njit(cache=True, inline="always")
+def _study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+    # flags and look as plain int64 / bool: one compiled walk for both call sites
+    return ft_walk(
+        wk.k,
+        wk.n,
+        rt.port_peer,
+        rt.link_index,
+        stamp,
+        cur,
+        np.int64(flags),
+        np.bool_(look),
+        s,
+        -1,
+        t,
+        out_sw,
+        out_port,
+        ip,
+        scr,
+    )
+
+
+FaultsMikant = namedtuple("FaultsMikant", VIEW_FIELDS)
+FaultsMikant.__doc__ = "The simulator's fault view of MiKANT's walk (sim/faulthop.py)."
+
+
+def _sim_setup(topo, flags) -> SimSetup:
+    k, n = _kn(topo)
+    pp = np.ascontiguousarray(topo.port_peer_port, np.int64)
+    ip = alg1_iparams(k, n)
+    width = max(walk_cap(n) + 2, len(ip), 2 * k, ST_COLS)
+    budget = int(walk_budget(flags, n, 0))
+    return SimSetup(k, n, ip, width, pp, np.zeros((4, 1), np.int64), budget)
+
+
+@njit(cache=True)
+def _sim_walk(f, src, dst):
+    """001's walk (Algorithm 1 with the algorithm's detour flags) into the view's scratch."""
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
+    st, _, nsw = ft_walk(
+        fi[FI_K],
+        fi[FI_N],
+        rt.port_peer,
+        rt.link_index,
+        f.ft_stamp,
+        np.int64(1),
+        fi[FI_FLAGS],
+        fi[FI_LOOK] != 0,
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+        ws[W_IP],
+        ws[W_SCR : W_SCR + 10],
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _sim_tops(f, nsw, V):
+    """The escape rule's classes of the walk in the scratch (:func:`route_vcs`)."""
+    fi, ws = f.ft_i, f.ft_ws
+    return route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, f.ft_pp, V, ws[W_VCS])
+
+
+@njit(cache=True)
+def _sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
+    """The walk's own hop on the state in the header (``pk[p, col_ft]``, updated)."""
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
+    port_peer = rt.port_peer
+    k = fi[FI_K]
+    scr = ws[W_SCR : W_SCR + 10]
+    state = scr[1, :ST_COLS]
+    unpack_state(pk[p, col_ft], state)
+    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
+    q, _ = mikant_hop(
+        k,
+        fi[FI_N],
+        ws[W_IP],
+        port_peer,
+        rt.link_index,
+        f.ft_stamp,
+        np.int64(1),
+        fi[FI_FLAGS],
+        fi[FI_LOOK] != 0,
+        np.int64(sw),
+        np.int64(prev),
+        np.int64(hop + 1),
+        np.int64(dst),
+        state,
+        scr[0, : 2 * k],
+        scr[2:10],
+        None,
+        np.int64(0),
+    )
+    pk[p, col_ft] = pack_state(state)
+    return q
+
+
+@njit(cache=True)
+def _sim_class(f, sw, in_port, in_vc, out_port, hop, V):
+    if V <= 1:
+        return -1
+    fi = f.ft_i
+    return ft_vc(
+        fi[FI_K], fi[FI_N], sw, in_port if hop > 0 else -1, in_vc if hop > 0 else 0, out_port, V
+    )
+
+
+register_walk(
+    FaultWalk(
+        "mikant",
+        ("local", "lookahead"),
+        "",
+        vc_classes=True,
+        generic_rules=True,
+        route=_route,
+        capacity=lambda topo: walk_cap(_kn(topo)[1]),
+        hop_vcs=_hop_vcs,
+        study=lambda topo, tie_break: MikantStudy(*_kn(topo)),
+        study_type=MikantStudy,
+        study_scratch=_study_scratch,
+        study_walk=_study_walk,
+        a1_shortcut=True,
+        sim_setup=_sim_setup,
+        sim_view=FaultsMikant,
+        sim_walk=_sim_walk,
+        sim_tops=_sim_tops,
+        sim_port=_sim_port,
+        sim_class=_sim_class,
+        vc_rule="the escape rule ft_vc",
+        warmup=(
+            (
+                "the simulator with MiKANT's fault walks",
+                ["simulate", "mikant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
+            ),
+            (
+                "the fault Monte Carlo of MiKANT",
+                ["faults", "mikant:k=2,n=2", "--trials", "200", "--rates", "0.1"],
+            ),
+        ),
+    )
+)
