@@ -56,6 +56,10 @@ _PAPERS = (
         "the simulator with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB"],
     ),
+    (
+        "the simulator with a workload under faults",
+        ["simulate", "mikant:k=2,n=2", "--workload", "alltoall:size=4KiB", "--fault-rate", "0.1"],
+    ),
 )
 _BOOKSIM = (
     ("the BookSim2 model", ["simulate", "kant:k=2,n=2", "--model", "booksim", "--load", "0.1"]),
