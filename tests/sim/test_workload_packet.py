@@ -204,6 +204,112 @@ def test_result_row_has_the_flow_models_columns():
     assert row["engine"] == "packet" and row["cycles"] == r.cycles
 
 
+def _same_run(a, b, timeline=True):
+    assert (a.cycles, a.slowest_rank, a.bounding_link, a.packets, a.messages) == (
+        b.cycles,
+        b.slowest_rank,
+        b.bounding_link,
+        b.packets,
+        b.messages,
+    )
+    assert (a.bytes_total, a.max_link_util, a.mean_link_util, a.outcome) == (
+        b.bytes_total,
+        b.max_link_util,
+        b.mean_link_util,
+        b.outcome,
+    )
+    if timeline:
+        for k in ("ranks", "rank", "kind", "start_s", "end_s"):
+            assert np.array_equal(a.timeline[k], b.timeline[k]), k
+
+
+@pytest.mark.parametrize(
+    "topo_spec,wl",
+    [
+        ("kant:k=4,n=2", "allreduce:algorithm=dtree,size=128KiB"),
+        ("kant:k=4,n=2", "broadcast:size=64KiB"),
+        ("xgft:m=4.4,w=1.2", "alltoall:algorithm=pairwise,size=256KiB,placement=random"),
+        ("mikant:k=4,n=2", "allreduce:algorithm=hier,size=1MiB,placement=leaf"),
+        ("kant:k=4,n=2", "alltoall:algorithm=direct,size=64KiB,ranks=12"),
+    ],
+)
+def test_steps_generated_from_phases_run_as_the_expanded_schedule(topo_spec, wl):
+    """A collective's operations generated step by step from its phases, and the same
+    operations expanded in full and run as an explicit schedule: the same run."""
+    import dataclasses
+
+    from fattree.traffic.workloads import make_workload
+
+    topo = fattree.build(topo_spec)
+    w = make_workload(wl, topo.n_nodes, topo.node_switch, 0)
+    phased = simulate_workload(topo, w)
+    explicit = simulate_workload(topo, dataclasses.replace(w, phases=None, ops=w.schedule()))
+    assert phased.complete and phased.phases and not explicit.phases
+    _same_run(phased, explicit)
+
+
+@pytest.mark.parametrize(
+    "wl,model",
+    [
+        ("alltoall:algorithm=pairwise,size=64KiB,placement=random", "papers"),
+        ("allreduce:algorithm=ring,size=256KiB", "papers"),
+        ("allreduce:algorithm=tree,size=64KiB", "booksim"),
+    ],
+)
+def test_operation_slots_grow_without_changing_the_run(monkeypatch, wl, model):
+    """Started with barely a cycle's worth of free slots, the engine grows them between
+    cycles; the run is the one it would have been."""
+    import fattree.sim.closedloop as cl
+    import fattree.sim.workload as sw
+
+    topo = fattree.build("kant:k=4,n=2")
+    ref = simulate_workload(topo, wl, model=model)
+    grown = []
+    monkeypatch.setattr(cl, "SLOT_ROOMS", 1)
+    monkeypatch.setattr(cl, "SLOT_SPARE", 0)
+    real = cl.grow_slots
+
+    def spy(w):
+        grown.append(len(w.kind))
+        return real(w)
+
+    monkeypatch.setattr(sw, "grow_slots", spy)
+    monkeypatch.setattr(cl, "grow_slots", spy)
+    small = simulate_workload(topo, wl, model=model)
+    assert grown and ref.complete
+    _same_run(ref, small)
+
+
+def test_a_collective_holds_a_few_steps_of_operations():
+    """A ring all-reduce over 1,024 ranks has 4,190,208 operations; the closed-loop state
+    holds slots for a few steps of each rank, not the whole schedule."""
+    from fattree.sim.closedloop import CI_NOPS, closed_view, start
+    from fattree.traffic.workloads import make_workload
+
+    w = make_workload("allreduce:algorithm=ring,size=1MiB", 1024)
+    v = start(closed_view(w, 1024, 4096, 4096, 1e-9, 64, keep=[0, 1023]))
+    assert int(v.ci[CI_NOPS]) == 2 * 1024 * 2046
+    assert len(v.kind) <= 16 * 1024 and len(v.tl_end) == 2 * 2 * 2046
+
+
+def test_a_large_schedule_keeps_the_timeline_of_the_spread_ranks(monkeypatch):
+    """Above TIMELINE_OPS operations the timeline keeps the evenly spread ranks only
+    (their rows as a full run has them)."""
+    import fattree.sim.workload as sw
+
+    topo = fattree.build("kant:k=4,n=3")
+    wl = "allgather:algorithm=ring,size=64KiB"
+    full = simulate_workload(topo, wl)
+    monkeypatch.setattr(sw, "TIMELINE_OPS", 0)
+    part = simulate_workload(topo, wl)
+    _same_run(full, part, timeline=False)
+    spread = np.linspace(0, 63, 31).astype(int)
+    assert part.timeline["ranks"].tolist() == spread.tolist()
+    sel = np.isin(full.timeline["rank"], spread)
+    for k in ("rank", "kind", "start_s", "end_s"):
+        assert np.array_equal(full.timeline[k][sel], part.timeline[k]), k
+
+
 def test_open_loop_runs_keep_their_numbers():
     r = fattree.simulate("kant:k=2,n=2", load=0.1, packets_per_source=20, seed=1)
     assert r.avg_hops == 3.425 and r.conservation

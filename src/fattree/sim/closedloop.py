@@ -60,6 +60,7 @@ CI_COLS = 13
 
 SEND, RECV, CALC = 0, 1, 2  # as fattree.traffic.workloads.schedule
 SLOT_ROOMS = 2  # a phased collective starts with this many cycles' worth of free slots
+SLOT_SPARE = 64  # and this many more
 WAITING, STARTED, DONE = 0, 1, 2
 
 _FIELDS = (
@@ -736,10 +737,10 @@ def closed_view(
     Examples
     --------
     >>> from fattree.traffic.workloads import make_workload
-    >>> w = make_workload("allgather:size=1200B", 2, np.array([0, 1]), 0)
-    >>> v = closed_view(w, 2, 4, 256, 1e-9, 16)
-    >>> int(v.ci[CI_NOPS]), int(v.ci[CI_NPKT]), int(v.ci[CI_NWORK])
-    (4, 6, 2)
+    >>> w = make_workload("allgather:size=1200B", 2)
+    >>> v = start(closed_view(w, 2, 4, 256, 1e-9, 16))
+    >>> int(v.ci[CI_NOPS]), int(v.ci[CI_NPKT]), v.work[:4].tolist()
+    (4, 6, [1, 3, 2, 0])
     """
     place = np.ascontiguousarray(workload.placement, np.int64)
     ranks = int(workload.ranks)
@@ -950,7 +951,7 @@ def _phased(phases, ranks: int, place, n_nodes: int, packet_bytes: int) -> dict:
     np.cumsum(per_rank, out=rank_ptr[1:])
     g = int(group.sum())
     room = 2 * g  # a cycle generates at most one step per rank that allocates (docs)
-    slots = SLOT_ROOMS * room + 64
+    slots = SLOT_ROOMS * room + SLOT_SPARE
     ci = np.zeros(CI_COLS, np.int64)
     ci[CI_NOPS] = n_ops
     ci[CI_NPKT] = n_pkt

@@ -69,7 +69,7 @@ def bcl(w, R0: int, R: int) -> Bcl:
     --------
     >>> from fattree.traffic.workloads import make_workload
     >>> from fattree.sim.closedloop import closed_view
-    >>> w = make_workload("allgather:size=1200B", 2, np.array([0, 1]), 0)
+    >>> w = make_workload("allgather:size=1200B", 2)
     >>> b = bcl(closed_view(w, 2, 4, 256, 1e-9, 16), 4, 4)
     >>> b.c.tolist()
     [0, 4, 4]
