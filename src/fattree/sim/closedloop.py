@@ -1,9 +1,25 @@
 """The closed-loop traffic source of the papers' simulator: a workload's operations.
 
 A workload (a collective or a GOAL schedule, :mod:`fattree.traffic.workloads`) runs in
-the cycle loop of :mod:`fattree.sim.kernel` as its traffic source: per-rank operation
-lists and dependency counters in fixed-dtype arrays (:class:`Closed`, built by
-:func:`closed_view`), no object per message or packet.
+the cycle loop of :mod:`fattree.sim.kernel` as its traffic source: operations and their
+dependencies in fixed-dtype arrays (:class:`Closed`, built by :func:`closed_view`), no
+object per message or packet.
+
+* A GOAL schedule's operations are held whole, one slot each, with dependency counters
+  and their dependents as CSR.
+* A collective's distinct phases are held once (struct-of-arrays, with their ``repeat``
+  counts), and each rank's operations of a step are generated into free slots when its
+  previous step has completed (:func:`_generate`), in the order of the expanded schedule
+  (:func:`fattree.traffic.workloads.expand`: a step's sends, then its receives, each in
+  message order; a step requires the rank's previous one), so the run is the expanded
+  schedule's, number for number, while the slots hold O(ranks x operations per step).
+  A receive whose sender reaches its step first is created by the sender (queued on its
+  message, ``lk_*``) and keeps its message's arrival until the receiver claims it. A
+  slot is freed when its operation has completed (a send's when its packets are also
+  delivered); a cycle takes at most ``ci[CI_ROOM]`` slots (one step per rank that
+  allocates: a step that completes within the cycle it starts has no send and only
+  receives created before), and the kernels stop before a cycle with fewer free
+  (:func:`low`; the caller grows them, :func:`grow_slots`).
 
 * An operation starts when the operations it ``requires`` have completed and those it
   ``irequires`` have started; its start time is the latest of those events.
