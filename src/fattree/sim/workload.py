@@ -404,9 +404,10 @@ def _n_ops(w: Workload) -> int:
 
 
 def _kept_ranks(w: Workload):
-    """Ranks whose operations the timeline keeps: all (``None``) up to
-    :data:`TIMELINE_OPS` operations, else the evenly spread ones the plot shows."""
-    if _n_ops(w) <= TIMELINE_OPS:
+    """Ranks whose operations the timeline keeps: all (``None``) for a schedule read from
+    a file (held whole anyway) and for a collective of up to :data:`TIMELINE_OPS`
+    operations, else the evenly spread ones the plot shows."""
+    if w.phases is None or _n_ops(w) <= TIMELINE_OPS:
         return None
     return np.linspace(0, w.ranks - 1, min(w.ranks, TIMELINE_RANKS - 1)).astype(int)
 
