@@ -345,7 +345,7 @@ def test_steps_generated_from_phases_run_as_the_expanded_schedule(topo_spec, wl)
     ],
 )
 def test_operation_slots_grow_without_changing_the_run(monkeypatch, wl, model):
-    """Started with barely a cycle's worth of free slots, the engine grows them between
+    """Started with the slots of the first steps only, the engine grows them between
     cycles; the run is the one it would have been."""
     import fattree.sim.closedloop as cl
     import fattree.sim.workload as sw
@@ -353,7 +353,7 @@ def test_operation_slots_grow_without_changing_the_run(monkeypatch, wl, model):
     topo = fattree.build("kant:k=4,n=2")
     ref = simulate_workload(topo, wl, model=model)
     grown = []
-    monkeypatch.setattr(cl, "SLOT_ROOMS", 1)
+    monkeypatch.setattr(cl, "SLOT_ROOMS", 0)
     monkeypatch.setattr(cl, "SLOT_SPARE", 0)
     real = cl.grow_slots
 
@@ -378,6 +378,10 @@ def test_a_collective_holds_a_few_steps_of_operations():
     v = start(closed_view(w, 1024, 4096, 4096, 1e-9, 64, keep=[0, 1023]))
     assert int(v.ci[CI_NOPS]) == 2 * 1024 * 2046
     assert len(v.kind) <= 16 * 1024 and len(v.tl_end) == 2 * 2 * 2046
+    # one step of every message at once (direct all-to-all): slots for its operations
+    w = make_workload("alltoall:algorithm=direct,size=64KiB", 64)
+    v = start(closed_view(w, 64, 256, 4096, 1e-9, 64))
+    assert len(v.kind) <= 2 * 2 * 64 * 63 + 64 and int(v.ci[CI_NOPS]) == 2 * 64 * 63
 
 
 def test_a_large_schedule_keeps_the_timeline_of_the_spread_ranks(monkeypatch):

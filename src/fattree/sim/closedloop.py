@@ -75,7 +75,7 @@ CI_NSTEPS = 12  # steps of the phased collective
 CI_COLS = 13
 
 SEND, RECV, CALC = 0, 1, 2  # as fattree.traffic.workloads.schedule
-SLOT_ROOMS = 2  # a phased collective starts with this many cycles' worth of free slots
+SLOT_ROOMS = 2  # a phased collective's first steps' slots, and this many cycles' worth more
 SLOT_SPARE = 64  # and this many more
 WAITING, STARTED, DONE = 0, 1, 2
 
@@ -933,6 +933,9 @@ def _phased(phases, ranks: int, place, n_nodes: int, packet_bytes: int) -> dict:
     per_rank = np.zeros(ranks, np.int64)  # operations of each rank in all
     group = np.zeros(ranks, np.int64)  # most operations of one step of each rank
     sends = np.zeros(ranks, np.int64)  # most sends of one step
+    first = np.zeros(ranks, np.int64)  # operations of each rank's first step
+    later = np.zeros(ranks, np.int64)  # most operations of one of its later steps
+    seen = np.zeros(ranks, bool)
     n_ops = 0
     n_pkt = 0
     m0 = 0
@@ -954,6 +957,12 @@ def _phased(phases, ranks: int, place, n_nodes: int, packet_bytes: int) -> dict:
         rp_ptr[k * P1] = m0
         per_rank += (cs + cr) * ph.repeat
         np.maximum(group, cs + cr, out=group)
+        part = (cs + cr) > 0
+        new = part & ~seen
+        first[new] = (cs + cr)[new]
+        again = part & seen if ph.repeat == 1 else part
+        later[again] = np.maximum(later[again], (cs + cr)[again])
+        seen |= part
         np.maximum(sends, cs, out=sends)
         n_ops += 2 * m * ph.repeat
         n_pkt += int(pk.sum()) * ph.repeat
@@ -966,8 +975,11 @@ def _phased(phases, ranks: int, place, n_nodes: int, packet_bytes: int) -> dict:
     rank_ptr = np.zeros(P1, np.int64)
     np.cumsum(per_rank, out=rank_ptr[1:])
     g = int(group.sum())
-    room = 2 * g  # a cycle generates at most one step per rank that allocates (docs)
-    slots = SLOT_ROOMS * room + SLOT_SPARE
+    # the first steps are generated before the run (a send and a receive slot per send,
+    # a slot per receive at most); a cycle then generates at most one step per rank that
+    # allocates (see the module's docstring)
+    room = 2 * int(later.sum())
+    slots = 2 * int(first.sum()) + SLOT_ROOMS * room + SLOT_SPARE
     ci = np.zeros(CI_COLS, np.int64)
     ci[CI_NOPS] = n_ops
     ci[CI_NPKT] = n_pkt
