@@ -293,10 +293,10 @@ def main() -> None:
     )
     ap.add_argument("--agreement", action="store_true", help="packet vs flow level, the matrix")
     ap.add_argument("--max-ranks", type=int, default=1024, help="agreement: largest network")
-    ap.add_argument("--networks", help="agreement: comma-separated topology specs")
+    ap.add_argument("--networks", nargs="+", help="agreement: topology specs")
     args = ap.parse_args()
     if args.agreement:
-        nets = args.networks.split(",") if args.networks else NETWORKS
+        nets = args.networks or NETWORKS
         agreement(args.max_ranks, nets, args.only)
         return
     names = args.only.split(",") if args.only else list(CASES)
