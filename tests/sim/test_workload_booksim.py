@@ -64,22 +64,23 @@ def test_a_ring_allgather_completes_and_is_no_faster_than_the_papers_model():
     assert b.phases[0]["repeat"] == 63
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BookSim2's nca draws a random up port per packet, so ring messages collide on "
-    "up links (about 1.55x the papers' model's time at 64 KiB); not yet within 10 %",
-)
-def test_a_ring_allgather_agrees_with_the_papers_model():
-    """Full bisection (kant): contention-free ring steps of 64 KiB messages (64 ranks),
-    both models within 10 % (buffers covering BookSim2's credit loop)."""
+def test_a_ring_allgather_agrees_with_the_papers_model_routed_alike():
+    """Full bisection (kant), contention-free ring steps of 64 KiB messages (64 ranks).
+    BookSim2's nca draws a random up port per packet, so ring messages collide on up
+    links: about 1.55x the papers' model under its deterministic dmodk. The papers' model
+    drawing a random up port per packet and level too (``algorithm="random"``, BookSim2's
+    nca rule) takes the same time within 10 % (measured 0.3 %): the gap is the routing's,
+    not the routers' (docs/workloads.md)."""
     topo = fattree.build("kant:k=4,n=3")
     spec = f"allgather:algorithm=ring,size={64 * 64 * KIB}B"
     b = simulate_workload(topo, spec, model="booksim", buffer=8)
-    p = simulate_workload(topo, spec)
-    assert b.complete and p.complete
-    assert b.messages == p.messages == 64 * 63 and b.packets == p.packets
-    assert abs(b.time_s - p.time_s) <= 0.10 * p.time_s, (b.time_s, p.time_s)
-    assert b.phases[0]["repeat"] == 63
+    det = simulate_workload(topo, spec)
+    rnd = simulate_workload(topo, spec, algorithm="random")
+    assert b.complete and det.complete and rnd.complete
+    assert det.routing == "dmodk" and rnd.routing == "random"
+    assert b.messages == rnd.messages == 64 * 63 and b.packets == rnd.packets
+    assert abs(b.time_s - rnd.time_s) <= 0.10 * rnd.time_s, (b.time_s, rnd.time_s)
+    assert b.time_s >= 1.3 * det.time_s, (b.time_s, det.time_s)
 
 
 def test_the_same_seed_gives_the_same_run():

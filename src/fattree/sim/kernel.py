@@ -165,6 +165,7 @@ from .closedloop import (
     cl_drop,
     cl_flit_in,
     cl_flit_out,
+    cl_low,
     cl_on,
     cl_status,
 )
@@ -977,7 +978,7 @@ def _run(net, sw, arb, src, pkt, stats, flt, t_stop):
     while t < t_stop:
         if cnt[K_QPEAK] + maxper > qcap:
             return ST_GROW_QUEUE
-        if cnt[K_FREE] < nsrc:
+        if cnt[K_FREE] < nsrc or cl_low(src.wl):  # (or a workload's operation slots)
             return ST_GROW_POOL
         na = _phase_credits(net, sw, src, stats, t, na)
         npend = _phase_create(net, src, stats, t, npend)

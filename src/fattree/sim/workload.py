@@ -28,10 +28,11 @@ from ..routing import compile_routing
 from ..topology import Topology, build
 from ..topology.family import available_memory
 from ..traffic import make_process, make_traffic
-from ..traffic.workloads import RECV, SEND, Workload, make_workload, parse_rate, parse_size
+from ..traffic.workloads import SEND, Workload, make_workload, parse_rate, parse_size
 from ..version import __version__
 from . import kernel
 from .closedloop import CI_DONE, CI_NOPS, CI_NPKT, CI_UNDELIV, closed_view, grow_pool
+from .closedloop import grow_slots, short_of_slots, start
 from .config import SimConfig, merge_config
 from .deadlock import channel_name, global_stall, stuck_cycle
 from .flow.result import FlowResult
@@ -51,9 +52,10 @@ from .layout import (
 from .state import allocate
 
 CHUNK = 20_000  # cycles per kernel call
-MAX_OPS = 400_000_000  # the schedule's operations (the memory check refuses first)
-OP_BYTES = 200  # peak bytes per operation: the expansion, the schedule and the closed-loop state
+OP_BYTES = 200  # peak bytes per operation of a schedule read from a file, with its state
+MSG_BYTES = 80  # bytes per message of a collective's distinct phases in the closed-loop state
 TIMELINE_RANKS = 32  # ranks kept for the timeline plot
+TIMELINE_OPS = 1 << 22  # up to this many operations, every rank's are kept (the slowest's)
 _FREQ = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([kMG]?Hz)\s*$")
 _FREQ_UNITS = {"Hz": 1.0, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9}
 
@@ -315,20 +317,20 @@ def _simulate_workload(
             raise ParameterError("workload was bound to a larger network; bind it to this one")
     else:
         w = make_workload(workload, topo.n_nodes, topo.node_switch, cfg.seed)
-    est = _estimate_ops(w)
-    need = est * OP_BYTES
+    need = _estimate_bytes(w)
     if need > 0.8 * available_memory():
         raise ResourceError(
-            f"the workload {w.spec} has about {est:,} operations ({need / 2**30:.1f} GiB at "
-            f"packet level); only {available_memory() / 2**30:.1f} GiB is available (the flow "
-            "model, fattree flow, runs it without expanding it)"
+            f"the workload {w.spec} needs about {need / 2**30:.1f} GiB at packet level; only "
+            f"{available_memory() / 2**30:.1f} GiB is available (the flow model, fattree "
+            "flow, runs it in less)"
         )
-    sched = w.schedule(max_ops=MAX_OPS)
+    keep = _kept_ranks(w)
+    pbytes = cfg.packet_flits * flit
     if cfg.model == "booksim":
         from .booksim.workload import hop_cycles, run_workload
 
-        st, cr, status = run_workload(topo, w, sched, cfg, cfg.packet_flits * flit, hz, progress)
-        res = _result(topo, w, sched, cfg, st, cr, None, status, [], rate, flit, hz, t0)
+        st, cr, status = run_workload(topo, w, cfg, pbytes, hz, progress, keep)
+        res = _result(topo, w, cfg, st, cr, None, status, [], rate, flit, hz, t0, keep)
         res.hop_latency_ns = hop_cycles(cfg) / hz * 1e9
         res.config["model"] = "booksim"
         return res
@@ -346,15 +348,16 @@ def _simulate_workload(
     st.cfg[C_NQUOTA] = 1 << 62  # the open-loop quota never ends the run
     st.cfg[C_MAXCYC] = cap
     st.quota[:] = 1 << 62  # every packet counts in the latency statistics
-    pbytes = cfg.packet_flits * flit
-    st.wl = closed_view(
-        sched,
-        w.placement,
-        topo.n_nodes,
-        topo.n_switches * topo.max_ports,
-        pbytes,
-        1.0 / hz,
-        st.pk.shape[0],
+    st.wl = start(
+        closed_view(
+            w,
+            topo.n_nodes,
+            topo.n_switches * topo.max_ports,
+            pbytes,
+            1.0 / hz,
+            st.pk.shape[0],
+            keep,
+        )
     )
     kernel._run(*st.args(), int(st.cnt[K_T]))  # compile (or load) before the clock starts
     stuck: list[int] = []
@@ -363,9 +366,12 @@ def _simulate_workload(
         status = kernel._run(*st.args(), min(cap, t + CHUNK))
         if status == ST_GROW_QUEUE:
             st.grow_queues()
-        elif status == ST_GROW_POOL:
-            st.grow_pool()
-            st.wl = grow_pool(st.wl, st.pk.shape[0])
+        elif status == ST_GROW_POOL:  # the operation slots, or else the packet pool
+            if short_of_slots(st.wl):
+                st.wl = grow_slots(st.wl)
+            else:
+                st.grow_pool()
+                st.wl = grow_pool(st.wl, st.pk.shape[0])
         elif status == ST_CHUNK:
             if int(st.cnt[K_T]) >= cap:
                 break
@@ -388,13 +394,41 @@ def _simulate_workload(
             f"routing {cr.algorithm!r} on {topo.spec}: a packet has no route or reached a "
             f"wrong node (cycle {int(st.cnt[K_T])})"
         )
-    return _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0)
+    return _result(topo, w, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0, keep)
 
 
-def _estimate_ops(w: Workload) -> int:
+def _n_ops(w: Workload) -> int:
     if w.phases is None:
         return int(w.ops.n_ops)
     return 2 * sum(ph.messages * ph.repeat for ph in w.phases)
+
+
+def _kept_ranks(w: Workload):
+    """Ranks whose operations the timeline keeps: all (``None``) for a schedule read from
+    a file (held whole anyway) and for a collective of up to :data:`TIMELINE_OPS`
+    operations, else the evenly spread ones the plot shows."""
+    if w.phases is None or _n_ops(w) <= TIMELINE_OPS:
+        return None
+    return np.linspace(0, w.ranks - 1, min(w.ranks, TIMELINE_RANKS - 1)).astype(int)
+
+
+def _estimate_bytes(w: Workload) -> int:
+    """Peak bytes of the closed-loop state (a file's operations are all held; a
+    collective's distinct phases once, and slots for a few steps of every rank)."""
+    if w.phases is None:
+        return int(w.ops.n_ops) * OP_BYTES
+    live = [ph for ph in w.phases if ph.repeat > 0]
+    msgs = sum(ph.messages for ph in live)
+    steps = sum(ph.repeat for ph in live)
+    kept = _n_ops(w) if _kept_ranks(w) is None else _n_ops(w) * TIMELINE_RANKS // max(w.ranks, 1)
+    return msgs * MSG_BYTES + len(live) * (w.ranks + 1) * 16 + steps * 24 + kept * 17
+
+
+def _bytes_total(w: Workload) -> int:
+    """Bytes the sends carry in all."""
+    if w.phases is None:
+        return int(w.ops.nbytes[w.ops.kind == SEND].sum())
+    return sum(int(np.asarray(ph.arrays()[2]).sum()) * ph.repeat for ph in w.phases)
 
 
 def channel_flits(topo, port_flits: np.ndarray, inj_flits: np.ndarray) -> np.ndarray:
@@ -449,7 +483,7 @@ def _route_channels(topo, cr, ft, a: int, b: int) -> list[int]:
     return out
 
 
-def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) -> PacketResult:
+def _result(topo, w, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0, keep) -> PacketResult:
     from .flow.routes import _link_label
 
     v = st.wl
@@ -457,13 +491,7 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
     n = int(v.ci[CI_NOPS])
     done = int(v.ci[CI_DONE])
     und = int(v.ci[CI_UNDELIV])
-    t_end = v.t_end
-    finished = v.state == 2
-    per_rank = np.zeros(w.ranks, np.int64)
-    if n:  # operations are sorted by rank: one reduction per rank's slice
-        lo = sched.rank_ptr[:-1]
-        has = sched.rank_ptr[1:] > lo
-        per_rank[has] = np.maximum.reduceat(np.where(finished, t_end, 0), lo[has])
+    per_rank = v.rank_end  # each rank's last completion (0: none)
     cycles = int(per_rank.max()) if w.ranks else 0
     slow = int(np.argmax(per_rank)) if w.ranks else -1
     T = cycles * cyc_s
@@ -471,13 +499,9 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
     util = cf / cycles if cycles > 0 else np.zeros(len(cf))
     used = cf > 0
     bounding = -1
-    mine = np.flatnonzero((sched.rank == slow) & (sched.kind == RECV) & finished)
-    if mine.size:
-        last = int(mine[np.argmax(t_end[mine])])
-        s_op = int(sched.match[last])
-        chans = _route_channels(
-            topo, cr, ft, int(w.placement[sched.rank[s_op]]), int(w.placement[sched.peer[s_op]])
-        )
+    if slow >= 0 and v.rb_t[slow] >= 0:  # the message of the slowest rank's last receive
+        a, b = int(w.placement[v.rb_peer[slow]]), int(w.placement[slow])
+        chans = _route_channels(topo, cr, ft, a, b)
         if chans:
             bounding = max(chans, key=lambda c: (cf[c], -c))
     complete = done == n
@@ -495,7 +519,7 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
         outcome = (
             f"ended at the cycle cap ({int(st.cnt[K_T]):,} cycles): {n - done:,} operation(s) left"
         )
-    phases = _phases(w, sched, t_end, finished, cyc_s)
+    phases = _phases(w, v, cyc_s)
     algbw = w.size / T / 1e9 if T > 0 else 0.0
     return PacketResult(
         topology=topo.spec,
@@ -513,8 +537,8 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
         engine="packet",
         time_s=T,
         complete=complete,
-        messages=int((sched.kind == SEND).sum()),
-        bytes_total=int(sched.nbytes[sched.kind == SEND].sum()),
+        messages=int(w.messages),
+        bytes_total=_bytes_total(w),
         undelivered=und,
         ops_not_run=n - done,
         algbw_gbps=algbw,
@@ -548,20 +572,16 @@ def _result(topo, w, sched, cfg, st, cr, ft, status, stuck, rate, flit, hz, t0) 
             "seed": cfg.seed,
             "version": __version__,
         },
-        timeline=_timeline(w, sched, v, cyc_s, slow, phases),
+        timeline=_timeline(w, v, cyc_s, slow, phases, keep),
     )
 
 
-def _phases(w, sched, t_end, finished, cyc_s) -> list[dict[str, Any]]:
-    """Per phase of a collective: the steps' ends (the latest operation of each step
-    tagged by the expansion), its time after the previous phase's end, one copy's share."""
-    if w.phases is None or sched.n_ops == 0:
+def _phases(w, v, cyc_s) -> list[dict[str, Any]]:
+    """Per phase of a collective: the steps' ends (the latest operation of each step),
+    its time after the previous phase's end, one copy's share."""
+    if w.phases is None or int(v.ci[CI_NOPS]) == 0:
         return []
-    tags = sched.tag.astype(np.int64)
-    nsteps = int(tags.max()) + 1
-    step_end = np.zeros(nsteps, np.int64)
-    np.maximum.at(step_end, tags, np.where(finished, t_end, 0))
-    step_end = np.maximum.accumulate(step_end)
+    step_end = np.maximum.accumulate(v.step_end)
     out = []
     prev = 0
     s0 = 0
@@ -584,22 +604,28 @@ def _phases(w, sched, t_end, finished, cyc_s) -> list[dict[str, Any]]:
     return out
 
 
-def _timeline(w, sched, v, cyc_s, slow, phases) -> dict[str, Any]:
-    """Up to :data:`TIMELINE_RANKS` ranks (evenly spread, the slowest included)."""
+def _timeline(w, v, cyc_s, slow, phases, keep) -> dict[str, Any]:
+    """Up to :data:`TIMELINE_RANKS` ranks (evenly spread, the slowest included when every
+    rank's operations were kept, see :data:`TIMELINE_OPS`), in schedule order."""
     ranks = np.unique(
         np.append(
             np.linspace(0, w.ranks - 1, min(w.ranks, TIMELINE_RANKS - 1)).astype(int), max(slow, 0)
         )
     )
-    keep = np.isin(sched.rank, ranks) & (v.state == 2)
-    start = v.t_start[keep].astype(np.float64) * cyc_s
-    end = v.t_end[keep].astype(np.float64) * cyc_s
+    if keep is not None:
+        ranks = ranks[np.isin(ranks, keep)]
+    counts = np.diff(v.rank_ptr)
+    sel = [np.arange(v.tl_base[r], v.tl_base[r] + counts[r]) for r in ranks.tolist()]
+    idx = np.concatenate(sel) if sel else np.zeros(0, np.int64)
+    rank = np.repeat(ranks.astype(np.int32), counts[ranks] if len(ranks) else 0)
+    fin = v.tl_end[idx] >= 0
+    idx = idx[fin]
     return {
         "ranks": ranks,
-        "rank": sched.rank[keep].copy(),
-        "kind": sched.kind[keep].copy(),
-        "start_s": start,
-        "end_s": end,
+        "rank": rank[fin],
+        "kind": v.tl_kind[idx],
+        "start_s": v.tl_start[idx].astype(np.float64) * cyc_s,
+        "end_s": v.tl_end[idx].astype(np.float64) * cyc_s,
         "phase_end_s": np.array([p["end_s"] for p in phases]),
         "phase_names": [p["name"] for p in phases],
         "slowest_rank": slow,

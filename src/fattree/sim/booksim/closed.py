@@ -35,7 +35,8 @@ from numba.core import types
 from numba.extending import overload
 
 from ..closedloop import CI_DONE, CI_NEV, CI_NHP, CI_NOPS, CI_NWAKE, CI_NWORK, advance
-from ..closedloop import _HI, _LO, _dest, _event, _take  # the engine's own steps
+from ..closedloop import _dest, _take  # the engine's own steps
+from ..closedloop import delivered, low, tail_left
 
 # c: int64 counters of the booksim side
 BC_QUEUED = 0  # packets of started sends not yet created at their node
@@ -66,11 +67,10 @@ def bcl(w, R0: int, R: int) -> Bcl:
 
     Examples
     --------
-    >>> from fattree.traffic.workloads.base import phase
-    >>> from fattree.traffic.workloads import expand
+    >>> from fattree.traffic.workloads import make_workload
     >>> from fattree.sim.closedloop import closed_view
-    >>> s = expand([phase("ring", [0, 1], [1, 0], 600)], 2)
-    >>> b = bcl(closed_view(s, np.array([0, 1]), 2, 4, 256, 1e-9, 16), 4, 4)
+    >>> w = make_workload("allgather:size=1200B", 2)
+    >>> b = bcl(closed_view(w, 2, 4, 256, 1e-9, 16), 4, 4)
     >>> b.c.tolist()
     [0, 4, 4]
     """
@@ -116,10 +116,7 @@ def _bflit_in(b, n, pid, tail, t):
     w = b.w
     w.inj_flits[n] += 1
     if tail:
-        op = w.pkt_op[pid]
-        w.left[op] -= 1
-        if w.left[op] & _LO == 0:
-            _event(w, op, t + 1)
+        tail_left(w, w.pkt_op[pid], t)
 
 
 @njit(cache=True)
@@ -130,10 +127,7 @@ def _bport(b, s, o):
 @njit(cache=True)
 def _bdelivered(b, pid, t):
     w = b.w
-    s = w.pkt_op[pid]
-    w.left[s] -= _HI
-    if w.left[s] < _HI and w.match[s] >= 0:
-        _event(w, w.match[s], t + 1)
+    delivered(w, w.pkt_op[pid], t)
 
 
 @njit(cache=True)
@@ -193,6 +187,11 @@ def bs_delivered(h_b, h_pid, h_t):
         _bdelivered(h_b, h_pid, h_t)
 
 
+def bs_low(h_b):
+    """Whether the workload's operation slots must grow before the cycle (open loop: no)."""
+    return low(h_b.w) if h_b is not None else False
+
+
 def bs_done(h_b, h_nfree, h_pool):
     """Whether the workload has ended (open loop: never)."""
     return _bdone(h_b, h_nfree, h_pool) if h_b is not None else False
@@ -244,6 +243,13 @@ def _ov_delivered(h_b, h_pid, h_t):
     return lambda h_b, h_pid, h_t: _bdelivered(h_b, h_pid, h_t)
 
 
+@overload(bs_low)
+def _ov_low(h_b):
+    if _none(h_b):
+        return lambda h_b: False
+    return lambda h_b: low(h_b.w)
+
+
 @overload(bs_done)
 def _ov_done(h_b, h_nfree, h_pool):
     if _none(h_b):
@@ -260,6 +266,7 @@ __all__ = [
     "bs_flit_in",
     "bs_port",
     "bs_delivered",
+    "bs_low",
     "bs_done",
     "NEVER",
 ]

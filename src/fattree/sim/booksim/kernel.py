@@ -44,7 +44,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...traffic import dest
 from ..rawmem import prefetch
-from .closed import bs_delivered, bs_done, bs_flit_in, bs_next, bs_port, bs_source, bs_take
+from .closed import bs_delivered, bs_done, bs_flit_in, bs_low, bs_next, bs_port, bs_source, bs_take
 
 # cfg (int64) indices
 (
@@ -321,7 +321,7 @@ def _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, sc, wl):
         if t >= t_stop:
             rng[0] = x
             return ST_STOP
-        if cnt[K_NFREE] < N:
+        if cnt[K_NFREE] < N or bs_low(wl):  # (or a workload's operation slots)
             rng[0] = x
             return ST_GROW
         bs_source(wl, nd.nnext, nd.nvis, t)

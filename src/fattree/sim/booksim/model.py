@@ -433,6 +433,12 @@ class _Sim:
             self._grow()
 
     def _grow(self):
+        if self.wl is not None:  # a workload's operation slots, or else the pool
+            from ..closedloop import grow_slots, short_of_slots
+
+            if short_of_slots(self.wl.w):
+                self.wl = self.wl._replace(w=grow_slots(self.wl.w))
+                return
         pk, st = self.args[4], self.args[5]
         old = len(pk.pk)
         new = _pool(2 * old, pk)

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..closedloop import closed_view, grow_pool
+from ..closedloop import closed_view, grow_pool, start
 from ..layout import K_T as PAPERS_K_T
 from ..layout import ST_CHUNK
 from . import kernel as K
@@ -49,16 +49,14 @@ def hop_cycles(cfg) -> int:
     return 2 + int(cfg.routing_delay or 0)
 
 
-def run_workload(topo, w, sched, cfg, packet_bytes: int, hz: float, progress=None):
-    """Run the checked schedule ``sched`` of workload ``w`` in the booksim kernel.
+def run_workload(topo, w, cfg, packet_bytes: int, hz: float, progress=None, keep=None):
+    """Run workload ``w`` closed loop in the booksim kernel.
 
     Parameters
     ----------
     topo : Topology
     w : Workload
         Bound to ``topo`` (its ``placement``).
-    sched : Schedule
-        ``w.schedule()``.
     cfg : SimConfig
         ``model="booksim"``; no faults (refused by the caller).
     packet_bytes : int
@@ -67,6 +65,8 @@ def run_workload(topo, w, sched, cfg, packet_bytes: int, hz: float, progress=Non
         The clock (a calc's cycles).
     progress : callable, optional
         ``progress(cycle, cap)`` between kernel chunks.
+    keep : array of int, optional
+        Ranks whose operations the timeline keeps (default: all).
 
     Returns
     -------
@@ -83,14 +83,8 @@ def run_workload(topo, w, sched, cfg, packet_bytes: int, hz: float, progress=Non
     net = booksim_net(topo, seed=cfg.seed)
     traffic = booksim_traffic(topo, "uniform", cfg.seed)  # (bound, never drawn from)
     R0 = topo.max_ports
-    view = closed_view(
-        sched,
-        w.placement,
-        topo.n_nodes,
-        topo.n_switches * R0,
-        packet_bytes,
-        1.0 / hz,
-        1,
+    view = start(
+        closed_view(w, topo.n_nodes, topo.n_switches * R0, packet_bytes, 1.0 / hz, 1, keep)
     )
     probe = bcl(view, R0, 1)
     sim = _Sim(topo, cfg, net, traffic, 0.5, wl=probe)
