@@ -17,6 +17,7 @@ both), with the same results bit for bit (no kernel uses fast-math).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
@@ -26,15 +27,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["OPT_LEVEL", "CompileWatch", "cache_dir", "use_source_cache", "watch"]
+__all__ = ["OPT_LEVEL", "CompileWatch", "cache_dir", "source_key", "use_source_cache", "watch"]
 
 _PACKAGE = Path(__file__).resolve().parent
 #: numba's optimisation level for fattree's kernels, unless ``NUMBA_OPT`` is set
 OPT_LEVEL = 1
 
 
-def _source_key() -> str:
-    """A digest of every source file of the package (paths and contents)."""
+@functools.cache
+def source_key() -> str:
+    """A digest of every source file of the package (paths and contents): the version of
+    the sources that compiled kernels and kept results belong to.
+
+    Examples
+    --------
+    >>> len(source_key())
+    16
+    """
     h = hashlib.blake2b(digest_size=8)
     files = []
     for root, dirs, names in os.walk(_PACKAGE):
@@ -68,7 +77,7 @@ def cache_dir() -> Path:
     """
     # kernels compiled at another optimisation level are kept apart
     opt = os.environ.get("NUMBA_OPT", str(OPT_LEVEL))
-    name = "numba-" + _source_key() + ("" if opt == str(OPT_LEVEL) else f"-o{opt}")
+    name = "numba-" + source_key() + ("" if opt == str(OPT_LEVEL) else f"-o{opt}")
     base = _PACKAGE / "__pycache__"
     if os.access(_PACKAGE, os.W_OK) and (not base.exists() or os.access(base, os.W_OK)):
         return base / name

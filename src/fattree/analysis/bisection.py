@@ -149,12 +149,12 @@ def bisection(
 
 @functools.cache
 def _memo_folder() -> str:
-    from ..compiling import _source_key, cache_dir
+    from ..compiling import cache_dir, source_key
 
     # NUMBA_CACHE_DIR is fattree's per-version folder unless the user chose another one:
     # then the digest of the sources keeps versions apart inside it
     return os.path.join(
-        os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir()), "bisection", _source_key()
+        os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir()), "bisection", source_key()
     )
 
 
