@@ -15,6 +15,7 @@ The flagship study reports both (reproduction ``001-fig8b``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import types
 from pathlib import Path
 
@@ -189,7 +190,7 @@ def saturation_vs_faults(
     """
     import pandas as pd
 
-    from ..topology import build
+    from ..topology import resolve
 
     if not specs:
         raise ParameterError("specs=() is invalid: name at least one topology")
@@ -197,7 +198,7 @@ def saturation_vs_faults(
         raise ParameterError(f"workers={workers!r} is invalid: an integer >= 0")
     points = []  # (spec, algorithm, rate), in the frame's order
     for spec in specs:
-        fam = build(spec).family
+        fam = resolve(spec)[0].name  # validated here; each point's process builds it
         if algorithms and fam in algorithms:
             algs = list(algorithms[fam])
         else:
@@ -231,15 +232,22 @@ def _pool(workers: int):
         yield pool
 
 
+@functools.lru_cache(maxsize=4)
+def _built(spec: str):
+    """A network built once per process, however many of its points the process runs."""
+    from ..topology import build
+
+    return build(spec)
+
+
 def _saturation_point(point, setting) -> dict:
     """One point of :func:`saturation_vs_faults` (run in a worker process)."""
     from ..sim import simulate
     from ..sim.config import SimConfig
     from ..sim.engine import fault_tables, load_bound
-    from ..topology import build
 
     spec, alg, rate = point
-    topo = build(spec)
+    topo = _built(spec)
     cfg = SimConfig(
         load=1.0,
         fault_rate=rate,
