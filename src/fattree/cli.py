@@ -141,7 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     try:
         with _compile_notice(sys.argv[1:] if argv is None else argv):
-            return _main(argv)
+            rc = _main(argv)
+        if argv is None:  # the process's entry point (python -m fattree)
+            _end_interrupted(rc)
+        return rc
     finally:
         warnings.showwarning = saved
 
@@ -290,8 +293,23 @@ def _one_line(exc: BaseException) -> str:
 
 def _exit(code: int) -> int:
     if __name__ == "__main__" or sys.argv and sys.argv[0].endswith("fattree"):
+        _end_interrupted(code)
         sys.exit(code)
     return code
+
+
+def _end_interrupted(code: int) -> None:
+    """End an interrupted process (exit 130) without the interpreter's shutdown.
+
+    An interrupt can land inside numba's compiler, leaving LLVM objects whose destructors
+    abort the shutdown ("double free"), which turns exit 130 into a crash after the line
+    saying what was kept. Everything worth keeping is on disk by then (results are written
+    atomically, worker pools are closed), so the process ends at once.
+    """
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 if __name__ == "__main__":

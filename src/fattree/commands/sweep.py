@@ -134,22 +134,15 @@ def _summary_line(summary, out) -> str:
 
 @contextmanager
 def _interruptible(out, resume: str):
-    """SIGTERM stops like Ctrl-C; either prints one line saying how many points were kept
-    in ``out`` and how to resume, and exits with 130 (the points stored are whole: each
-    is written atomically and recorded before the next)."""
-    import signal
-    import threading
+    """SIGTERM stops like Ctrl-C; the first of either lets the point in progress finish
+    and be stored, then prints one line saying how many points were kept in ``out`` and
+    how to resume, and exits with 130 (the points stored are whole: each is written
+    atomically and recorded before the next)."""
+    from ..sweep.interrupts import stop_between_points
 
-    def term(signum, frame):
-        # a second SIGTERM ends the process at once (the first waits for compiled code,
-        # if any is running, to return to Python)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        raise KeyboardInterrupt
-
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGTERM, term) if main else None  # also outside the CLI
     try:
-        yield
+        with stop_between_points():
+            yield
     except KeyboardInterrupt as exc:
         summary = getattr(exc, "sweep_summary", None)
         this_run = f"{summary.done} points of this run stored, " if summary is not None else ""
@@ -164,9 +157,6 @@ def _interruptible(out, resume: str):
             "(stored points are skipped, nothing is computed twice)"
         )
         raise typer.Exit(130) from None
-    finally:
-        if main:
-            signal.signal(signal.SIGTERM, old)
 
 
 def sweep(

@@ -339,16 +339,19 @@ def _interrupted(exc: BaseException) -> bool:
 
 
 def _run_serial(study, todo, store, summary, report, **_):
+    from .interrupts import point_in_progress
+
     summary.workers = 0
     for p in todo:
-        try:
-            outcome = execute(p.kind, p.params, p.seed)
-        except Exception as exc:  # recorded per point; the sweep goes on
-            if _interrupted(exc):
-                raise KeyboardInterrupt from exc
-            _fail(study, p, exc, store, summary, report)
-        else:
-            _finish(study, p, outcome, store, summary, report)
+        with point_in_progress():  # an interrupt waits until this point is stored
+            try:
+                outcome = execute(p.kind, p.params, p.seed)
+            except Exception as exc:  # recorded per point; the sweep goes on
+                if _interrupted(exc):
+                    raise KeyboardInterrupt from exc
+                _fail(study, p, exc, store, summary, report)
+            else:
+                _finish(study, p, outcome, store, summary, report)
 
 
 def check_scheduler(scheduler) -> str:
