@@ -6,6 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast install clean bench
 
+# Python keeps its bytecode caches here even where the environment turns them off: without
+# them every test worker rewrites and compiles every test module again (seconds per run)
+unexport PYTHONDONTWRITEBYTECODE
+
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
