@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -238,14 +236,16 @@ def test_bad_sim_type_and_speculative():
         SimConfig(model="booksim", speculative="yes")
 
 
-def test_cli_model_booksim(tmp_path):
-    def run(*a):
-        return subprocess.run(
-            [sys.executable, "-m", "fattree", "simulate", *a],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+def test_cli_model_booksim(tmp_path, capsys):
+    def run(*a):  # the command as typed, in this process (its startup is tested elsewhere)
+        from types import SimpleNamespace
+
+        from fattree.cli import main
+
+        capsys.readouterr()
+        rc = main(["simulate", *map(str, a)])
+        out, err = capsys.readouterr()
+        return SimpleNamespace(returncode=rc, stdout=out, stderr=err)
 
     out = run("kant:k=2,n=2", "--model", "booksim", "--load", "0.05", "--no-speculative")
     assert out.returncode == 0, out.stderr

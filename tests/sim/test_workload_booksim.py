@@ -144,8 +144,11 @@ def test_cli_runs_a_workload_in_the_booksim_model(tmp_path):
         (["--workload", "allgather:size=4"], "size"),
     ],
 )
-def test_cli_refuses_bad_input_in_one_line(tmp_path, args, needle):
-    p = _cli("simulate", "kant:k=2,n=2", "--model", "booksim", *args, cwd=tmp_path)
-    assert p.returncode == 2, p.stdout + p.stderr
-    lines = p.stderr.strip().splitlines()
+def test_cli_refuses_bad_input_in_one_line(tmp_path, args, needle, capsys):
+    from fattree.cli import main
+
+    rc = main(["simulate", "kant:k=2,n=2", "--model", "booksim", *args])
+    out, err = capsys.readouterr()
+    assert rc == 2, out + err
+    lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines

@@ -113,7 +113,9 @@ def test_clos_halves_are_kary_ntrees():
     ]
     sub = g.subgraph(keep)
     ref = fattree.build("kant:k=3,n=3").to_networkx()
-    assert nx.is_isomorphic(sub, ref)
+    # VF2++ with nodes matched to nodes and switches to switches (plain VF2 takes seconds
+    # on these symmetric graphs)
+    assert nx.vf2pp_is_isomorphic(sub, ref, node_label="kind")
 
 
 def test_mikant_contains_two_kary_ntrees():
@@ -122,7 +124,11 @@ def test_mikant_contains_two_kary_ntrees():
     g = t.to_networkx()
     keep = [v for v in g if v.startswith("n0.") or v.startswith("s0.") or v.startswith("s1.1.")]
     ref = fattree.build("kant:k=3,n=3").to_networkx()
-    assert nx.is_isomorphic(g.subgraph(keep), ref)
+    assert nx.vf2pp_is_isomorphic(g.subgraph(keep), ref, node_label="kind")
+    # the check can fail: one link less is another graph
+    broken = nx.Graph(g.subgraph(keep))
+    broken.remove_edge(*next(iter(broken.edges)))
+    assert not nx.vf2pp_is_isomorphic(broken, ref, node_label="kind")
 
 
 @settings(max_examples=30, deadline=None)
