@@ -60,9 +60,17 @@ _PAPERS = (
         "the simulator with a workload under faults",
         ["simulate", "mikant:k=2,n=2", "--workload", "alltoall:size=4KiB", "--fault-rate", "0.1"],
     ),
+    (
+        "the simulator with a workload under the generic fault rules",
+        ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB", "--fault-rate", "0.1"],
+    ),
 )
 _BOOKSIM = (
     ("the BookSim2 model", ["simulate", "kant:k=2,n=2", "--model", "booksim", "--load", "0.1"]),
+    (
+        "the BookSim2 model with several VCs or flits per packet",
+        ["simulate", "kant:k=2,n=2", "--model", "booksim", "--load", "0.1", "--vcs", "2"],
+    ),
     (
         "the BookSim2 model with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--model", "booksim", "--workload", "allgather:size=4KiB"],
