@@ -27,17 +27,33 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["OPT_LEVEL", "CompileWatch", "cache_dir", "source_key", "use_source_cache", "watch"]
+__all__ = [
+    "ABOVE_KERNELS",
+    "OPT_LEVEL",
+    "CompileWatch",
+    "cache_dir",
+    "source_key",
+    "use_source_cache",
+    "watch",
+]
 
 _PACKAGE = Path(__file__).resolve().parent
 #: numba's optimisation level for fattree's kernels, unless ``NUMBA_OPT`` is set
 OPT_LEVEL = 1
 
 
+#: the layers above every kernel (pyproject.toml's import contract: the layers that define
+#: or call compiled code, from ``sim`` and ``analysis`` down, never import these), which
+#: define no kernel (tests/arch/test_imports.py checks both): an edit there cannot change
+#: a compiled kernel, so it keeps the cache
+ABOVE_KERNELS = ("__main__.py", "cli.py", "api.py", "commands", "report", "sweep")
+
+
 @functools.cache
 def source_key() -> str:
-    """A digest of every source file of the package (paths and contents): the version of
-    the sources that compiled kernels and kept results belong to.
+    """A digest of the package's source files (paths and contents) that compiled code can
+    depend on: every file but those of :data:`ABOVE_KERNELS`. The version of the sources
+    that compiled kernels and kept results belong to.
 
     Examples
     --------
@@ -47,8 +63,13 @@ def source_key() -> str:
     h = hashlib.blake2b(digest_size=8)
     files = []
     for root, dirs, names in os.walk(_PACKAGE):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        files += [os.path.join(root, n) for n in names if n.endswith(".py")]
+        top = root == str(_PACKAGE)
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not (top and d in ABOVE_KERNELS)]
+        files += [
+            os.path.join(root, n)
+            for n in names
+            if n.endswith(".py") and not (top and n in ABOVE_KERNELS)
+        ]
     for f in sorted(files):
         h.update(os.path.relpath(f, _PACKAGE).encode())
         with open(f, "rb") as fh:
@@ -57,8 +78,8 @@ def source_key() -> str:
 
 
 def cache_dir() -> Path:
-    """Where numba keeps fattree's compiled kernels: a folder named after a digest of the
-    package's sources, in the package's ``__pycache__`` (or, where that cannot be
+    """Where numba keeps fattree's compiled kernels: a folder named after
+    :func:`source_key`, in the package's ``__pycache__`` (or, where that cannot be
     written, the user's cache folder).
 
     numba checks a cached kernel against its own source file only, not against the

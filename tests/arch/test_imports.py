@@ -183,3 +183,27 @@ def test_the_isolated_import_check_fails_on_a_broken_module(tmp_path):
     )
     assert r.returncode == 1
     assert r.stdout.split() == ["FAILED:", "brokenpkg.a", "brokenpkg.b"]
+
+
+def test_the_layers_outside_the_cache_key_hold_no_compiled_code():
+    """``compiling.ABOVE_KERNELS`` (left out of the numba cache's source key) are layers
+    that no kernel layer may import, and define no compiled code themselves: an edit
+    there cannot change a kernel, so keeping the cache is safe."""
+    import tomllib
+
+    from fattree.compiling import ABOVE_KERNELS
+
+    layers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ][0]["layers"]
+    flat = [[m.strip() for m in layer.split("|")] for layer in layers]
+    rank = {m: i for i, layer in enumerate(flat) for m in layer}
+    lowest_above = max(rank[f"fattree.{name.removesuffix('.py')}"] for name in ABOVE_KERNELS)
+    assert lowest_above < rank["fattree.sim"] and lowest_above < rank["fattree.analysis"]
+    compiled = ("njit", "numba.jit", "@jit", "overload", "intrinsic", "cfunc", "vectorize")
+    for name in ABOVE_KERNELS:
+        paths = [PKG / name] if name.endswith(".py") else sorted((PKG / name).rglob("*.py"))
+        assert paths, name
+        for p in paths:
+            text = p.read_text(encoding="utf-8")
+            assert not [w for w in compiled if w in text], p

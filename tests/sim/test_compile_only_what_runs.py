@@ -162,20 +162,24 @@ def test_warmup_returns_at_once_when_this_version_is_warm(tmp_path, monkeypatch,
     version of the sources is marked complete, it compiles nothing and starts no step."""
     from fattree.commands import warmup as mod
 
-    (tmp_path / mod.MARKER).write_text("every warmup step compiled\n")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    mod._marker().write_text("every warmup step compiled\n")
     steps = []
     monkeypatch.setattr(mod, "_step", lambda *a: steps.append(a))
     monkeypatch.setattr(mod.subprocess, "run", lambda *a, **k: steps.append(a))
     mod.warmup(jobs=0, force=False, only="all")
     assert steps == [] and "already compiled" in capsys.readouterr().err
     # without the marker (a new version of the sources) every step runs, then it is written
-    (tmp_path / mod.MARKER).unlink()
+    mod._marker().unlink()
     monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
     monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
     mod.warmup(jobs=1, force=False, only="all")
     assert len(steps) == sum(len(c) for c in mod.CHAINS) + 1  # + the routing import
-    assert (tmp_path / mod.MARKER).is_file()
+    assert mod._marker().is_file() and mod._marker().name.startswith(mod.MARKER + "-")
+    # a step added to the warmup (its folder follows the kernels' sources, not this
+    # command's) makes the folder cold for the warmup again
+    monkeypatch.setattr(mod, "CHAINS", (*mod.CHAINS, (("a new step", ["info", "x"]),)))
+    assert not mod._marker().is_file()
 
 
 def test_warmup_only_run_compiles_what_make_run_uses(tmp_path, monkeypatch):
@@ -191,12 +195,33 @@ def test_warmup_only_run_compiles_what_make_run_uses(tmp_path, monkeypatch):
     mod.warmup(jobs=1, force=False, only="run")
     names = {what for chain in mod.CHAINS for what, _ in chain}
     assert set(steps) == mod.RUN_STEPS and mod.RUN_STEPS < names
-    assert (tmp_path / "warm-run").is_file() and not (tmp_path / "warm").exists()
+    assert mod._marker("run").is_file() and not mod._marker("all").exists()
     steps.clear()
     mod.warmup(jobs=1, force=False, only="run")  # warm: nothing again
     assert steps == []
     mod.warmup(jobs=1, force=False, only="all")
-    assert set(steps) == names and (tmp_path / "warm").is_file()
+    assert set(steps) == names and mod._marker("all").is_file()
+
+
+def test_the_cache_follows_the_kernels_sources_only(tmp_path, monkeypatch):
+    """An edit to a command, the CLI, a report or the sweeps keeps the compiled kernels;
+    an edit to any layer that can define or call them starts a new cache folder."""
+    import fattree.compiling as c
+
+    pkg = tmp_path / "pkg"
+    for f in ("__init__.py", "cli.py", "sim/kernel.py", "commands/sim.py", "report/a.py"):
+        (pkg / f).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / f).write_text("x = 1\n")
+    monkeypatch.setattr(c, "_PACKAGE", pkg)
+    key = c.source_key.__wrapped__
+    before = key()
+    for f in ("cli.py", "commands/sim.py", "report/a.py"):
+        (pkg / f).write_text("x = 2\n")
+        assert key() == before, f
+    for f in ("sim/kernel.py", "__init__.py"):
+        (pkg / f).write_text("x = 3\n")
+        assert key() != before, f
+        before = key()
 
 
 def test_warmup_refuses_an_unknown_set(capsys):

@@ -140,14 +140,21 @@ def _step(what: str, args: list[str]) -> tuple[str, float, str]:
     return what, time.perf_counter() - t0, err
 
 
-#: written into the cache folder when every step compiled: this version of the sources is warm
+#: written into the cache folder (with a digest of the steps, :func:`_marker`) when every
+#: step compiled: this version of the sources is warm
 MARKER = ONLY["all"]
 
 
 def _marker(only: str = "all"):
+    """The marker of ``only`` in the cache folder, named after the steps themselves: the
+    folder follows the sources of the kernels, not of this command, so a step added here
+    makes the folder cold for the warmup again."""
+    import hashlib
     from pathlib import Path
 
-    return Path(os.environ.get("NUMBA_CACHE_DIR") or "") / ONLY[only]
+    steps = hashlib.blake2b(repr((CHAINS, sorted(RUN_STEPS))).encode(), digest_size=4)
+    name = f"{ONLY[only]}-{steps.hexdigest()}"
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or "") / name
 
 
 def warmup(
