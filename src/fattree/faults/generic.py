@@ -31,7 +31,7 @@ from numba import njit
 
 from ..routing.kernel import route_ports
 from .algorithms import RULE_DETOUR, RULE_SHORTEST_T, RULE_SP
-from .mikant import DEAD_END, NO_RULE, OK, TTL
+from .hooks import DEAD_END, NO_RULE, OK, TTL
 
 # how a port was chosen (state[3] after ft_hop; the trace of explain)
 HOW_DEFAULT = 0  # the family's routing port
@@ -240,38 +240,14 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
     return -1
 
 
+def generic_scratch(topo) -> np.ndarray:
+    """The scratch of :func:`ft_walk_generic` on ``topo``: ``4 (R + 1) + 4`` int64
+    entries, R the ports per switch (allocate once, reuse for every walk)."""
+    return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
+
+
 @njit(cache=True)
 def ft_walk_generic(
-    rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw, out_port, out_how
-):
-    """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
-
-    ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
-    else at switch ``start``. Hops count links, both node links included. ``out_sw``,
-    ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``.
-    """
-    R = rt.port_peer.shape[1]
-    scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
-    return ft_walk_generic_into(
-        rt,
-        rule,
-        lookahead,
-        budget,
-        ttl,
-        stamp,
-        cur,
-        src,
-        start,
-        dst,
-        out_sw,
-        out_port,
-        out_how,
-        scratch,
-    )
-
-
-@njit(cache=True)
-def ft_walk_generic_into(
     rt,
     rule,
     lookahead,
@@ -287,8 +263,14 @@ def ft_walk_generic_into(
     out_how,
     scratch,
 ):
-    """:func:`ft_walk_generic` on caller's scratch (``4 (R + 1) + 4`` int64 entries, R the
-    ports per switch): allocation-free, for the simulator's cycle loop."""
+    """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
+
+    ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
+    else at switch ``start``. Hops count links, both node links included. ``out_sw``,
+    ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``;
+    ``scratch`` (:func:`generic_scratch`, ``4 (R + 1) + 4`` int64 entries) makes the walk
+    allocation-free (the Monte Carlo loop and the simulator's cycle loop reuse theirs).
+    """
     port_peer = rt.port_peer
     N = rt.n_nodes
     R = port_peer.shape[1]
