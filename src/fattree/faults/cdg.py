@@ -64,25 +64,16 @@ def _route_vcs(k, n, sw, ports, nsw, peer_port, rule, V, vcs, trace):
     rule 0: all on VC 0; 1: :func:`ft_vc`; 2 (``detour``, the naive escape channel,
     not deadlock-free): VC 1 from the first hop not chosen by Algorithm 1 to the end.
     """
-    in_port = -1
-    vc = 0
+    if rule == 1:
+        return route_vcs(k, n, sw, ports, nsw, peer_port, V, vcs)  # classes never decrease
     top = 0
     for i in range(nsw):
-        if rule == 0:
-            c = 0
-        elif rule == 2:
-            c = 1 if vc == 1 or trace[i, 0] != 0 else 0
-            if c >= V:
-                return -1
-        else:
-            c = ft_vc(k, n, sw[i], in_port, vc, ports[i], V)
-            if c < 0:
-                return -1
+        c = 0 if rule == 0 else (1 if top == 1 or trace[i, 0] != 0 else 0)
+        if c >= V:
+            return -1
         vcs[i] = c
-        vc = c
         if c > top:
             top = c
-        in_port = peer_port[sw[i], ports[i]]
     return top
 
 

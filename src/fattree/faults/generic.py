@@ -388,17 +388,11 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queu
     return tl
 
 
-@njit(cache=True)
-def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
-    """Up*/down* distances to node ``t`` under ``order`` (:func:`updown_order`):
-    ``ddown[v]`` over down links only, ``dall[v]`` over up* then down* (-1: none). As
-    routing's ``updown``: a switch that reaches ``t`` by down hops takes the shortest
-    such path, any other climbs to its cheapest up-neighbour. ``queue[:n_ord]`` must
-    hold the order (it is reused here from ``n_ord`` on)."""
-    ddown[:] = -1
-    dall[:] = -1
+@njit(cache=True, inline="always")
+def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, base):
+    """Down-only distances ``ddown`` to node ``t`` under ``order`` (BFS from ``t`` over
+    healthy links to switches above, queued from ``queue[base]``); returns the queue end."""
     ddown[t] = 0
-    base = n_ord
     queue[base] = t
     h, tl = base, base + 1
     while h < tl:
@@ -412,6 +406,19 @@ def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, 
                 ddown[v] = ddown[w] + 1
                 queue[tl] = v
                 tl += 1
+    return tl
+
+
+@njit(cache=True)
+def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
+    """Up*/down* distances to node ``t`` under ``order`` (:func:`updown_order`):
+    ``ddown[v]`` over down links only, ``dall[v]`` over up* then down* (-1: none). As
+    routing's ``updown``: a switch that reaches ``t`` by down hops takes the shortest
+    such path, any other climbs to its cheapest up-neighbour. ``queue[:n_ord]`` must
+    hold the order (it is reused here from ``n_ord`` on)."""
+    ddown[:] = -1
+    dall[:] = -1
+    _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, n_ord)
     for i in range(n_ord):
         v = queue[i]
         if ddown[v] >= 0:
@@ -512,21 +519,7 @@ def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddow
     (up hops + ``ddown``) is its length. -1: no up*/down* route. ``ddown`` must be -1
     everywhere on entry and is restored; ``queue`` needs 2 V entries."""
     V = order.shape[0]
-    ddown[t] = 0
-    queue[0] = t
-    h, tl = 0, 1
-    while h < tl:
-        w = queue[h]
-        h += 1
-        for j in range(indptr[w], indptr[w + 1]):
-            v = nbr[j]
-            if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
-                continue
-            if w == t or (order[w] > order[v]):
-                ddown[v] = ddown[w] + 1
-                queue[tl] = v
-                tl += 1
-    n_down = tl
+    n_down = _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0)
     best = -1
     if order[src_sw] >= 0:
         if ddown[src_sw] >= 0:

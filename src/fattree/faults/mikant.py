@@ -47,7 +47,7 @@ from .walkloop import (
     ST_STEP,
     ST_W2,
     ST_WL,
-    record_hop,
+    end_hop,
 )
 
 # detour kinds
@@ -430,15 +430,7 @@ def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
                     p = q
                     how = HOW_MISROUTE
                     break
-        if p < 0:
-            state[ST_KIND] = kind
-            state[ST_STEP] = step
-            record_hop(trace, nsw, -1, hstep, hfault, hmask)
-            return -1, (status if status != OK else DEAD_END)
-    state[ST_KIND] = kind
-    state[ST_STEP] = step
-    record_hop(trace, nsw, how, hstep, hfault, hmask)
-    return p, OK
+    return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 
 # ------------------------------------------------------- the escape rule's VC classes

@@ -75,6 +75,7 @@ from .walkloop import (
     ST_W2,
     ST_WL,
     WalkIn,
+    end_hop,
     paper_walk,
     record_hop,
     study_walk,
@@ -356,15 +357,7 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
                     break
                 if p >= 0:
                     break
-        if p < 0:
-            state[ST_KIND] = kind
-            state[ST_STEP] = step
-            record_hop(trace, nsw, -1, hstep, hfault, hmask)
-            return -1, (status if status != OK else DEAD_END)
-    state[ST_KIND] = kind
-    state[ST_STEP] = step
-    record_hop(trace, nsw, how, hstep, hfault, hmask)
-    return p, OK
+    return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 
 @njit(cache=True)

@@ -97,6 +97,20 @@ def record_hop(trace, nsw, how, step, fault, mask):
         trace[nsw, 3] = mask
 
 
+@njit(cache=True, inline="always")
+def end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status):
+    """The end of a walk's hop: the detour ``kind`` and ``step`` into ``state``, the hop's
+    record (``how``, its step, the faulty port, the detours that could not start) and
+    ``(p, OK)``, or ``(-1, the failure status)`` when no port was found (``p`` < 0)."""
+    state[ST_KIND] = kind
+    state[ST_STEP] = step
+    if p < 0:
+        record_hop(trace, nsw, -1, hstep, hfault, hmask)
+        return -1, (status if status != OK else DEAD_END)
+    record_hop(trace, nsw, how, hstep, hfault, hmask)
+    return p, OK
+
+
 @njit(cache=True)
 def walk_scratch(wk):
     """The scratch of :func:`paper_walk` on the walk's network ``(k, n)``: ``(ip, scr)``,
