@@ -52,8 +52,8 @@ class _Router:
 
     def _ft(self):
         """One route function for the run: the generic engine's router is set up once
-        (its setup, not its walks, is the costly part); a paper walk goes through its
-        route hook. Returns ``(src, dst) -> (switches, ports) or None``."""
+        (its setup, not its walks, is the costly part); a paper walk goes through the
+        walk loop (``faults/walkloop.py`` ``walk_route``). Returns ``(src, dst) -> (switches, ports) or None``."""
         if getattr(self, "_ft_fn", None) is not None:
             return self._ft_fn
         from ...faults import resolve_algorithms
