@@ -528,7 +528,7 @@ MikantStudy = namedtuple("MikantStudy", "k n")
 MikantStudy.__doc__ = "001's MiKANT walk's context (faults/walkloop.py): MiKANT(k, n)."
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin(wk, flags, src):
     """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANT(k, n)."""
     k, n = wk.k, wk.n
@@ -538,7 +538,7 @@ def _begin(wk, flags, src):
     return 2 * k**n, ttl, budget, (src // k**n) * (n - 1) * K + (src % k**n) % K
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _of_view(f, src, dst):
     return MikantStudy(f.ft_i[FI_K], f.ft_i[FI_N]), np.int64(0)
 

@@ -360,7 +360,7 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin(wk, flags, src):
     """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANTC(k, n)."""
     k, n = wk.k, wk.n
@@ -480,7 +480,7 @@ def _sim_setup(topo, flags) -> SimSetup:
     return SimSetup(k, n, ip, width, pp, cube, budget)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _of_view(f, src, dst):
     """The walk's context on the view, and its packet key (the misroute draws): fixed by
     the pair."""
