@@ -47,9 +47,11 @@ from .algorithms import (
 )
 from .generic import ft_walk_generic, turn_classes
 from .gwalk import GenericRouter, table_route
-from .mikant import OK, ft_rank, ft_vc, ft_walk, route_vcs, walk_cap, walk_scratch
+from .mikant import OK, ft_rank, ft_vc, route_vcs
+from .links import fault_mask
 from .records import FTDeadlockReport, shortest_cycle
 from .rules import one_vc_layered
+from .walkloop import WalkIn, paper_walk, walk_route, walk_scratch
 from .walks import walk_of
 
 VC_RULES = ("none", "escape", "detour")
@@ -62,99 +64,52 @@ def _route_vcs(k, n, sw, ports, nsw, peer_port, rule, V, vcs, trace):
     rule 0: all on VC 0; 1: :func:`ft_vc`; 2 (``detour``, the naive escape channel,
     not deadlock-free): VC 1 from the first hop not chosen by Algorithm 1 to the end.
     """
-    in_port = -1
-    vc = 0
+    if rule == 1:
+        return route_vcs(k, n, sw, ports, nsw, peer_port, V, vcs)  # classes never decrease
     top = 0
     for i in range(nsw):
-        if rule == 0:
-            c = 0
-        elif rule == 2:
-            c = 1 if vc == 1 or trace[i, 0] != 0 else 0
-            if c >= V:
-                return -1
-        else:
-            c = ft_vc(k, n, sw[i], in_port, vc, ports[i], V)
-            if c < 0:
-                return -1
+        c = 0 if rule == 0 else (1 if top == 1 or trace[i, 0] != 0 else 0)
+        if c >= V:
+            return -1
         vcs[i] = c
-        vc = c
         if c > top:
             top = c
-        in_port = peer_port[sw[i], ports[i]]
     return top
 
 
-@njit(cache=True)
-def _ft_cdg(
-    k,
-    n,
-    port_peer,
-    peer_port,
-    link_index,
-    stamp,
-    flags,
-    lookahead,
-    V,
-    rule,
-    cap,
-    wit,
-    used,
-    stats,
-    classes,
-):
-    """Dependencies of every delivered route; ``wit[c, q*V+w]`` = first pair ``s*N+t``.
+@njit(cache=True, inline="always")
+def _add_route(sw, ports, vcs, nsw, R, V, pair, wit, used):
+    """Mark the channels of one route used and record each dependency's first ``pair``."""
+    for i in range(nsw):
+        c = (sw[i] * R + ports[i]) * V + vcs[i]
+        used[c] = True
+        if i + 1 < nsw:
+            j = ports[i + 1] * V + vcs[i + 1]
+            if wit[c, j] < 0:
+                wit[c, j] = pair
 
-    ``stats``: [not delivered, refused (delivered, but needing a class >= V), delivered];
-    ``classes[j]``: routes in the graph whose highest class is j (all 0 with rule 0).
+
+@njit(cache=True)
+def _ft_cdg(wk, w, peer_port, V, rule, cap, wit, used, stats, classes):
+    """Dependencies of every delivered route; ``wit[c, q*V+v]`` = first pair ``s*N+t``.
+
+    ``wk``, ``w``: the walk's context and inputs (``faults/walkloop.py``); ``stats``: [not
+    delivered, refused (delivered, but needing a class >= V), delivered]; ``classes[j]``:
+    routes in the graph whose highest class is j (all 0 with rule 0).
     """
+    k, n = wk.k, wk.n
     N = 2 * k**n
-    R = port_peer.shape[1]
+    R = w.port_peer.shape[1]
     sw = np.empty(cap, np.int64)
     ports = np.empty(cap, np.int64)
     vcs = np.empty(cap, np.int64)
-    trace = np.empty((cap, 4), np.int64)
-    ip, scr = walk_scratch(k, n)
+    trace = np.empty((cap, 4), np.int64)  # rule 2 reads how each hop was chosen
+    scr = walk_scratch(wk)[1]
     for t in range(N):
         for s in range(N):
             if s == t:
                 continue
-            if rule == 2:
-                st, h, nsw = ft_walk(
-                    k,
-                    n,
-                    port_peer,
-                    link_index,
-                    stamp,
-                    1,
-                    flags,
-                    lookahead,
-                    s,
-                    -1,
-                    t,
-                    sw,
-                    ports,
-                    ip,
-                    scr,
-                    trace,
-                )
-            else:
-                st, h, nsw = ft_walk(
-                    k,
-                    n,
-                    port_peer,
-                    link_index,
-                    stamp,
-                    1,
-                    flags,
-                    lookahead,
-                    s,
-                    -1,
-                    t,
-                    sw,
-                    ports,
-                    ip,
-                    scr,
-                )
+            st, h, nsw = paper_walk(wk, w, s, -1, t, sw, ports, scr, trace)
             if st != OK:
                 stats[0] += 1
                 continue
@@ -164,13 +119,7 @@ def _ft_cdg(
                 stats[1] += 1
                 continue
             classes[top] += 1
-            for i in range(nsw):
-                c = (sw[i] * R + ports[i]) * V + vcs[i]
-                used[c] = True
-                if i + 1 < nsw:
-                    j = ports[i + 1] * V + vcs[i + 1]
-                    if wit[c, j] < 0:
-                        wit[c, j] = s * N + t
+            _add_route(sw, ports, vcs, nsw, R, V, s * N + t, wit, used)
     return 0
 
 
@@ -259,7 +208,6 @@ def _mikant(topo: Topology) -> tuple[int, int]:
             f"fault-tolerant channel dependency graphs of the escape rule are defined for "
             f"a walk with VC classes (mikant), not {topo.family!r} ({topo.spec})"
         )
-    return int(topo.params["k"]), int(topo.params["n"])
 
 
 def _check_vcs(vcs) -> None:
@@ -305,40 +253,25 @@ def ft_dependency_graph(
     ----------
     Dally & Seitz (1987); docs/mikant-routing.md §6.
     """
-    k, n = _mikant(topo)
+    _mikant(topo)
     check_model(model)
     _check_vcs(vcs)
     rule = _rule(vc_rule, int(vcs))
     (alg,) = resolve_algorithms([algorithm], topo.family)
     _not_oracle(alg)
-    if faulty is None:
-        faulty = np.zeros(topo.n_links, bool)
-    faulty = np.asarray(faulty, bool)
-    if faulty.shape != (topo.n_links,):
-        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    faulty = fault_mask(topo, faulty)
     S, R = topo.port_peer.shape
     V = int(vcs)
     wit = np.full((S * R * V, R * V), -1, np.int64)
     used = np.zeros(S * R * V, np.bool_)
     stats = np.zeros(3, np.int64)
     classes = np.zeros(max(V, 1) + 1, np.int64)
-    _ft_cdg(
-        k,
-        n,
-        topo.port_peer,
-        topo.port_peer_port,
-        topo.link_index,
-        faulty.astype(np.int64),
-        alg.flags,
-        model == "lookahead",
-        V,
-        rule,
-        walk_cap(n),
-        wit,
-        used,
-        stats,
-        classes,
-    )
+    wk = walk_of(topo.family).study(topo, "dimension")
+    ip = walk_scratch(wk)[0]
+    stamp = faulty.astype(np.int64)
+    w = WalkIn(ip, topo.port_peer, topo.link_index, stamp, 1, alg.flags, model == "lookahead", 0, 0)
+    cap = walk_of(topo.family).capacity(topo)
+    _ft_cdg(wk, w, topo.port_peer_port, V, rule, cap, wit, used, stats, classes)
     return FTDependencyGraph(
         topo, alg.name, model, V, VC_RULES[rule], faulty, wit, used, stats, classes
     )
@@ -372,22 +305,17 @@ def walk_vcs(
     ----------
     docs/mikant-routing.md §6; docs/faults-deadlock.md.
     """
-    k, n = _mikant(topo)
+    _mikant(topo)
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
     stamp = np.asarray(faulty, bool).astype(np.int64)
     look = model == "lookahead"
-    st, _, nsw, sw, ports = walk_of(topo.family).route(
-        topo, alg.flags, look, int(src), -1, int(dst), stamp, "dimension", 0, 0, None
+    walk = walk_of(topo.family)
+    st, _, nsw, sw, ports = walk_route(
+        walk, topo, alg.flags, look, int(src), -1, int(dst), stamp, "dimension", 0, 0, None
     )
     nport = nsw if st == OK else max(nsw - 1, 0)
-    out = []
-    in_port, vc = -1, 0
-    for i in range(nport):
-        c = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), int(vcs))) if vc >= 0 else -1
-        out.append(c)
-        vc = c
-        in_port = int(topo.port_peer_port[sw[i], ports[i]])
+    out = walk.hop_vcs(topo, sw, ports, nport, int(vcs))
     return int(st), [int(x) for x in sw[:nsw]], [int(x) for x in ports[:nport]], out
 
 
@@ -464,36 +392,47 @@ def ft_deadlock(
             vc_rule="updown" if vc_rule == "escape" and walk is not None else vc_rule,
         )
     g = ft_dependency_graph(topo, algorithm, faulty, model=model, vcs=vcs, vc_rule=vc_rule)
-    adj = g.adj
-    N = topo.n_nodes
-    rep = FTDeadlockReport(
-        spec=topo.spec,
+    rep = _report(
+        topo,
+        g.vcs,
+        g.wit,
+        g.used,
+        g.stats,
+        g.classes,
+        lambda a, b: _witness_route(g, a, b),
         algorithm=g.algorithm,
         model=model,
-        vcs=g.vcs,
         vc_rule=g.vc_rule,
         faulty_links=int(g.faulty.sum()),
-        acyclic=True,
-        channels=int(g.used.sum()),
-        dependencies=int(adj.sum()),
-        pairs=N * (N - 1),
-        delivered=int(g.stats[2]),
-        not_delivered=int(g.stats[0]),
-        refused=int(g.stats[1]),
-        classes=[int(c) for c in g.classes[: g.vcs]],
         classes_bound=classes_bound(g.algorithm, int(topo.params["n"])),
     )
-    cyc = find_cycle(topo.port_peer, N, g.vcs, adj, g.used)
-    _add_cycle(rep, topo, g.vcs, adj, cyc, lambda a, b: _witness_route(g, a, b))
     rep.seconds = time.perf_counter() - t0
     return rep
 
 
-def _add_cycle(rep, topo, V, adj, cyc, witness) -> None:
-    """Report the shortest cycle through the channels ``cyc`` (none: acyclic) and, for each
-    of its dependencies, the first route creating it (``witness(a, b)``)."""
+def _report(topo, V, wit, used, stats, classes, witness, **fields) -> FTDeadlockReport:
+    """The report of a channel dependency graph (``wit >= 0``: a dependency; ``stats``: not
+    delivered, refused, delivered): acyclic, or the shortest cycle through the channels of
+    the one found and, for each of its dependencies, the first route creating it
+    (``witness(a, b)``)."""
+    N = topo.n_nodes
+    adj = wit >= 0
+    rep = FTDeadlockReport(
+        spec=topo.spec,
+        vcs=V,
+        acyclic=True,
+        channels=int(used.sum()),
+        dependencies=int(adj.sum()),
+        pairs=N * (N - 1),
+        delivered=int(stats[2]),
+        not_delivered=int(stats[0]),
+        refused=int(stats[1]),
+        classes=[int(c) for c in classes[:V]],
+        **fields,
+    )
+    cyc = find_cycle(topo.port_peer, N, V, adj, used)
     if not cyc.size:
-        return
+        return rep
     short = shortest_cycle(topo.port_peer, topo.n_nodes, V, adj, cyc)
     if short.size:
         cyc = short
@@ -503,6 +442,7 @@ def _add_cycle(rep, topo, V, adj, cyc, witness) -> None:
     ring = [int(c) for c in cyc] + [int(cyc[0])]
     for a, b in zip(ring[:-1], ring[1:]):
         rep.routes.append(witness(a, b))
+    return rep
 
 
 def _witness_route(g: FTDependencyGraph, a: int, b: int) -> dict:
@@ -575,6 +515,7 @@ def _g_cdg(
     ports = np.empty(cap, np.int64)
     how = np.empty(cap, np.int64)
     vcs = np.zeros(cap, np.int64)
+    scratch = np.empty(4 * (R + 1) + 4, np.int64)  # generic_scratch
     for t in range(N):
         for s in range(N):
             if s == t:
@@ -585,7 +526,7 @@ def _g_cdg(
                 )
             else:
                 st, h, nsw = ft_walk_generic(
-                    rt, rule, look, budget, ttl, stamp, 1, s, -1, t, sw, ports, how
+                    rt, rule, look, budget, ttl, stamp, 1, s, -1, t, sw, ports, how, scratch
                 )
             if st != OK:
                 stats[0] += 1
@@ -601,61 +542,8 @@ def _g_cdg(
                 stats[1] += 1
                 continue
             classes[top] += 1
-            for i in range(nsw):
-                c = (sw[i] * R + ports[i]) * V + vcs[i]
-                used[c] = True
-                if i + 1 < nsw:
-                    j = ports[i + 1] * V + vcs[i + 1]
-                    if wit[c, j] < 0:
-                        wit[c, j] = s * N + t
+            _add_route(sw, ports, vcs, nsw, R, V, s * N + t, wit, used)
     return 0
-
-
-@njit(cache=True)
-def _any_cycle(port_peer, N, V, wit, used):
-    """Channels of one cycle of the dependency graph (empty: acyclic), iterative DFS."""
-    S, R = port_peer.shape
-    C = S * R * V
-    RV = R * V
-    colour = np.zeros(C, np.int8)
-    stack = np.empty(C, np.int64)
-    nxt = np.zeros(C, np.int64)
-    for root in range(C):
-        if not used[root] or colour[root] != 0:
-            continue
-        top = 0
-        stack[0] = root
-        colour[root] = 1
-        nxt[root] = 0
-        while top >= 0:
-            c = stack[top]
-            v = port_peer[(c // V) // R, (c // V) % R]
-            advanced = False
-            if v >= N:
-                base = (v - N) * RV
-                while nxt[c] < RV:
-                    j = nxt[c]
-                    nxt[c] += 1
-                    if wit[c, j] < 0:
-                        continue
-                    d = base + j
-                    if colour[d] == 1:
-                        # the cycle is stack[k..top] from d
-                        k = top
-                        while stack[k] != d:
-                            k -= 1
-                        return stack[k : top + 1].copy()
-                    if colour[d] == 0:
-                        colour[d] = 1
-                        nxt[d] = 0
-                        top += 1
-                        stack[top] = d
-                        advanced = True
-                        break
-            if not advanced:
-                colour[c] = 2
-                top -= 1
-    return np.empty(0, np.int64)
 
 
 def generic_deadlock(
@@ -741,27 +629,21 @@ def generic_deadlock(
         stats,
         classes,
     )
-    N = topo.n_nodes
-    rep = FTDeadlockReport(
-        spec=topo.spec,
+    rep = _report(
+        topo,
+        V,
+        wit,
+        used,
+        stats,
+        classes,
+        lambda a, b: _witness(topo, g, wit, V, a, b),
         algorithm=alg.name,
         model="global" if g.is_table else model,
-        vcs=V,
         vc_rule="updown" if layered else "none",
         faulty_links=int(g.faulty.sum()),
-        acyclic=True,
-        channels=int(used.sum()),
-        dependencies=int((wit >= 0).sum()),
-        pairs=N * (N - 1),
-        delivered=int(stats[2]),
-        not_delivered=int(stats[0]),
-        refused=int(stats[1]),
-        classes=[int(c) for c in classes[:V]],
         classes_bound=1 if alg.rule == RULE_UPDOWN_T else None,
     )
     rep.layers_needed = int(stats[3]) + 1 if stats[2] else 0
-    cyc = _any_cycle(topo.port_peer, N, V, wit, used)
-    _add_cycle(rep, topo, V, wit >= 0, cyc, lambda a, b: _witness(topo, g, wit, V, a, b))
     rep.seconds = time.perf_counter() - t0
     return rep
 

@@ -1,7 +1,7 @@
 """One fault-tolerant route, explained hop by hop (``fattree route ... --faults``).
 
 The walk kernels record, per switch, how its output port was chosen (``trace`` of
-the walk's ``route`` hook, e.g. :func:`fattree.faults.mikant.ft_walk`); this module turns that record
+:func:`fattree.faults.walkloop.paper_walk`); this module turns that record
 into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
 could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
 cube multipath) and why a route failed. The generic rules' walk (the family's routing,
@@ -46,6 +46,9 @@ from .generic import HOW_MISROUTE as G_MISROUTE
 from .generic import HOW_NAMES as G_HOW_NAMES
 from .gwalk import GenericRouter
 from .records import FTExplanation
+from .links import fault_mask
+from .route import check_ends
+from .walkloop import walk_route
 from .walks import walk_of
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
@@ -69,13 +72,22 @@ _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
     """(status, hops, switches, trace, vc per hop or None) from the family's walk."""
     walk = walk_of(topo.family)
-    if model not in walk.models:
-        only = ", ".join(repr(m) for m in walk.models)
-        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
+    walk.check_model(model, topo.family)
     trace = np.full((walk.capacity(topo), 4), -1, np.int64)
     look = model == "lookahead"
-    st, hops, nsw, sw, ports = walk.route(
-        topo, alg.flags, look, src, start, dst, stamp, tie_break, int(seed), int(packet), trace
+    st, hops, nsw, sw, ports = walk_route(
+        walk,
+        topo,
+        alg.flags,
+        look,
+        src,
+        start,
+        dst,
+        stamp,
+        tie_break,
+        int(seed),
+        int(packet),
+        trace,
     )
     nport = nsw if st == OK else max(nsw - 1, 0)
     vcs = None if walk.hop_vcs is None else walk.hop_vcs(topo, sw, ports, nport)
@@ -143,18 +155,8 @@ def explain_route(
             "algorithm='oracle' is a bound (BFS with global knowledge), not a "
             "routing function: name a walkable algorithm"
         )
-    N = topo.n_nodes
-    for name, v in (("dst", dst), ("src", src)):
-        if v is not None and not 0 <= int(v) < N:
-            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {N})")
-    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
-        raise ParameterError(
-            f"start_switch={start_switch!r} is invalid: a switch id in "
-            f"[0, {topo.n_switches}) when src is None"
-        )
-    faulty = np.zeros(topo.n_links, bool) if faulty is None else np.asarray(faulty, bool)
-    if faulty.shape != (topo.n_links,):
-        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    check_ends(topo, src, dst, start_switch)
+    faulty = fault_mask(topo, faulty)
     s = -1 if src is None else int(src)
     bad = [
         [topo.vertex_label(int(a)), topo.vertex_label(int(b))]
@@ -186,20 +188,27 @@ def explain_route(
             row["vc"] = vcs[i]
         rows.append(row)
     events = _events(topo, alg, model, int(dst), st, nsw, sw, ports, trace, src, faulty)
-    path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(int(x)) for x in sw[:nsw]]
+    return _explained(
+        topo, alg.name, model, src, int(dst), st, sw[:nsw], ports[:nport], hops, rows, events, bad
+    )
+
+
+def _explained(topo, name, model, src, dst, st, sws, ports, hops, rows, events, bad):
+    """The :class:`FTExplanation` of a route through switches ``sws`` on ``ports``."""
+    labels = [topo.switch_label(int(x)) for x in sws]
+    path = ([] if src is None else [topo.node_label(int(src))]) + labels
     if st == OK:
         path.append(topo.node_label(dst))
     return FTExplanation(
-        alg.name,
+        name,
         model,
-        None if src is None else topo.node_label(src),
+        None if src is None else topo.node_label(int(src)),
         topo.node_label(dst),
         st == OK,
         STATUS_NAMES[st],
         path,
-        [topo.switch_label(int(x)) for x in sw[:nsw]],
-        [int(p) for p in ports[:nport]],
+        labels,
+        [int(p) for p in ports],
         int(hops),
         rows,
         events,
@@ -516,25 +525,8 @@ def explain_generic(
                 + ("" if alg.rule != 2 else f"; misroutes left: {g.ctx.budget - used}"),
             )
         )
-    path = [topo.node_label(int(src))] if src is not None else []
-    path += [topo.switch_label(int(x)) for x in sws]
-    if st == OK:
-        path.append(topo.node_label(dst))
-    return FTExplanation(
-        alg.name,
-        "global" if g.is_table else model,
-        None if src is None else topo.node_label(int(src)),
-        topo.node_label(dst),
-        st == OK,
-        STATUS_NAMES[st],
-        path,
-        [topo.switch_label(int(x)) for x in sws],
-        [int(p) for p in ports],
-        int(hops),
-        rows,
-        events,
-        bad,
-    )
+    model = "global" if g.is_table else model
+    return _explained(topo, alg.name, model, src, dst, st, sws, ports, hops, rows, events, bad)
 
 
 def resolve_route_algorithm(

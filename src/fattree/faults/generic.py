@@ -31,7 +31,7 @@ from numba import njit
 
 from ..routing.kernel import route_ports
 from .algorithms import RULE_DETOUR, RULE_SHORTEST_T, RULE_SP
-from .mikant import DEAD_END, NO_RULE, OK, TTL
+from .hooks import DEAD_END, NO_RULE, OK, TTL
 
 # how a port was chosen (state[3] after ft_hop; the trace of explain)
 HOW_DEFAULT = 0  # the family's routing port
@@ -240,38 +240,14 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
     return -1
 
 
+def generic_scratch(topo) -> np.ndarray:
+    """The scratch of :func:`ft_walk_generic` on ``topo``: ``4 (R + 1) + 4`` int64
+    entries, R the ports per switch (allocate once, reuse for every walk)."""
+    return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
+
+
 @njit(cache=True)
 def ft_walk_generic(
-    rt, rule, lookahead, budget, ttl, stamp, cur, src, start, dst, out_sw, out_port, out_how
-):
-    """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
-
-    ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
-    else at switch ``start``. Hops count links, both node links included. ``out_sw``,
-    ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``.
-    """
-    R = rt.port_peer.shape[1]
-    scratch = np.empty(4 * (R + 1) + 4, np.int64)  # one allocation per walk
-    return ft_walk_generic_into(
-        rt,
-        rule,
-        lookahead,
-        budget,
-        ttl,
-        stamp,
-        cur,
-        src,
-        start,
-        dst,
-        out_sw,
-        out_port,
-        out_how,
-        scratch,
-    )
-
-
-@njit(cache=True)
-def ft_walk_generic_into(
     rt,
     rule,
     lookahead,
@@ -287,8 +263,14 @@ def ft_walk_generic_into(
     out_how,
     scratch,
 ):
-    """:func:`ft_walk_generic` on caller's scratch (``4 (R + 1) + 4`` int64 entries, R the
-    ports per switch): allocation-free, for the simulator's cycle loop."""
+    """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
+
+    ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
+    else at switch ``start``. Hops count links, both node links included. ``out_sw``,
+    ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``;
+    ``scratch`` (:func:`generic_scratch`, ``4 (R + 1) + 4`` int64 entries) makes the walk
+    allocation-free (the Monte Carlo loop and the simulator's cycle loop reuse theirs).
+    """
     port_peer = rt.port_peer
     N = rt.n_nodes
     R = port_peer.shape[1]
@@ -406,17 +388,11 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queu
     return tl
 
 
-@njit(cache=True)
-def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
-    """Up*/down* distances to node ``t`` under ``order`` (:func:`updown_order`):
-    ``ddown[v]`` over down links only, ``dall[v]`` over up* then down* (-1: none). As
-    routing's ``updown``: a switch that reaches ``t`` by down hops takes the shortest
-    such path, any other climbs to its cheapest up-neighbour. ``queue[:n_ord]`` must
-    hold the order (it is reused here from ``n_ord`` on)."""
-    ddown[:] = -1
-    dall[:] = -1
+@njit(cache=True, inline="always")
+def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, base):
+    """Down-only distances ``ddown`` to node ``t`` under ``order`` (BFS from ``t`` over
+    healthy links to switches above, queued from ``queue[base]``); returns the queue end."""
     ddown[t] = 0
-    base = n_ord
     queue[base] = t
     h, tl = base, base + 1
     while h < tl:
@@ -430,6 +406,19 @@ def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, 
                 ddown[v] = ddown[w] + 1
                 queue[tl] = v
                 tl += 1
+    return tl
+
+
+@njit(cache=True)
+def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
+    """Up*/down* distances to node ``t`` under ``order`` (:func:`updown_order`):
+    ``ddown[v]`` over down links only, ``dall[v]`` over up* then down* (-1: none). As
+    routing's ``updown``: a switch that reaches ``t`` by down hops takes the shortest
+    such path, any other climbs to its cheapest up-neighbour. ``queue[:n_ord]`` must
+    hold the order (it is reused here from ``n_ord`` on)."""
+    ddown[:] = -1
+    dall[:] = -1
+    _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, n_ord)
     for i in range(n_ord):
         v = queue[i]
         if ddown[v] >= 0:
@@ -530,21 +519,7 @@ def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddow
     (up hops + ``ddown``) is its length. -1: no up*/down* route. ``ddown`` must be -1
     everywhere on entry and is restored; ``queue`` needs 2 V entries."""
     V = order.shape[0]
-    ddown[t] = 0
-    queue[0] = t
-    h, tl = 0, 1
-    while h < tl:
-        w = queue[h]
-        h += 1
-        for j in range(indptr[w], indptr[w + 1]):
-            v = nbr[j]
-            if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
-                continue
-            if w == t or (order[w] > order[v]):
-                ddown[v] = ddown[w] + 1
-                queue[tl] = v
-                tl += 1
-    n_down = tl
+    n_down = _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0)
     best = -1
     if order[src_sw] >= 0:
         if ddown[src_sw] >= 0:

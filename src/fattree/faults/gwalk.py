@@ -25,8 +25,10 @@ from .generic import (
     updown_column,
     updown_order,
     ft_walk_generic,
+    generic_scratch,
 )
-from .mikant import DEAD_END, NO_RULE, OK, TTL
+from .hooks import DEAD_END, NO_RULE, OK, TTL
+from .links import fault_mask
 from .mcdraw import surviving_csr
 
 TABLE_LIMIT_BYTES = 1 << 30
@@ -170,11 +172,7 @@ class GenericRouter:
         self.alg = alg
         self.model = model
         self.ctx = context(topo, seed)
-        self.faulty = np.zeros(topo.n_links, bool) if faulty is None else np.asarray(faulty, bool)
-        if self.faulty.shape != (topo.n_links,):
-            raise ParameterError(
-                f"faulty has shape {self.faulty.shape}, expected ({topo.n_links},)"
-            )
+        self.faulty = fault_mask(topo, faulty)
         self.stamp = self.faulty.astype(np.int64)
         self.cap = self.ctx.ttl + 2
         self.table = None
@@ -225,6 +223,7 @@ class GenericRouter:
                 sw,
                 ports,
                 how,
+                generic_scratch(self.topo),
             )
         nport = nsw if st == OK else max(nsw - 1, 0)
         return int(st), int(hops), sw[:nsw].copy(), ports[:nport].copy(), how[:nport].copy()

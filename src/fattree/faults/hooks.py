@@ -3,11 +3,11 @@
 A family with its own fault walk (``Facets.fault_walk``) writes one module
 ``faults/<walk>.py`` with its numba kernels and registers one :class:`FaultWalk` there
 (:func:`register_walk`); ``faults/walks.py`` imports that module. Every consumer builds
-its dispatch from the record: ``route --faults`` and the explanation call ``route``, the
-Monte Carlo loop (``faults/montecarlo.py`` ``_trials``) resolves the ``study_*`` kernels
-by the type of the walk's study context, the simulator (``sim/faulthop.py``) resolves the
-``sim_*`` kernels by the type of the walk's fault view, and ``fattree warmup`` runs its
-``warmup`` steps. Nothing outside the walk's module chooses by its name.
+its dispatch from the record: ``faults/walkloop.py`` loops over the walk's ``hop`` for
+``route --faults``, the explanation, the Monte Carlo loop (``faults/montecarlo.py``
+``_trials``) and the simulator (``sim/faulthop.py``), resolved by the type of the walk's
+context or of its fault view, and ``fattree warmup`` runs its ``warmup`` steps. Nothing
+outside the walk's module chooses by its name.
 
 This module also holds what the walks and the generic rules share: the detour flags,
 the walk status codes and the layout of the simulator's fault view (``ft_i`` columns,
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import ParameterError
 from ..registry import Registry
 
 # Flag bits of an algorithm, understood by the paper walks (faults/mikant.py).
@@ -97,23 +98,31 @@ class FaultWalk:
         Whether it takes ``--tie-break`` (004's random choice among cube dimensions).
     offers : tuple of str
         Registered algorithms it walks beyond those whose ``on`` names it.
-    route : callable
-        ``route(topo, flags, lookahead, src, start, dst, stamp, tie_break, seed, packet,
-        trace)`` → ``(status, hops, nsw, switches, ports)`` (numpy arrays; ``src`` -1
-        starts at switch ``start``; ``trace`` None or the explanation's (cap, 4) record).
+    link_ids : bool
+        001's link ids ``<G, level, D_{n-2..0}, P>`` name the links of its network
+        (``faults/links.py`` ``mikant_link_id``, fault files).
+    hop : numba kernel
+        The walk's decision at one switch, ``(wk, w, s, prev, hops, t, state, ports,
+        extra, trace, nsw)`` → ``(port, status)`` (``wk`` its context, ``w`` a
+        ``faults/walkloop.py`` ``WalkIn``, ``state`` the packet's walk state, updated;
+        ``ports`` and ``extra`` scratch; ``trace`` None or the explanation's record);
+        ``faults/walkloop.py`` loops over it for every consumer.
+    begin : numba kernel
+        ``(wk, flags, src)`` → ``(nodes, hop limit, misroute budget, switch of node src)``.
     capacity : callable
         ``capacity(topo)``: room for the switches of any walk (``trace``'s rows).
     hop_vcs : callable or None
-        ``hop_vcs(topo, switches, ports, count)``: the VC class of each hop (the
-        explanation's ``vc`` column); None without VC classes.
+        ``hop_vcs(topo, switches, ports, count, vcs=64)``: the VC class of each hop (the
+        explanation's ``vc`` column, ``walk_vcs``; -1 from a hop needing a class ``>=
+        vcs``); None without VC classes.
     study, study_type : callable, type
-        ``study(topo, tie_break)``: the walk's context in the Monte Carlo loop, a named
-        tuple of type ``study_type`` (the type resolves the kernels below).
-    study_scratch, study_walk, study_fault_free : functions compiled inline
-        In the loop: the walk's scratch ``(ip, scr)``; its walk
-        ``(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt)``
-        → ``(status, hops, nsw)``; ``(d0, exact)``, its fault-free length and whether a
-        delivered walk of that length is optimal (None: the routing's length).
+        ``study(topo, tie_break)``: the walk's context ``wk`` (in the Monte Carlo loop and
+        for ``route --faults``), a named tuple of type ``study_type`` with at least ``k``
+        and ``n`` (the type resolves the kernels).
+    study_fault_free : function compiled inline, or None
+        ``(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt)``
+        → ``(d0, exact)``, its fault-free length and whether a delivered walk of that
+        length is optimal (None: the routing's length).
     a1_shortcut : bool
         The walk with no detour stands for every detour algorithm on a trial where it is
         healthy (MiKANT: the detours act only at a faulty port of Algorithm 1's route).
@@ -123,13 +132,12 @@ class FaultWalk:
         ``sim_setup(topo, flags)`` → :class:`SimSetup`.
     sim_view : type
         The simulator's fault view of this walk (a named tuple of :data:`VIEW_FIELDS`).
-    sim_walk, sim_tops, sim_port, sim_class : numba kernels over the view ``f``
-        The whole walk of a pair into ``ft_ws`` (``(f, src, dst)`` → ``(status, nsw)``);
-        its VC classes (``(f, nsw, V)`` → highest, -1: refused); the output port at one
-        switch (``(f, pk, p, col_ft, col_src, sw, in_port, dst, hop)`` → port: packet
-        ``p``'s header row ``pk[p]``, its walk state in column ``col_ft``, updated, its
-        source in ``col_src``); the VC class of one hop (``(f, sw, in_port, in_vc, out_port,
-        hop, V)``, -1: any).
+    of_view : numba kernel
+        ``(f, src, dst)`` → ``(wk, packet key)``: the walk's context on the view ``f``.
+    sim_tops, sim_class : numba kernels over the view ``f``
+        The VC classes of the walk in the view's scratch (``(f, nsw, V)`` → highest, -1:
+        refused); the VC class of one hop (``(f, sw, in_port, in_vc, out_port, hop, V)``,
+        -1: any).
     vc_rule : str
         How its hops are layered on VCs, in words.
     warmup : tuple of (str, list of str)
@@ -141,17 +149,15 @@ class FaultWalk:
     why: str
     vc_classes: bool
     generic_rules: bool
-    route: Callable
+    hop: Callable
+    begin: Callable
     capacity: Callable
     study: Callable
     study_type: type
-    study_scratch: Callable
-    study_walk: Callable
     sim_setup: Callable
     sim_view: type
-    sim_walk: Callable
+    of_view: Callable
     sim_tops: Callable
-    sim_port: Callable
     sim_class: Callable
     vc_rule: str
     warmup: tuple = ()
@@ -161,6 +167,29 @@ class FaultWalk:
     cut_off: bool = True
     tie_break: bool = False
     offers: tuple[str, ...] = ()
+    link_ids: bool = False
+
+    def check_model(self, model: str, family: str, name: str = "model") -> None:
+        """Refuse a fault-knowledge model the walk does not define.
+
+        Parameters
+        ----------
+        model : str
+        family : str
+            The family named in the message.
+        name : str
+            The parameter named in the message (the simulator's ``fault_model``).
+
+        Raises
+        ------
+        ParameterError
+            When ``model`` is not one of :attr:`models`.
+        """
+        if model not in self.models:
+            only = ", ".join(repr(m) for m in self.models)
+            raise ParameterError(
+                f"{name}={model!r} is not defined for {family}: only {only} ({self.why})"
+            )
 
 
 FAULT_WALKS: Registry[FaultWalk] = Registry("fault walk")

@@ -9,7 +9,31 @@ import numpy as np
 from ..fileio import read_input, write_atomic
 from ..errors import InputFileError, ParameterError
 from ..topology import Topology
-from .walks import engine_of
+from .walks import walk_of
+
+
+def fault_mask(topo: Topology, faulty) -> np.ndarray:
+    """``faulty`` as a bool mask over ``topo.links`` (None: no faulty link).
+
+    Parameters
+    ----------
+    topo : Topology
+    faulty : bool array over ``topo.links``, or None
+
+    Returns
+    -------
+    numpy.ndarray
+        bool, shape ``(topo.n_links,)``.
+
+    Raises
+    ------
+    ParameterError
+        If its shape is not ``(topo.n_links,)``.
+    """
+    faulty = np.zeros(topo.n_links, bool) if faulty is None else np.asarray(faulty, bool)
+    if faulty.shape != (topo.n_links,):
+        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    return faulty
 
 
 def link_between(topo: Topology, a: int, b: int) -> int:
@@ -65,7 +89,8 @@ def mikant_link_id(topo: Topology, lid) -> int:
     >>> [t.vertex_label(int(v)) for v in t.links[e]]
     ['s0.1.0.0', 's1.1.0.0']
     """
-    if engine_of(topo.family) != "mikant":  # 001's ids name the links of MiKANT's walk
+    walk = walk_of(topo.family)
+    if walk is None or not walk.link_ids:  # 001's ids name the links of MiKANT's walk
         raise ParameterError(
             f"link id <{','.join(map(str, lid))}> names a MiKANT link; {topo.spec} is not a "
             "MiKANT: give the link as two labels 'A B'"
@@ -221,6 +246,7 @@ def random_faults(topo: Topology, rate: float, seed: int, switch_only: bool = Fa
 
 
 __all__ = [
+    "fault_mask",
     "link_between",
     "mikant_link_id",
     "parse_link",

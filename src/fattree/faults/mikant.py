@@ -19,24 +19,17 @@ from ..routing.shared import alg1_iparams, alg1_port
 from .hooks import (
     DEAD_END,
     ESCAPE,
-    FI_FLAGS,
     FI_K,
-    FI_LOOK,
     FI_N,
-    FI_N_NODES,
     GDL,
     GNS,
     NO_RULE,
     OK,
     ROOT,
-    STATE_BYTE,
     TT,
-    TTL,
     UPALT,
     VIEW_FIELDS,
-    W_IP,
     W_PORT,
-    W_SCR,
     W_SW,
     W_VCS,
     XT,
@@ -44,13 +37,25 @@ from .hooks import (
     SimSetup,
     register_walk,
 )
+from .walkloop import (
+    ST_BUDGET,
+    ST_COLS,
+    ST_KIND,
+    ST_LW,
+    ST_SEQ,
+    ST_SEQLEN,
+    ST_STEP,
+    ST_W2,
+    ST_WL,
+    end_hop,
+)
 
 # detour kinds
 KIND_NONE, KIND_GNS, KIND_GDL, KIND_TT, KIND_XT, KIND_TX = 0, 1, 2, 3, 4, 5
 _FINAL = (0, 2, 2, 2, 4, 0)  # index of the A1 step that ends each detour kind
 
 # How the output port of a recorded switch was chosen (column 0 of the optional ``trace``
-# of ft_walk / mikantc_walk; explain.py turns it into words): Algorithm 1, a step of a
+# of faults/walkloop.py paper_walk; explain.py turns it into words): Algorithm 1, a step of a
 # detour kind above (1..5), or one of these. -1: no port (the walk failed there).
 HOW_UPALT = 6  # another healthy up port (docs/mikant-routing.md §3.5 UPALT)
 HOW_MISROUTE = 7  # escape: a misroute
@@ -167,16 +172,6 @@ def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
     return _cross_back(k, tn2, w2, out)
 
 
-@njit(cache=True, inline="always")
-def record_hop(trace, nsw, how, step, fault, mask):
-    """Log one hop's rule for ``explain`` (compiled away when trace is None)."""
-    if trace is not None and nsw < trace.shape[0]:
-        trace[nsw, 0] = how
-        trace[nsw, 1] = step
-        trace[nsw, 2] = fault
-        trace[nsw, 3] = mask
-
-
 @njit(cache=True)
 def first_healthy(ports, cnt, s, link_index, stamp, cur):
     for i in range(cnt):
@@ -186,11 +181,13 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
 
 
 @njit(cache=True)
-def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp, cur, seq, la):
-    """Depth-first search of a fully healthy detour of this kind; ports into seq.
+def _lookahead(w, kind, s, t, k, n, w2, wl, lw, N, seq, la):
+    """Depth-first search of a fully healthy detour of this kind; ports into seq (``w``: the
+    walk's inputs, a ``faults/walkloop.py`` ``WalkIn``).
 
     ``la``: int64 (8, >= max(2k, 5)) scratch (rows 0-4 the ports of each depth,
     rows 5-7 their count, index and switch), so the search allocates nothing."""
+    ip, port_peer, link_index, stamp, cur = w.ip, w.port_peer, w.link_index, w.stamp, w.cur
     depth_max = _FINAL[kind] + 1
     buf = la[0:5]
     cnt = la[5]
@@ -226,10 +223,12 @@ def _lookahead(ip, kind, s, t, k, n, w2, wl, lw, N, port_peer, link_index, stamp
 
 
 @njit(cache=True, inline="always")
-def continue_detour(ip, kind, step, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+def continue_detour(w, kind, step, s, vs, tv, k, n, w2, wl, lw, ports):
     """The next step of a detour in progress, local model, at switch ``s`` (``vs``/``tv``:
     the switch and the destination as MiKANT indices; shared by the MiKANT and MiKANTC
-    walks). Returns ``(port or -1, kind used, kind after, step after)``."""
+    walks; ``w``: the walk's inputs). Returns ``(port or -1, kind used, kind after, step
+    after)``."""
+    ip, link_index, stamp, cur = w.ip, w.link_index, w.stamp, w.cur
     if kind == KIND_TX and step == 1:
         # ALL, local model: TT if X1 can turn back, else X-Turns (docs/mikant-routing.md §4)
         cnt = step_ports(ip, KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
@@ -254,10 +253,11 @@ def _crossing_kind_on(cand, flags, n):
 
 
 @njit(cache=True, inline="always")
-def start_crossing_detour(ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur):
+def start_crossing_detour(w, s, vs, tv, k, n, w2, wl, lw, ports):
     """Local model, a faulty crossing port: the first of GNS, TT, XT (docs/mikant-routing.md §4 order) that
     the algorithm has and whose first step has a healthy port at ``s``. Returns
     ``(port or -1, kind, bitmask of the kinds that could not start)``."""
+    ip, flags, link_index, stamp, cur = w.ip, w.flags, w.link_index, w.stamp, w.cur
     hmask = 0
     order = (KIND_GNS, KIND_TT, KIND_XT)
     for oi in range(3):
@@ -286,23 +286,6 @@ def upalt_port(s, faulty, k, link_index, stamp, cur):
     return -1
 
 
-# The per-packet state of a MiKANT / MiKANTC walk (``state``, int64): what the header of
-# a packet carries from switch to switch, so that each switch decides in O(1) with
-# :func:`mikant_hop` (the walk is that hop in a loop; the simulator stores the state in
-# the packet, docs/simulator.md "Faults"). ST_SEQ .. ST_SEQ + 4: the lookahead plan.
-ST_KIND, ST_STEP, ST_W2, ST_WL, ST_LW, ST_BUDGET, ST_SEQLEN, ST_SEQ = range(8)
-ST_COLS = ST_SEQ + 5
-
-
-@njit(cache=True)
-def walk_scratch(k, n):
-    """The scratch of :func:`ft_walk` / :func:`mikant_hop` on MiKANT(k, n): ``(ip, scr)``,
-    ``ip`` Algorithm 1's iparams and ``scr`` an int64 (10, max(2k, ST_COLS)) array (row
-    0: candidate ports, row 1: the walk state, rows 2-9: the lookahead search). Allocate
-    once and reuse: the walk and the hop allocate nothing."""
-    return alg1_iparams(k, n), np.zeros((10, max(2 * k, ST_COLS)), np.int64)
-
-
 @njit(cache=True, inline="always")
 def walk_budget(flags, n, extra):
     """Misroutes of the ``escape`` variant: ``2n + extra`` (MiKANT: extra 0, MiKANTC: k)."""
@@ -310,37 +293,22 @@ def walk_budget(flags, n, extra):
 
 
 @njit(cache=True)
-def mikant_hop(
-    k,
-    n,
-    ip,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    lookahead,
-    s,
-    prev,
-    hops,
-    t,
-    state,
-    ports,
-    la,
-    trace,
-    nsw,
-):
+def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
     """One switch of a MiKANT fault-tolerant walk: the output port of switch ``s`` for
     destination node ``t``; returns ``(port, status)`` (port -1 and the failure status
     when no rule applies).
 
-    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
-    source's node link included); ``state`` (``ST_COLS`` int64): the packet's walk state,
-    updated in place (all zero but ``ST_BUDGET`` = :func:`walk_budget` at the source);
-    ``ports`` 2k and ``la`` (8, >= max(2k, 5)) scratch; ``trace``/``nsw``: the optional
-    record of :func:`ft_walk` (row ``nsw``). Allocation-free, O(1) per call (bounded by
-    k and n): the simulator calls it at each switch with the state kept in the header.
+    ``wk``: MiKANT(k, n) (:data:`MikantStudy`); ``w``: the walk's inputs (a
+    ``faults/walkloop.py`` ``WalkIn``); ``prev``: the previous switch (-1 at the first);
+    ``hops``: links crossed so far (the source's node link included); ``state``
+    (``ST_COLS`` int64): the packet's walk state, updated in place (all zero but
+    ``ST_BUDGET`` = :func:`walk_budget` at the source); ``ports`` 2k and ``la`` (8, >=
+    max(2k, 5)) scratch; ``trace``/``nsw``: the optional record of the walk (row
+    ``nsw``). Allocation-free, O(1) per call (bounded by k and n): the walk
+    (``faults/walkloop.py`` ``paper_walk``) and the simulator call it at each switch.
     """
+    k, n, ip, port_peer, link_index = wk.k, wk.n, w.ip, w.port_peer, w.link_index
+    stamp, cur, flags, lookahead = w.stamp, w.cur, w.flags, w.look
     N = 2 * k**n
     K = k ** (n - 1)
     kind = state[ST_KIND]
@@ -366,21 +334,7 @@ def mikant_hop(
                 step += 1
         else:
             p, how, kind, step = continue_detour(
-                ip,
-                kind,
-                step,
-                s,
-                s,
-                t,
-                k,
-                n,
-                state[ST_W2],
-                state[ST_WL],
-                state[ST_LW],
-                ports,
-                link_index,
-                stamp,
-                cur,
+                w, kind, step, s, s, t, k, n, state[ST_W2], state[ST_WL], state[ST_LW], ports
             )
             if p < 0:
                 status = DEAD_END
@@ -416,24 +370,7 @@ def mikant_hop(
                         cand = order[oi]
                         if not _crossing_kind_on(cand, flags, n):
                             continue
-                        m = _lookahead(
-                            ip,
-                            cand,
-                            s,
-                            t,
-                            k,
-                            n,
-                            w2,
-                            wl,
-                            lw,
-                            N,
-                            port_peer,
-                            link_index,
-                            stamp,
-                            cur,
-                            seq,
-                            la,
-                        )
+                        m = _lookahead(w, cand, s, t, k, n, w2, wl, lw, N, seq, la)
                         if m > 0:
                             kind = cand
                             state[ST_SEQLEN] = m
@@ -444,9 +381,7 @@ def mikant_hop(
                             break
                         hmask |= 1 << cand
                 else:
-                    q, kd, hm = start_crossing_detour(
-                        ip, flags, s, s, t, k, n, w2, wl, lw, ports, link_index, stamp, cur
-                    )
+                    q, kd, hm = start_crossing_detour(w, s, s, t, k, n, w2, wl, lw, ports)
                     hmask |= hm
                     if q >= 0:
                         kind = kd
@@ -462,24 +397,7 @@ def mikant_hop(
                 state[ST_WL] = wl
                 state[ST_LW] = lw
                 if lookahead:
-                    m = _lookahead(
-                        ip,
-                        KIND_GDL,
-                        s,
-                        t,
-                        k,
-                        n,
-                        w2,
-                        wl,
-                        lw,
-                        N,
-                        port_peer,
-                        link_index,
-                        stamp,
-                        cur,
-                        seq,
-                        la,
-                    )
+                    m = _lookahead(w, KIND_GDL, s, t, k, n, w2, wl, lw, N, seq, la)
                     if m > 0:
                         kind = KIND_GDL
                         state[ST_SEQLEN] = m
@@ -512,109 +430,7 @@ def mikant_hop(
                     p = q
                     how = HOW_MISROUTE
                     break
-        if p < 0:
-            state[ST_KIND] = kind
-            state[ST_STEP] = step
-            record_hop(trace, nsw, -1, hstep, hfault, hmask)
-            return -1, (status if status != OK else DEAD_END)
-    state[ST_KIND] = kind
-    state[ST_STEP] = step
-    record_hop(trace, nsw, how, hstep, hfault, hmask)
-    return p, OK
-
-
-@njit(cache=True)
-def ft_walk(
-    k,
-    n,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    lookahead,
-    src,
-    start,
-    t,
-    out_sw,
-    out_port,
-    ip,
-    scr,
-    trace=None,
-):
-    """Route one packet: :func:`mikant_hop` from switch to switch; returns (status, hops,
-    switches recorded).
-
-    ``(ip, scr)``: the scratch of :func:`walk_scratch` (allocation-free: the Monte Carlo
-    loop and the simulator reuse theirs). ``src`` >= 0 starts at that node (its node link
-    counts as a hop); otherwise the walk starts at switch ``start``. Hops count links
-    including both node links (docs/mikant-routing.md §1.4). ``trace`` (optional int64 (cap, 4), for
-    explanations): per recorded switch, how its port was chosen (``HOW_*`` or a detour
-    kind, -1: none), the detour step, the faulty Algorithm-1 port that triggered a rule
-    (-1) and a bitmask of the detour kinds that could not start there (at a dead end: the
-    kind of the detour). When it is omitted the recording is compiled out (numba prunes
-    ``trace is None``), so the Monte Carlo path is unchanged.
-    """
-    K = k ** (n - 1)
-    N = 2 * k**n
-    ttl = 10 * n + 10
-    budget = walk_budget(flags, n, 0)
-    ttl += budget * (2 * n + 6)
-    state = scr[1, :ST_COLS]
-    state[:] = 0
-    state[ST_BUDGET] = budget
-    ports = scr[0, : 2 * k]
-    la = scr[2:10]
-    hops = 0
-    nsw = 0
-    if src >= 0:
-        if stamp[src] == cur:  # the node link is link `src`
-            return NO_RULE, 0, 0
-        g = src // k**n
-        s = g * (n - 1) * K + (src % k**n) % K
-        hops = 1
-    else:
-        s = start
-    prev = -1
-    while True:
-        if nsw < out_sw.shape[0]:
-            out_sw[nsw] = s
-        if hops >= ttl:
-            record_hop(trace, nsw, -1, state[ST_STEP], -1, state[ST_KIND])
-            return TTL, hops, nsw + 1
-        p, status = mikant_hop(
-            k,
-            n,
-            ip,
-            port_peer,
-            link_index,
-            stamp,
-            cur,
-            flags,
-            lookahead,
-            s,
-            prev,
-            hops,
-            t,
-            state,
-            ports,
-            la,
-            trace,
-            nsw,
-        )
-        if p < 0:
-            return status, hops, nsw + 1
-        if nsw < out_port.shape[0]:
-            out_port[nsw] = p
-        nsw += 1
-        peer = port_peer[s, p]
-        hops += 1
-        if peer < N:
-            if peer == t:
-                return OK, hops, nsw
-            return DEAD_END, hops, nsw  # never: only A1 ejects, and only at t
-        prev = s
-        s = peer - N
+    return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 
 # ------------------------------------------------------- the escape rule's VC classes
@@ -675,7 +491,7 @@ def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
     """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
     :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
     a class ``>= n_vcs`` (the deadlock-free variant refuses it: count it unroutable).
-    For a simulator that walks the fault-tolerant route at injection (``ft_walk``).
+    For a simulator that walks the fault-tolerant route at injection (``paper_walk``).
     """
     in_port = -1
     vc = 0
@@ -686,42 +502,6 @@ def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
         vcs[i] = vc
         in_port = peer_port[sw[i], ports[i]]
     return vc
-
-
-# ------------------------------------------------------------------ the header state
-
-
-@njit(cache=True)
-def pack_state(state):
-    """The walk state of :func:`~fattree.faults.mikant.mikant_hop` as one header word, a
-    byte a field: misroutes left, detour kind, step, plan length, then the rest of the
-    lookahead plan (its first port is taken where it was made) or, without a plan, the
-    saved digits ``w2``, ``wl``, ``lw``. Whatever it drops is never read again."""
-    w = state[ST_BUDGET] | (state[ST_KIND] << 8) | (state[ST_STEP] << 16)
-    w |= state[ST_SEQLEN] << 24
-    if state[ST_SEQLEN] > 0:
-        for i in range(4):
-            w |= state[ST_SEQ + 1 + i] << (32 + 8 * i)
-    else:
-        w |= (state[ST_W2] << 32) | (state[ST_WL] << 40) | (state[ST_LW] << 48)
-    return w
-
-
-@njit(cache=True)
-def unpack_state(w, state):
-    """The walk state of header word ``w`` (:func:`pack_state`) into ``state``."""
-    state[:] = 0
-    state[ST_BUDGET] = w & STATE_BYTE
-    state[ST_KIND] = (w >> 8) & STATE_BYTE
-    state[ST_STEP] = (w >> 16) & STATE_BYTE
-    state[ST_SEQLEN] = (w >> 24) & STATE_BYTE
-    if state[ST_SEQLEN] > 0:
-        for i in range(4):
-            state[ST_SEQ + 1 + i] = (w >> (32 + 8 * i)) & STATE_BYTE
-    else:
-        state[ST_W2] = (w >> 32) & STATE_BYTE
-        state[ST_WL] = (w >> 40) & STATE_BYTE
-        state[ST_LW] = (w >> 48) & STATE_BYTE
 
 
 # ------------------------------------------------- the walk's hooks (faults/hooks.py)
@@ -736,57 +516,31 @@ def _kn(topo) -> tuple[int, int]:
     return int(topo.params["k"]), int(topo.params["n"])
 
 
-def _route(topo, flags, lookahead, src, start, dst, stamp, tie_break, seed, packet, trace):
-    k, n = _kn(topo)
-    sw = np.full(walk_cap(n), -1, np.int64)
-    ports = np.full(walk_cap(n), -1, np.int64)
-    args = (k, n, topo.port_peer, topo.link_index, stamp, 1, flags, lookahead, src, start, dst)
-    # without a trace the Monte Carlo loop's compiled walk serves (the record compiled out)
-    extra = () if trace is None else (trace,)
-    st, hops, nsw = ft_walk(*args, sw, ports, *walk_scratch(k, n), *extra)
-    return st, hops, nsw, sw, ports
-
-
-def _hop_vcs(topo, sw, ports, count) -> list[int]:
-    """The escape rule's class of each hop (enough VCs that none is refused)."""
-    k, n = _kn(topo)
-    vcs, in_port, vc = [], -1, 0
-    for i in range(count):
-        vc = int(ft_vc(k, n, int(sw[i]), in_port, vc, int(ports[i]), 64))
-        vcs.append(vc)
-        in_port = int(topo.port_peer_port[sw[i], ports[i]])
-    return vcs
+def _hop_vcs(topo, sw, ports, count, vcs=64) -> list[int]:
+    """The escape rule's class of each hop (:func:`route_vcs`), -1 from the hop on that
+    would need a class ``>= vcs`` (by default enough VCs that none is refused)."""
+    out = np.full(count, -1, np.int64)
+    route_vcs(*_kn(topo), sw, ports, count, topo.port_peer_port, vcs, out)
+    return [int(c) for c in out]
 
 
 MikantStudy = namedtuple("MikantStudy", "k n")
-MikantStudy.__doc__ = "001's MiKANT walk in the Monte Carlo loop: MiKANT(k, n)."
+MikantStudy.__doc__ = "001's MiKANT walk's context (faults/walkloop.py): MiKANT(k, n)."
 
 
 @njit(cache=True, inline="always")
-def _study_scratch(wk):
-    return walk_scratch(wk.k, wk.n)
+def _begin(wk, flags, src):
+    """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANT(k, n)."""
+    k, n = wk.k, wk.n
+    budget = walk_budget(flags, n, 0)
+    ttl = 10 * n + 10 + budget * (2 * n + 6)
+    K = k ** (n - 1)
+    return 2 * k**n, ttl, budget, (src // k**n) * (n - 1) * K + (src % k**n) % K
 
 
 @njit(cache=True, inline="always")
-def _study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-    # flags and look as plain int64 / bool: one compiled walk for both call sites
-    return ft_walk(
-        wk.k,
-        wk.n,
-        rt.port_peer,
-        rt.link_index,
-        stamp,
-        cur,
-        np.int64(flags),
-        np.bool_(look),
-        s,
-        -1,
-        t,
-        out_sw,
-        out_port,
-        ip,
-        scr,
-    )
+def _of_view(f, src, dst):
+    return MikantStudy(f.ft_i[FI_K], f.ft_i[FI_N]), np.int64(0)
 
 
 FaultsMikant = namedtuple("FaultsMikant", VIEW_FIELDS)
@@ -803,68 +557,10 @@ def _sim_setup(topo, flags) -> SimSetup:
 
 
 @njit(cache=True)
-def _sim_walk(f, src, dst):
-    """001's walk (Algorithm 1 with the algorithm's detour flags) into the view's scratch."""
-    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    st, _, nsw = ft_walk(
-        fi[FI_K],
-        fi[FI_N],
-        rt.port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        fi[FI_LOOK] != 0,
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-        ws[W_IP],
-        ws[W_SCR : W_SCR + 10],
-    )
-    return st, nsw
-
-
-@njit(cache=True)
 def _sim_tops(f, nsw, V):
     """The escape rule's classes of the walk in the scratch (:func:`route_vcs`)."""
     fi, ws = f.ft_i, f.ft_ws
     return route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, f.ft_pp, V, ws[W_VCS])
-
-
-@njit(cache=True)
-def _sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
-    """The walk's own hop on the state in the header (``pk[p, col_ft]``, updated)."""
-    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    port_peer = rt.port_peer
-    k = fi[FI_K]
-    scr = ws[W_SCR : W_SCR + 10]
-    state = scr[1, :ST_COLS]
-    unpack_state(pk[p, col_ft], state)
-    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
-    q, _ = mikant_hop(
-        k,
-        fi[FI_N],
-        ws[W_IP],
-        port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        fi[FI_LOOK] != 0,
-        np.int64(sw),
-        np.int64(prev),
-        np.int64(hop + 1),
-        np.int64(dst),
-        state,
-        scr[0, : 2 * k],
-        scr[2:10],
-        None,
-        np.int64(0),
-    )
-    pk[p, col_ft] = pack_state(state)
-    return q
 
 
 @njit(cache=True)
@@ -884,19 +580,18 @@ register_walk(
         "",
         vc_classes=True,
         generic_rules=True,
-        route=_route,
+        hop=mikant_hop,
+        begin=_begin,
         capacity=lambda topo: walk_cap(_kn(topo)[1]),
         hop_vcs=_hop_vcs,
         study=lambda topo, tie_break: MikantStudy(*_kn(topo)),
         study_type=MikantStudy,
-        study_scratch=_study_scratch,
-        study_walk=_study_walk,
         a1_shortcut=True,
+        link_ids=True,
         sim_setup=_sim_setup,
         sim_view=FaultsMikant,
-        sim_walk=_sim_walk,
+        of_view=_of_view,
         sim_tops=_sim_tops,
-        sim_port=_sim_port,
         sim_class=_sim_class,
         vc_rule="the escape rule ft_vc",
         warmup=(

@@ -42,6 +42,31 @@ from .mikant import (
     KIND_NONE,
     NO_RULE,
     OK,
+    continue_detour,
+    digit,
+    first_healthy,
+    healthy,
+    start_crossing_detour,
+    step_ports,
+    upalt_port,
+    walk_budget,
+)
+from .hooks import (
+    CUBE,
+    ESCAPE,
+    FI_K,
+    FI_N,
+    GDL,
+    ROOT,
+    UPALT,
+    VIEW_FIELDS,
+    W_VCS,
+    FaultWalk,
+    SimSetup,
+    register_walk,
+)
+from .mcdraw import mix
+from .walkloop import (
     ST_BUDGET,
     ST_COLS,
     ST_KIND,
@@ -49,40 +74,13 @@ from .mikant import (
     ST_STEP,
     ST_W2,
     ST_WL,
-    TTL,
-    continue_detour,
-    digit,
-    first_healthy,
-    healthy,
+    WalkIn,
+    end_hop,
+    paper_walk,
     record_hop,
-    start_crossing_detour,
-    step_ports,
-    upalt_port,
-    pack_state,
-    unpack_state,
-    walk_budget,
+    study_walk,
+    walk_scratch,
 )
-from .hooks import (
-    CUBE,
-    ESCAPE,
-    FI_FLAGS,
-    FI_K,
-    FI_N,
-    FI_N_NODES,
-    GDL,
-    ROOT,
-    UPALT,
-    VIEW_FIELDS,
-    W_IP,
-    W_PORT,
-    W_SCR,
-    W_SW,
-    W_VCS,
-    FaultWalk,
-    SimSetup,
-    register_walk,
-)
-from .mcdraw import mix
 
 TIE_BREAKS = ("dimension", "random")
 
@@ -179,51 +177,23 @@ def _popc(x):
 
 
 @njit(cache=True)
-def mikantc_scratch(k, n):
-    """The scratch of :func:`mikantc_walk` / :func:`mikantc_hop` on MiKANTC(k, n): ``(ip,
-    scr)``, ``ip`` Algorithm 1's iparams on the tree digits and ``scr`` an int64 (3,
-    max(2k, ST_COLS)) array (row 0: candidate ports, row 1: the walk state, row 2: cube
-    dimensions). Allocate once and reuse: the walk and the hop allocate nothing."""
-    return alg1_iparams(k, n), np.zeros((3, max(2 * k, ST_COLS)), np.int64)
-
-
-@njit(cache=True)
-def mikantc_hop(
-    k,
-    n,
-    codes,
-    cpos,
-    near,
-    outer,
-    ip,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    rnd,
-    seed,
-    pkt,
-    s,
-    prev,
-    hops,
-    t,
-    state,
-    ports,
-    dims,
-    trace,
-    nsw,
-):
+def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     """One switch of a MiKANTC walk (004 Algorithm 1): the output port of switch ``s``
     for destination node ``t``; returns ``(port, status)`` (port -1 and the failure
     status when no rule applies).
 
-    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
-    source's node link included); ``state`` (``ST_COLS`` int64, as
+    ``wk``: MiKANTC(k, n), its cube tables and ``rnd``, the random cube tie-break (a
+    :data:`MikantcStudy`); ``w``: the walk's inputs (a ``faults/walkloop.py``
+    ``WalkIn``, whose ``seed`` and ``pkt`` fix the random choices); ``prev``: the
+    previous switch (-1 at the first); ``hops``: links crossed so far (the source's node
+    link included); ``state`` (``ST_COLS`` int64, as
     :func:`fattree.faults.mikant.mikant_hop`'s): the packet's walk state, updated in
-    place; ``ports`` 2k and ``dims`` k scratch; ``rnd``/``seed``/``pkt``: the random cube
-    tie-break. Allocation-free, O(1) per call (bounded by k and n).
+    place; ``ports`` 2k and ``extra[0]`` k scratch (cube dimensions). Allocation-free,
+    O(1) per call (bounded by k and n).
     """
+    k, n, codes, cpos, near, outer = wk.k, wk.n, wk.codes, wk.cpos, wk.near, wk.outer
+    ip, port_peer, link_index, stamp, cur = w.ip, w.port_peer, w.link_index, w.stamp, w.cur
+    flags, rnd, seed, pkt = w.flags, wk.rnd, w.seed, w.pkt
     M = 1 << k
     K = k ** (n - 1)
     QM = (K // k) * M
@@ -267,21 +237,7 @@ def mikantc_hop(
     if kind != KIND_NONE:
         # a tree detour step (docs/mikant-routing.md §3.0, local model), on the virtual MiKANT index
         p, how, kind, step = continue_detour(
-            ip,
-            kind,
-            step,
-            s,
-            vs,
-            tv,
-            k,
-            n,
-            state[ST_W2],
-            state[ST_WL],
-            state[ST_LW],
-            ports,
-            link_index,
-            stamp,
-            cur,
+            w, kind, step, s, vs, tv, k, n, state[ST_W2], state[ST_WL], state[ST_LW], ports
         )
         if p < 0:
             status = DEAD_END
@@ -304,7 +260,7 @@ def mikantc_hop(
                     while ((rp % M) ^ c) >> avoid > 1:
                         avoid += 1
             cnt = _cube_ports(
-                c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid, dims, ports
+                c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid, extra[0], ports
             )
             if healthy(s, ports[0], link_index, stamp, cur):
                 p = ports[0]
@@ -342,9 +298,7 @@ def mikantc_hop(
                 state[ST_W2] = w2
                 state[ST_WL] = wl
                 state[ST_LW] = lw
-                qq, kd, hm = start_crossing_detour(
-                    ip, flags, s, vs, tv, k, n, w2, wl, lw, ports, link_index, stamp, cur
-                )
+                qq, kd, hm = start_crossing_detour(w, s, vs, tv, k, n, w2, wl, lw, ports)
                 hmask |= hm
                 if qq >= 0:
                     kind = kd
@@ -403,124 +357,27 @@ def mikantc_hop(
                     break
                 if p >= 0:
                     break
-        if p < 0:
-            state[ST_KIND] = kind
-            state[ST_STEP] = step
-            record_hop(trace, nsw, -1, hstep, hfault, hmask)
-            return -1, (status if status != OK else DEAD_END)
-    state[ST_KIND] = kind
-    state[ST_STEP] = step
-    record_hop(trace, nsw, how, hstep, hfault, hmask)
-    return p, OK
+    return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 
-@njit(cache=True)
-def mikantc_walk(
-    k,
-    n,
-    codes,
-    cpos,
-    near,
-    outer,
-    port_peer,
-    link_index,
-    stamp,
-    cur,
-    flags,
-    rnd,
-    seed,
-    pkt,
-    src,
-    start,
-    t,
-    out_sw,
-    out_port,
-    ip,
-    scr,
-    trace=None,
-):
-    """Route one packet on a MiKANTC: :func:`mikantc_hop` from switch to switch; returns
-    (status, hops, switches recorded).
-
-    ``(ip, scr)``: the scratch of :func:`mikantc_scratch` (allocation-free). ``src`` >= 0
-    starts at that node (its node link counts); otherwise at switch ``start``. A link
-    ``e`` is faulty when ``stamp[e] == cur``. Hops count links, both node links included.
-    ``rnd``: the paper's random cube tie-break (seeded by ``seed`` and the packet key
-    ``pkt``) instead of dimension order. ``trace``: optional per-switch record of how
-    each port was chosen, as in :func:`fattree.faults.mikant.ft_walk` (compiled out when
-    omitted).
-    """
+@njit(cache=True, inline="always")
+def _begin(wk, flags, src):
+    """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANTC(k, n)."""
+    k, n = wk.k, wk.n
     M = 1 << k
     K = k ** (n - 1)
-    QM = (K // k) * M
-    Sg = QM + (n - 2) * K
+    Sg = (K // k) * M + (n - 2) * K
     Mo = M - k
     Ng = (K // k) * Mo * k
-    N = 2 * Ng
-    ttl = 10 * n + 10 + 4 * k
     budget = walk_budget(flags, n, k)
-    ttl += budget * (2 * n + 2 * k + 6)
-    state = scr[1, :ST_COLS]
-    state[:] = 0
-    state[ST_BUDGET] = budget
-    ports = scr[0, : 2 * k]
-    dims = scr[2, :k]
-    hops = 0
-    nsw = 0
-    if src >= 0:
-        if stamp[src] == cur:  # the node link is link `src`
-            return NO_RULE, 0, 0
-        r0 = src % Ng
-        s = (src // Ng) * Sg + (r0 // (Mo * k)) * M + outer[(r0 % (Mo * k)) // k]
-        hops = 1
-    else:
-        s = start
-    prev = -1
-    while True:
-        if nsw < out_sw.shape[0]:
-            out_sw[nsw] = s
-        if hops >= ttl:
-            record_hop(trace, nsw, -1, state[ST_STEP], -1, state[ST_KIND])
-            return TTL, hops, nsw + 1
-        p, status = mikantc_hop(
-            k,
-            n,
-            codes,
-            cpos,
-            near,
-            outer,
-            ip,
-            port_peer,
-            link_index,
-            stamp,
-            cur,
-            flags,
-            rnd,
-            seed,
-            pkt,
-            s,
-            prev,
-            hops,
-            t,
-            state,
-            ports,
-            dims,
-            trace,
-            nsw,
-        )
-        if p < 0:
-            return status, hops, nsw + 1
-        if nsw < out_port.shape[0]:
-            out_port[nsw] = p
-        nsw += 1
-        peer = port_peer[s, p]
-        hops += 1
-        if peer < N:
-            if peer == t:
-                return OK, hops, nsw
-            return DEAD_END, hops, nsw  # never: only the destination's switch ejects
-        prev = s
-        s = peer - N
+    ttl = 10 * n + 10 + 4 * k + budget * (2 * n + 2 * k + 6)
+    r0 = src % Ng
+    return (
+        2 * Ng,
+        ttl,
+        budget,
+        (src // Ng) * Sg + (r0 // (Mo * k)) * M + wk.outer[(r0 % (Mo * k)) // k],
+    )
 
 
 def check_tie_break(tie_break: str) -> bool:
@@ -545,61 +402,37 @@ def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int =
     >>> int(L.max()), L.shape
     (5, (8, 8))
     """
-    tb = cube_tables(topo)
-    rnd = check_tie_break(tie_break)
+    wk = _study(topo, tie_break)
     N = topo.n_nodes
     if N > 4096:
         raise ParameterError(
             f"topology {topo.spec!r} has {N} nodes: fault_free_lengths takes at most 4096"
         )
-    return _all_pairs(
-        tb.k,
-        tb.n,
-        tb.codes,
-        tb.cpos,
-        tb.near,
-        tb.outer,
-        topo.port_peer,
-        topo.link_index,
-        np.zeros(topo.n_links, np.int64),
-        rnd,
-        seed,
-        N,
-    )
+    stamp = np.zeros(topo.n_links, np.int64)
+    return _all_pairs(wk, topo.port_peer, topo.link_index, stamp, np.int64(seed), N)
 
 
 @njit(cache=True)
-def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd, seed, N):
+def _all_pairs(wk, port_peer, link_index, stamp, seed, N):
     out = np.zeros((N, N), np.int64)
     sw = np.empty(1, np.int64)
     pp = np.empty(1, np.int64)
-    ip, scr = mikantc_scratch(k, n)
+    ip, scr = walk_scratch(wk)
     for s in range(N):
         for t in range(N):
             if s != t:
-                st, h, _ = mikantc_walk(
-                    k,
-                    n,
-                    codes,
-                    cpos,
-                    near,
-                    outer,
+                w = WalkIn(
+                    ip,
                     port_peer,
                     link_index,
                     stamp,
-                    -1,
-                    0,
-                    rnd,
+                    np.int64(-1),
+                    np.int64(0),
+                    False,
                     seed,
                     s * N + t,
-                    s,
-                    -1,
-                    t,
-                    sw,
-                    pp,
-                    ip,
-                    scr,
                 )
+                st, h, _ = paper_walk(wk, w, s, -1, t, sw, pp, scr)
                 out[s, t] = h if st == OK else -1
     return out
 
@@ -607,39 +440,10 @@ def _all_pairs(k, n, codes, cpos, near, outer, port_peer, link_index, stamp, rnd
 # ------------------------------------------------- the walk's hooks (faults/hooks.py)
 
 
-def _route(topo, flags, lookahead, src, start, dst, stamp, tie_break, seed, packet, trace):
-    tb = cube_tables(topo)
-    rnd = check_tie_break(tie_break)
-    sw = np.full(walk_capacity(tb.k, tb.n), -1, np.int64)
-    ports = np.full(walk_capacity(tb.k, tb.n), -1, np.int64)
-    ip, scr = mikantc_scratch(tb.k, tb.n)
-    cube = (tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, topo.port_peer, topo.link_index)
-    # without a trace the compiled walk of ``route --faults`` serves (the record compiled out)
-    extra = () if trace is None else (trace,)
-    st, hops, nsw = mikantc_walk(
-        *cube,
-        stamp,
-        1,
-        int(flags),
-        rnd,
-        int(seed),
-        int(packet),
-        src,
-        start,
-        dst,
-        sw,
-        ports,
-        ip,
-        scr,
-        *extra,
-    )
-    return st, hops, nsw, sw, ports
-
-
 MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
 MikantcStudy.__doc__ = (
-    "004's MiKANTC Algorithm 1 in the Monte Carlo loop: MiKANTC(k, n), its cube tables "
-    "(cube_tables) and the random tie-break flag."
+    "004's MiKANTC Algorithm 1's context (faults/walkloop.py): MiKANTC(k, n), its cube "
+    "tables (cube_tables) and the random tie-break flag."
 )
 
 
@@ -650,40 +454,8 @@ def _study(topo, tie_break):
 
 
 @njit(cache=True, inline="always")
-def _study_scratch(wk):
-    return mikantc_scratch(wk.k, wk.n)
-
-
-@njit(cache=True, inline="always")
-def _study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-    return mikantc_walk(
-        wk.k,
-        wk.n,
-        wk.codes,
-        wk.cpos,
-        wk.near,
-        wk.outer,
-        rt.port_peer,
-        rt.link_index,
-        stamp,
-        cur,
-        np.int64(flags),
-        wk.rnd,
-        seed,
-        pkt,
-        s,
-        -1,
-        t,
-        out_sw,
-        out_port,
-        ip,
-        scr,
-    )
-
-
-@njit(cache=True, inline="always")
 def _study_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
-    _, d0, _ = _study_walk(wk, rt, stamp, -1, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt)
+    _, d0, _ = study_walk(wk, rt, stamp, -1, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt)
     # sp is minimal except between two nodes of one cube when k >= 5 (004 routes those
     # inside the cube; docs/faults-mikantc.md): there the BFS always runs
     group = ((1 << wk.k) - wk.k) * wk.k
@@ -709,39 +481,13 @@ def _sim_setup(topo, flags) -> SimSetup:
 
 
 @njit(cache=True, inline="always")
-def _pkt_key(fi, src, dst):
-    """The packet key of a walk in the simulator (its misroute draws): fixed by the pair."""
-    return src * (2 * fi[FI_K] ** fi[FI_N]) + dst
-
-
-@njit(cache=True)
-def _sim_walk(f, src, dst):
-    """004's Algorithm 1 into the view's scratch (misroute draws keyed by the pair)."""
-    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
-    st, _, nsw = mikantc_walk(
-        fi[FI_K],
-        fi[FI_N],
-        cube[0],
-        cube[1],
-        cube[2],
-        cube[3],
-        rt.port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        False,
-        0,
-        _pkt_key(fi, src, dst),
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-        ws[W_IP],
-        ws[W_SCR : W_SCR + 10],
-    )
-    return st, nsw
+def _of_view(f, src, dst):
+    """The walk's context on the view, and its packet key (the misroute draws): fixed by
+    the pair."""
+    fi, cube = f.ft_i, f.ft_cube
+    k, n = fi[FI_K], fi[FI_N]
+    wk = MikantcStudy(k, n, cube[0], cube[1], cube[2], cube[3], np.bool_(False))
+    return wk, src * (2 * k**n) + dst
 
 
 @njit(cache=True)
@@ -749,46 +495,6 @@ def _sim_tops(f, nsw, V):
     """One class (004's walk is deadlock-free on its own)."""
     f.ft_ws[W_VCS, :nsw] = 0
     return 0
-
-
-@njit(cache=True)
-def _sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
-    """The walk's own hop on the state in the header (``pk[p, col_ft]``, updated)."""
-    fi, rt, ws, cube = f.ft_i, f.ft_rt, f.ft_ws, f.ft_cube
-    port_peer = rt.port_peer
-    k = fi[FI_K]
-    scr = ws[W_SCR : W_SCR + 10]
-    state = scr[1, :ST_COLS]
-    unpack_state(pk[p, col_ft], state)
-    prev = port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
-    q, _ = mikantc_hop(
-        k,
-        fi[FI_N],
-        cube[0],
-        cube[1],
-        cube[2],
-        cube[3],
-        ws[W_IP],
-        port_peer,
-        rt.link_index,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_FLAGS],
-        False,
-        0,
-        _pkt_key(fi, pk[p, col_src], dst),
-        np.int64(sw),
-        np.int64(prev),
-        np.int64(hop + 1),
-        np.int64(dst),
-        state,
-        scr[0, : 2 * k],
-        scr[2, :k],
-        None,
-        np.int64(0),
-    )
-    pk[p, col_ft] = pack_state(state)
-    return q
 
 
 @njit(cache=True)
@@ -804,19 +510,17 @@ register_walk(
         vc_classes=False,
         generic_rules=False,
         tie_break=True,
-        route=_route,
+        hop=mikantc_hop,
+        begin=_begin,
         capacity=lambda topo: walk_capacity(int(topo.params["k"]), int(topo.params["n"])),
         study=_study,
         study_type=MikantcStudy,
-        study_scratch=_study_scratch,
-        study_walk=_study_walk,
         study_fault_free=_study_fault_free,
         cut_off=False,
         sim_setup=_sim_setup,
         sim_view=FaultsMikantc,
-        sim_walk=_sim_walk,
+        of_view=_of_view,
         sim_tops=_sim_tops,
-        sim_port=_sim_port,
         sim_class=_sim_class,
         vc_rule="one class (004's walk)",
         warmup=(
@@ -837,8 +541,6 @@ __all__ = [
     "CubeTables",
     "cube_tables",
     "mikantc_hop",
-    "mikantc_scratch",
-    "mikantc_walk",
     "fault_free_lengths",
     "TIE_BREAKS",
 ]

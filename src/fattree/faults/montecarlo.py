@@ -28,10 +28,11 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import ft_walk_generic_into, route_length, updown_distance, updown_order
+from .generic import ft_walk_generic, route_length, updown_distance, updown_order
 from .hooks import FAULT_WALKS, OK, walk_by_type
 from .mcdraw import CHUNK, chunk_scratch, draw, oracle_bfs, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here)
+from .walkloop import study_walk, walk_scratch
 from .walks import walk_of
 
 
@@ -51,11 +52,9 @@ def _study_scratch(wk):
 
 @overload(_study_scratch)
 def _ov_study_scratch(wk):
-    w = _walk(wk)
-    if w is None:
+    if _walk(wk) is None:
         return lambda wk: (np.zeros(1, np.int64), np.zeros((1, 1), np.int64))
-    fn = w.study_scratch
-    return lambda wk: fn(wk)
+    return lambda wk: walk_scratch(wk)
 
 
 def _a1_shortcut(wk):
@@ -76,16 +75,14 @@ def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr
 
 @overload(_paper_walk)
 def _ov_paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-    w = _walk(wk)
-    if w is None:
+    if _walk(wk) is None:
         return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
             0,
             0,
             0,
         )
-    fn = w.study_walk
-    return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: fn(
-        wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt
+    return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
+        study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt)
     )
 
 
@@ -218,7 +215,7 @@ def _trials(
                         pkt,
                     )
                 elif rule != RULE_UPDOWN_T and rule != RULE_SHORTEST_T:  # a per-hop rule
-                    st, h, _ = ft_walk_generic_into(
+                    st, h, _ = ft_walk_generic(
                         rt,
                         rule,
                         looks[a],
@@ -293,11 +290,8 @@ def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, *
             f"cube tie-break (Algorithm 1 has no tie to break)"
         )
     for a, m in walks:
-        if walk is not None and a.walked_on(topo.family) and m not in walk.models:
-            raise ParameterError(
-                f"model={m!r} is not defined for {topo.family}: only "
-                f"{', '.join(repr(x) for x in walk.models)} ({walk.why})"
-            )
+        if walk is not None and a.walked_on(topo.family):
+            walk.check_model(m, topo.family)
     wk = None if walk is None else walk.study(topo, tie_break)
     ctx = context(topo, seed)
     indptr, nbr, nbr_link = surviving_csr(topo)
@@ -395,6 +389,25 @@ def parse_rates(text: str) -> list[float]:
     return rates
 
 
+def _row(algorithm, model, rate, f, ok, length, excess, ttl) -> dict:
+    """One row of :func:`evaluate`: ``ok`` the successful trials, ``length`` their lengths."""
+    lo, hi = wilson(int(ok.sum()), len(ok))
+    return {
+        "algorithm": algorithm,
+        "model": model,
+        "rate": rate,
+        "faulty_links": f,
+        "trials": len(ok),
+        "successes": int(ok.sum()),
+        "success_ratio": float(ok.mean()),
+        "ci_low": lo,
+        "ci_high": hi,
+        "avg_path_length": float(length[ok].mean()) if ok.any() else math.nan,
+        "avg_excess_over_oracle": excess,
+        "ttl_fired": ttl,
+    }
+
+
 def evaluate(
     topo: Topology,
     algorithms: str | list[str] = "all",
@@ -480,43 +493,11 @@ def evaluate(
         ok_o = olen >= 0
         for i, (a, m) in enumerate(walks):
             s = succ[i].astype(bool)
-            lo, hi = wilson(int(s.sum()), trials)
-            rows.append(
-                {
-                    "algorithm": a.name,
-                    "model": m,
-                    "rate": rate,
-                    "faulty_links": f,
-                    "trials": trials,
-                    "successes": int(s.sum()),
-                    "success_ratio": float(s.mean()),
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "avg_path_length": float(length[i][s].mean()) if s.any() else math.nan,
-                    "avg_excess_over_oracle": float((length[i][s] - olen[s]).mean())
-                    if s.any()
-                    else math.nan,
-                    "ttl_fired": int(ttl[i]),
-                }
-            )
+            excess = float((length[i][s] - olen[s]).mean()) if s.any() else math.nan
+            rows.append(_row(a.name, m, rate, f, s, length[i], excess, int(ttl[i])))
         if has_oracle:
-            lo, hi = wilson(int(ok_o.sum()), trials)
-            rows.append(
-                {
-                    "algorithm": "oracle",
-                    "model": "global",
-                    "rate": rate,
-                    "faulty_links": f,
-                    "trials": trials,
-                    "successes": int(ok_o.sum()),
-                    "success_ratio": float(ok_o.mean()),
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "avg_path_length": float(olen[ok_o].mean()) if ok_o.any() else math.nan,
-                    "avg_excess_over_oracle": 0.0 if ok_o.any() else math.nan,
-                    "ttl_fired": 0,
-                }
-            )
+            excess = 0.0 if ok_o.any() else math.nan
+            rows.append(_row("oracle", "global", rate, f, ok_o, olen, excess, 0))
         if progress is not None:
             progress(ri + 1, len(rates))
     config = {

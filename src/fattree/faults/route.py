@@ -10,6 +10,8 @@ from ..errors import ParameterError
 from ..topology import Topology
 from .algorithms import FT_ALGORITHMS, check_model, resolve_algorithms
 from .hooks import OK, STATUS_NAMES
+from .links import fault_mask
+from .walkloop import walk_route
 from .walks import walk_of
 
 
@@ -95,21 +97,11 @@ def ft_route(
         model = "global" if g.is_table else model
         return _result(topo, alg, model, status, src, dst, sw, ports, hops, g.faulty)
     walk = walk_of(topo.family)
-    if model not in walk.models:
-        only = ", ".join(repr(m) for m in walk.models)
-        raise ParameterError(f"model={model!r} is not defined for {topo.family}: only {only}")
-    for name, v in (("dst", dst), ("src", src)):
-        if v is not None and not 0 <= int(v) < topo.n_nodes:
-            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
-    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
-        raise ParameterError(
-            f"start_switch={start_switch!r} is invalid: a switch id in "
-            f"[0, {topo.n_switches}) when src is None"
-        )
-    faulty = np.asarray(faulty, bool)
-    if faulty.shape != (topo.n_links,):
-        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
-    status, hops, nsw, sw, ports = walk.route(
+    walk.check_model(model, topo.family)
+    check_ends(topo, src, dst, start_switch)
+    faulty = fault_mask(topo, faulty)
+    status, hops, nsw, sw, ports = walk_route(
+        walk,
         topo,
         alg.flags,
         model == "lookahead",
@@ -126,6 +118,31 @@ def ft_route(
     return _result(topo, alg, model, status, src, dst, sw[:nsw], ports[:nport], hops, faulty)
 
 
+def check_ends(topo: Topology, src: int | None, dst: int, start_switch: int | None) -> None:
+    """Refuse a route's end points that are not node ids (``src`` None: ``start_switch``
+    must be a switch id).
+
+    Parameters
+    ----------
+    topo : Topology
+    src, dst : int or None, int
+    start_switch : int or None
+
+    Raises
+    ------
+    ParameterError
+        Naming the end point and the ids allowed.
+    """
+    for name, v in (("dst", dst), ("src", src)):
+        if v is not None and not 0 <= int(v) < topo.n_nodes:
+            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
+    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
+        raise ParameterError(
+            f"start_switch={start_switch!r} is invalid: a switch id in "
+            f"[0, {topo.n_switches}) when src is None"
+        )
+
+
 def _result(topo, alg, model, status, src, dst, sws, ports, hops, faulty) -> FTRoute:
     path = [topo.node_label(src)] if src is not None else []
     path += [topo.switch_label(int(s)) for s in sws]
@@ -139,4 +156,4 @@ def _result(topo, alg, model, status, src, dst, sws, ports, hops, faulty) -> FTR
     return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, int(hops), bad)
 
 
-__all__ = ["FTRoute", "ft_route", "FT_ALGORITHMS"]
+__all__ = ["FTRoute", "check_ends", "ft_route", "FT_ALGORITHMS"]

@@ -46,7 +46,7 @@ from ..faults.generic import (
     S_HOPS,
     S_PREV,
     ft_hop,
-    ft_walk_generic_into,
+    ft_walk_generic,
     turn_classes,
 )
 from ..faults.gwalk import GenericRouter, table_route
@@ -75,7 +75,9 @@ from ..faults.hooks import (
     W_VCS,
     walk_by_type,
 )
+from ..faults.links import fault_mask
 from ..faults.rules import default_ft_algorithm, one_vc_layered
+from ..faults.walkloop import sim_port, sim_walk
 from ..faults.walks import FAULT_WALKS, walk_of
 from ..routing.shared import pair_weight
 from .layout import PK_FT, PK_SRC
@@ -151,19 +153,7 @@ class FaultRouter:
         return VIEWS[self.engine](**f)
 
     def fields(self) -> dict:
-        return {
-            f: getattr(self, f)
-            for f in (
-                "ft_i",
-                "ft_stamp",
-                "ft_tab",
-                "ft_order",
-                "ft_cube",
-                "ft_pp",
-                "ft_rt",
-                "ft_ws",
-            )
-        }
+        return {f: getattr(self, f) for f in VIEW_FIELDS.split()}
 
 
 def _rt_dummy(topo) -> tuple:
@@ -250,15 +240,10 @@ def fault_router(
             f"algorithm='oracle' is a bound, not a routing; valid for {fam}: {valid}"
         )
     check_model(model)
-    faulty = np.asarray(faulty, bool)
-    if faulty.shape != (topo.n_links,):
-        raise ParameterError(f"faulty has shape {faulty.shape}, expected ({topo.n_links},)")
+    faulty = fault_mask(topo, faulty)
     walked = walk_of(fam) if alg.walked_on(fam) else None
-    if walked is not None and model not in walked.models:
-        raise ParameterError(
-            f"fault_model={model!r} is not defined for {fam}: only "
-            f"{', '.join(repr(m) for m in walked.models)} ({walked.why})"
-        )
+    if walked is not None:
+        walked.check_model(model, fam, "fault_model")
     if walked is not None and vcs > 1 and not walked.vc_classes:
         have = ", ".join(n for n, w in FAULT_WALKS.items() if w.vc_classes)
         raise ParameterError(
@@ -314,7 +299,8 @@ def fault_router(
 # the whole walk of a pair into ``ws`` (``walk``), the VC classes of that walk
 # (``tops``), the output port at one switch (``port``, updating the walk state in the
 # packet's header) and the VC class of one hop (``vclass``). A paper walk's four are
-# those of its record (``FaultWalk.sim_*``, in its module under faults/). They are chosen
+# the walk loop's over its record's hop (faults/walkloop.py) and the record's own VC
+# classes (``FaultWalk.sim_tops``, ``sim_class``). They are chosen
 # by the view's type when the caller is compiled (:func:`_engine`), so a run compiles
 # the engine it uses and no other.
 
@@ -342,7 +328,7 @@ def _walk_table(f, src, dst):
 def _walk_generic(f, src, dst):
     """The generic rules (faults/generic.py) over the family's routing."""
     fi, ws = f.ft_i, f.ft_ws
-    st, _, nsw = ft_walk_generic_into(
+    st, _, nsw = ft_walk_generic(
         f.ft_rt,
         fi[FI_RULE],
         fi[FI_LOOK] != 0,
@@ -461,7 +447,7 @@ def _engine(view_type) -> _Engine:
     if view_type in _BUILTIN:
         return _BUILTIN[view_type]
     w = walk_by_type(view_type)
-    return _Engine(w.sim_walk, w.sim_tops, w.sim_port, w.sim_class)
+    return _Engine(sim_walk, w.sim_tops, sim_port, w.sim_class)
 
 
 def _engine_walk(f, src, dst):
@@ -521,8 +507,7 @@ def fault_port(flt, pk, p, sw, in_port, dst, hop):
         return -1
     if type(flt) in _BUILTIN:
         return int(_BUILTIN[type(flt)].port(flt, pk, p, sw, in_port, dst, hop))
-    port = walk_by_type(type(flt)).sim_port
-    return int(port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
+    return int(sim_port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -559,8 +544,8 @@ def _ov_fault_port(flt, pk, p, sw, in_port, dst, hop):
     if flt.instance_class in _BUILTIN:
         fn = _BUILTIN[flt.instance_class].port
         return lambda flt, pk, p, sw, in_port, dst, hop: fn(flt, pk, p, sw, in_port, dst, hop)
-    wp = walk_by_type(flt.instance_class).sim_port  # the header columns as arguments
-    return lambda flt, pk, p, sw, in_port, dst, hop: wp(
+    # a paper walk's hop (faults/walkloop.py), the header columns as arguments
+    return lambda flt, pk, p, sw, in_port, dst, hop: sim_port(
         flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop
     )
 

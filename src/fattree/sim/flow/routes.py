@@ -52,12 +52,13 @@ class _Router:
 
     def _ft(self):
         """One route function for the run: the generic engine's router is set up once
-        (its setup, not its walks, is the costly part); a paper walk goes through its
-        route hook. Returns ``(src, dst) -> (switches, ports) or None``."""
+        (its setup, not its walks, is the costly part); a paper walk goes through the
+        walk loop (``faults/walkloop.py`` ``walk_route``). Returns ``(src, dst) -> (switches, ports) or None``."""
         if getattr(self, "_ft_fn", None) is not None:
             return self._ft_fn
         from ...faults import resolve_algorithms
         from ...faults.hooks import OK
+        from ...faults.walkloop import walk_route
         from ...faults.walks import walk_of
 
         topo = self.topo
@@ -71,13 +72,13 @@ class _Router:
                 st, _, sws, ports, _ = g.route(a, b)
                 return (sws.tolist(), ports.tolist()) if st == 0 else None
 
-        else:  # the family's paper walk, through its route hook (as ft_route)
+        else:  # the family's paper walk, through the walk loop (as ft_route)
             walk = walk_of(topo.family)
             stamp = self.faulty.astype(np.int64)
 
             def fn(a, b):
-                st, _, nsw, sws, ports = walk.route(
-                    topo, alg.flags, False, a, -1, b, stamp, "dimension", 0, 0, None
+                st, _, nsw, sws, ports = walk_route(
+                    walk, topo, alg.flags, False, a, -1, b, stamp, "dimension", 0, 0, None
                 )
                 return (sws[:nsw].tolist(), ports[:nsw].tolist()) if st == OK else None
 

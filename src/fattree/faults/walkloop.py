@@ -1,0 +1,311 @@
+"""The one loop every paper walk runs in, and the glue that puts a walk in each consumer.
+
+A walk's module (``faults/mikant.py``, ``faults/mikantc.py``) writes the decision at one
+switch (``FaultWalk.hop``), how a walk starts (``begin``: the node count, the hop limit,
+the misroute budget and the source's switch) and how the simulator's fault view reads
+as its context (``of_view``). Everything else is here, once: the walk from switch to
+switch (:func:`paper_walk`), its scratch, the walk state packed in a packet's header, the
+walk in the Monte Carlo loop (:func:`study_walk`), in the simulator (:func:`sim_walk`,
+:func:`sim_port`) and for ``route --faults``, the explanation and the flow model
+(:func:`walk_route`). The walk's kernels resolve by the type of its context ``wk`` (its
+``study_type``, a named tuple with at least ``k`` and ``n``) or of the simulator's view
+when the caller is compiled, so a run compiles its own walk and no other.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from ..routing.shared import alg1_iparams
+from .hooks import (
+    DEAD_END,
+    FI_FLAGS,
+    FI_LOOK,
+    FI_N_NODES,
+    NO_RULE,
+    OK,
+    STATE_BYTE,
+    TTL,
+    W_IP,
+    W_PORT,
+    W_SCR,
+    W_SW,
+    FaultWalk,
+    walk_by_type,
+)
+
+# The per-packet state of a walk (``state``, int64): what the header of a packet carries
+# from switch to switch, so that each switch decides in O(1) with the walk's hop (the walk
+# is that hop in a loop; the simulator stores the state in the packet, docs/simulator.md
+# "Faults"). ST_SEQ .. ST_SEQ + 4: MiKANT's lookahead plan.
+ST_KIND, ST_STEP, ST_W2, ST_WL, ST_LW, ST_BUDGET, ST_SEQLEN, ST_SEQ = range(8)
+ST_COLS = ST_SEQ + 5
+SCR_ROWS = 10  # scratch rows: candidate ports, the walk state, then 8 of the walk's own
+
+WalkIn = namedtuple("WalkIn", "ip port_peer link_index stamp cur flags look seed pkt")
+WalkIn.__doc__ = (
+    "What one walk reads besides the switch and its state: Algorithm 1's iparams, the "
+    "port and link tables, the fault stamp (link e is faulty when stamp[e] == cur), the "
+    "algorithm's detour flags, the lookahead model, and the seed and packet key of the "
+    "walk's own random choices."
+)
+
+
+def _hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    """The walk's decision at switch ``s`` (``FaultWalk.hop``): ``(port, status)``."""
+
+
+@overload(_hop, inline="always")
+def _ov_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    fn = walk_by_type(wk.instance_class).hop
+    return lambda wk, w, s, prev, hops, t, state, ports, extra, trace, nsw: fn(
+        wk, w, s, prev, hops, t, state, ports, extra, trace, nsw
+    )
+
+
+def _begin(wk, flags, src):
+    """``(nodes, hop limit, misroute budget, switch of node src)`` (``FaultWalk.begin``)."""
+
+
+@overload(_begin, inline="always")
+def _ov_begin(wk, flags, src):
+    fn = walk_by_type(wk.instance_class).begin
+    return lambda wk, flags, src: fn(wk, flags, src)
+
+
+def _of_view(f, src, dst):
+    """The walk's context and packet key in the simulator (``FaultWalk.of_view``)."""
+
+
+@overload(_of_view, inline="always")
+def _ov_of_view(f, src, dst):
+    fn = walk_by_type(f.instance_class).of_view
+    return lambda f, src, dst: fn(f, src, dst)
+
+
+@njit(cache=True, inline="always")
+def record_hop(trace, nsw, how, step, fault, mask):
+    """Log one hop's rule for ``explain`` (compiled away when trace is None)."""
+    if trace is not None and nsw < trace.shape[0]:
+        trace[nsw, 0] = how
+        trace[nsw, 1] = step
+        trace[nsw, 2] = fault
+        trace[nsw, 3] = mask
+
+
+@njit(cache=True, inline="always")
+def end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status):
+    """The end of a walk's hop: the detour ``kind`` and ``step`` into ``state``, the hop's
+    record (``how``, its step, the faulty port, the detours that could not start) and
+    ``(p, OK)``, or ``(-1, the failure status)`` when no port was found (``p`` < 0)."""
+    state[ST_KIND] = kind
+    state[ST_STEP] = step
+    if p < 0:
+        record_hop(trace, nsw, -1, hstep, hfault, hmask)
+        return -1, (status if status != OK else DEAD_END)
+    record_hop(trace, nsw, how, hstep, hfault, hmask)
+    return p, OK
+
+
+@njit(cache=True)
+def walk_scratch(wk):
+    """The scratch of :func:`paper_walk` on the walk's network ``(k, n)``: ``(ip, scr)``,
+    ``ip`` Algorithm 1's iparams and ``scr`` an int64 (``SCR_ROWS``, max(2k, ST_COLS))
+    array (row 0: candidate ports, row 1: the walk state, rows 2-9: the walk's own, e.g.
+    MiKANT's lookahead search). Allocate once and reuse: the walk allocates nothing."""
+    return alg1_iparams(wk.k, wk.n), np.zeros((SCR_ROWS, max(2 * wk.k, ST_COLS)), np.int64)
+
+
+@njit(cache=True)
+def paper_walk(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
+    """Route one packet: the walk's hop from switch to switch; returns (status, hops,
+    switches recorded).
+
+    ``wk``: the walk's context, ``w`` a :class:`WalkIn` (its ``ip`` and ``scr``: the
+    scratch of :func:`walk_scratch`). ``src`` >= 0 starts at that node
+    (its node link counts as a hop; faulty: ``NO_RULE``); otherwise the walk starts at
+    switch ``start``. Hops count links including both node links (docs/mikant-routing.md
+    §1.4). ``trace`` (optional int64 (cap, 4), for explanations): per recorded switch, how
+    its port was chosen (``HOW_*`` of faults/mikant.py or a detour kind, -1: none), the
+    detour step, the faulty Algorithm-1 port that triggered a rule (-1) and a bitmask of
+    the detour kinds that could not start there (at a dead end: the kind of the detour).
+    When it is omitted the recording is compiled out (numba prunes ``trace is None``), so
+    the Monte Carlo path is unchanged.
+    """
+    N, ttl, budget, s0 = _begin(wk, w.flags, src)
+    stamp, port_peer = w.stamp, w.port_peer
+    state = scr[1, :ST_COLS]
+    state[:] = 0
+    state[ST_BUDGET] = budget
+    ports = scr[0, : 2 * wk.k]
+    extra = scr[2:]
+    hops = 0
+    nsw = 0
+    if src >= 0:
+        if stamp[src] == w.cur:  # the node link is link `src`
+            return NO_RULE, 0, 0
+        s = s0
+        hops = 1
+    else:
+        s = start
+    prev = -1
+    while True:
+        if nsw < out_sw.shape[0]:
+            out_sw[nsw] = s
+        if hops >= ttl:
+            record_hop(trace, nsw, -1, state[ST_STEP], -1, state[ST_KIND])
+            return TTL, hops, nsw + 1
+        p, status = _hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw)
+        if p < 0:
+            return status, hops, nsw + 1
+        if nsw < out_port.shape[0]:
+            out_port[nsw] = p
+        nsw += 1
+        peer = port_peer[s, p]
+        hops += 1
+        if peer < N:
+            if peer == t:
+                return OK, hops, nsw
+            return DEAD_END, hops, nsw  # never: only the destination's switch ejects
+        prev = s
+        s = peer - N
+
+
+@njit(cache=True)
+def pack_state(state):
+    """The walk state as one header word, a byte a field: misroutes left, detour kind,
+    step, plan length, then the rest of the lookahead plan (its first port is taken where
+    it was made) or, without a plan, the saved digits ``w2``, ``wl``, ``lw``. Whatever it
+    drops is never read again."""
+    w = state[ST_BUDGET] | (state[ST_KIND] << 8) | (state[ST_STEP] << 16)
+    w |= state[ST_SEQLEN] << 24
+    if state[ST_SEQLEN] > 0:
+        for i in range(4):
+            w |= state[ST_SEQ + 1 + i] << (32 + 8 * i)
+    else:
+        w |= (state[ST_W2] << 32) | (state[ST_WL] << 40) | (state[ST_LW] << 48)
+    return w
+
+
+@njit(cache=True)
+def unpack_state(w, state):
+    """The walk state of header word ``w`` (:func:`pack_state`) into ``state``."""
+    state[:] = 0
+    state[ST_BUDGET] = w & STATE_BYTE
+    state[ST_KIND] = (w >> 8) & STATE_BYTE
+    state[ST_STEP] = (w >> 16) & STATE_BYTE
+    state[ST_SEQLEN] = (w >> 24) & STATE_BYTE
+    if state[ST_SEQLEN] > 0:
+        for i in range(4):
+            state[ST_SEQ + 1 + i] = (w >> (32 + 8 * i)) & STATE_BYTE
+    else:
+        state[ST_W2] = (w >> 32) & STATE_BYTE
+        state[ST_WL] = (w >> 40) & STATE_BYTE
+        state[ST_LW] = (w >> 48) & STATE_BYTE
+
+
+# ------------------------------------------------------------------ the walk in each consumer
+
+
+def walk_route(
+    walk: FaultWalk, topo, flags, look, src, start, dst, stamp, tie_break, seed, packet, trace
+):
+    """One walk of ``walk`` on ``topo`` (``route --faults``, the explanation, the flow
+    model): ``(status, hops, switches recorded, switches, ports)`` (numpy arrays).
+
+    Parameters
+    ----------
+    walk : FaultWalk
+        The family's walk (:func:`fattree.faults.walks.walk_of`).
+    topo : Topology
+    flags, look : int, bool
+        The algorithm's detour flags, the lookahead model.
+    src, start, dst : int
+        Source node (-1: start at switch ``start``), destination node.
+    stamp : int64 array over ``topo.links``
+        1 for a faulty link.
+    tie_break, seed, packet
+        The walk's own random choices (MiKANTC's cube tie-break).
+    trace : int64 (cap, 4) array or None
+        The explanation's record of each hop (:func:`paper_walk`).
+
+    Returns
+    -------
+    tuple
+    """
+    wk = walk.study(topo, tie_break)
+    sw = np.full(walk.capacity(topo), -1, np.int64)
+    ports = np.full(walk.capacity(topo), -1, np.int64)
+    ip, scr = walk_scratch(wk)
+    w = WalkIn(ip, topo.port_peer, topo.link_index, stamp, 1, int(flags), bool(look), seed, packet)
+    # without a trace the compiled walk of route --faults serves (the record compiled out)
+    extra = () if trace is None else (trace,)
+    st, hops, nsw = paper_walk(wk, w, src, start, dst, sw, ports, scr, *extra)
+    return st, hops, nsw, sw, ports
+
+
+@njit(cache=True, inline="always")
+def study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+    """The walk of ``s -> t`` in the Monte Carlo loop (``rt``: its routing context)."""
+    # flags and look as plain int64 / bool: one compiled walk for every call site
+    look = np.bool_(look)
+    w = WalkIn(
+        ip, rt.port_peer, rt.link_index, stamp, np.int64(cur), np.int64(flags), look, seed, pkt
+    )
+    return paper_walk(wk, w, s, -1, t, out_sw, out_port, scr)
+
+
+@njit(cache=True, inline="always")
+def _sim_in(f, src, dst):
+    """The walk's context and its :class:`WalkIn` on the simulator's view."""
+    fi, rt = f.ft_i, f.ft_rt
+    wk, pkt = _of_view(f, src, dst)
+    look = fi[FI_LOOK] != 0
+    stamp, ip = f.ft_stamp, f.ft_ws[W_IP]
+    return wk, WalkIn(
+        ip, rt.port_peer, rt.link_index, stamp, np.int64(1), fi[FI_FLAGS], look, np.int64(0), pkt
+    )
+
+
+@njit(cache=True)
+def sim_walk(f, src, dst):
+    """The walk of ``src -> dst`` into the simulator's view scratch (rows ``W_SW``,
+    ``W_PORT``): ``(status, switches)``."""
+    ws = f.ft_ws
+    wk, w = _sim_in(f, src, dst)
+    st, _, nsw = paper_walk(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], ws[W_SCR : W_SCR + SCR_ROWS])
+    return st, nsw
+
+
+@njit(cache=True)
+def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
+    """The walk's own hop at switch ``sw`` in the simulator, on the state in packet ``p``'s
+    header (``pk[p, col_ft]``, updated; its source in ``pk[p, col_src]``)."""
+    wk, w = _sim_in(f, pk[p, col_src], dst)
+    scr = f.ft_ws[W_SCR : W_SCR + SCR_ROWS]
+    state = scr[1, :ST_COLS]
+    unpack_state(pk[p, col_ft], state)
+    prev = w.port_peer[sw, in_port] - f.ft_i[FI_N_NODES] if hop > 0 else -1
+    s, t, ports = np.int64(sw), np.int64(dst), scr[0, : 2 * wk.k]
+    q, _ = _hop(
+        wk, w, s, np.int64(prev), np.int64(hop + 1), t, state, ports, scr[2:], None, np.int64(0)
+    )
+    pk[p, col_ft] = pack_state(state)
+    return q
+
+
+__all__ = [
+    "WalkIn",
+    "paper_walk",
+    "pack_state",
+    "sim_port",
+    "sim_walk",
+    "study_walk",
+    "unpack_state",
+    "walk_route",
+    "walk_scratch",
+]
