@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import overload
 
 from ..routing.shared import alg1_iparams
@@ -87,14 +87,23 @@ def _ov_of_view(f, src, dst):
     return lambda f, src, dst: fn(f, src, dst)
 
 
-@njit(cache=True, inline="always")
 def record_hop(trace, nsw, how, step, fault, mask):
-    """Log one hop's rule for ``explain`` (compiled away when trace is None)."""
-    if trace is not None and nsw < trace.shape[0]:
-        trace[nsw, 0] = how
-        trace[nsw, 1] = step
-        trace[nsw, 2] = fault
-        trace[nsw, 3] = mask
+    """Log one hop's rule for ``explain`` (no code at all when trace is None)."""
+
+
+@overload(record_hop, inline="always")
+def _ov_record_hop(trace, nsw, how, step, fault, mask):
+    if isinstance(trace, types.NoneType):
+        return lambda trace, nsw, how, step, fault, mask: None
+
+    def impl(trace, nsw, how, step, fault, mask):
+        if nsw < trace.shape[0]:
+            trace[nsw, 0] = how
+            trace[nsw, 1] = step
+            trace[nsw, 2] = fault
+            trace[nsw, 3] = mask
+
+    return impl
 
 
 @njit(cache=True, inline="always")
