@@ -292,7 +292,7 @@ def walk_budget(flags, n, extra):
     return 2 * n + extra if flags & ESCAPE else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
     """One switch of a MiKANT fault-tolerant walk: the output port of switch ``s`` for
     destination node ``t``; returns ``(port, status)`` (port -1 and the failure status

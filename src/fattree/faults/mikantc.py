@@ -176,7 +176,7 @@ def _popc(x):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     """One switch of a MiKANTC walk (004 Algorithm 1): the output port of switch ``s``
     for destination node ``t``; returns ``(port, status)`` (port -1 and the failure

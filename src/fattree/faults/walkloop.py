@@ -67,6 +67,17 @@ def _ov_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     )
 
 
+def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    """:func:`_hop` compiled into the walk loop: its records are unpacked once per walk,
+    not once per hop (a call costs the Monte Carlo loop ~20 %, measured on MiKANTC)."""
+
+
+@overload(_hop_inline, inline="always", strict=False, jit_options={"cache": True})
+def _ov_hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    # the hop's own source: its standalone compile (for typing) is the hop's, cached
+    return walk_by_type(wk.instance_class).hop.py_func
+
+
 def _begin(wk, flags, src):
     """``(nodes, hop limit, misroute budget, switch of node src)`` (``FaultWalk.begin``)."""
 
@@ -168,7 +179,7 @@ def paper_walk(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
         if hops >= ttl:
             record_hop(trace, nsw, -1, state[ST_STEP], -1, state[ST_KIND])
             return TTL, hops, nsw + 1
-        p, status = _hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw)
+        p, status = _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw)
         if p < 0:
             return status, hops, nsw + 1
         if nsw < out_port.shape[0]:
