@@ -74,8 +74,13 @@ def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 
 @overload(_hop_inline, inline="always", strict=False, jit_options={"cache": True})
 def _ov_hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    hop = walk_by_type(wk.instance_class).hop
+    if not isinstance(trace, types.NoneType):  # an explanation: a call compiles in less
+        return lambda wk, w, s, prev, hops, t, state, ports, extra, trace, nsw: hop(
+            wk, w, s, prev, hops, t, state, ports, extra, trace, nsw
+        )
     # the hop's own source: its standalone compile (for typing) is the hop's, cached
-    return walk_by_type(wk.instance_class).hop.py_func
+    return hop.py_func
 
 
 def _begin(wk, flags, src):
