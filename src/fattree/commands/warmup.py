@@ -188,11 +188,8 @@ def warmup(
         )
         return
     chains = list(CHAINS)
-    if only == "run":  # balanced for this subset: the simulators in one chain
-        chains = [
-            tuple(step for step in c if step[0] in RUN_STEPS)
-            for c in (_PAPERS + _BOOKSIM, _ANALYSIS)
-        ]
+    if only == "run":  # the same two chains, each with its steps of this subset
+        chains = [tuple(step for step in c if step[0] in RUN_STEPS) for c in CHAINS]
     jobs = jobs or min(len(chains), os.cpu_count() or 1)
     t0 = time.perf_counter()
     total = sum(len(c) for c in chains)
