@@ -153,10 +153,19 @@ def main(argv: list[str] | None = None) -> int:
 _LIGHT = {"--help", "-h", "--version", "families", "--install-completion", "--show-completion"}
 
 
+#: a compilation announces itself once it has run this long (seconds)
+NOTICE_AFTER_S = 2.0
+
+
+def _kernel_kind(name: str) -> str:
+    return _KERNEL_KIND.get(name.split(".")[1], "numeric kernels")
+
+
 @contextlib.contextmanager
 def _compile_notice(argv: list[str]):
-    """One line on stderr when a numba compilation has run for 2 s (the first run of a
-    kernel on a machine; later runs load it from numba's cache)."""
+    """One line on stderr for each kind of kernel (the routing kernels, the simulator,
+    ...) whose numba compilation has run for 2 s (the first run of a kernel on a machine;
+    later runs load it from numba's cache)."""
     if not argv or _LIGHT.intersection(argv) or any(k.endswith("_COMPLETE") for k in os.environ):
         yield
         return
@@ -164,11 +173,11 @@ def _compile_notice(argv: list[str]):
 
     from .compiling import watch
 
-    state = {"timer": None, "said": False}
+    state = {"timer": None, "said": set()}
 
     def say(name):
-        state["said"] = True
-        what = _KERNEL_KIND.get(name.split(".")[1], "numeric kernels")
+        what = _kernel_kind(name)
+        state["said"].add(what)
         print(
             f"compiling {what} for this machine, once ({name}; cached for later runs, "
             "`fattree warmup` compiles everything ahead)...",
@@ -177,8 +186,8 @@ def _compile_notice(argv: list[str]):
         )
 
     def start(name):
-        if not state["said"] and state["timer"] is None:
-            state["timer"] = threading.Timer(2.0, say, (name,))
+        if _kernel_kind(name) not in state["said"] and state["timer"] is None:
+            state["timer"] = threading.Timer(NOTICE_AFTER_S, say, (name,))
             state["timer"].daemon = True
             state["timer"].start()
 

@@ -135,3 +135,43 @@ def test_shell_completion_lists_commands_without_heavy_modules():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert r.stdout.split() == ["families", "faults"], (r.stdout, r.stderr)
     assert "HEAVY []" in r.stderr
+
+
+def test_a_long_compilation_says_so_once_per_kind_of_kernel(monkeypatch, capsys):
+    """A compilation running past ``NOTICE_AFTER_S`` prints one line on stderr naming its
+    kind of kernel (the routing kernels, the simulator, ...); a second long one of the
+    same kind prints nothing more, a short one nothing at all."""
+    import contextlib
+    import time
+
+    import fattree.cli as cli
+    import fattree.compiling
+
+    calls = {}
+
+    @contextlib.contextmanager
+    def fake_watch(on_start, on_end):
+        calls["start"], calls["end"] = on_start, on_end
+        yield
+
+    def compile_(name, seconds):
+        calls["start"](name)
+        time.sleep(seconds)
+        calls["end"]()
+
+    monkeypatch.setattr(fattree.compiling, "watch", fake_watch)
+    monkeypatch.setattr(cli, "NOTICE_AFTER_S", 0.02)
+    with cli._compile_notice(["simulate", "kant:k=2,n=2"]):
+        compile_("fattree.routing.kernel.route_ports", 0.3)
+        compile_("fattree.routing._trees.other", 0.3)  # the same kind: said already
+        compile_("fattree.sim.kernel._step", 0.0)  # short: nothing
+        compile_("fattree.sim.kernel._run", 0.3)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" for this machine")[0] for line in lines] == [
+        "compiling the routing kernels",
+        "compiling the simulator",
+    ]
+    assert "(fattree.sim.kernel._run;" in lines[1]
+    with cli._compile_notice(["--version"]):  # a light command watches nothing
+        pass
+    assert "start" in calls and capsys.readouterr().err == ""
