@@ -59,12 +59,16 @@ def _hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     """The walk's decision at switch ``s`` (``FaultWalk.hop``): ``(port, status)``."""
 
 
-@overload(_hop, inline="always")
-def _ov_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    fn = walk_by_type(wk.instance_class).hop
+def _calling(fn):
+    """The implementation that calls hop kernel ``fn`` (compiled once, on its own)."""
     return lambda wk, w, s, prev, hops, t, state, ports, extra, trace, nsw: fn(
         wk, w, s, prev, hops, t, state, ports, extra, trace, nsw
     )
+
+
+@overload(_hop, inline="always")
+def _ov_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    return _calling(walk_by_type(wk.instance_class).hop)
 
 
 def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
@@ -76,9 +80,7 @@ def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 def _ov_hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     hop = walk_by_type(wk.instance_class).hop
     if not isinstance(trace, types.NoneType):  # an explanation: a call compiles in less
-        return lambda wk, w, s, prev, hops, t, state, ports, extra, trace, nsw: hop(
-            wk, w, s, prev, hops, t, state, ports, extra, trace, nsw
-        )
+        return _calling(hop)
     # the hop's own source: its standalone compile (for typing) is the hop's, cached
     return hop.py_func
 
