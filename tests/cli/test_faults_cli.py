@@ -90,4 +90,4 @@ def test_bad_input_one_line_exit_2(args, fragment):
 @pytest.mark.slow
 def test_algorithm_not_for_family():
     r = run("faults", "kant:k=3,n=3", "--algorithms", "gns")
-    assert r.returncode == 2 and "valid: sp, minimal, detour, updown-table" in r.stderr
+    assert r.returncode == 2 and "valid: sp, minimal, detour, adaptive, updown-table" in r.stderr

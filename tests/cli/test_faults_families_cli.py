@@ -133,7 +133,10 @@ def test_bad_inputs(capsys, ffile):
     code, _, err = run(capsys, "route", KANT, "n0.0.0", "n3.3.3", "--faults", f)
     assert code == 2 and f"{f}:3:" in err and "not adjacent" in err and err.count("\n") == 1
     code, _, err = run(capsys, "faults", "torus:k=4,n=2", "--algorithms", "gns")
-    assert code == 2 and "valid: sp, minimal, detour, updown-table, shortest-table, oracle" in err
+    assert (
+        code == 2
+        and "valid: sp, minimal, detour, adaptive, updown-table, shortest-table, oracle" in err
+    )
     code, _, err = run(capsys, "deadlock", KANT, "-a", "tt", "--faults", f)
     assert code == 2 and "valid: sp, minimal" in err
 

@@ -107,7 +107,7 @@ def _err(capsys, *args):
 @pytest.mark.parametrize(
     "spec,alg,valid",
     [
-        ("kant:k=2,n=2", "gns", "sp, minimal, detour, updown-table, shortest-table"),
+        ("kant:k=2,n=2", "gns", "sp, minimal, detour, adaptive, updown-table, shortest-table"),
         ("mikant:k=2,n=3", "alg1", "sp, gns, gdl"),
     ],
 )

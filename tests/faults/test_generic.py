@@ -184,7 +184,8 @@ def test_detour_goes_around_a_dead_down_link():
 
 def test_algorithm_not_for_family_lists_valid_ones():
     with pytest.raises(
-        ParameterError, match="valid: sp, minimal, detour, updown-table, shortest-table, oracle"
+        ParameterError,
+        match="valid: sp, minimal, detour, adaptive, updown-table, shortest-table, oracle",
     ):
         evaluate(fattree.build("torus:k=4,n=2"), "gns", [0.1], 10)
 

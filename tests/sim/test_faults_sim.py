@@ -154,7 +154,7 @@ def test_per_hop_kernel_chooses_the_walks_ports(spec, model, algs):
                 pk[0, PK_FT] = fr.ft_i[6]  # FI_BUDGET: the packed fresh state
                 sw, ip = int(topo.node_switch[s]), -1
                 for h, want in enumerate(ports):
-                    q = fault_port(view, pk, 0, sw, ip, t, h)
+                    q = fault_port(view, pk, 0, sw, ip, 0, t, h, 1)
                     assert q == want, (alg, s, t, h, ports)
                     sw, ip = int(topo.port_peer[sw, q]) - N, int(topo.port_peer_port[sw, q])
                     hops += 1

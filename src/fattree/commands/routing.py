@@ -600,8 +600,9 @@ def _ft_deadlock(topo, names, faults, model, vcs, vc_rule, as_json) -> None:
         console.print(f"  {c}", highlight=False)
     console.print("created by:")
     for w in r.routes:
+        note = f" ({w['note']})" if "note" in w else ""
         console.print(
-            f"  {w['dependency']}: {w['src']} → {w['dst']} via {' → '.join(w['path'])}",
+            f"  {w['dependency']}: {w['src']} → {w['dst']} via {' → '.join(w['path'])}{note}",
             highlight=False,
         )
     raise typer.Exit(1)

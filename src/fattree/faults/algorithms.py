@@ -22,10 +22,11 @@ RULE_DETOUR = 2  # minimal, then bounded misroutes (escape-style)
 RULE_UPDOWN_T = 3  # up*/down* forwarding table recomputed on the surviving graph
 RULE_SHORTEST_T = 4  # shortest-path forwarding table recomputed on the surviving graph
 RULE_ORACLE = 5
+RULE_ADAPTIVE = 6  # minimal's walk; in the simulator every minimal port that still delivers
 TABLE_RULES = (RULE_UPDOWN_T, RULE_SHORTEST_T)
 # rules the generic kernel serves on mikant too (beside 001's walks): the per-hop
 # rules on MiKANT's balanced routing, and the tables
-KERNEL_RULES = (RULE_MINIMAL, RULE_DETOUR) + TABLE_RULES
+KERNEL_RULES = (RULE_MINIMAL, RULE_DETOUR, RULE_ADAPTIVE) + TABLE_RULES
 
 MODELS = ("local", "lookahead")
 
@@ -44,6 +45,7 @@ class FTAlgorithm:
     on: tuple[str, ...] = ("mikant",)
     rule: int = -1  # generic kernel rule (RULE_*), -1: the paper walks only
     vc_note: str = ""
+    walks_as: str = ""  # its walk is this algorithm's ("all" leaves it out: name it)
 
     @property
     def is_oracle(self) -> bool:
@@ -91,8 +93,11 @@ def _register(
     knowledge: str = _LOCAL + _PKT,
     on: tuple[str, ...] = ("mikant",),
     rule: int = -1,
+    walks_as: str = "",
 ) -> None:
-    FT_ALGORITHMS.add(name, FTAlgorithm(name, flags, origin, knowledge, on, rule))
+    FT_ALGORITHMS.add(
+        name, FTAlgorithm(name, flags, origin, knowledge, on, rule, walks_as=walks_as)
+    )
 
 
 # every engine: the generic rules and each paper walk (sp is the walk with no detour)
@@ -173,6 +178,19 @@ _register(
     rule=RULE_DETOUR,
 )
 _register(
+    "adaptive",
+    0,
+    "this project: minimal, and in the simulator the allocator chooses among every "
+    "healthy minimal port whose onward route still delivers (within the VC layers), "
+    "by free credits as without faults; in the Monte Carlo and route, the route of "
+    "its first choice (minimal's); its deadlock graph holds every route it can take",
+    "local: own links, and for each candidate whether the minimal rule delivers "
+    "from its far switch; per packet: the previous switch",
+    on=RULES,
+    rule=RULE_ADAPTIVE,
+    walks_as="minimal",
+)
+_register(
     "updown-table",
     0,
     "up*/down* forwarding tables (switch × destination) recomputed on "
@@ -243,7 +261,8 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
     """Parse ``"sp,gns,all,oracle"`` or ``"all"``... into algorithm objects.
 
     ``"all"`` alone selects every algorithm defined for the family (the spec's
-    combination "ALL" of the four detours is named ``gns+tt+xt+gdl``).
+    combination "ALL" of the four detours is named ``gns+tt+xt+gdl``), less those whose
+    walk is another's (``adaptive``: ``minimal``'s; named, they run).
 
     Parameters
     ----------
@@ -270,7 +289,7 @@ def resolve_algorithms(names: str | list[str], family: str) -> list[FTAlgorithm]
     if not parts:
         raise ParameterError("algorithms='' is invalid: name at least one algorithm")
     if parts == ["all"]:
-        return [a for _, a in FT_ALGORITHMS.items() if a.defined_for(family)]
+        return [a for _, a in FT_ALGORITHMS.items() if a.defined_for(family) and not a.walks_as]
     if walk_of(family) is None:
         parts = [GENERIC_ALIASES.get(p, p) for p in parts]
     out = []
@@ -325,6 +344,7 @@ __all__ = [
     "RULE_UPDOWN_T",
     "RULE_SHORTEST_T",
     "RULE_ORACLE",
+    "RULE_ADAPTIVE",
     "TABLE_RULES",
     "KERNEL_RULES",
     "MODELS",

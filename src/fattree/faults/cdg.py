@@ -21,6 +21,7 @@ times (:func:`classes_bound`).
 from __future__ import annotations
 
 import time
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +38,8 @@ from .algorithms import (
     GNS,
     KERNEL_RULES,
     ROOT,
+    RULE_ADAPTIVE,
+    RULE_MINIMAL,
     RULE_UPDOWN_T,
     SPEC_NAMES,
     TT,
@@ -45,7 +48,15 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import ft_walk_generic, turn_classes
+from .generic import (
+    AdaptiveAt,
+    _layer_step,
+    adaptive_ports,
+    adaptive_scratch,
+    ft_hop,
+    ft_walk_generic,
+    turn_classes,
+)
 from .gwalk import GenericRouter, table_route
 from .mikant import OK, ft_rank, ft_vc, route_vcs
 from .links import fault_mask
@@ -504,8 +515,10 @@ def _g_cdg(
     used,
     stats,
     classes,
+    ad,
 ):
-    """``stats``: [not delivered, refused, delivered, most turn layers - 1]."""
+    """``stats``: [not delivered, refused, delivered, most turn layers - 1]; ``ad``:
+    the adaptive rule's scratch (:class:`Adaptive`)."""
     port_peer = rt.port_peer
     N = rt.n_nodes
     node_switch = rt.node_switch
@@ -542,7 +555,83 @@ def _g_cdg(
                 stats[1] += 1
                 continue
             classes[top] += 1
-            _add_route(sw, ports, vcs, nsw, R, V, s * N + t, wit, used)
+            if rule == RULE_ADAPTIVE:
+                _adaptive_deps(rt, look, stamp, ttl, order, V if layered else 0, s, t, ad)
+            else:
+                _add_route(sw, ports, vcs, nsw, R, V, s * N + t, wit, used)
+    return 0
+
+
+Adaptive = namedtuple("Adaptive", "wit used seen stack out scratch")
+Adaptive.__doc__ = (
+    "The adaptive rule's graph: the dependency witnesses and used channels of the graph, "
+    "the generation at which each (channel, hops) state was reached, a DFS stack of "
+    "(switch, previous, hops, layer, last hop down, channel) rows, the candidates' buffer "
+    "and :func:`fattree.faults.generic.adaptive_scratch`."
+)
+
+
+@njit(cache=True)
+def _adaptive_deps(rt, look, stamp, ttl, order, L, s, t, ad):
+    """Every dependency of the ``adaptive`` rule's routes from node ``s`` to ``t``: from
+    each state a packet can reach, every candidate the simulator's allocator may take
+    (:func:`fattree.faults.generic.adaptive_ports`, ``L`` turn layers, 0: one VC, not
+    layered), so the graph holds all of its routes, not only its first choice."""
+    port_peer = rt.port_peer
+    N = rt.n_nodes
+    R = port_peer.shape[1]
+    V = max(L, 1)
+    pair = s * N + t
+    gen = pair + 1
+    st = ad.stack
+    top = 0
+    st[0, 0], st[0, 1], st[0, 2], st[0, 3], st[0, 4], st[0, 5] = rt.node_switch[s], -1, 1, 0, 0, -1
+    state = ad.scratch[4 * (R + 1) : 4 * (R + 1) + 4]
+    cap = ad.scratch[0 : R + 1]
+    while top >= 0:
+        sw, prev, h = st[top, 0], st[top, 1], st[top, 2]
+        cls, down, c_in = st[top, 3], st[top, 4], st[top, 5]
+        top -= 1
+        if h >= ttl:
+            continue
+        state[0], state[1], state[2] = 0, prev, h
+        first = ft_hop(
+            rt,
+            RULE_MINIMAL,
+            look,
+            stamp,
+            np.int64(1),
+            sw,
+            t,
+            state,
+            ttl,
+            cap,
+            ad.scratch[R + 1 : 2 * (R + 1)],
+            ad.scratch[2 * (R + 1) : 3 * (R + 1)],
+            ad.scratch[3 * (R + 1) : 4 * (R + 1)],
+        )
+        if first < 0:
+            continue
+        at = AdaptiveAt(sw, prev, h, np.int64(t), cls, down != 0)
+        m = adaptive_ports(
+            rt, look, stamp, np.int64(1), ttl, order, L, at, first, ad.out, ad.scratch
+        )
+        for i in range(m):
+            p = ad.out[i]
+            w = port_peer[sw, p]
+            c2, d2 = _layer_step(order, N, L, sw, w, cls, down != 0)
+            if c2 >= V:  # (the first choice of an accepted route never is)
+                continue
+            c = (sw * R + p) * V + c2
+            ad.used[c] = True
+            if c_in >= 0 and ad.wit[c_in, p * V + c2] < 0:
+                ad.wit[c_in, p * V + c2] = pair
+            if w < N or ad.seen[c, h + 1] == gen:
+                continue
+            ad.seen[c, h + 1] = gen
+            top += 1
+            st[top, 0], st[top, 1], st[top, 2] = w - N, sw, h + 1
+            st[top, 3], st[top, 4], st[top, 5] = c2, np.int64(d2), c
     return 0
 
 
@@ -612,6 +701,15 @@ def generic_deadlock(
     stats = np.zeros(4, np.int64)
     classes = np.zeros(V + 1, np.int64)
     table = g.table if g.is_table else np.zeros((1, 1), np.int32)
+    stack = S * R * V * (g.ctx.ttl + 2) if alg.rule == RULE_ADAPTIVE else 1
+    ad = Adaptive(
+        wit,
+        used,
+        np.zeros((S * R * V, g.ctx.ttl + 2) if stack > 1 else (1, 1), np.int64),
+        np.zeros((stack, 6), np.int64),
+        np.zeros(R + 1, np.int64),
+        adaptive_scratch(topo),
+    )
     _g_cdg(
         g.ctx.rt,
         alg.rule,
@@ -628,6 +726,7 @@ def generic_deadlock(
         used,
         stats,
         classes,
+        ad,
     )
     rep = _report(
         topo,
@@ -636,7 +735,7 @@ def generic_deadlock(
         used,
         stats,
         classes,
-        lambda a, b: _witness(topo, g, wit, V, a, b),
+        lambda a, b: _witness(topo, g, wit, V, a, b, V if layered else 0, model == "lookahead"),
         algorithm=alg.name,
         model="global" if g.is_table else model,
         vc_rule="updown" if layered else "none",
@@ -648,18 +747,67 @@ def generic_deadlock(
     return rep
 
 
-def _witness(topo, g, wit, V, a, b) -> dict:
+def _witness(topo, g, wit, V, a, b, layers, look) -> dict:
     R = topo.max_ports
     s, t = divmod(int(wit[a, (b // V % R) * V + b % V]), topo.n_nodes)
-    _, _, sws, ports, _ = g.route(s, t)
+    note = None
+    if g.alg.rule == RULE_ADAPTIVE:  # the route through the dependency, not the first choice
+        sws, ports, note = _adaptive_route(topo, g, s, t, a, b, V, layers, look)
+    else:
+        _, _, sws, ports, _ = g.route(s, t)
     path = [topo.node_label(s)] + [topo.switch_label(int(x)) for x in sws] + [topo.node_label(t)]
-    return {
+    out = {
         "dependency": f"{channel_label(topo, a, V)} ⇒ {channel_label(topo, b, V)}",
         "src": topo.node_label(s),
         "dst": topo.node_label(t),
         "path": path,
         "ports": [int(p) for p in ports],
     }
+    if note:
+        out["note"] = note
+    return out
+
+
+def _adaptive_route(topo, g, s, t, a, b, V, layers, look):
+    """A route of the ``adaptive`` rule from node ``s`` to ``t`` that takes channel ``a``
+    then ``b`` (a depth-first search over its candidates, as :func:`_adaptive_deps`
+    explores them): its switches and ports, and None, or the first-choice route and a
+    note when the search gives up (``WITNESS_SEARCH`` states)."""
+    N, R = topo.n_nodes, topo.max_ports
+    R1 = R + 1
+    out, scr = np.zeros(R1, np.int64), adaptive_scratch(topo)
+    state = np.zeros(4, np.int64)
+    rt, ttl, order = g.ctx.rt, g.ctx.ttl, g.order
+    todo = [(int(topo.node_switch[s]), -1, 1, 0, False, -1, False, [], [])]
+    for _ in range(WITNESS_SEARCH):
+        if not todo:
+            break
+        sw, prev, h, cls, down, c_in, hit, sws, ports = todo.pop()
+        state[:] = (0, prev, h, 0)
+        first = ft_hop(
+            rt, RULE_MINIMAL, look, g.stamp, 1, sw, t, state, ttl,
+            scr[:R1], scr[R1 : 2 * R1], scr[2 * R1 : 3 * R1], scr[3 * R1 : 4 * R1],
+        )  # fmt: skip
+        if first < 0 or h >= ttl:
+            continue
+        at = AdaptiveAt(sw, prev, h, t, cls, down)
+        m = adaptive_ports(rt, look, g.stamp, 1, ttl, order, layers, at, first, out, scr)
+        for p in reversed(out[:m].tolist()):  # the first choice searched first
+            w = int(topo.port_peer[sw, p])
+            c2, d2 = _layer_step(order, N, layers, sw, w, cls, down)
+            if c2 >= V:
+                continue
+            c = (sw * R + p) * V + c2
+            path = (sws + [sw], ports + [p])
+            if w >= N:
+                todo.append((w - N, sw, h + 1, c2, d2, c, hit or (c_in, c) == (a, b), *path))
+            elif w == t and (hit or (c_in, c) == (a, b)):
+                return *path, None
+    _, _, sws, ports, _ = g.route(s, t)
+    return sws, ports, "the pair's first-choice route: its alternative through it not searched"
+
+
+WITNESS_SEARCH = 100_000  # states searched for a route of the adaptive rule
 
 
 __all__ = [

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..routing.kernel import route_ports
-from .algorithms import RULE_DETOUR, RULE_SHORTEST_T, RULE_SP
+from .algorithms import RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP
 from .hooks import DEAD_END, NO_RULE, OK, TTL
 
 # how a port was chosen (state[3] after ft_hop; the trace of explain)
@@ -314,6 +314,148 @@ def ft_walk_generic(
             return (OK if v == dst else DEAD_END), hops, nsw
         state[S_PREV] = sw
         sw = v - N
+
+
+# ---------------------------------------------------------------------------------------
+# The adaptive rule: the candidates a switch offers the simulator's allocator.
+
+AdaptiveAt = namedtuple("AdaptiveAt", "sw prev hops dst cls was_down")
+AdaptiveAt.__doc__ = (
+    "Where a packet stands for the adaptive rule: its switch, the previous switch (-1 at "
+    "injection), the links crossed (the source's node link included), its destination "
+    "node, its up*/down* turn layer and whether its last hop went down."
+)
+
+
+@njit(cache=True, inline="always")
+def _layer_step(order, N, V, s, w, cls, was_down):
+    """The turn layer after the hop from switch ``s`` to vertex ``w`` (as
+    :func:`turn_classes`): ``(cls, was_down)``, ``cls = V`` when the hop leaves the
+    orientation; ``V = 0``: layers are not kept."""
+    if V == 0 or w < N:
+        return cls, was_down
+    a, b = order[N + s], order[w]
+    if a < 0 or b < 0:
+        return V, was_down
+    up = b < a
+    if up and was_down:
+        cls += 1
+    return cls, not up
+
+
+@njit(cache=True)
+def _delivers(rt, look, stamp, cur, ttl, order, V, at, scratch):
+    """Whether the ``minimal`` rule's walk from ``at`` reaches ``at.dst`` within ``ttl``
+    links (and, ``V > 0``, within ``V`` turn layers); ``scratch`` as :func:`ft_walk_generic`'s."""
+    port_peer = rt.port_peer
+    N = rt.n_nodes
+    R1 = port_peer.shape[1] + 1
+    state = scratch[4 * R1 : 4 * R1 + 4]
+    s, prv, h, cls, was_down = at.sw, at.prev, at.hops, at.cls, at.was_down
+    while h < ttl:
+        state[S_BUDGET] = 0
+        state[S_PREV] = prv
+        state[S_HOPS] = h
+        q = ft_hop(
+            rt,
+            RULE_MINIMAL,
+            look,
+            stamp,
+            cur,
+            s,
+            at.dst,
+            state,
+            ttl,
+            scratch[0:R1],
+            scratch[R1 : 2 * R1],
+            scratch[2 * R1 : 3 * R1],
+            scratch[3 * R1 : 4 * R1],
+        )
+        if q < 0:
+            return False
+        w = port_peer[s, q]
+        cls, was_down = _layer_step(order, N, V, s, w, cls, was_down)
+        if V > 0 and cls >= V:
+            return False
+        h += 1
+        if w < N:
+            return w == at.dst
+        prv = s
+        s = w - N
+    return False
+
+
+def adaptive_scratch(topo) -> np.ndarray:
+    """The scratch of :func:`adaptive_ports` on ``topo``: ``5 (R + 1) + 4`` int64."""
+    return np.empty(5 * (topo.max_ports + 1) + 4, np.int64)
+
+
+@njit(cache=True)
+def adaptive_ports(rt, look, stamp, cur, ttl, order, V, at, first, out, scratch):
+    """The ``adaptive`` rule's candidate ports at switch ``at.sw`` into ``out``; returns
+    their number.
+
+    ``first`` (the ``minimal`` rule's port there, whose route delivers) comes first; then
+    every other healthy minimal port that does not lead back to ``at.prev`` (with
+    ``look``: whose far switch has a healthy onward minimal port) and from whose far
+    switch the ``minimal`` rule's walk still delivers within ``ttl`` links and, ``V > 0``,
+    within ``V`` up*/down* turn layers. A packet that only ever takes such ports stays
+    deliverable, so the simulator's allocator may pick any of them (by free credits, as
+    without faults).
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> from fattree.faults.gwalk import GenericRouter
+    >>> from fattree.faults.algorithms import FT_ALGORITHMS
+    >>> t = fattree.build("kant:k=2,n=3")
+    >>> g = GenericRouter(t, FT_ALGORITHMS.get("adaptive"), np.zeros(t.n_links, bool))
+    >>> at = AdaptiveAt(int(t.node_switch[0]), -1, 1, 7, 0, False)
+    >>> out, scr = np.empty(t.max_ports + 1, np.int64), adaptive_scratch(t)
+    >>> n = adaptive_ports(g.ctx.rt, False, g.stamp, 1, g.ctx.ttl, g.order, 0, at, 2, out, scr)
+    >>> sorted(out[:n].tolist())  # both up ports of the leaf lead to node 7
+    [2, 3]
+
+    References
+    ----------
+    Dally & Towles §9.4 (adaptive routing), §14.1 (up*/down* layers); docs/faults.md.
+    """
+    port_peer = rt.port_peer
+    N = rt.n_nodes
+    R1 = port_peer.shape[1] + 1
+    lst = scratch[4 * R1 + 4 : 5 * R1 + 4]
+    sw = at.sw
+    n = candidates(rt, sw, at.dst, ttl, lst, scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1])
+    out[0] = first
+    m = 1
+    for i in range(n):
+        p = lst[i]
+        if p == first or not _healthy(rt.link_index, stamp, cur, sw, p):
+            continue
+        w = port_peer[sw, p]
+        if w < N or w - N == at.prev:
+            continue
+        if look and not _onward(
+            rt,
+            stamp,
+            cur,
+            w - N,
+            sw,
+            at.dst,
+            ttl,
+            scratch[R1 : 2 * R1],
+            scratch[2 * R1 : 3 * R1],
+            scratch[3 * R1 : 4 * R1],
+        ):
+            continue
+        cls, was_down = _layer_step(order, N, V, sw, w, at.cls, at.was_down)
+        if V > 0 and cls >= V:
+            continue
+        nxt = AdaptiveAt(w - N, sw, at.hops + 1, at.dst, cls, was_down)
+        if _delivers(rt, look, stamp, cur, ttl, order, V, nxt, scratch):
+            out[m] = p
+            m += 1
+    return m
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..routing.kernel import next_vc, route_ports
-from .faulthop import fault_class
+from .faulthop import fault_class, fault_ports
 from .layout import (
     C_DLWIN,
     C_FT,
@@ -63,8 +63,8 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
             ft = int(st.cfg[C_FT]) != 0  # faults: the port the switch chose (FS_ROUTE)
             if ft:
                 hop = int(st.fs[f, FS_HHOPS]) - 1
-                cand[0] = int(st.fs[f, FS_ROUTE])
-                n = 1 if cand[0] >= 0 else 0  # not evaluated yet: waits on nothing
+                # not evaluated yet (-1): waits on nothing
+                n = fault_ports(flt, int(st.fs[f, FS_ROUTE]), R, cand)
             else:
                 n = route_ports(
                     code,

@@ -39,12 +39,14 @@ from numba.core import types
 from numba.extending import overload
 
 from ..errors import ParameterError
-from ..faults.algorithms import check_model, resolve_algorithms
+from ..faults.algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algorithms
 from ..faults.generic import (
+    AdaptiveAt,
     RouteContext,
     S_BUDGET,
     S_HOPS,
     S_PREV,
+    adaptive_ports,
     ft_hop,
     ft_walk_generic,
     turn_classes,
@@ -87,6 +89,9 @@ from .layout import PK_FT, PK_SRC
 ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
 ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
+# The adaptive rule's candidates of a head are kept in its FS_ROUTE word (evaluated once
+# per switch, like every fault engine's port): -2 - (mask of the other ports << 6 | first)
+ADAPTIVE_MAX_PORTS = 56
 
 
 @dataclass(eq=False)
@@ -227,7 +232,7 @@ def fault_router(
     fam = topo.family
     if algorithm is None:
         algorithm = default_ft_algorithm(fam)
-    valid = ", ".join(a.name for a in resolve_algorithms("all", fam) if not a.is_oracle)
+    valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if a.defined_for(fam) and not a.is_oracle)
     try:
         (alg,) = resolve_algorithms([algorithm], fam)
     except ParameterError:  # the simulator's own list: the family's, less the oracle
@@ -252,6 +257,12 @@ def fault_router(
         )
     R = topo.max_ports
     N = topo.n_nodes
+    if alg.rule == RULE_ADAPTIVE and R > ADAPTIVE_MAX_PORTS:
+        raise ParameterError(
+            f"algorithm='adaptive' with faults: the simulator keeps a head's candidates in "
+            f"one word, for switches of at most {ADAPTIVE_MAX_PORTS} ports; "
+            f"{topo.spec} has {R}: use minimal or detour"
+        )
     fi = np.zeros(FI_COLS, np.int64)
     fi[FI_FLAGS] = alg.flags
     fi[FI_LOOK] = int(model == "lookahead")
@@ -284,7 +295,7 @@ def fault_router(
         if g.is_table:
             tab = np.ascontiguousarray(g.table, np.int32)
         order = np.ascontiguousarray(g.order, np.int64)
-        width = max(g.ctx.ttl + 2, 4 * (R + 1) + 4)
+        width = max(g.ctx.ttl + 2, 5 * (R + 1) + 4)  # adaptive_scratch
         ip = np.zeros(0, np.int64)
     fi[FI_ENG] = eng
     ws = np.zeros((W_ROWS, width), np.int64)
@@ -357,12 +368,12 @@ def _tops_updown(f, nsw, V):
 
 
 @njit(cache=True)
-def _port_table(f, pk, p, sw, in_port, dst, hop):
+def _port_table(f, pk, p, sw, in_port, vc, dst, hop, V):
     return np.int64(f.ft_tab[sw, dst])
 
 
 @njit(cache=True)
-def _port_generic(f, pk, p, sw, in_port, dst, hop):
+def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
     fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
     port_peer = rt.port_peer
     N = fi[FI_N_NODES]
@@ -389,7 +400,72 @@ def _port_generic(f, pk, p, sw, in_port, dst, hop):
         g[3 * (R + 1) : 4 * (R + 1)],
     )
     pk[p, PK_FT] = state[S_BUDGET]
-    return q
+    if q < 0 or fi[FI_RULE] != RULE_ADAPTIVE:
+        return q
+    return _adaptive_word(f, sw, prev, vc, dst, hop, V, q)
+
+
+@njit(cache=True)
+def _adaptive_word(f, sw, prev, vc, dst, hop, V, first):
+    """The ``adaptive`` rule's candidates at ``sw`` (faults/generic.py
+    :func:`adaptive_ports`) as one route word: ``first`` alone when it is the only one."""
+    fi, ws, order = f.ft_i, f.ft_ws, f.ft_order
+    N = fi[FI_N_NODES]
+    layers = V if V > 1 or fi[FI_LAYER1] != 0 else 0
+    was_down = hop > 0 and not order[N + sw] < order[N + prev]
+    at = AdaptiveAt(
+        np.int64(sw),
+        np.int64(prev),
+        np.int64(hop + 1),
+        np.int64(dst),
+        np.int64(vc if hop > 0 else 0),
+        was_down,
+    )
+    out = ws[W_HOW]
+    m = adaptive_ports(
+        f.ft_rt,
+        fi[FI_LOOK] != 0,
+        f.ft_stamp,
+        np.int64(1),
+        fi[FI_TTL],
+        order,
+        np.int64(layers),
+        at,
+        first,
+        out,
+        ws[W_GEN],
+    )
+    if m <= 1:
+        return first
+    mask = np.int64(0)
+    for i in range(1, m):
+        mask |= np.int64(1) << out[i]
+    return -2 - ((mask << 6) | first)
+
+
+@njit(cache=True)
+def _decode_route(code, R, out):
+    """The candidate ports of route word ``code`` into ``out``: one port (``code >= 0``),
+    none (-1), or the adaptive rule's first port, then the others of its mask from the
+    next port up, round."""
+    if code >= 0:
+        out[0] = code
+        return 1
+    if code == -1:
+        return 0
+    c = -2 - code
+    first = c & 63
+    mask = c >> 6
+    out[0] = first
+    n = 1
+    for j in range(1, R):
+        q = first + j
+        if q >= R:
+            q -= R
+        if (mask >> q) & 1:
+            out[n] = q
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -499,15 +575,26 @@ def fault_budget(flt):
     return 0 if flt is None else int(flt.ft_i[FI_BUDGET])
 
 
-def fault_port(flt, pk, p, sw, in_port, dst, hop):
-    """Output port of switch ``sw`` for the head of packet ``p`` (``pk`` row: source,
-    ``PK_FT`` state) that arrived on ``in_port`` after ``hop`` switches; -1 when ``flt``
-    is None. Callable from Python and from numba code."""
+def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
+    """The route word of switch ``sw`` for the head of packet ``p`` (``pk`` row: source,
+    ``PK_FT`` state) that arrived on ``in_port`` / ``vc`` after ``hop`` switches, with
+    ``V`` VCs: its output port, or the adaptive rule's candidates (:func:`fault_ports`
+    reads both); -1 when ``flt`` is None. Callable from Python and from numba code."""
     if flt is None:
         return -1
     if type(flt) in _BUILTIN:
-        return int(_BUILTIN[type(flt)].port(flt, pk, p, sw, in_port, dst, hop))
+        return int(_BUILTIN[type(flt)].port(flt, pk, p, sw, in_port, vc, dst, hop, V))
     return int(sim_port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
+
+
+def fault_ports(flt, word, R, out):
+    """The candidate ports of route word ``word`` (:func:`fault_port`; -1: none yet) into
+    ``out``, the engine's preference first; returns their number. Without faults the
+    word is the port itself. Callable from Python and from numba code."""
+    if flt is None:
+        out[0] = word
+        return 1
+    return int(_decode_route(word, R, out))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -538,16 +625,30 @@ def _ov_fault_budget(flt):
 
 
 @overload(fault_port, inline="always")
-def _ov_fault_port(flt, pk, p, sw, in_port, dst, hop):
+def _ov_fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
     if isinstance(flt, types.NoneType):
-        return lambda flt, pk, p, sw, in_port, dst, hop: -1
+        return lambda flt, pk, p, sw, in_port, vc, dst, hop, V: -1
     if flt.instance_class in _BUILTIN:
         fn = _BUILTIN[flt.instance_class].port
-        return lambda flt, pk, p, sw, in_port, dst, hop: fn(flt, pk, p, sw, in_port, dst, hop)
+        return lambda flt, pk, p, sw, in_port, vc, dst, hop, V: fn(
+            flt, pk, p, sw, in_port, vc, dst, hop, V
+        )
     # a paper walk's hop (faults/walkloop.py), the header columns as arguments
-    return lambda flt, pk, p, sw, in_port, dst, hop: sim_port(
+    return lambda flt, pk, p, sw, in_port, vc, dst, hop, V: sim_port(
         flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop
     )
+
+
+@overload(fault_ports, inline="always")
+def _ov_fault_ports(flt, word, R, out):
+    if isinstance(flt, types.NoneType):
+
+        def impl(flt, word, R, out):
+            out[0] = word
+            return 1
+
+        return impl
+    return lambda flt, word, R, out: _decode_route(word, R, out)
 
 
 @overload(fault_class, inline="always")

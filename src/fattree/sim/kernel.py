@@ -169,7 +169,7 @@ from .closedloop import (
     cl_on,
     cl_status,
 )
-from .faulthop import fault_admit, fault_budget, fault_class, fault_port
+from .faulthop import fault_admit, fault_budget, fault_class, fault_port, fault_ports
 from .rawmem import ld, prefetch, st
 
 # The cycle loop allocates nothing, so it needs no reference counting; numba's (private,
@@ -600,14 +600,14 @@ def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
             fhop = 0
             if ft:
                 fhop = ld(fs, fb + FS_HHOPS) - 1  # switches before this one
-                if cached < 0:  # once per switch: the kernel may update the header state
+                if cached == -1:  # once per switch: the kernel may update the header state
                     cached = fault_port(
-                        flt, pk, ld(fs, fb + FS_HPKT), s_w, ipl, ld(fs, fb + FS_HDST), fhop
+                        flt, pk, ld(fs, fb + FS_HPKT), s_w, ipl, vc, ld(fs, fb + FS_HDST), fhop, V
                     )
-                    if cached < 0:  # an admitted packet always has a port: a kernel bug
+                    if cached == -1:  # an admitted packet always has a port: a kernel bug
                         return _fail(cnt, ST_NOROUTE, f, ld(fs, fb + FS_HPKT), t), na, nto
                     st(fs, fb + FS_ROUTE, cached)
-            if cached < 0 and not adaptive:
+            if cached == -1 and not adaptive:  # (< -1: the adaptive rule's candidates)
                 d = ld(fs, fb + FS_HDST)
                 if use_rcache:
                     cached = ld(rcache, s_w * RCW + d)
@@ -656,8 +656,8 @@ def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
                 )
                 if ncand <= 0:
                     return _fail(cnt, ST_NOROUTE, f, p, t), na, nto
-            else:
-                cand[0] = cached
+            else:  # the port, or under faults the adaptive rule's candidates
+                ncand = fault_ports(flt, cached, R, cand)
             bo = -1
             ov = -1
             bs = 0
