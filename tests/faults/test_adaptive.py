@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 import fattree
-from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS, RULE_MINIMAL
 from fattree.faults.cdg import generic_deadlock
 from fattree.faults.generic import (
@@ -205,12 +204,49 @@ def test_simulator_layers_adaptive_choices():
     assert not r.deadlock and r.conservation and r.delivered > 0
 
 
-def test_too_many_ports_refused():
-    topo = fattree.build("kant:k=29,n=2")
-    from fattree.sim.faulthop import fault_router
+@pytest.mark.parametrize("spec", ["kant:k=16,n=2", "hypercube:d=5"])
+def test_route_word_holds_the_candidates(spec):
+    """The head's route word (``fault_port``, int32 in the FIFO state) gives back, through
+    ``fault_ports``, exactly the rule's candidates, first choice first: also with 32
+    ports a switch, beyond what a mask of ports would fit in."""
+    from fattree.sim.faulthop import fault_port, fault_ports, fault_router
+    from fattree.sim.layout import PK_COLS, PK_FT, PK_SRC
 
-    with pytest.raises(ParameterError, match="algorithm='adaptive'.*at most 56 ports"):
-        fault_router(topo, "adaptive", np.zeros(topo.n_links, bool))
+    topo = fattree.build(spec)
+    mask = random_faults(topo, 0.08, 1, switch_only=True)
+    fr = fault_router(topo, "adaptive", mask)
+    view = fr.view(fr.ft_ws.copy())
+    g = GenericRouter(topo, FT_ALGORITHMS.get("adaptive"), mask)
+    out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
+    got = np.zeros(topo.max_ports + 1, np.int64)
+    N, several = topo.n_nodes, 0
+    for s, t in np.random.default_rng(2).integers(0, N, (60, 2)).tolist():
+        st, _, sws, ports, _ = g.route(s, t)
+        if s == t or st != OK:
+            continue
+        sw = int(sws[0])
+        pk = np.zeros((1, PK_COLS), np.int64)
+        pk[0, PK_SRC], pk[0, PK_FT] = s, fr.ft_i[6]
+        word = fault_port(view, pk, 0, sw, -1, 0, t, 0, 1)
+        assert np.int32(word) == word  # fits the FIFO state
+        n = fault_ports(view, word, sw, t, got)
+        at = AdaptiveAt(sw, -1, 1, t, 0, False)
+        m = adaptive_ports(
+            g.ctx.rt,
+            False,
+            g.stamp,
+            1,
+            g.ctx.ttl,
+            g.order,
+            1 if "kant" in spec else 0,
+            at,
+            int(ports[0]),
+            out,
+            scr,
+        )
+        assert got[0] == ports[0] and sorted(got[:n].tolist()) == sorted(out[:m].tolist())
+        several += n > 1
+    assert several > 10
 
 
 def test_cli_as_a_user_types_it():

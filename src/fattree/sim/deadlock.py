@@ -64,7 +64,7 @@ def wait_for_edges(st, fifos=None) -> dict[int, list[int]]:
             if ft:
                 hop = int(st.fs[f, FS_HHOPS]) - 1
                 # not evaluated yet (-1): waits on nothing
-                n = fault_ports(flt, int(st.fs[f, FS_ROUTE]), R, cand)
+                n = fault_ports(flt, int(st.fs[f, FS_ROUTE]), sw, dst, cand)
             else:
                 n = route_ports(
                     code,

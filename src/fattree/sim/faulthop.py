@@ -47,6 +47,7 @@ from ..faults.generic import (
     S_HOPS,
     S_PREV,
     adaptive_ports,
+    candidates,
     ft_hop,
     ft_walk_generic,
     turn_classes,
@@ -89,9 +90,10 @@ from .layout import PK_FT, PK_SRC
 ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
 ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
-# The adaptive rule's candidates of a head are kept in its FS_ROUTE word (evaluated once
-# per switch, like every fault engine's port): -2 - (mask of the other ports << 6 | first)
-ADAPTIVE_MAX_PORTS = 56
+# The adaptive rule's candidates of a head are kept in its FS_ROUTE word (int32, evaluated
+# once per switch like every fault engine's port): -2 - (mask << 5 | first), bits and
+# first as positions in the switch's list of minimal ports (faults/generic.py candidates)
+ADAPTIVE_CANDIDATES = 25  # positions a word holds (first: < 32)
 
 
 @dataclass(eq=False)
@@ -257,12 +259,6 @@ def fault_router(
         )
     R = topo.max_ports
     N = topo.n_nodes
-    if alg.rule == RULE_ADAPTIVE and R > ADAPTIVE_MAX_PORTS:
-        raise ParameterError(
-            f"algorithm='adaptive' with faults: the simulator keeps a head's candidates in "
-            f"one word, for switches of at most {ADAPTIVE_MAX_PORTS} ports; "
-            f"{topo.spec} has {R}: use minimal or detour"
-        )
     fi = np.zeros(FI_COLS, np.int64)
     fi[FI_FLAGS] = alg.flags
     fi[FI_LOOK] = int(model == "lookahead")
@@ -437,35 +433,51 @@ def _adaptive_word(f, sw, prev, vc, dst, hop, V, first):
     )
     if m <= 1:
         return first
-    mask = np.int64(0)
-    for i in range(1, m):
-        mask |= np.int64(1) << out[i]
-    return -2 - ((mask << 6) | first)
+    n, lst = _minimal_list(f, sw, dst)
+    word = np.int64(-1)
+    for j in range(min(n, 32)):
+        if lst[j] == first:
+            word = np.int64(j)
+    if word < 0:  # (beyond the word's reach: the first choice alone)
+        return first
+    for j in range(min(n, ADAPTIVE_CANDIDATES)):
+        for i in range(1, m):
+            if out[i] == lst[j]:
+                word |= np.int64(1) << (j + 5)
+    return -2 - word
+
+
+@njit(cache=True, inline="always")
+def _minimal_list(f, sw, dst):
+    """The minimal ports of ``sw`` towards ``dst`` in the rule's preference order (in the
+    last part of the generic scratch): ``(count, ports)``."""
+    g = f.ft_ws[W_GEN]
+    R1 = f.ft_rt.port_peer.shape[1] + 1
+    lst = g[4 * R1 + 4 : 5 * R1 + 4]
+    n = candidates(f.ft_rt, sw, dst, f.ft_i[FI_TTL], lst, g[2 * R1 : 3 * R1], g[3 * R1 : 4 * R1])
+    return n, lst
 
 
 @njit(cache=True)
-def _decode_route(code, R, out):
-    """The candidate ports of route word ``code`` into ``out``: one port (``code >= 0``),
-    none (-1), or the adaptive rule's first port, then the others of its mask from the
-    next port up, round."""
-    if code >= 0:
-        out[0] = code
+def _decode_route(f, word, sw, dst, out):
+    """The candidate ports of route word ``word`` at ``sw`` for ``dst`` into ``out``: one
+    port (``word >= 0``), none (-1), or the adaptive rule's first port, then the others
+    of its mask in the order of the switch's minimal ports."""
+    if word >= 0:
+        out[0] = word
         return 1
-    if code == -1:
+    if word == -1:
         return 0
-    c = -2 - code
-    first = c & 63
-    mask = c >> 6
-    out[0] = first
-    n = 1
-    for j in range(1, R):
-        q = first + j
-        if q >= R:
-            q -= R
-        if (mask >> q) & 1:
-            out[n] = q
-            n += 1
-    return n
+    c = -2 - word
+    first = c & 31
+    n, lst = _minimal_list(f, sw, dst)
+    out[0] = lst[first]
+    k = 1
+    for j in range(min(n, ADAPTIVE_CANDIDATES)):
+        if j != first and (c >> (j + 5)) & 1:
+            out[k] = lst[j]
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -587,14 +599,18 @@ def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
     return int(sim_port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
 
 
-def fault_ports(flt, word, R, out):
-    """The candidate ports of route word ``word`` (:func:`fault_port`; -1: none yet) into
-    ``out``, the engine's preference first; returns their number. Without faults the
-    word is the port itself. Callable from Python and from numba code."""
+def fault_ports(flt, word, sw, dst, out):
+    """The candidate ports of route word ``word`` (:func:`fault_port`; -1: none yet) at
+    switch ``sw`` for node ``dst`` into ``out``, the engine's preference first; returns
+    their number. Without faults the word is the port itself. Callable from Python and
+    from numba code."""
     if flt is None:
         out[0] = word
         return 1
-    return int(_decode_route(word, R, out))
+    if word >= -1 or type(flt) is not FaultsGeneric:
+        out[0] = word
+        return int(word >= 0)
+    return int(_decode_route(flt, word, sw, dst, out))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -640,15 +656,15 @@ def _ov_fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
 
 
 @overload(fault_ports, inline="always")
-def _ov_fault_ports(flt, word, R, out):
-    if isinstance(flt, types.NoneType):
+def _ov_fault_ports(flt, word, sw, dst, out):
+    if isinstance(flt, types.NoneType) or flt.instance_class is not FaultsGeneric:
 
-        def impl(flt, word, R, out):
+        def impl(flt, word, sw, dst, out):  # one port: the word itself
             out[0] = word
             return 1
 
         return impl
-    return lambda flt, word, R, out: _decode_route(word, R, out)
+    return lambda flt, word, sw, dst, out: _decode_route(flt, word, sw, dst, out)
 
 
 @overload(fault_class, inline="always")

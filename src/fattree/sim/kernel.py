@@ -657,7 +657,7 @@ def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
                 if ncand <= 0:
                     return _fail(cnt, ST_NOROUTE, f, p, t), na, nto
             else:  # the port, or under faults the adaptive rule's candidates
-                ncand = fault_ports(flt, cached, R, cand)
+                ncand = fault_ports(flt, cached, s_w, ld(fs, fb + FS_HDST), cand)
             bo = -1
             ov = -1
             bs = 0
