@@ -53,6 +53,21 @@ _PAPERS = (
         ],
     ),  # fmt: skip
     (
+        "the simulator with adaptive routing under faults",
+        [
+            "simulate",
+            "kant:k=2,n=2",
+            "--load",
+            "0.1",
+            "-P",
+            "20",
+            "--fault-rate",
+            "0.1",
+            "-a",
+            "adaptive",
+        ],
+    ),  # fmt: skip
+    (
         "the simulator with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB"],
     ),

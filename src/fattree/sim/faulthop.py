@@ -1,6 +1,6 @@
 """Fault-tolerant routing in the simulator, hop by hop (no per-pair table).
 
-Each switch a packet's head reaches asks :func:`ft_port` for its output port under the
+Each switch a packet's head reaches asks :func:`fault_port` for its output port under the
 fault set, from the packet's header (source, destination, hops so far) and a few bytes
 of per-packet state (``PK_FT``: the misroutes left of ``detour``), through the kernels
 of :mod:`fattree.faults` that also serve the Monte Carlo walk, ``route --explain`` and
@@ -9,6 +9,9 @@ of :mod:`fattree.faults` that also serve the Monte Carlo walk, ``route --explain
 * ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family without a paper walk):
   :func:`fattree.faults.generic.ft_hop`, the per-hop kernel itself; the previous switch is
   the input port's peer, the hop count the header's;
+* ``ENG_ADAPTIVE`` (``adaptive``): ``minimal``'s port, then the other candidates of
+  :func:`fattree.faults.generic.adaptive_ports` in the head's route word, among which the
+  allocator chooses (its own view, so the other engines compile none of it);
 * ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
   destination forwarding table recomputed on the surviving graph (S x N, never per pair);
 * a paper walk (001's detours, 004's Algorithm 1): the ``sim_*`` kernels its module
@@ -21,9 +24,10 @@ The VC class of a hop follows from the input port and the VC the packet arrived 
 (the walk's own classes, e.g. MiKANT's ``ft_vc``; up*/down* turn layers elsewhere).
 
 At injection the source evaluates the same kernel along the whole route
-(:func:`ft_admit`): a packet whose walk fails (a disconnected pair, a dead end, the hop
+(:func:`fault_admit`): a packet whose walk fails (a disconnected pair, a dead end, the hop
 limit, or a VC class ``>= vcs``) is counted unroutable (or livelock) and never enters the
-network; the walks are deterministic, so an admitted packet never meets a dead end.
+network; the walks are deterministic, so an admitted packet never meets a dead end (and
+``adaptive`` offers only ports from which its walk still delivers).
 All kernels here allocate nothing (they run inside the cycle loop, compiled without
 numba's reference counting). docs/simulator.md ("Faults").
 """
@@ -89,6 +93,7 @@ from .layout import PK_FT, PK_SRC
 # paper walk in the order of faults/walks.py
 ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
 ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
+ENG_ADAPTIVE = 3 + len(ENG_WALKS)  # the generic rules' adaptive: its own view, compiled apart
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 # The adaptive rule's candidates of a head are kept in its FS_ROUTE word (int32, evaluated
 # once per switch like every fault engine's port): -2 - (mask << 5 | first), bits and
@@ -283,6 +288,8 @@ def fault_router(
     else:
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
+        if alg.rule == RULE_ADAPTIVE:
+            eng = ENG_ADAPTIVE
         fi[FI_RULE] = alg.rule
         fi[FI_LAYER1] = int(one_vc_layered(fam))
         fi[FI_BUDGET] = g.ctx.budget
@@ -396,17 +403,20 @@ def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
         g[3 * (R + 1) : 4 * (R + 1)],
     )
     pk[p, PK_FT] = state[S_BUDGET]
-    if q < 0 or fi[FI_RULE] != RULE_ADAPTIVE:
-        return q
-    return _adaptive_word(f, sw, prev, vc, dst, hop, V, q)
+    return q
 
 
 @njit(cache=True)
-def _adaptive_word(f, sw, prev, vc, dst, hop, V, first):
+def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
     """The ``adaptive`` rule's candidates at ``sw`` (faults/generic.py
-    :func:`adaptive_ports`) as one route word: ``first`` alone when it is the only one."""
+    :func:`adaptive_ports`; ``minimal``'s port first) as one route word: the port alone
+    when it is the only one."""
+    first = _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V)
+    if first < 0:
+        return first
     fi, ws, order = f.ft_i, f.ft_ws, f.ft_order
     N = fi[FI_N_NODES]
+    prev = f.ft_rt.port_peer[sw, in_port] - N if hop > 0 else -1
     layers = V if V > 1 or fi[FI_LAYER1] != 0 else 0
     was_down = hop > 0 and not order[N + sw] < order[N + prev]
     at = AdaptiveAt(
@@ -511,8 +521,9 @@ def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
 Faults = namedtuple("Faults", VIEW_FIELDS)
 Faults.__doc__ = "The fields of a fault view (sim/faulthop.py); the kernel's last group."
 FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
+FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
 FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
-VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable}
+VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
 VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
 
 
@@ -526,6 +537,7 @@ class _Engine:
 
 _BUILTIN = {
     FaultsGeneric: _Engine(_walk_generic, _tops_updown, _port_generic, _class_updown),
+    FaultsAdaptive: _Engine(_walk_generic, _tops_updown, _port_adaptive, _class_updown),
     FaultsTable: _Engine(_walk_table, _tops_updown, _port_table, _class_updown),
 }
 
@@ -607,7 +619,7 @@ def fault_ports(flt, word, sw, dst, out):
     if flt is None:
         out[0] = word
         return 1
-    if word >= -1 or type(flt) is not FaultsGeneric:
+    if word >= -1 or type(flt) is not FaultsAdaptive:
         out[0] = word
         return int(word >= 0)
     return int(_decode_route(flt, word, sw, dst, out))
@@ -657,7 +669,7 @@ def _ov_fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
 
 @overload(fault_ports, inline="always")
 def _ov_fault_ports(flt, word, sw, dst, out):
-    if isinstance(flt, types.NoneType) or flt.instance_class is not FaultsGeneric:
+    if isinstance(flt, types.NoneType) or flt.instance_class is not FaultsAdaptive:
 
         def impl(flt, word, sw, dst, out):  # one port: the word itself
             out[0] = word
@@ -792,7 +804,7 @@ def router_load_bound(
     _route_loads(
         fr.view(ws),
         int(vcs),
-        fr.engine in (ENG_GENERIC, ENG_TABLE),
+        fr.engine in (ENG_GENERIC, ENG_TABLE, ENG_ADAPTIVE),
         leaf_off,
         by_switch.astype(np.int64),
         ns,
