@@ -83,6 +83,7 @@ def test_candidates_are_the_rule_read_literally(spec):
     mask = random_faults(topo, 0.12, 5, switch_only=True)
     g = GenericRouter(topo, FT_ALGORITHMS.get("adaptive"), mask)
     out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
+    ar = g.adaptive_rule(layers=0)
     N, checked, several = topo.n_nodes, 0, 0
     for s in range(N):
         for t in range(N):
@@ -96,9 +97,7 @@ def test_candidates_are_the_rule_read_literally(spec):
                 if sw < 0 or p < 0:
                     break
                 at = AdaptiveAt(sw, prev, i + 1, t, 0, False)
-                m = adaptive_ports(
-                    g.ctx.rt, False, g.stamp, 1, g.ctx.ttl, g.order, 0, at, p, out, scr
-                )
+                m = adaptive_ports(ar, at, out, scr)
                 got = out[:m].tolist()
                 assert got[0] == p and len(set(got)) == m
                 assert set(got) == _expected(g, sw, prev, i + 1, t, p, scr), (s, t, sw)
@@ -231,19 +230,7 @@ def test_route_word_holds_the_candidates(spec):
         assert np.int32(word) == word  # fits the FIFO state
         n = fault_ports(view, word, sw, t, got)
         at = AdaptiveAt(sw, -1, 1, t, 0, False)
-        m = adaptive_ports(
-            g.ctx.rt,
-            False,
-            g.stamp,
-            1,
-            g.ctx.ttl,
-            g.order,
-            1 if "kant" in spec else 0,
-            at,
-            int(ports[0]),
-            out,
-            scr,
-        )
+        m = adaptive_ports(g.adaptive_rule(layers=1 if "kant" in spec else 0), at, out, scr)
         assert got[0] == ports[0] and sorted(got[:n].tolist()) == sorted(out[:m].tolist())
         several += n > 1
     assert several > 10

@@ -39,7 +39,6 @@ from .algorithms import (
     KERNEL_RULES,
     ROOT,
     RULE_ADAPTIVE,
-    RULE_MINIMAL,
     RULE_UPDOWN_T,
     SPEC_NAMES,
     TT,
@@ -53,7 +52,6 @@ from .generic import (
     _layer_step,
     adaptive_ports,
     adaptive_scratch,
-    ft_hop,
     ft_walk_generic,
     turn_classes,
 )
@@ -556,15 +554,16 @@ def _g_cdg(
                 continue
             classes[top] += 1
             if rule == RULE_ADAPTIVE:
-                _adaptive_deps(rt, look, stamp, ttl, order, V if layered else 0, s, t, ad)
+                _adaptive_deps(ad.rule, s, t, ad)
             else:
                 _add_route(sw, ports, vcs, nsw, R, V, s * N + t, wit, used)
     return 0
 
 
-Adaptive = namedtuple("Adaptive", "wit used seen stack out scratch")
+Adaptive = namedtuple("Adaptive", "rule wit used seen stack out scratch")
 Adaptive.__doc__ = (
-    "The adaptive rule's graph: the dependency witnesses and used channels of the graph, "
+    "The adaptive rule's graph: its AdaptiveRule, the dependency witnesses and used "
+    "channels of the graph, "
     "the generation at which each (channel, hops) state was reached, a DFS stack of "
     "(switch, previous, hops, layer, last hop down, channel) rows, the candidates' buffer "
     "and :func:`fattree.faults.generic.adaptive_scratch`."
@@ -572,55 +571,31 @@ Adaptive.__doc__ = (
 
 
 @njit(cache=True)
-def _adaptive_deps(rt, look, stamp, ttl, order, L, s, t, ad):
+def _adaptive_deps(ar, s, t, ad):
     """Every dependency of the ``adaptive`` rule's routes from node ``s`` to ``t``: from
     each state a packet can reach, every candidate the simulator's allocator may take
-    (:func:`fattree.faults.generic.adaptive_ports`, ``L`` turn layers, 0: one VC, not
-    layered), so the graph holds all of its routes, not only its first choice."""
-    port_peer = rt.port_peer
-    N = rt.n_nodes
+    (:func:`fattree.faults.generic.adaptive_ports`; ``ar.layers`` turn layers, 0: one VC,
+    not layered), so the graph holds all of its routes, not only its first choice."""
+    port_peer = ar.rt.port_peer
+    N = ar.rt.n_nodes
     R = port_peer.shape[1]
-    V = max(L, 1)
+    V = max(ar.layers, 1)
     pair = s * N + t
     gen = pair + 1
     st = ad.stack
     top = 0
-    st[0, 0], st[0, 1], st[0, 2], st[0, 3], st[0, 4], st[0, 5] = rt.node_switch[s], -1, 1, 0, 0, -1
-    state = ad.scratch[4 * (R + 1) : 4 * (R + 1) + 4]
-    cap = ad.scratch[0 : R + 1]
+    st[0, 0], st[0, 1], st[0, 2] = ar.rt.node_switch[s], -1, 1
+    st[0, 3], st[0, 4], st[0, 5] = 0, 0, -1
     while top >= 0:
         sw, prev, h = st[top, 0], st[top, 1], st[top, 2]
-        cls, down, c_in = st[top, 3], st[top, 4], st[top, 5]
+        cls, down, c_in = st[top, 3], st[top, 4] != 0, st[top, 5]
         top -= 1
-        if h >= ttl:
-            continue
-        state[0], state[1], state[2] = 0, prev, h
-        first = ft_hop(
-            rt,
-            RULE_MINIMAL,
-            look,
-            stamp,
-            np.int64(1),
-            sw,
-            t,
-            state,
-            ttl,
-            cap,
-            ad.scratch[R + 1 : 2 * (R + 1)],
-            ad.scratch[2 * (R + 1) : 3 * (R + 1)],
-            ad.scratch[3 * (R + 1) : 4 * (R + 1)],
-        )
-        if first < 0:
-            continue
-        at = AdaptiveAt(sw, prev, h, np.int64(t), cls, down != 0)
-        m = adaptive_ports(
-            rt, look, stamp, np.int64(1), ttl, order, L, at, first, ad.out, ad.scratch
-        )
+        m = adaptive_ports(ar, AdaptiveAt(sw, prev, h, np.int64(t), cls, down), ad.out, ad.scratch)
         for i in range(m):
             p = ad.out[i]
             w = port_peer[sw, p]
-            c2, d2 = _layer_step(order, N, L, sw, w, cls, down != 0)
-            if c2 >= V:  # (the first choice of an accepted route never is)
+            c2, d2 = _layer_step(ar.order, N, ar.layers, sw, w, cls, down)
+            if c2 >= V:  # (never: a candidate's onward walk fits the layers)
                 continue
             c = (sw * R + p) * V + c2
             ad.used[c] = True
@@ -702,7 +677,10 @@ def generic_deadlock(
     classes = np.zeros(V + 1, np.int64)
     table = g.table if g.is_table else np.zeros((1, 1), np.int32)
     stack = S * R * V * (g.ctx.ttl + 2) if alg.rule == RULE_ADAPTIVE else 1
+    adaptive = alg.rule == RULE_ADAPTIVE  # (else a record of the right types, never read)
+    memo = None if adaptive else np.zeros((1, 1), np.int32)
     ad = Adaptive(
+        g.adaptive_rule(V if layered else 0, memo),
         wit,
         used,
         np.zeros((S * R * V, g.ctx.ttl + 2) if stack > 1 else (1, 1), np.int64),
@@ -735,7 +713,7 @@ def generic_deadlock(
         used,
         stats,
         classes,
-        lambda a, b: _witness(topo, g, wit, V, a, b, V if layered else 0, model == "lookahead"),
+        lambda a, b: _witness(topo, g, wit, V, a, b, V if layered else 0),
         algorithm=alg.name,
         model="global" if g.is_table else model,
         vc_rule="updown" if layered else "none",
@@ -747,12 +725,12 @@ def generic_deadlock(
     return rep
 
 
-def _witness(topo, g, wit, V, a, b, layers, look) -> dict:
+def _witness(topo, g, wit, V, a, b, layers) -> dict:
     R = topo.max_ports
     s, t = divmod(int(wit[a, (b // V % R) * V + b % V]), topo.n_nodes)
     note = None
     if g.alg.rule == RULE_ADAPTIVE:  # the route through the dependency, not the first choice
-        sws, ports, note = _adaptive_route(topo, g, s, t, a, b, V, layers, look)
+        sws, ports, note = _adaptive_route(topo, g, s, t, a, b, V, layers)
     else:
         _, _, sws, ports, _ = g.route(s, t)
     path = [topo.node_label(s)] + [topo.switch_label(int(x)) for x in sws] + [topo.node_label(t)]
@@ -768,35 +746,23 @@ def _witness(topo, g, wit, V, a, b, layers, look) -> dict:
     return out
 
 
-def _adaptive_route(topo, g, s, t, a, b, V, layers, look):
+def _adaptive_route(topo, g, s, t, a, b, V, layers):
     """A route of the ``adaptive`` rule from node ``s`` to ``t`` that takes channel ``a``
     then ``b`` (a depth-first search over its candidates, as :func:`_adaptive_deps`
-    explores them): its switches and ports, and None, or the first-choice route and a
-    note when the search gives up (``WITNESS_SEARCH`` states)."""
+    explores them): its switches, ports and None, or the first-choice route and a note
+    when the search gives up (``WITNESS_SEARCH`` states)."""
     N, R = topo.n_nodes, topo.max_ports
-    R1 = R + 1
-    out, scr = np.zeros(R1, np.int64), adaptive_scratch(topo)
-    state = np.zeros(4, np.int64)
-    rt, ttl, order = g.ctx.rt, g.ctx.ttl, g.order
+    out, scr = np.zeros(R + 1, np.int64), adaptive_scratch(topo)
+    ar = g.adaptive_rule(layers)
     todo = [(int(topo.node_switch[s]), -1, 1, 0, False, -1, False, [], [])]
     for _ in range(WITNESS_SEARCH):
         if not todo:
             break
         sw, prev, h, cls, down, c_in, hit, sws, ports = todo.pop()
-        state[:] = (0, prev, h, 0)
-        first = ft_hop(
-            rt, RULE_MINIMAL, look, g.stamp, 1, sw, t, state, ttl,
-            scr[:R1], scr[R1 : 2 * R1], scr[2 * R1 : 3 * R1], scr[3 * R1 : 4 * R1],
-        )  # fmt: skip
-        if first < 0 or h >= ttl:
-            continue
-        at = AdaptiveAt(sw, prev, h, t, cls, down)
-        m = adaptive_ports(rt, look, g.stamp, 1, ttl, order, layers, at, first, out, scr)
+        m = adaptive_ports(ar, AdaptiveAt(sw, prev, h, t, cls, down), out, scr)
         for p in reversed(out[:m].tolist()):  # the first choice searched first
             w = int(topo.port_peer[sw, p])
-            c2, d2 = _layer_step(order, N, layers, sw, w, cls, down)
-            if c2 >= V:
-                continue
+            c2, d2 = _layer_step(g.order, N, layers, sw, w, cls, down)
             c = (sw * R + p) * V + c2
             path = (sws + [sw], ports + [p])
             if w >= N:

@@ -343,46 +343,92 @@ def _layer_step(order, N, V, s, w, cls, was_down):
     return cls, not up
 
 
+AdaptiveRule = namedtuple("AdaptiveRule", "rt look stamp cur ttl order layers memo")
+AdaptiveRule.__doc__ = (
+    "What the adaptive rule reads: the routing context, the lookahead model, the fault "
+    "stamp (link e is faulty when stamp[e] == cur), the hop limit, the up*/down* "
+    "orientation, the VC layers a route may use (0: not checked) and the memo of the "
+    "onward walks (:func:`adaptive_memo`)."
+)
+MEMO_BYTES = 64 << 20  # the memo of the onward walks, at most (beyond: walked every time)
+# a memo word: known, delivered, left the orientation; links (15 bits); layers added
+_M_KNOWN, _M_OK, _M_ORIENT, _M_LINKS, _M_TURNS = 1, 2, 4, 3, 18
+
+
+def adaptive_memo(topo) -> np.ndarray:
+    """The memo of :func:`adaptive_ports`: one int32 word per (switch port, destination),
+    zeros (unknown; ``(S R, N)``), or ``(1, 1)`` (none) beyond :data:`MEMO_BYTES`. It
+    depends on the fault set only: keep it with the fault set."""
+    S, R = topo.port_peer.shape
+    if S * R * topo.n_nodes * 4 > MEMO_BYTES:
+        return np.zeros((1, 1), np.int32)
+    return np.zeros((S * R, topo.n_nodes), np.int32)
+
+
 @njit(cache=True)
-def _delivers(rt, look, stamp, cur, ttl, order, V, at, scratch):
-    """Whether the ``minimal`` rule's walk from ``at`` reaches ``at.dst`` within ``ttl``
-    links (and, ``V > 0``, within ``V`` turn layers); ``scratch`` as :func:`ft_walk_generic`'s."""
-    port_peer = rt.port_peer
+def _onward_walk(ar, v, prev, dst, was_down, scratch):
+    """The ``minimal`` rule's walk from switch ``v`` (reached from ``prev``, by a hop
+    down when ``was_down``) to ``dst`` as a memo word: delivered within ``ar.ttl`` links,
+    its links, whether it leaves the orientation and the turn layers it adds."""
+    rt = ar.rt
+    port_peer, order = rt.port_peer, ar.order
     N = rt.n_nodes
     R1 = port_peer.shape[1] + 1
     state = scratch[4 * R1 : 4 * R1 + 4]
-    s, prv, h, cls, was_down = at.sw, at.prev, at.hops, at.cls, at.was_down
-    while h < ttl:
-        state[S_BUDGET] = 0
-        state[S_PREV] = prv
-        state[S_HOPS] = h
+    s, prv, h, turns, word = v, prev, 0, 0, _M_KNOWN
+    while h < ar.ttl:
+        state[S_BUDGET], state[S_PREV], state[S_HOPS] = 0, prv, h
         q = ft_hop(
             rt,
             RULE_MINIMAL,
-            look,
-            stamp,
-            cur,
+            ar.look,
+            ar.stamp,
+            ar.cur,
             s,
-            at.dst,
+            dst,
             state,
-            ttl,
+            ar.ttl,
             scratch[0:R1],
             scratch[R1 : 2 * R1],
             scratch[2 * R1 : 3 * R1],
             scratch[3 * R1 : 4 * R1],
         )
         if q < 0:
-            return False
+            return word
         w = port_peer[s, q]
-        cls, was_down = _layer_step(order, N, V, s, w, cls, was_down)
-        if V > 0 and cls >= V:
-            return False
         h += 1
         if w < N:
-            return w == at.dst
+            if w != dst:
+                return word
+            return word | _M_OK | (h << _M_LINKS) | (turns << _M_TURNS)
+        a, b = order[N + s], order[w]
+        if a < 0 or b < 0:
+            word |= _M_ORIENT
+        elif b < a:  # up: one layer more after a hop down
+            turns += was_down
+            was_down = False
+        else:
+            was_down = True
         prv = s
         s = w - N
-    return False
+    return word
+
+
+@njit(cache=True, inline="always")
+def _delivers(ar, sw, p, w, hops, cls, dst, scratch):
+    """Whether the walk onwards from vertex ``w`` (port ``p`` of ``sw``, reached with
+    ``hops`` links, in layer ``cls``) delivers within the hop limit and the layers."""
+    row = sw * ar.rt.port_peer.shape[1] + p
+    memo = ar.memo.shape[0] > 1
+    word = ar.memo[row, dst] if memo else 0
+    if word == 0:
+        down = ar.order[w] >= ar.order[ar.rt.n_nodes + sw]  # the hop in went down
+        word = _onward_walk(ar, w - ar.rt.n_nodes, sw, dst, down, scratch)
+        if memo:
+            ar.memo[row, dst] = word
+    if not word & _M_OK or hops + (word >> _M_LINKS & 0x7FFF) > ar.ttl:
+        return False
+    return ar.layers == 0 or (not word & _M_ORIENT and cls + (word >> _M_TURNS) < ar.layers)
 
 
 def adaptive_scratch(topo) -> np.ndarray:
@@ -391,17 +437,18 @@ def adaptive_scratch(topo) -> np.ndarray:
 
 
 @njit(cache=True)
-def adaptive_ports(rt, look, stamp, cur, ttl, order, V, at, first, out, scratch):
+def adaptive_ports(ar, at, out, scratch):
     """The ``adaptive`` rule's candidate ports at switch ``at.sw`` into ``out``; returns
-    their number.
+    their number (0: none, the ``minimal`` rule has no port there).
 
-    ``first`` (the ``minimal`` rule's port there, whose route delivers) comes first; then
+    The ``minimal`` rule's port there (whose route delivers) comes first; then
     every other healthy minimal port that does not lead back to ``at.prev`` (with
-    ``look``: whose far switch has a healthy onward minimal port) and from whose far
-    switch the ``minimal`` rule's walk still delivers within ``ttl`` links and, ``V > 0``,
-    within ``V`` up*/down* turn layers. A packet that only ever takes such ports stays
-    deliverable, so the simulator's allocator may pick any of them (by free credits, as
-    without faults).
+    ``ar.look``: whose far switch has a healthy onward minimal port) and from whose far
+    switch the ``minimal`` rule's walk still delivers within ``ar.ttl`` links and, with
+    ``ar.layers`` > 0, within that many up*/down* turn layers. A packet that only ever
+    takes such ports stays deliverable, so the simulator's allocator may pick any of them
+    (by free credits, as without faults). ``ar`` is an :class:`AdaptiveRule`, ``at`` an
+    :class:`AdaptiveAt`; each onward walk is computed once per fault set (``ar.memo``).
 
     Examples
     --------
@@ -410,9 +457,10 @@ def adaptive_ports(rt, look, stamp, cur, ttl, order, V, at, first, out, scratch)
     >>> from fattree.faults.algorithms import FT_ALGORITHMS
     >>> t = fattree.build("kant:k=2,n=3")
     >>> g = GenericRouter(t, FT_ALGORITHMS.get("adaptive"), np.zeros(t.n_links, bool))
+    >>> ar = g.adaptive_rule(layers=0)
     >>> at = AdaptiveAt(int(t.node_switch[0]), -1, 1, 7, 0, False)
     >>> out, scr = np.empty(t.max_ports + 1, np.int64), adaptive_scratch(t)
-    >>> n = adaptive_ports(g.ctx.rt, False, g.stamp, 1, g.ctx.ttl, g.order, 0, at, 2, out, scr)
+    >>> n = adaptive_ports(ar, at, out, scr)
     >>> sorted(out[:n].tolist())  # both up ports of the leaf lead to node 7
     [2, 3]
 
@@ -420,39 +468,58 @@ def adaptive_ports(rt, look, stamp, cur, ttl, order, V, at, first, out, scratch)
     ----------
     Dally & Towles §9.4 (adaptive routing), §14.1 (up*/down* layers); docs/faults.md.
     """
+    rt = ar.rt
     port_peer = rt.port_peer
     N = rt.n_nodes
     R1 = port_peer.shape[1] + 1
     lst = scratch[4 * R1 + 4 : 5 * R1 + 4]
     sw = at.sw
-    n = candidates(rt, sw, at.dst, ttl, lst, scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1])
+    state = scratch[4 * R1 : 4 * R1 + 4]
+    state[S_BUDGET], state[S_PREV], state[S_HOPS] = 0, at.prev, at.hops
+    first = ft_hop(
+        rt,
+        RULE_MINIMAL,
+        ar.look,
+        ar.stamp,
+        ar.cur,
+        sw,
+        at.dst,
+        state,
+        ar.ttl,
+        scratch[0:R1],
+        scratch[R1 : 2 * R1],
+        scratch[2 * R1 : 3 * R1],
+        scratch[3 * R1 : 4 * R1],
+    )
+    if first < 0 or at.hops >= ar.ttl:
+        return 0
+    n = candidates(rt, sw, at.dst, ar.ttl, lst, scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1])
     out[0] = first
     m = 1
     for i in range(n):
         p = lst[i]
-        if p == first or not _healthy(rt.link_index, stamp, cur, sw, p):
+        if p == first or not _healthy(rt.link_index, ar.stamp, ar.cur, sw, p):
             continue
         w = port_peer[sw, p]
         if w < N or w - N == at.prev:
             continue
-        if look and not _onward(
+        if ar.look and not _onward(
             rt,
-            stamp,
-            cur,
+            ar.stamp,
+            ar.cur,
             w - N,
             sw,
             at.dst,
-            ttl,
+            ar.ttl,
             scratch[R1 : 2 * R1],
             scratch[2 * R1 : 3 * R1],
             scratch[3 * R1 : 4 * R1],
         ):
             continue
-        cls, was_down = _layer_step(order, N, V, sw, w, at.cls, at.was_down)
-        if V > 0 and cls >= V:
+        cls, _ = _layer_step(ar.order, N, ar.layers, sw, w, at.cls, at.was_down)
+        if ar.layers > 0 and cls >= ar.layers:
             continue
-        nxt = AdaptiveAt(w - N, sw, at.hops + 1, at.dst, cls, was_down)
-        if _delivers(rt, look, stamp, cur, ttl, order, V, nxt, scratch):
+        if _delivers(ar, sw, p, w, at.hops + 1, cls, at.dst, scratch):
             out[m] = p
             m += 1
     return m

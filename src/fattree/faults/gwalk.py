@@ -187,6 +187,22 @@ class GenericRouter:
     def is_table(self) -> bool:
         return self.table is not None
 
+    def adaptive_rule(self, layers: int = 0, memo=None):
+        """The :class:`~fattree.faults.generic.AdaptiveRule` of this fault set: ``layers``
+        up*/down* turn layers checked (0: none), ``memo`` of the onward walks (default:
+        this router's own, :func:`~fattree.faults.generic.adaptive_memo`)."""
+        from .generic import AdaptiveRule, adaptive_memo
+
+        if memo is None:
+            if getattr(self, "_memo", None) is None:
+                self._memo = adaptive_memo(self.topo)
+            memo = self._memo
+        look = self.model == "lookahead"
+        return AdaptiveRule(
+            self.ctx.rt, look, self.stamp, np.int64(1), np.int64(self.ctx.ttl), self.order,
+            np.int64(layers), memo,
+        )  # fmt: skip
+
     def route(self, src: int | None, dst: int, start: int | None = None):
         """(status, hops, switches, ports, how per port) of one route."""
         sw = np.full(self.cap, -1, np.int64)

@@ -46,10 +46,12 @@ from ..errors import ParameterError
 from ..faults.algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algorithms
 from ..faults.generic import (
     AdaptiveAt,
+    AdaptiveRule,
     RouteContext,
     S_BUDGET,
     S_HOPS,
     S_PREV,
+    adaptive_memo,
     adaptive_ports,
     candidates,
     ft_hop,
@@ -97,7 +99,8 @@ ENG_ADAPTIVE = 3 + len(ENG_WALKS)  # the generic rules' adaptive: its own view, 
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 # The adaptive rule's candidates of a head are kept in its FS_ROUTE word (int32, evaluated
 # once per switch like every fault engine's port): -2 - (mask << 5 | first), bits and
-# first as positions in the switch's list of minimal ports (faults/generic.py candidates)
+# first the ports themselves on switches of at most 25 ports, else positions in the
+# switch's list of minimal ports (faults/generic.py candidates, recomputed to read it)
 ADAPTIVE_CANDIDATES = 25  # positions a word holds (first: < 32)
 
 
@@ -135,7 +138,7 @@ class FaultRouter:
 
     @property
     def table_bytes(self) -> int:
-        return int(self.ft_tab.nbytes) if self.engine == ENG_TABLE else 0
+        return int(self.ft_tab.nbytes) if self.engine in (ENG_TABLE, ENG_ADAPTIVE) else 0
 
     def route(self, src: int, dst: int, vcs: int = 1) -> tuple[int, list[int], list[int]]:
         """The whole route of ``src -> dst`` as the source evaluates it (the walk, not the
@@ -288,8 +291,9 @@ def fault_router(
     else:
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
-        if alg.rule == RULE_ADAPTIVE:
+        if alg.rule == RULE_ADAPTIVE:  # its table: the memo of the onward walks
             eng = ENG_ADAPTIVE
+            tab = adaptive_memo(topo)
         fi[FI_RULE] = alg.rule
         fi[FI_LAYER1] = int(one_vc_layered(fam))
         fi[FI_BUDGET] = g.ctx.budget
@@ -410,39 +414,29 @@ def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
 def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
     """The ``adaptive`` rule's candidates at ``sw`` (faults/generic.py
     :func:`adaptive_ports`; ``minimal``'s port first) as one route word: the port alone
-    when it is the only one."""
-    first = _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V)
-    if first < 0:
-        return first
+    when it is the only one; -1: none. ``ft_tab`` holds the memo of its onward walks."""
     fi, ws, order = f.ft_i, f.ft_ws, f.ft_order
     N = fi[FI_N_NODES]
-    prev = f.ft_rt.port_peer[sw, in_port] - N if hop > 0 else -1
-    layers = V if V > 1 or fi[FI_LAYER1] != 0 else 0
+    prev = np.int64(f.ft_rt.port_peer[sw, in_port] - N if hop > 0 else -1)
+    layers = np.int64(V if V > 1 or fi[FI_LAYER1] != 0 else 0)
     was_down = hop > 0 and not order[N + sw] < order[N + prev]
-    at = AdaptiveAt(
-        np.int64(sw),
-        np.int64(prev),
-        np.int64(hop + 1),
-        np.int64(dst),
-        np.int64(vc if hop > 0 else 0),
-        was_down,
+    cls = np.int64(vc if hop > 0 else 0)
+    at = AdaptiveAt(np.int64(sw), prev, np.int64(hop + 1), np.int64(dst), cls, was_down)
+    ar = AdaptiveRule(
+        f.ft_rt, fi[FI_LOOK] != 0, f.ft_stamp, np.int64(1), fi[FI_TTL], order, layers, f.ft_tab
     )
     out = ws[W_HOW]
-    m = adaptive_ports(
-        f.ft_rt,
-        fi[FI_LOOK] != 0,
-        f.ft_stamp,
-        np.int64(1),
-        fi[FI_TTL],
-        order,
-        np.int64(layers),
-        at,
-        first,
-        out,
-        ws[W_GEN],
-    )
+    m = adaptive_ports(ar, at, out, ws[W_GEN])
+    if m == 0:
+        return -1
+    first = out[0]
     if m <= 1:
         return first
+    if f.ft_rt.port_peer.shape[1] <= ADAPTIVE_CANDIDATES:  # a mask of the ports themselves
+        word = first
+        for i in range(1, m):
+            word |= np.int64(1) << (out[i] + 5)
+        return -2 - word
     n, lst = _minimal_list(f, sw, dst)
     word = np.int64(-1)
     for j in range(min(n, 32)):
@@ -480,6 +474,16 @@ def _decode_route(f, word, sw, dst, out):
         return 0
     c = -2 - word
     first = c & 31
+    R = f.ft_rt.port_peer.shape[1]
+    if R <= ADAPTIVE_CANDIDATES:  # the mask of the ports themselves, from first on round
+        out[0] = first  # (an order fixed by the port, not by its number: ties spread)
+        k = 1
+        for j in range(1, R):
+            q = first + j - (R if first + j >= R else 0)
+            if (c >> (q + 5)) & 1:
+                out[k] = q
+                k += 1
+        return k
     n, lst = _minimal_list(f, sw, dst)
     out[0] = lst[first]
     k = 1
