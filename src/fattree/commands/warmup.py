@@ -30,43 +30,14 @@ from ..faults.walks import FAULT_WALKS
 _WALKS = tuple(step for _, w in FAULT_WALKS.items() for step in w.warmup)
 # (what it compiles, the command's arguments), in groups: the steps of a group add
 # signatures to the same kernels, so a group always runs in one chain, in order
+# the simulator on a faulted network, whose algorithm each step names
+_FAULTED = ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"]
 _PAPERS = (
     ("the simulator", ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20"]),
     *(step for step in _WALKS if step[1][0] == "simulate"),
-    (
-        "the simulator with the generic fault rules",
-        ["simulate", "kant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
-    ),
-    (
-        "the simulator with recomputed fault tables",
-        [
-            "simulate",
-            "kant:k=2,n=2",
-            "--load",
-            "0.1",
-            "-P",
-            "20",
-            "--fault-rate",
-            "0.1",
-            "-a",
-            "shortest-table",
-        ],
-    ),  # fmt: skip
-    (
-        "the simulator with adaptive routing under faults",
-        [
-            "simulate",
-            "kant:k=2,n=2",
-            "--load",
-            "0.1",
-            "-P",
-            "20",
-            "--fault-rate",
-            "0.1",
-            "-a",
-            "adaptive",
-        ],
-    ),  # fmt: skip
+    ("the simulator with the generic fault rules", _FAULTED),
+    ("the simulator with recomputed fault tables", [*_FAULTED, "-a", "shortest-table"]),
+    ("the simulator with adaptive routing under faults", [*_FAULTED, "-a", "adaptive"]),
     (
         "the simulator with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--workload", "allgather:size=4KiB"],

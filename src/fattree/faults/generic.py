@@ -366,6 +366,30 @@ def adaptive_memo(topo) -> np.ndarray:
 
 
 @njit(cache=True)
+def _minimal_port(ar, s, prev, hops, dst, scratch):
+    """The ``minimal`` rule's port at switch ``s`` (came from ``prev``, ``hops`` links so
+    far) towards ``dst``; -1: none."""
+    R1 = ar.rt.port_peer.shape[1] + 1
+    state = scratch[4 * R1 : 4 * R1 + 4]
+    state[S_BUDGET], state[S_PREV], state[S_HOPS] = 0, prev, hops
+    return ft_hop(
+        ar.rt,
+        RULE_MINIMAL,
+        ar.look,
+        ar.stamp,
+        ar.cur,
+        s,
+        dst,
+        state,
+        ar.ttl,
+        scratch[0:R1],
+        scratch[R1 : 2 * R1],
+        scratch[2 * R1 : 3 * R1],
+        scratch[3 * R1 : 4 * R1],
+    )
+
+
+@njit(cache=True)
 def _onward_walk(ar, v, prev, dst, was_down, scratch):
     """The ``minimal`` rule's walk from switch ``v`` (reached from ``prev``, by a hop
     down when ``was_down``) to ``dst`` as a memo word: delivered within ``ar.ttl`` links,
@@ -373,26 +397,9 @@ def _onward_walk(ar, v, prev, dst, was_down, scratch):
     rt = ar.rt
     port_peer, order = rt.port_peer, ar.order
     N = rt.n_nodes
-    R1 = port_peer.shape[1] + 1
-    state = scratch[4 * R1 : 4 * R1 + 4]
     s, prv, h, turns, word = v, prev, 0, 0, _M_KNOWN
     while h < ar.ttl:
-        state[S_BUDGET], state[S_PREV], state[S_HOPS] = 0, prv, h
-        q = ft_hop(
-            rt,
-            RULE_MINIMAL,
-            ar.look,
-            ar.stamp,
-            ar.cur,
-            s,
-            dst,
-            state,
-            ar.ttl,
-            scratch[0:R1],
-            scratch[R1 : 2 * R1],
-            scratch[2 * R1 : 3 * R1],
-            scratch[3 * R1 : 4 * R1],
-        )
+        q = _minimal_port(ar, s, prv, h, dst, scratch)
         if q < 0:
             return word
         w = port_peer[s, q]
@@ -474,23 +481,7 @@ def adaptive_ports(ar, at, out, scratch):
     R1 = port_peer.shape[1] + 1
     lst = scratch[4 * R1 + 4 : 5 * R1 + 4]
     sw = at.sw
-    state = scratch[4 * R1 : 4 * R1 + 4]
-    state[S_BUDGET], state[S_PREV], state[S_HOPS] = 0, at.prev, at.hops
-    first = ft_hop(
-        rt,
-        RULE_MINIMAL,
-        ar.look,
-        ar.stamp,
-        ar.cur,
-        sw,
-        at.dst,
-        state,
-        ar.ttl,
-        scratch[0:R1],
-        scratch[R1 : 2 * R1],
-        scratch[2 * R1 : 3 * R1],
-        scratch[3 * R1 : 4 * R1],
-    )
+    first = _minimal_port(ar, sw, at.prev, at.hops, at.dst, scratch)
     if first < 0 or at.hops >= ar.ttl:
         return 0
     n = candidates(rt, sw, at.dst, ar.ttl, lst, scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1])
