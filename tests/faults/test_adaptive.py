@@ -264,3 +264,16 @@ def test_cycle_witnesses_take_the_dependency():
         path = w["path"]
         assert "note" not in w
         assert any(path[i : i + 3] == [a, b, c] for i in range(len(path) - 2)), w
+
+
+def test_no_load_bound_from_first_choices():
+    """The allocator chooses adaptive's routes as it runs: the load of its first choices
+    is no bound, and none is given (``minimal``'s is)."""
+    from fattree.sim.faulthop import fault_router, router_load_bound
+
+    topo = fattree.build("kant:k=3,n=3")
+    mask = random_faults(topo, 0.1, 3, switch_only=True)
+    assert router_load_bound(topo, fault_router(topo, "adaptive", mask)) is None
+    assert router_load_bound(topo, fault_router(topo, "minimal", mask)) > 0
+    r = _sim("kant:k=3,n=3", "adaptive", 0.3)
+    assert r.channel_load_bound is None

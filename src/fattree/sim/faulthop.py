@@ -773,8 +773,9 @@ def router_load_bound(
 ) -> float | None:
     """Throughput bound ``1 / γ_max`` (flits/node/cycle of offered load) of the surviving
     routes: every admitted pair walked once, each node injecting one flit per cycle under
-    ``traffic`` (unroutable pairs load nothing, as in the simulator). None for a trace or
-    beyond ``BOUND_MAX_PAIRS`` pairs.
+    ``traffic`` (unroutable pairs load nothing, as in the simulator). None for a trace,
+    beyond ``BOUND_MAX_PAIRS`` pairs, or for ``adaptive``, whose routes the allocator
+    chooses as it runs (its first choices' load would be no bound).
 
     Examples
     --------
@@ -790,7 +791,7 @@ def router_load_bound(
     from ..routing.shared import traffic_weights
 
     N = topo.n_nodes
-    if N * N > BOUND_MAX_PAIRS:
+    if N * N > BOUND_MAX_PAIRS or fr.engine == ENG_ADAPTIVE:
         return None
     try:
         _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, seed, topo)
