@@ -236,7 +236,7 @@ def test_route_word_holds_the_candidates(spec):
     assert several > 10
 
 
-def test_cli_as_a_user_types_it():
+def test_cli_as_a_user_types_it(tmp_path):
     """``--algorithm adaptive`` with faults in the simulator; in the Monte Carlo it
     delivers exactly what ``minimal`` delivers (its first choices are minimal's route)."""
     cli = [sys.executable, "-m", "fattree.cli"]
@@ -249,6 +249,13 @@ def test_cli_as_a_user_types_it():
     assert r.returncode == 0, r.stderr
     rows = {row["algorithm"]: row for row in json.loads(r.stdout)}
     assert rows["adaptive"]["successes"] == rows["minimal"]["successes"] > 0
+    # the explanation names the alternatives the allocator may take, hop by hop
+    f = tmp_path / "faults.txt"
+    f.write_text("s1.3.3 s0.3.3\ns1.0.0 s2.0.0\n")
+    route = [*cli, "route", "kant:k=4,n=3", "n0.0.0", "n3.3.2", "--faults", str(f)]
+    r = subprocess.run([*route, "--explain", "-a", "adaptive"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "at s0.0.0 (hop 1): the allocator may also take 4 → s1.0.0, 5 → s1.0.1" in r.stdout
 
 
 def test_cycle_witnesses_take_the_dependency():

@@ -40,12 +40,14 @@ from .mikant import (
     KIND_XT,
 )
 from ..routing.kernel import route_ports
-from .algorithms import FTAlgorithm
+from .algorithms import RULE_ADAPTIVE, FTAlgorithm
 from .generic import HOW_ALT as G_ALT
 from .generic import HOW_MISROUTE as G_MISROUTE
 from .generic import HOW_NAMES as G_HOW_NAMES
+from .generic import AdaptiveAt, adaptive_ports, adaptive_scratch
 from .gwalk import GenericRouter
 from .records import FTExplanation
+from .rules import one_vc_layered
 from .links import fault_mask
 from .route import check_ends
 from .walkloop import walk_route
@@ -512,6 +514,8 @@ def explain_generic(
                         f"({g.ctx.candidates})",
                     )
                 )
+    if alg.rule == RULE_ADAPTIVE:
+        events += _adaptive_events(topo, g, sws[: len(ports)], vcs, src, int(dst))
     if st != OK and len(sws) > 0:
         a = int(sws[-1])
         events.append(
@@ -527,6 +531,25 @@ def explain_generic(
         )
     model = "global" if g.is_table else model
     return _explained(topo, alg.name, model, src, dst, st, sws, ports, hops, rows, events, bad)
+
+
+def _adaptive_events(topo, g, sws, vcs, src, dst) -> list[dict]:
+    """Where ``adaptive`` offers the simulator's allocator more than its first choice
+    (:func:`fattree.faults.generic.adaptive_ports`; the turn layers of one VC)."""
+    N = topo.n_nodes
+    ar = g.adaptive_rule(1 if one_vc_layered(topo.family) else 0)
+    out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
+    events, prev, h0 = [], -1, 0 if src is None else 1
+    for i, a in enumerate(sws.tolist()):
+        down = prev >= 0 and g.order[N + a] >= g.order[N + prev]
+        at = AdaptiveAt(a, prev, h0 + i, dst, vcs[i - 1] if i else 0, down)
+        m = adaptive_ports(ar, at, out, scr)
+        also = [f"{q} → {topo.vertex_label(int(topo.port_peer[a, q]))}" for q in out[1:m]]
+        if also:
+            text = f"the allocator may also take {', '.join(also)} (minimal still delivers)"
+            events.append(_event(i + 1, topo.switch_label(a), "adaptive", g.alg.name, text))
+        prev = a
+    return events
 
 
 def resolve_route_algorithm(
