@@ -32,6 +32,7 @@ __all__ = [
     "OPT_LEVEL",
     "CompileWatch",
     "cache_dir",
+    "lock_cache_saves",
     "source_key",
     "use_source_cache",
     "watch",
@@ -118,6 +119,12 @@ def use_source_cache() -> None:
         numba_config = sys.modules.get("numba.core.config")
         if numba_config is not None:  # numba imported first: only kernels not compiled yet
             numba_config.OPT = numba_config._process_opt_level(str(OPT_LEVEL))
+    if "numba.core.caching" in sys.modules:
+        lock_cache_saves(sys.modules["numba.core.caching"])
+    elif not any(
+        isinstance(f, _OnImport) and f.name == "numba.core.caching" for f in sys.meta_path
+    ):
+        sys.meta_path.insert(0, _OnImport("numba.core.caching", lock_cache_saves))
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     path = str(cache_dir())
@@ -125,6 +132,54 @@ def use_source_cache() -> None:
     numba_config = sys.modules.get("numba.core.config")
     if numba_config is not None:  # numba imported first: its config read the variable
         numba_config.CACHE_DIR = path
+
+
+def lock_cache_saves(caching) -> bool:
+    """Make numba's cache safe for processes that compile at the same time.
+
+    numba adds a compiled signature to a kernel's cache by reading the kernel's index,
+    choosing the first free data file name, rewriting the index and then writing the
+    data file. Two processes adding signatures of one kernel at once could each take the
+    same data file name: one entry would be lost, or worse, an index entry would point at
+    the other signature's code. Each save here holds an exclusive lock on one file of the
+    cache folder, so that saves follow one another; loads need none (numba replaces each
+    file whole). ``fattree warmup`` compiles its steps side by side on the strength of it.
+
+    Parameters
+    ----------
+    caching : module
+        ``numba.core.caching`` (patched once, when numba is imported).
+
+    Returns
+    -------
+    bool
+        Whether saves are locked (not where the platform has no ``fcntl``).
+
+    Examples
+    --------
+    >>> import numba.core.caching as caching
+    >>> lock_cache_saves(caching)
+    True
+    """
+    cls = caching.IndexDataCacheFile
+    if getattr(cls.save, "locked_by_fattree", False):
+        return True
+    try:
+        import fcntl
+    except ImportError:  # (Windows) warmup then compiles one step at a time
+        return False
+    save = cls.save
+
+    @functools.wraps(save)
+    def locked_save(self, key, data):
+        os.makedirs(self._cache_path, exist_ok=True)
+        with open(os.path.join(self._cache_path, ".saving.lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            save(self, key, data)
+
+    locked_save.locked_by_fattree = True
+    cls.save = locked_save
+    return True
 
 
 @dataclass

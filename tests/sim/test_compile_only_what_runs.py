@@ -116,17 +116,16 @@ def test_warmup_steps_are_commands_a_user_can_type():
     import typer.main
 
     from fattree.cli import app
-    from fattree.commands.warmup import CHAINS
+    from fattree.commands.warmup import STEPS
 
     root = typer.main.get_command(app)
-    for chain in CHAINS:
-        for _, args in chain:
-            c, i = root, 0
-            while isinstance(c, click.Group):
-                with click.Context(c) as ctx:
-                    sub = c.get_command(ctx, args[i])
-                assert sub is not None, args
-                c, i = sub, i + 1
+    for _, args in STEPS:
+        c, i = root, 0
+        while isinstance(c, click.Group):
+            with click.Context(c) as ctx:
+                sub = c.get_command(ctx, args[i])
+            assert sub is not None, args
+            c, i = sub, i + 1
 
 
 def test_warmup_refuses_a_negative_job_count():
@@ -178,11 +177,11 @@ def test_warmup_returns_at_once_when_this_version_is_warm(tmp_path, monkeypatch,
     monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
     monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
     mod.warmup(jobs=1, force=False, only="all")
-    assert len(steps) == sum(len(c) for c in mod.CHAINS) + 1  # + the routing import
+    assert len(steps) == len(mod.STEPS) + 1  # + the routing import
     assert mod._marker().is_file() and mod._marker().name.startswith(mod.MARKER + "-")
     # a step added to the warmup (its folder follows the kernels' sources, not this
     # command's) makes the folder cold for the warmup again
-    monkeypatch.setattr(mod, "CHAINS", (*mod.CHAINS, (("a new step", ["info", "x"]),)))
+    monkeypatch.setattr(mod, "STEPS", (*mod.STEPS, ("a new step", ["info", "x"])))
     assert not mod._marker().is_file()
 
 
@@ -197,14 +196,17 @@ def test_warmup_only_run_compiles_what_make_run_uses(tmp_path, monkeypatch):
     monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
     monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
     mod.warmup(jobs=1, force=False, only="run")
-    names = {what for chain in mod.CHAINS for what, _ in chain}
+    names = {what for what, _ in mod.STEPS}
     assert set(steps) == mod.RUN_STEPS and mod.RUN_STEPS < names
     assert mod._marker("run").is_file() and not mod._marker("all").exists()
     steps.clear()
     mod.warmup(jobs=1, force=False, only="run")  # warm: nothing again
     assert steps == []
-    mod.warmup(jobs=1, force=False, only="all")
-    assert set(steps) == names and mod._marker("all").is_file()
+    mod.warmup(jobs=1, force=False, only="all")  # the rest only
+    assert set(steps) == names - mod.RUN_STEPS and mod._marker("all").is_file()
+    steps.clear()
+    mod.warmup(jobs=2, force=True, only="all")  # forced: every step, each once
+    assert sorted(steps) == sorted(names) and len(steps) == len(mod.STEPS)
 
 
 def test_the_cache_follows_the_kernels_sources_only(tmp_path, monkeypatch):
@@ -234,3 +236,56 @@ def test_warmup_refuses_an_unknown_set(capsys):
     assert main(["warmup", "--only", "bogus"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "only='bogus'" in err[0] and "run" in err[0]
+
+
+# A child that adds one signature of a fresh kernel to numba's cache while another child
+# adds another: each waits inside numba's save, after reading the index, until the other
+# has read it too, so that unlocked saves overlap (locked, the other cannot read it before
+# this save ends: the wait gives up after a second)
+_SAVER = r"""
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+import numba.core.caching as caching
+locked = sys.argv[3] == "locked"
+if locked:
+    import fattree  # locks numba's cache saves
+load = caching.IndexDataCacheFile._load_index
+def slow_load(self):
+    out = load(self)
+    if sys._getframe(1).f_code.co_name != "save":  # (not the lookup before compiling)
+        return out
+    me, other = (os.path.join(sys.argv[1], f"read-{s}") for s in (sys.argv[2], sys.argv[4]))
+    open(me, "w").close()
+    t0 = time.monotonic()
+    while not os.path.exists(other) and time.monotonic() - t0 < (1 if locked else 60):
+        time.sleep(0.01)
+    return out
+caching.IndexDataCacheFile._load_index = slow_load
+import kern
+kern.f(int(1) if sys.argv[2] == "int" else 1.0)
+"""
+_KERNEL = "from numba import njit\n@njit(cache=True)\ndef f(x):\n    return x + 1\n"
+
+
+@pytest.mark.parametrize("mode", ["locked", "plain"])
+def test_cache_saves_of_processes_compiling_at_once_are_locked(tmp_path, mode):
+    """Two processes add signatures of one kernel at once: with fattree's lock both are
+    kept, each pointing at its own code; numba alone can lose one (the control)."""
+    (tmp_path / "kern.py").write_text(_KERNEL)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    kids = [
+        subprocess.Popen([sys.executable, "-c", _SAVER, str(tmp_path), a, mode, b], env=env)
+        for a, b in (("int", "float"), ("float", "int"))
+    ]
+    assert [k.wait(timeout=120) for k in kids] == [0, 0]
+    check = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import fattree, kern; "
+        "print(kern.f(1), kern.f(1.5), sum(kern.f.stats.cache_misses.values()))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", check], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    if mode == "locked":
+        assert out == ["2", "2.5", "0"]  # both loaded from the cache, each its own code
+    else:
+        assert out[:2] == ["2", "2.5"] and out[2] != "0"  # one entry was lost

@@ -6,10 +6,10 @@ so that the first real command (and every test) finds its kernels compiled. Each
 is a small command a user could type, run in a child process with its output dropped,
 so the warmup compiles exactly what those commands compile, no more.
 
-Steps that compile signatures of the same kernel run one after the other in one chain
-(numba's cache index of a kernel is rewritten whole by the process that adds an entry:
-two processes adding to one index at once could lose an entry); the chains run in
-parallel.
+The steps run side by side, one per core (at most :data:`MAX_JOBS`), taken in order from
+one queue, the longest compilations first: several steps add signatures to the same
+kernel's cache, which is safe because fattree locks numba's cache saves
+(:func:`fattree.compiling.lock_cache_saves`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -62,9 +63,11 @@ _BOOKSIM = (
         ["simulate", "kant:k=2,n=2", "--model", "booksim", "--workload", "allgather:size=4KiB"],
     ),
 )
-_ANALYSIS = (
+_MONTECARLO = (
     ("the fault Monte Carlo", ["faults", "kant:k=2,n=2", "--trials", "200", "--rates", "0.1"]),
     *(step for step in _WALKS if step[1][0] != "simulate"),
+)
+_ANALYSIS = (
     ("the routing checks", ["routing", "check", "mikant:k=2,n=2"]),
     ("the channel loads", ["routing", "load", "kant:k=2,n=2"]),
     ("the deadlock analysis", ["deadlock", "mikant:k=2,n=2"]),
@@ -87,9 +90,13 @@ _ANALYSIS = (
         ],
     ),  # fmt: skip
 )
-#: every step in two chains run in parallel: the papers' kernel's variants (the longest
-#: group) in one, the rest in the other
-CHAINS = (_PAPERS, _BOOKSIM + _ANALYSIS)
+#: every step, in the order the workers take them: the fault-free simulator first (the
+#: other variants of its kernel load its callees), then the longest compilations (the
+#: BookSim2 model's closed loop, the papers' kernel's variants, the Monte Carlo loops),
+#: the short ones last, so that the workers end together
+STEPS = (_PAPERS[0], _BOOKSIM[2], *_PAPERS[1:], *_MONTECARLO, *_BOOKSIM[:2], *_ANALYSIS)
+#: the most steps compiling at once (each holds up to 1 GB while it compiles)
+MAX_JOBS = 4
 #: the steps whose kernels ``make run`` (the flagship study, whose link-fault comparison
 #: simulates MiKANT's walks, the generic rules and the recomputed tables) and a user's
 #: first commands (``simulate``, ``faults``, ``simulate --model booksim``) use: ``make
@@ -138,14 +145,14 @@ def _marker(only: str = "all"):
     import hashlib
     from pathlib import Path
 
-    steps = hashlib.blake2b(repr((CHAINS, sorted(RUN_STEPS))).encode(), digest_size=4)
+    steps = hashlib.blake2b(repr((STEPS, sorted(RUN_STEPS))).encode(), digest_size=4)
     name = f"{ONLY[only]}-{steps.hexdigest()}"
     return Path(os.environ.get("NUMBA_CACHE_DIR") or "") / name
 
 
 def warmup(
     jobs: int = typer.Option(
-        0, "--jobs", "-j", help="chains run at once (0: one per core, at most 2)"
+        0, "--jobs", "-j", help=f"steps run at once (0: one per core, at most {MAX_JOBS})"
     ),
     force: bool = typer.Option(
         False, "--force", help="run every step even when this version is already warm"
@@ -173,33 +180,49 @@ def warmup(
             file=sys.stderr,
         )
         return
-    chains = list(CHAINS)
-    if only == "run":  # the same two chains, each with its steps of this subset
-        chains = [tuple(step for step in c if step[0] in RUN_STEPS) for c in CHAINS]
-    jobs = jobs or min(len(chains), os.cpu_count() or 1)
+    steps = list(STEPS)
+    if only == "run":
+        steps = [step for step in STEPS if step[0] in RUN_STEPS]
+    elif not force and _marker("run").is_file():  # `make install` compiled these already
+        steps = [step for step in STEPS if step[0] not in RUN_STEPS]
+    import numba.core.caching
+
+    from ..compiling import lock_cache_saves
+
+    # unlocked, two processes adding signatures to one kernel's cache could lose one
+    most = MAX_JOBS if lock_cache_saves(numba.core.caching) else 1
+    jobs = min(jobs or os.cpu_count() or 1, most, len(steps))
     t0 = time.perf_counter()
-    total = sum(len(c) for c in chains)
-    print(f"warmup: compiling {total} groups of kernels in {jobs} chains ...", file=sys.stderr)
-    # the routing kernels every chain calls, first (one signature each, compiled at import)
+    total = len(steps)
+    print(f"warmup: compiling {total} groups of kernels, {jobs} at a time ...", file=sys.stderr)
+    # the routing kernels every step calls, first (one signature each, compiled at import)
     subprocess.run([sys.executable, "-c", "import fattree.routing"], check=True)
     done = [0]
     failed: list[str] = []
+    queue = iter(steps)
+    take = threading.Lock()
 
-    def chain(steps):
-        for what, args in steps:
-            name, secs, err = _step(what, args)
-            done[0] += 1
-            if err:
-                failed.append(f"{name}: {err}")
-            print(
-                f"warmup: {done[0]}/{total} {name} in {secs:.0f} s"
-                + (f" (failed: {err})" if err else ""),
-                file=sys.stderr,
-                flush=True,
-            )
+    def worker() -> None:
+        while True:
+            with take:
+                step = next(queue, None)
+            if step is None:
+                return
+            name, secs, err = _step(*step)
+            with take:
+                done[0] += 1
+                if err:
+                    failed.append(f"{name}: {err}")
+                print(
+                    f"warmup: {done[0]}/{total} {name} in {secs:.0f} s"
+                    + (f" (failed: {err})" if err else ""),
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     with ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(chain, chains))
+        for f in [pool.submit(worker) for _ in range(jobs)]:
+            f.result()
     print(
         f"warmup: done in {time.perf_counter() - t0:.0f} s; later runs load the kernels "
         "from numba's cache",
