@@ -94,7 +94,7 @@ _ANALYSIS = (
 #: other variants of its kernel load its callees), then the longest compilations (the
 #: BookSim2 model's closed loop, the papers' kernel's variants, the Monte Carlo loops),
 #: the short ones last, so that the workers end together
-STEPS = (_PAPERS[0], _BOOKSIM[2], *_PAPERS[1:], *_MONTECARLO, *_BOOKSIM[:2], *_ANALYSIS)
+STEPS = (_PAPERS[0], _BOOKSIM[2], *_PAPERS[1:], *_BOOKSIM[:2], *_MONTECARLO, *_ANALYSIS)
 #: the most steps compiling at once (each holds up to 1 GB while it compiles)
 MAX_JOBS = 4
 #: the steps whose kernels ``make run`` (the flagship study, whose link-fault comparison
