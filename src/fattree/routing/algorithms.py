@@ -179,10 +179,12 @@ def _shortest(topo, seed):
 
 
 def updown_root(topo) -> int:
-    """Root of the up*/down* tree: highest level, then smallest eccentricity, then id."""
-    ecc = _eccentricities(_peer(topo), topo.n_nodes)
+    """Root of the up*/down* tree: highest level, then smallest eccentricity, then id
+    (the eccentricities of the highest level's switches only)."""
     level = topo.switch_level.astype(np.int64)
-    return int(np.lexsort((np.arange(topo.n_switches), ecc, -level))[0])
+    top = np.flatnonzero(level == level.max()).astype(np.int64)
+    ecc = _eccentricities(_peer(topo), topo.n_nodes, top)
+    return int(top[np.lexsort((top, ecc))[0]])
 
 
 @register_algorithm(
