@@ -12,11 +12,15 @@ STAMP := $(VENV)/.installed
 # used, a small part of the dependencies' files (half the install's time)
 unexport PYTHONDONTWRITEBYTECODE
 
+# which kernels the install compiles: what `make run` and a user's first commands use; the
+# test targets install with every kernel, in one queue of compile steps
+WARMUP ?= run
+
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q --no-compile -e ".[test]"
-	$(BIN)/fattree warmup --only run
+	$(BIN)/fattree warmup --only $(WARMUP)
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -28,6 +32,7 @@ run: $(STAMP)
 	$(BIN)/fattree study flagship -o out
 
 # every test (the README's command; CI runs it through .ci/run), one worker per core
+test test-fast: WARMUP = all
 test: $(STAMP)
 	$(BIN)/fattree warmup
 	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15 tests src/fattree
