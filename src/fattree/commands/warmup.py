@@ -62,12 +62,25 @@ _BOOKSIM = (
         "the BookSim2 model with a workload, closed loop",
         ["simulate", "kant:k=2,n=2", "--model", "booksim", "--workload", "allgather:size=4KiB"],
     ),
+    (
+        "the BookSim2 model with its minimal routing on any graph",
+        ["simulate", "mikant:k=2,n=2", "--model", "booksim", "--load", "0.1"],
+    ),
 )
 _MONTECARLO = (  # the paper walks' loops first: the longer compilations
-    *(step for step in _WALKS if step[1][0] != "simulate"),
+    *(step for step in _WALKS if step[1][0] == "faults"),
     ("the fault Monte Carlo", ["faults", "kant:k=2,n=2", "--trials", "200", "--rates", "0.1"]),
 )
 _ANALYSIS = (
+    *(step for step in _WALKS if step[1][0] not in ("simulate", "faults")),
+    (
+        "a route of the generic fault rules, explained",
+        ["route", "kant:k=2,n=2", "n0.0", "n1.1", "-a", "detour"],
+    ),
+    (
+        "the dependency graph of the generic fault rules",
+        ["deadlock", "kant:k=2,n=2", "-a", "detour"],
+    ),
     ("the routing checks", ["routing", "check", "mikant:k=2,n=2"]),
     ("the channel loads", ["routing", "load", "kant:k=2,n=2"]),
     ("the deadlock analysis", ["deadlock", "mikant:k=2,n=2"]),
@@ -100,6 +113,7 @@ STEPS = (
     *_PAPERS[1:],
     *_MONTECARLO[:-1],
     *_BOOKSIM[:2],
+    *_BOOKSIM[3:],
     _MONTECARLO[-1],
     *_ANALYSIS,
 )

@@ -603,6 +603,14 @@ register_walk(
                 "the fault Monte Carlo of MiKANT",
                 ["faults", "mikant:k=2,n=2", "--trials", "200", "--rates", "0.1"],
             ),
+            (
+                "a route of MiKANT's fault walks, explained",
+                ["route", "mikant:k=2,n=2", "n0.0.0", "n1.0.0", "-a", "gns"],
+            ),
+            (
+                "the dependency graph of MiKANT's fault walks",
+                ["deadlock", "mikant:k=2,n=2", "-a", "gns"],
+            ),
         ),
     )
 )

@@ -532,6 +532,10 @@ register_walk(
                 "the fault Monte Carlo of MiKANTC",
                 ["faults", "mikantc:k=2,n=2", "--trials", "200", "--rates", "0.1"],
             ),
+            (
+                "a route of MiKANTC's fault walk, explained",
+                ["route", "mikantc:k=2,n=2", "n1.0.1.0.1", "n0.0.1.0.1", "-a", "sp"],
+            ),
         ),
     )
 )
