@@ -177,6 +177,7 @@ class GenericRouter:
         self.cap = self.ctx.ttl + 2
         self.table = None
         self.order = None
+        self._memo = None  # adaptive's memo of onward walks, made on first use
         if alg.rule in TABLE_RULES:
             self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
         elif alg.rule >= 0:
@@ -194,7 +195,7 @@ class GenericRouter:
         from .generic import AdaptiveRule, adaptive_memo
 
         if memo is None:
-            if getattr(self, "_memo", None) is None:
+            if self._memo is None:
                 self._memo = adaptive_memo(self.topo)
             memo = self._memo
         look = self.model == "lookahead"

@@ -163,8 +163,7 @@ def _eccentricities(port_peer, n_nodes, sources):
         for j in range(nb):
             seen[sources[b0 + j]] |= one << np.uint64(j)
             front[sources[b0 + j]] |= one << np.uint64(j)
-        for j in range(nb):
-            ecc[b0 + j] = 0
+        ecc[b0 : b0 + nb] = 0
         level = 0
         moved = True
         while moved:
