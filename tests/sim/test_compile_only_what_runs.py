@@ -8,6 +8,7 @@ with an empty numba cache, recording every compilation numba starts.
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -56,8 +57,15 @@ _BASE = {"load": 0.1, "packets_per_source": 10, "seed": 1}
 
 
 @pytest.mark.slow
-def test_fault_free_kernel_compiles_no_fault_engine(tmp_path):
-    out = _compiled(tmp_path, [["free", {"spec": "kant:k=2,n=2", **_BASE}]])
+def test_each_kernel_compiles_only_its_own_fault_engine(tmp_path):
+    """The fault-free kernel, then the faulted one with recomputed tables (the cheapest
+    engine to compile), in one child (they share their other callees): the second lists
+    only what it compiled beyond the first, its fault engine and its variant of the
+    kernel."""
+    run = {"spec": "kant:k=2,n=2", **_BASE}
+    table = {**run, "fault_rate": 0.2, "fault_seed": 1, "algorithm": "shortest-table"}
+    out = _compiled(tmp_path, [["free", run], ["table", table]])
+    # the fault-free kernel compiles no fault engine
     free = out["free"]["names"]
     assert "fattree.sim.kernel._run" in free and out["free"]["compile_seconds"] > 0
     fault_code = [
@@ -70,15 +78,8 @@ def test_fault_free_kernel_compiles_no_fault_engine(tmp_path):
     # nor the closed-loop workload source (sim/closedloop.py): its hooks' stubs only
     closed = [n for n in free if n.startswith("fattree.sim.closedloop.") and "._ov_" not in n]
     assert not closed, closed
-
-
-@pytest.mark.slow
-def test_faulted_kernel_compiles_only_its_own_engine(tmp_path):
-    # a separate child (and test) from the fault-free one: the two compile apart, so test
-    # workers run them side by side
-    run = {"spec": "kant:k=2,n=2", "fault_rate": 0.2, "fault_seed": 1, **_BASE}
-    out = _compiled(tmp_path, [["table", {**run, "algorithm": "shortest-table"}]])
-    table = out["table"]["names"]  # the cheapest engine to compile
+    # the faulted kernel compiles its own engine and no other
+    table = out["table"]["names"]
     assert "fattree.sim.kernel._run" in table and out["table"]["compile_seconds"] > 0
     assert "fattree.sim.faulthop._walk_table" in table
     assert "fattree.sim.faulthop._port_table" in table
@@ -140,6 +141,26 @@ def test_warmup_refuses_a_negative_job_count():
     ]
 
 
+def test_warmup_steps_run_as_typed_in_worker_processes(tmp_path, monkeypatch):
+    """Each step runs its command (`python -m fattree ARGS`) in a forked worker; a step
+    that fails is reported with its last line of error output, and the others go on."""
+    from fattree.commands import warmup as mod
+
+    seen = []
+    steps = [
+        ("a failing step", ["info", "kant:k=1,n=2"]),
+        ("the graph properties", ["info", "kant:k=2,n=2"]),
+    ]
+    mod._run_steps(steps, 2, lambda what, secs, err: seen.append((what, err)))
+    assert sorted(seen) == [
+        (
+            "a failing step",
+            "error: kant: k=1 is too small; k [2..64]: arity (switch radix 2k, roots k)",
+        ),
+        ("the graph properties", ""),
+    ]
+
+
 def test_numba_cache_folder_is_named_after_the_sources(tmp_path):
     """Importing fattree points numba's cache at a folder per version of the sources
     (numba checks a cached kernel against its own file only, not its callees'), unless
@@ -168,16 +189,20 @@ def test_warmup_returns_at_once_when_this_version_is_warm(tmp_path, monkeypatch,
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     mod._marker().write_text("every warmup step compiled\n")
     steps = []
-    monkeypatch.setattr(mod, "_step", lambda *a: steps.append(a))
-    monkeypatch.setattr(mod.subprocess, "run", lambda *a, **k: steps.append(a))
+
+    def run_steps(todo, jobs, report):
+        for what, _ in todo:
+            steps.append(what)
+            report(what, 0.0, "")
+
+    monkeypatch.setattr(mod, "_run_steps", run_steps)
     mod.warmup(jobs=0, force=False, only="all")
     assert steps == [] and "already compiled" in capsys.readouterr().err
     # without the marker (a new version of the sources) every step runs, then it is written
     mod._marker().unlink()
-    monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
     monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
     mod.warmup(jobs=1, force=False, only="all")
-    assert len(steps) == len(mod.STEPS) + 1  # + the routing import
+    assert steps == [what for what, _ in mod.STEPS]
     assert mod._marker().is_file() and mod._marker().name.startswith(mod.MARKER + "-")
     # a step added to the warmup (its folder follows the kernels' sources, not this
     # command's) makes the folder cold for the warmup again
@@ -192,8 +217,9 @@ def test_warmup_only_run_compiles_what_make_run_uses(tmp_path, monkeypatch):
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     steps = []
-    monkeypatch.setattr(mod.subprocess, "run", lambda *a, **k: None)
-    monkeypatch.setattr(mod, "_step", lambda what, args: (steps.append(what), (what, 0.0, ""))[1])
+    monkeypatch.setattr(
+        mod, "_run_steps", lambda todo, jobs, report: steps.extend(w for w, _ in todo)
+    )
     monkeypatch.setattr(mod, "_prune_old_caches", lambda: None)
     mod.warmup(jobs=1, force=False, only="run")
     names = {what for what, _ in mod.STEPS}
@@ -289,3 +315,102 @@ def test_cache_saves_of_processes_compiling_at_once_are_locked(tmp_path, mode):
         assert out == ["2", "2.5", "0"]  # both loaded from the cache, each its own code
     else:
         assert out[:2] == ["2", "2.5"] and out[2] != "0"  # one entry was lost
+
+
+def _inlining_caller():
+    import numpy as np
+    from numba import njit
+
+    @njit(inline="always")
+    def callee(a, i):
+        s = 0
+        for j in range(i):
+            if a[j] % 2:
+                s += a[j]
+            else:
+                s -= j
+        return s
+
+    @njit
+    def caller(a):
+        return callee(a, 3) + callee(a, a.size)
+
+    assert caller(np.arange(6)) == caller.py_func(np.arange(6))
+    (ir,) = caller.inspect_llvm().values()
+    # the same code whatever the function's unique name and the labels' numbering (a
+    # counter of numba's, which goes on between compilations)
+    lines = [line for line in ir.splitlines() if "caller" not in line and "callee" not in line]
+    names: dict[str, str] = {}
+    return [
+        re.sub(r"\bB\d+\b|%\.\d+", lambda m: names.setdefault(m[0], f"n{len(names)}"), line)
+        for line in lines
+    ]
+
+
+def test_inline_copies_share_one_scope_and_compile_the_same_code(monkeypatch):
+    """numba copies an inlined function's IR block by block; fattree copies the blocks of
+    one IR with one memo (fattree.compiling.share_inline_copies): one scope for all the
+    blocks, as in the original, and the same machine code."""
+    import copy
+
+    import numba.core.inline_closurecall as icc
+    from numba.core import ir
+
+    import fattree  # noqa: F401 (patches numba when it is imported)
+
+    assert getattr(icc.copy, "shared_by_fattree", False)
+    loc = ir.Loc("f.py", 1)
+    scope = ir.Scope(None, loc)
+    blocks = {}
+    for label in range(3):
+        b = ir.Block(scope, loc)
+        b.append(ir.Assign(ir.Const(label, loc), scope.redefine("x", loc), loc))
+        blocks[label] = b
+
+    def copy_ir(the_ir):  # numba's own, in InlineWorker.inline_ir
+        kernel_copy = {}
+        for label in the_ir:
+            kernel_copy[label] = icc.copy.deepcopy(the_ir[label])
+        return kernel_copy
+
+    one, two = copy_ir(blocks), copy_ir(blocks)
+    assert len({id(b.scope) for b in one.values()}) == 1
+    assert one[0].scope is not scope and one[0].scope is not two[0].scope
+    assert [b.body[0].value.value for b in two.values()] == [0, 1, 2]
+    patched = _inlining_caller()
+    monkeypatch.setattr(icc, "copy", copy)  # numba's copies
+    assert _inlining_caller() == patched
+
+
+def test_the_collector_runs_less_often_while_numba_compiles():
+    import gc
+
+    from numba import njit
+    from numba.core import event
+
+    import fattree  # noqa: F401
+    from fattree.compiling import COMPILE_GC_THRESHOLD
+
+    before = gc.get_threshold()
+    seen = []
+
+    class Seen(event.Listener):
+        def on_start(self, ev):
+            seen.append(gc.get_threshold()[0])
+
+        def on_end(self, ev):
+            pass
+
+    listener = Seen()
+    event.register("numba:compile", listener)
+    try:
+
+        @njit
+        def plus_one(x):
+            return x + 1
+
+        assert plus_one(1) == 2
+    finally:
+        event.unregister("numba:compile", listener)
+    assert seen and min(seen) >= COMPILE_GC_THRESHOLD
+    assert gc.get_threshold() == before

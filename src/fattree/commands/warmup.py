@@ -3,8 +3,9 @@
 numba compiles a kernel the first time it runs on a machine and keeps it in its on-disk
 cache; later runs load it in a fraction of a second. ``make install`` runs this command
 so that the first real command (and every test) finds its kernels compiled. Each step
-is a small command a user could type, run in a child process with its output dropped,
-so the warmup compiles exactly what those commands compile, no more.
+is a small command a user could type, run with its output dropped in a process of its
+own (forked once numba and the routing kernels are loaded), so the warmup compiles
+exactly what those commands compile, no more.
 
 The steps run side by side, one per core (at most :data:`MAX_JOBS`), taken in order from
 one queue, the longest compilations first: several steps add signatures to the same
@@ -15,11 +16,9 @@ kernel's cache, which is safe because fattree locks numba's cache saves
 from __future__ import annotations
 
 import os
-import subprocess
+import gc
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import typer
 
@@ -140,19 +139,87 @@ RUN_STEPS = frozenset(
 ONLY = {"all": "warm", "run": "warm-run"}
 
 
+def _quiet_worker() -> None:
+    """A step's process's setup: the steps' output is dropped (each step's stderr is kept apart,
+    for its error), and commands lay their tables out as on a wide terminal."""
+    os.environ["COLUMNS"] = "200"
+    gc.freeze()  # what the parent loaded: never collected, and its pages stay shared
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the process's life)
+
+
 def _step(what: str, args: list[str]) -> tuple[str, float, str]:
+    """Run one step's command in this process: what it compiles, how long it
+    took, and its last line of error output if it failed ("" if not)."""
+    import runpy
+    import tempfile
+
     t0 = time.perf_counter()
-    env = dict(os.environ, COLUMNS="200")
-    proc = subprocess.run(
-        [sys.executable, "-m", "fattree", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    err = "" if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["?"])[-1]
-    return what, time.perf_counter() - t0, err
+    stderr = sys.stderr
+    with tempfile.TemporaryFile("w+") as err:
+        sys.stdout.flush()
+        stderr.flush()
+        os.dup2(err.fileno(), 2)  # what numba and LLVM write
+        sys.stderr = err  # what Python writes (sys.stderr may not be fd 2)
+        sys.argv = ["fattree", *args]
+        try:  # `python -m fattree ARGS`, in this process
+            runpy.run_module("fattree", run_name="__main__", alter_sys=True)
+            rc = 0
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else int(e.code is not None)
+        except Exception as e:  # a step that crashes is reported, not fatal
+            print(f"{type(e).__name__}: {e}", file=err)
+            rc = 1
+        finally:
+            sys.stderr = stderr
+        err.flush()
+        err.seek(0)
+        lines = err.read().strip().splitlines()
+    return what, time.perf_counter() - t0, "" if rc == 0 else (lines or ["?"])[-1]
+
+
+def _child(what: str, args: list[str], conn) -> None:
+    _quiet_worker()
+    conn.send(_step(what, args))
+    conn.close()
+
+
+def _run_steps(steps: list[tuple[str, list[str]]], jobs: int, report) -> None:
+    """Run ``steps``, ``jobs`` at a time, in order from one queue, calling ``report(what,
+    seconds, error)`` as each ends.
+
+    Each step runs in a child forked from this process once it has loaded numba and the
+    routing kernels: a step pays neither for starting Python and importing fattree nor for
+    loading the routing kernels (a second each), and starts with numba's state as fresh
+    as a new process's (a process that compiled many kernels compiles the next slower).
+    """
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    import fattree.routing  # noqa: F401 (compiles the routing kernels every step calls)
+
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    queue = list(reversed(steps))
+    running: dict = {}
+    while queue or running:
+        while queue and len(running) < jobs:
+            what, args = queue.pop()
+            recv, send = context.Pipe(duplex=False)
+            child = context.Process(target=_child, args=(what, args, send), daemon=True)
+            child.start()
+            send.close()
+            running[child.sentinel] = (child, recv, what)
+        for sentinel in wait(list(running)):
+            child, recv, what = running.pop(sentinel)
+            try:
+                result = recv.recv()
+            except EOFError:  # the child died: its kernels compile on first use instead
+                result = (what, 0.0, f"the step's process ended with code {child.exitcode}")
+            child.join()
+            recv.close()
+            report(*result)
 
 
 #: written into the cache folder (with a digest of the steps, :func:`_marker`) when every
@@ -217,34 +284,21 @@ def warmup(
     t0 = time.perf_counter()
     total = len(steps)
     print(f"warmup: compiling {total} groups of kernels, {jobs} at a time ...", file=sys.stderr)
-    # the routing kernels every step calls, first (one signature each, compiled at import)
-    subprocess.run([sys.executable, "-c", "import fattree.routing"], check=True)
     done = [0]
     failed: list[str] = []
-    queue = iter(steps)
-    take = threading.Lock()
 
-    def worker() -> None:
-        while True:
-            with take:
-                step = next(queue, None)
-            if step is None:
-                return
-            name, secs, err = _step(*step)
-            with take:
-                done[0] += 1
-                if err:
-                    failed.append(f"{name}: {err}")
-                print(
-                    f"warmup: {done[0]}/{total} {name} in {secs:.0f} s"
-                    + (f" (failed: {err})" if err else ""),
-                    file=sys.stderr,
-                    flush=True,
-                )
+    def report(name: str, secs: float, err: str) -> None:
+        done[0] += 1
+        if err:
+            failed.append(f"{name}: {err}")
+        print(
+            f"warmup: {done[0]}/{total} {name} in {secs:.0f} s"
+            + (f" (failed: {err})" if err else ""),
+            file=sys.stderr,
+            flush=True,
+        )
 
-    with ThreadPoolExecutor(jobs) as pool:
-        for f in [pool.submit(worker) for _ in range(jobs)]:
-            f.result()
+    _run_steps(steps, jobs, report)
     print(
         f"warmup: done in {time.perf_counter() - t0:.0f} s; later runs load the kernels "
         "from numba's cache",

@@ -454,8 +454,8 @@ def available(df) -> list[str]:
     ['latency']
     """
     out = []
+    has = set(df.columns[df.notna().any().to_numpy()])
     for name, kind in PLOTS.items():
-        has = [c for c in df.columns if df[c].notna().any()]
         if any(c in has for c in kind.x) and any(c in has for c in kind.metrics):
             out.append(name)
     return out
