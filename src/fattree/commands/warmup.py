@@ -200,26 +200,31 @@ def _run_steps(steps: list[tuple[str, list[str]]], jobs: int, report) -> None:
 
     import fattree.routing  # noqa: F401 (compiles the routing kernels every step calls)
 
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    # (fork where it is safe with numba's LLVM; elsewhere each child imports afresh)
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     queue = list(reversed(steps))
     running: dict = {}
-    while queue or running:
-        while queue and len(running) < jobs:
-            what, args = queue.pop()
-            recv, send = context.Pipe(duplex=False)
-            child = context.Process(target=_child, args=(what, args, send), daemon=True)
-            child.start()
-            send.close()
-            running[child.sentinel] = (child, recv, what)
-        for sentinel in wait(list(running)):
-            child, recv, what = running.pop(sentinel)
-            try:
-                result = recv.recv()
-            except EOFError:  # the child died: its kernels compile on first use instead
-                result = (what, 0.0, f"the step's process ended with code {child.exitcode}")
-            child.join()
-            recv.close()
-            report(*result)
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                what, args = queue.pop()
+                recv, send = context.Pipe(duplex=False)
+                child = context.Process(target=_child, args=(what, args, send), daemon=True)
+                child.start()
+                send.close()
+                running[child.sentinel] = (child, recv, what)
+            for sentinel in wait(list(running)):
+                child, recv, what = running.pop(sentinel)
+                try:
+                    result = recv.recv()
+                except EOFError:  # the child died: its kernels compile on first use instead
+                    result = (what, 0.0, f"the step's process ended with code {child.exitcode}")
+                child.join()
+                recv.close()
+                report(*result)
+    finally:  # interrupted: no step goes on compiling behind the user's back
+        for child, _, _ in running.values():
+            child.terminate()
 
 
 #: written into the cache folder (with a digest of the steps, :func:`_marker`) when every
