@@ -15,8 +15,8 @@ kernel's cache, which is safe because fattree locks numba's cache saves
 
 from __future__ import annotations
 
-import os
 import gc
+import os
 import sys
 import time
 
@@ -140,8 +140,8 @@ ONLY = {"all": "warm", "run": "warm-run"}
 
 
 def _quiet_worker() -> None:
-    """A step's process's setup: the steps' output is dropped (each step's stderr is kept apart,
-    for its error), and commands lay their tables out as on a wide terminal."""
+    """Set a step's process up: its output is dropped (its stderr is kept apart, for its
+    error), and commands lay their tables out as on a wide terminal."""
     os.environ["COLUMNS"] = "200"
     gc.freeze()  # what the parent loaded: never collected, and its pages stay shared
     devnull = os.open(os.devnull, os.O_WRONLY)
