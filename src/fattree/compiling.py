@@ -234,8 +234,9 @@ def share_inline_copies(inline_closurecall) -> bool:
         """``copy`` as ``inline_closurecall`` sees it: one memo per IR copied."""
 
         shared_by_fattree = True
-        _owner: object = None
-        _memo: dict = {}
+
+        def __init__(self):
+            self._owner, self._memo = None, {}
 
         def __getattr__(self, name):
             return getattr(copy, name)
