@@ -119,7 +119,7 @@ def use_source_cache() -> None:
     steps) inherit the environment variable and so the same folder. Also sets
     ``NUMBA_OPT`` to :data:`OPT_LEVEL` unless it is set, and patches numba when it is
     imported: :func:`lock_cache_saves`, :func:`share_inline_copies`,
-    :func:`collect_less_while_compiling`.
+    :func:`collect_less_while_compiling`, :func:`compile_callees_by_type`.
     """
     if not os.environ.get("NUMBA_OPT"):
         os.environ["NUMBA_OPT"] = str(OPT_LEVEL)
@@ -130,6 +130,7 @@ def use_source_cache() -> None:
         "numba.core.caching": lock_cache_saves,
         "numba.core.inline_closurecall": share_inline_copies,
         "numba.core.event": collect_less_while_compiling,
+        "numba.core.dispatcher": compile_callees_by_type,
     }
     for name, patch in patches.items():
         if name in sys.modules:
@@ -298,6 +299,60 @@ def collect_less_while_compiling(event) -> bool:
 
     event.gc_listener_by_fattree = _Listener()
     event.register("numba:compile", event.gc_listener_by_fattree)
+    return True
+
+
+def compile_callees_by_type(dispatcher) -> bool:
+    """Compile a fattree kernel called from another kernel once per argument *type*.
+
+    A kernel that calls another with a constant argument (``walk(s, -1, t)``,
+    ``hash3(x, 2, y, 0)``) makes numba compile the callee for that constant's literal
+    type (``Literal[int](-1)``), apart from the same callee called with a variable of
+    the same type: the walks of the fault engines were compiled up to four times over
+    for the literals of their callers. Here a call from compiled code to a fattree
+    kernel passes integer and boolean constants as their plain types, so one
+    compilation serves every caller. The code computes the same thing (numba's branch
+    pruning on constant arguments is all that is given up; LLVM still folds the
+    constants of a callee it inlines). A kernel that asks for a constant with
+    ``numba.literally`` keeps it.
+
+    Parameters
+    ----------
+    dispatcher : module
+        ``numba.core.dispatcher`` (patched once, when numba is imported).
+
+    Returns
+    -------
+    bool
+        True (also when it was patched before).
+
+    Examples
+    --------
+    >>> import numba.core.dispatcher as dispatcher
+    >>> compile_callees_by_type(dispatcher)
+    True
+    """
+    cls = dispatcher.Dispatcher
+    if getattr(cls.get_call_template, "by_type_in_fattree", False):
+        return True
+    from numba.core import types
+
+    plain = (types.IntegerLiteral, types.BooleanLiteral)
+    template = cls.get_call_template
+
+    def by_type(t):
+        return types.unliteral(t) if isinstance(t, plain) else t
+
+    @functools.wraps(template)
+    def get_call_template(self, args, kws):
+        f = self.py_func
+        if f.__module__.startswith("fattree.") and "literally" not in f.__code__.co_names:
+            args = tuple(by_type(a) for a in args)
+            kws = {k: by_type(v) for k, v in kws.items()}
+        return template(self, args, kws)
+
+    get_call_template.by_type_in_fattree = True
+    cls.get_call_template = get_call_template
     return True
 
 

@@ -3,14 +3,18 @@
 The fault-free simulator kernel must compile no fault engine, and a faulted one only
 the engine of its family (the fault view's type chooses it: sim/faulthop.py); the
 Monte Carlo loop compiles MiKANT's walk only on MiKANT. Checked in a child process
-with an empty numba cache, recording every compilation numba starts.
+with a numba cache of its own (holding only the routing and traffic kernels), recording
+every compilation numba starts.
 """
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import types
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +44,13 @@ print(json.dumps(out))
 def _compiled(tmp_path, runs):
     # level 0: which functions compile is decided before LLVM optimises (half the time)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), NUMBA_OPT="0")
+    # the routing and traffic kernels hold no fault or workload code: taken from this
+    # version's cache where it has them, so that the child compiles the simulator's code
+    from numba.core import config
+
+    for folder in Path(config.CACHE_DIR).glob("*"):
+        if folder.name.startswith(("routing_", "traffic_")):
+            shutil.copytree(folder, tmp_path / "cache" / folder.name)
     p = subprocess.run(
         [sys.executable, "-c", _CHILD, json.dumps(runs)],
         capture_output=True,
@@ -380,6 +391,38 @@ def test_inline_copies_share_one_scope_and_compile_the_same_code(monkeypatch):
     patched = _inlining_caller()
     monkeypatch.setattr(icc, "copy", copy)  # numba's copies
     assert _inlining_caller() == patched
+
+
+def test_a_kernel_called_with_constants_compiles_once_per_type():
+    """A fattree kernel called from compiled code with constants (-1, True) and with
+    variables of their types compiles one signature (fattree.compiling.
+    compile_callees_by_type); numba alone compiles one more for the constants' literal
+    types, as it still does for other packages' functions."""
+    from numba import njit
+
+    import fattree  # noqa: F401 (patches numba when it is imported)
+
+    def step(a, up):
+        return a + 1 if up else a - 1
+
+    def make(module):
+        f = types.FunctionType(step.__code__, {}, "step")
+        f.__module__ = module
+        return njit(f)
+
+    ours, theirs = make("fattree.probe"), make("elsewhere")
+
+    @njit
+    def with_constants():
+        return ours(-1, True) + theirs(-1, True)
+
+    @njit
+    def with_variables(x, up):
+        return ours(x, up) + theirs(x, up)
+
+    assert with_constants() == 0 and with_variables(3, False) == 4
+    assert [tuple(map(str, s)) for s in ours.signatures] == [("int64", "bool")]
+    assert len(theirs.signatures) == 2
 
 
 def test_the_collector_runs_less_often_while_numba_compiles():

@@ -119,7 +119,7 @@ def cube_tables(topo: Topology) -> CubeTables:
     if FAMILIES.get(topo.family).facets.fault_walk != "mikantc":
         raise ParameterError(f"topology family {topo.family!r}: MiKANTC routing needs a mikantc")
     k, n = int(topo.params["k"]), int(topo.params["n"])
-    codes = np.asarray(topo.meta["intermediate_codes"], np.int64)
+    codes = np.array(topo.meta["intermediate_codes"], np.int64)  # (writable: one kernel type)
     M = 1 << k
     cpos = np.full(M, -1, np.int64)
     cpos[codes] = np.arange(k)
