@@ -316,6 +316,11 @@ def compile_callees_by_type(dispatcher) -> bool:
     constants of a callee it inlines). A kernel that asks for a constant with
     ``numba.literally`` keeps it.
 
+    Also, an implementation of fattree's ``@overload(inline="always")`` hooks (the
+    simulator's fault and workload hooks) is typed and inlined without being compiled to
+    machine code on its own first, which numba does for every overload and then throws
+    away (a tenth of a second each, a few hundred times in ``fattree warmup``).
+
     Parameters
     ----------
     dispatcher : module
@@ -336,9 +341,11 @@ def compile_callees_by_type(dispatcher) -> bool:
     if getattr(cls.get_call_template, "by_type_in_fattree", False):
         return True
     from numba.core import types
+    from numba.core.typing.templates import _OverloadFunctionTemplate
 
     plain = (types.IntegerLiteral, types.BooleanLiteral)
     template = cls.get_call_template
+    overload_typing = _OverloadFunctionTemplate.generic.__code__
 
     def by_type(t):
         return types.unliteral(t) if isinstance(t, plain) else t
@@ -346,13 +353,40 @@ def compile_callees_by_type(dispatcher) -> bool:
     @functools.wraps(template)
     def get_call_template(self, args, kws):
         f = self.py_func
-        if f.__module__.startswith("fattree.") and "literally" not in f.__code__.co_names:
-            args = tuple(by_type(a) for a in args)
-            kws = {k: by_type(v) for k, v in kws.items()}
+        if not f.__module__.startswith("fattree.") or "literally" in f.__code__.co_names:
+            return template(self, args, kws)
+        args = tuple(by_type(a) for a in args)
+        kws = {k: by_type(v) for k, v in kws.items()}
+        caller = sys._getframe(1)
+        if caller.f_code is overload_typing and caller.f_locals["self"]._inline.is_always_inline:
+            # an implementation of an ``@overload(inline="always")``, which numba types
+            # and inlines: it asks here only for the folded argument types (and for a
+            # ``literally`` in it, which fattree's have not), but would compile the
+            # implementation to machine code first, a tenth of a second thrown away
+            pysig, folded = self._compiler.fold_argument_types(args, kws)
+            return None, pysig, folded, {}
         return template(self, args, kws)
 
     get_call_template.by_type_in_fattree = True
     cls.get_call_template = get_call_template
+
+    # numba also compiles such an implementation to machine code when it first meets it,
+    # "to make sure that it can be fully compiled", and throws the result away: typing it
+    # (above) finds the same errors
+    dispatcher_type = types.Dispatcher
+    call_type = dispatcher_type.get_call_type
+    build = _OverloadFunctionTemplate._build_impl.__code__
+
+    @functools.wraps(call_type)
+    def get_call_type(self, context, args, kws):
+        caller = sys._getframe(1)
+        if caller.f_code is build and caller.f_locals["self"]._inline.is_always_inline:
+            f = self.dispatcher.py_func
+            if f.__module__.startswith("fattree.") and "literally" not in f.__code__.co_names:
+                return None  # (the check's result is not used)
+        return call_type(self, context, args, kws)
+
+    dispatcher_type.get_call_type = get_call_type
     return True
 
 

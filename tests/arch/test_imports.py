@@ -125,6 +125,8 @@ try:  # numba's compiler, set up once here rather than in every child (0.2 s eac
     numba.njit(lambda x: x)(1)
 except ImportError:
     pass
+import gc
+gc.freeze()  # the libraries' objects: never traversed by the children's collections
 assert not any(m == "fattree" or m.startswith("fattree.") for m in sys.modules)
 failed, running, todo = [], {}, list(sys.argv[1:])
 while todo or running:

@@ -425,6 +425,48 @@ def test_a_kernel_called_with_constants_compiles_once_per_type():
     assert len(theirs.signatures) == 2
 
 
+def test_an_inlined_overload_is_typed_not_compiled_on_its_own():
+    """numba compiles an ``@overload(inline="always")`` implementation to machine code
+    before typing and inlining it; for fattree's (fattree.compiling.
+    compile_callees_by_type) only the caller is compiled, with the same result."""
+    from numba import njit
+    from numba.core import event
+    from numba.extending import overload
+
+    import fattree  # noqa: F401 (patches numba when it is imported)
+
+    def hook(x):
+        return x
+
+    def impl(x):
+        return x + 1
+
+    ours = types.FunctionType(impl.__code__, {}, "impl")
+    ours.__module__ = "fattree.probe"
+    overload(hook, inline="always")(lambda x: ours)
+
+    @njit
+    def caller(x):
+        return hook(x) * 2
+
+    names = []
+
+    class Seen(event.Listener):
+        def on_start(self, ev):
+            names.append(ev.data["dispatcher"].py_func.__qualname__)
+
+        def on_end(self, ev):
+            pass
+
+    seen = Seen()
+    event.register("numba:compile", seen)
+    try:
+        assert caller(3) == 8
+    finally:
+        event.unregister("numba:compile", seen)
+    assert names == [caller.py_func.__qualname__]
+
+
 def test_the_collector_runs_less_often_while_numba_compiles():
     import gc
 

@@ -50,7 +50,7 @@ def _study_scratch(wk):
     """The walk's scratch ``(ip, scr)`` (one per parallel task)."""
 
 
-@overload(_study_scratch)
+@overload(_study_scratch, inline="always")
 def _ov_study_scratch(wk):
     if _walk(wk) is None:
         return lambda wk: (np.zeros(1, np.int64), np.zeros((1, 1), np.int64))
@@ -62,7 +62,7 @@ def _a1_shortcut(wk):
     detour algorithm whose route it is (``FaultWalk.a1_shortcut``)."""
 
 
-@overload(_a1_shortcut)
+@overload(_a1_shortcut, inline="always")
 def _ov_a1_shortcut(wk):
     ok = _walk(wk) is not None and _walk(wk).a1_shortcut
     return lambda wk: ok
@@ -73,7 +73,7 @@ def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr
     ``(0, 0, 0)`` and no code at all with ``wk`` None."""
 
 
-@overload(_paper_walk)
+@overload(_paper_walk, inline="always")
 def _ov_paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
     if _walk(wk) is None:
         return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
@@ -91,7 +91,7 @@ def _fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, sc
     whether a delivered walk of that length is optimal (faults never shorten a path)."""
 
 
-@overload(_fault_free)
+@overload(_fault_free, inline="always")
 def _ov_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
     w = _walk(wk)
     if w is not None and w.study_fault_free is not None:
@@ -111,7 +111,7 @@ def _cut_off(wk, stamp, cur, s, t):
     walk whose loop always let the search answer (``FaultWalk.cut_off`` False)."""
 
 
-@overload(_cut_off)
+@overload(_cut_off, inline="always")
 def _ov_cut_off(wk, stamp, cur, s, t):
     if _walk(wk) is not None and not _walk(wk).cut_off:
         return lambda wk, stamp, cur, s, t: False

@@ -562,13 +562,13 @@ def _engine_tops(f, nsw, V):
     """The VC classes of the walk in the view's scratch (its engine's rule)."""
 
 
-@overload(_engine_walk)
+@overload(_engine_walk, inline="always")
 def _ov_engine_walk(f, src, dst):
     fn = _engine(f.instance_class).walk
     return lambda f, src, dst: fn(f, src, dst)
 
 
-@overload(_engine_tops)
+@overload(_engine_tops, inline="always")
 def _ov_engine_tops(f, nsw, V):
     fn = _engine(f.instance_class).tops
     return lambda f, nsw, V: fn(f, nsw, V)
