@@ -310,15 +310,12 @@ def _fail(cnt, status, f, p, t):
 # ---------------------------------------------------------------------------- the phases
 # Each phase takes the named groups of state it needs (:mod:`fattree.sim.state`: ``net``
 # static tables, ``sw`` switch FIFOs and ports, ``arb`` arbitration, ``src`` sources,
-# ``pkt`` packet pool, ``stats`` counters) and returns the loop scalars it changes. Each
-# is a kernel of its own (called once per cycle, compiled without reference counting as
-# :func:`_run`): a phase whose groups have the same types in two variants of the loop
-# (fault-free or faulted, open or closed loop) is compiled once for both and loaded from
-# numba's cache by the other, a tenth less compile time over the variants; the loop also
-# ran 5-10 % faster than with the phases inlined into it (smaller functions for LLVM).
+# ``pkt`` packet pool, ``stats`` counters) and returns the loop scalars it changes. They
+# are inlined into :func:`_run` at numba's IR level, so the compiled loop is the one a
+# single function would give.
 
 
-@njit(cache=True, **NO_NRT)
+@njit(cache=True, inline="always")
 def _phase_credits(net, sw, src, stats, t, na):
     """Credits whose delay ends this cycle reach their senders."""
     if net.cfg[C_CD] > 0:
@@ -333,7 +330,7 @@ def _phase_credits(net, sw, src, stats, t, na):
     return na
 
 
-@njit(cache=True, **NO_NRT)
+@njit(cache=True, inline="always")
 def _phase_create(net, src, stats, t, npend):
     """New packets join their sources' queues; sources with work join the pending list.
 
@@ -375,7 +372,7 @@ def _phase_create(net, src, stats, t, npend):
     return npend
 
 
-@njit(cache=True, **NO_NRT)
+@njit(cache=True, inline="always")
 def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
     """Each pending node starts its next packet (free VC with the most credits) or sends
     the next flit of the current one into its leaf switch.
@@ -499,7 +496,7 @@ def _phase_inject(net, sw, src, pkt, stats, flt, t, na, npend):
     return na, kept, flits_in
 
 
-@njit(cache=True, **NO_NRT)
+@njit(cache=True, inline="always")
 def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
     """Every awake FIFO with a ready head flit requests an output VC against the state at
     the start of the cycle (route, VC choice, input then output arbitration); nothing but
@@ -772,7 +769,7 @@ def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
     return ST_CHUNK, na, nto
 
 
-@njit(cache=True, **NO_NRT)
+@njit(cache=True, inline="always")
 def _phase_commit(net, sw, arb, src, pkt, stats, t, na, nto):
     """The winner of each touched output port moves one flit: downstream into a FIFO, or
     into its node (delivering the packet with its tail).
@@ -917,7 +914,7 @@ def _phase_commit(net, sw, arb, src, pkt, stats, t, na, nto):
     return ST_CHUNK, na, moves, flits_out
 
 
-@njit(cache=True, **NO_NRT)
+@njit(cache=True, inline="always")
 def _phase_end(net, sw, stats, t, na, npend, flits_in, flits_out, moves):
     """Book the cycle ``t`` and decide whether the run ends after it.
 
