@@ -341,11 +341,20 @@ def compile_callees_by_type(dispatcher) -> bool:
     if getattr(cls.get_call_template, "by_type_in_fattree", False):
         return True
     from numba.core import types
-    from numba.core.typing.templates import _OverloadFunctionTemplate
+
+    try:  # numba's own (private) typing of overloads: where it differs, constants only
+        from numba.core.typing.templates import _OverloadFunctionTemplate as _Ov
+
+        overload_typing, build = _Ov.generic.__code__, _Ov._build_impl.__code__
+    except (ImportError, AttributeError):
+        overload_typing = build = None
+
+    def always_inlined(frame) -> bool:
+        inline = getattr(frame.f_locals.get("self"), "_inline", None)
+        return inline is not None and inline.is_always_inline
 
     plain = (types.IntegerLiteral, types.BooleanLiteral)
     template = cls.get_call_template
-    overload_typing = _OverloadFunctionTemplate.generic.__code__
 
     def by_type(t):
         return types.unliteral(t) if isinstance(t, plain) else t
@@ -358,7 +367,7 @@ def compile_callees_by_type(dispatcher) -> bool:
         args = tuple(by_type(a) for a in args)
         kws = {k: by_type(v) for k, v in kws.items()}
         caller = sys._getframe(1)
-        if caller.f_code is overload_typing and caller.f_locals["self"]._inline.is_always_inline:
+        if caller.f_code is overload_typing and always_inlined(caller):
             # an implementation of an ``@overload(inline="always")``, which numba types
             # and inlines: it asks here only for the folded argument types (and for a
             # ``literally`` in it, which fattree's have not), but would compile the
@@ -375,12 +384,11 @@ def compile_callees_by_type(dispatcher) -> bool:
     # (above) finds the same errors
     dispatcher_type = types.Dispatcher
     call_type = dispatcher_type.get_call_type
-    build = _OverloadFunctionTemplate._build_impl.__code__
 
     @functools.wraps(call_type)
     def get_call_type(self, context, args, kws):
         caller = sys._getframe(1)
-        if caller.f_code is build and caller.f_locals["self"]._inline.is_always_inline:
+        if caller.f_code is build and always_inlined(caller):
             f = self.dispatcher.py_func
             if f.__module__.startswith("fattree.") and "literally" not in f.__code__.co_names:
                 return None  # (the check's result is not used)
