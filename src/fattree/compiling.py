@@ -359,10 +359,12 @@ def compile_callees_by_type(dispatcher) -> bool:
     def by_type(t):
         return types.unliteral(t) if isinstance(t, plain) else t
 
+    def ours(f) -> bool:  # a fattree kernel that does not ask for constants
+        return f.__module__.startswith("fattree.") and "literally" not in f.__code__.co_names
+
     @functools.wraps(template)
     def get_call_template(self, args, kws):
-        f = self.py_func
-        if not f.__module__.startswith("fattree.") or "literally" in f.__code__.co_names:
+        if not ours(self.py_func):
             return template(self, args, kws)
         args = tuple(by_type(a) for a in args)
         kws = {k: by_type(v) for k, v in kws.items()}
@@ -388,10 +390,8 @@ def compile_callees_by_type(dispatcher) -> bool:
     @functools.wraps(call_type)
     def get_call_type(self, context, args, kws):
         caller = sys._getframe(1)
-        if caller.f_code is build and always_inlined(caller):
-            f = self.dispatcher.py_func
-            if f.__module__.startswith("fattree.") and "literally" not in f.__code__.co_names:
-                return None  # (the check's result is not used)
+        if caller.f_code is build and always_inlined(caller) and ours(self.dispatcher.py_func):
+            return None  # (the check's result is not used)
         return call_type(self, context, args, kws)
 
     dispatcher_type.get_call_type = get_call_type
