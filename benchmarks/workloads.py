@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/workloads.py --quick          # smaller instances
     .venv/bin/python benchmarks/workloads.py --only packet-ring
     .venv/bin/python benchmarks/workloads.py --agreement      # packet vs flow, the matrix
+    .venv/bin/python benchmarks/workloads.py --contention     # direct all-to-all, switches
 
 The cases (targets of the workload feature):
 
@@ -31,6 +32,12 @@ networks (64 to 1,024 ranks, ``--max-ranks``), each at the size whose smallest m
 hop latency 0: the packet model's hop costs a flit's serialisation, as the flow model's),
 and prints packet time, flow time and their ratio (docs/workloads.md says where and why
 they differ).
+
+``--contention`` runs the case where they differ most, direct all-to-all (every message
+posted at once) at 64 KiB per message over kant:k=4,n=3, at packet level with more
+virtual channels, deeper buffers, adaptive routing and the booksim model's router
+(:data:`SWITCHES`), and prints each one's time against the flow level's: how much of the
+difference the switches' queueing and allocation make.
 """
 
 from __future__ import annotations
@@ -276,6 +283,39 @@ def agreement(max_ranks: int, networks: list[str], only: str | None) -> None:
             )
 
 
+#: label -> the packet level's parameters, for ``--contention``
+SWITCHES = {
+    "papers' model (1 VC, 2-flit buffers)": {},
+    "papers' model, 1 VC, 32-flit buffers": {"buffer": 32},
+    "papers' model, 4 VCs, 8-flit buffers": {"vcs": 4, "buffer": 8},
+    "papers' model, 8 VCs, 16-flit buffers": {"vcs": 8, "buffer": 16},
+    "papers' model, 4 VCs, 8 flits, adaptive": {"vcs": 4, "buffer": 8, "algorithm": "adaptive"},
+    "booksim model (1 VC, 2-flit buffers)": {"model": "booksim"},
+    "booksim model, 8 VCs, 8-flit buffers": {"model": "booksim", "vcs": 8, "buffer": 8},
+}
+
+
+def contention(spec: str = "kant:k=4,n=3") -> None:
+    """Print direct all-to-all's packet-level time under each of :data:`SWITCHES` against
+    the flow level's."""
+    import fattree
+    from fattree.sim.flow import flow
+    from fattree.sim.workload import simulate_workload
+
+    topo = fattree.build(spec)
+    wl = agreement_spec("alltoall", "direct", topo)
+    f = flow(topo, wl, hop_latency="0ns", engine="operations")
+    print(f"{spec}, {wl} ({_msg(wl, topo)} a message): flow level {f.time_s * 1e6:.2f} us")
+    for label, kw in SWITCHES.items():
+        c0 = time.process_time()
+        p = simulate_workload(topo, wl, **kw)
+        print(
+            f"  {label:42} {p.time_s * 1e6:>9.2f} us  {p.time_s / f.time_s:>6.3f}x flow"
+            f"  ({time.process_time() - c0:.1f} CPU s)",
+            flush=True,
+        )
+
+
 def _msg(wl: str, topo) -> str:
     from fattree.traffic.workloads import format_size, make_workload
 
@@ -292,9 +332,15 @@ def main() -> None:
         "collective:algorithm substring)",
     )
     ap.add_argument("--agreement", action="store_true", help="packet vs flow level, the matrix")
+    ap.add_argument(
+        "--contention", action="store_true", help="direct all-to-all under several switches"
+    )
     ap.add_argument("--max-ranks", type=int, default=1024, help="agreement: largest network")
     ap.add_argument("--networks", nargs="+", help="agreement: topology specs")
     args = ap.parse_args()
+    if args.contention:
+        contention()
+        return
     if args.agreement:
         nets = args.networks or NETWORKS
         agreement(args.max_ranks, nets, args.only)

@@ -499,3 +499,87 @@ def test_the_collector_runs_less_often_while_numba_compiles():
         event.unregister("numba:compile", listener)
     assert seen and min(seen) >= COMPILE_GC_THRESHOLD
     assert gc.get_threshold() == before
+
+
+_ROOMY = r"""
+import sys
+import numba.core.dispatcher as dispatcher
+from numba import njit
+from numba.core import event
+from fattree.compiling import ROOMY_SLOTS, roomy_compiles
+
+def roomy_frames():
+    f, n = sys._getframe(), 0
+    while f is not None:
+        n += f.f_code.co_stacksize == ROOMY_SLOTS
+        f = f.f_back
+    return n
+
+seen = []
+class L(event.Listener):
+    def on_start(self, ev):
+        seen.append((ev.data["dispatcher"].py_func.__name__, roomy_frames()))
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", L())
+
+@njit
+def inner(x):
+    return x * 3
+
+@njit
+def outer(x):
+    return inner(x) + 1
+
+before = outer(2)
+outer_plain = list(seen)
+seen.clear()
+assert roomy_compiles(dispatcher) and roomy_compiles(dispatcher)  # once
+
+@njit
+def inner2(x):
+    return x * 3
+
+@njit
+def outer2(x):
+    return inner2(x) + 1
+
+print(before, outer2(2), outer_plain, seen)
+"""
+
+
+def test_a_roomy_compilation_runs_above_one_large_frame():
+    """fattree.compiling.roomy_compiles: each outermost compilation runs above one frame
+    that claims a large Python stack (its callees' compilations inside it, not above a
+    second one), and computes the same; a process without it has none. Checked in a
+    child: the test workers keep numba's own compile."""
+    p = subprocess.run([sys.executable, "-c", _ROOMY], capture_output=True, text=True, check=True)
+    assert p.stdout.split(" ", 2)[:2] == ["7", "7"]
+    assert p.stdout.split(" ", 2)[2].strip() == (
+        "[('outer', 0), ('inner', 0)] [('outer2', 1), ('inner2', 1)]"
+    )
+
+
+def test_warmup_steps_compile_roomy_and_the_test_workers_do_not():
+    """`fattree warmup`'s step processes compile with roomy_compiles; the process that
+    runs the steps (here a test worker) keeps numba's own compile."""
+    import numba.core.dispatcher as dispatcher
+
+    from fattree.commands import warmup as mod
+
+    seen = []
+    probe = ("a probe", ["--version"])
+    real_step = mod._step
+
+    def step(what, args):
+        out = real_step(what, args)
+        roomy = getattr(dispatcher.Dispatcher.compile, "roomy_by_fattree", False)
+        return out[0], out[1], "" if roomy else "not roomy"
+
+    try:
+        mod._step = step
+        mod._run_steps([probe], 1, lambda what, secs, err: seen.append((what, err)))
+    finally:
+        mod._step = real_step
+    assert seen == [("a probe", "")]
+    assert not getattr(dispatcher.Dispatcher.compile, "roomy_by_fattree", False)

@@ -145,7 +145,14 @@ ONLY = {"all": "warm", "run": "warm-run"}
 
 def _quiet_worker() -> None:
     """Set a step's process up: its output is dropped (its stderr is kept apart, for its
-    error), and commands lay their tables out as on a wide terminal."""
+    error), commands lay their tables out as on a wide terminal, and each compilation
+    runs in a Python stack chunk of its own (:func:`fattree.compiling.roomy_compiles`: a
+    step's compilations start deep, below the fork, runpy and the CLI)."""
+    import numba.core.dispatcher
+
+    from ..compiling import roomy_compiles
+
+    roomy_compiles(numba.core.dispatcher)
     os.environ["COLUMNS"] = "200"
     gc.freeze()  # what the parent loaded: never collected, and its pages stay shared
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -7,9 +7,10 @@ function that takes sixty arrays those strides and shapes do not fit in register
 each access also reloads them from the stack. :func:`ld` and :func:`st` address the
 flat element ``arr.flat[i]`` directly (``i = row * COLS + col`` with a constant
 ``COLS``), which measured 10-15 % fewer CPU cycles per flit move
-(``benchmarks/sim_speed.py``). Like numba's own indexing they do no bounds check; the
-kernel's indices are in range by construction and the pure-Python reference
-(:mod:`fattree.sim.reference`) reproduces every run exactly.
+(``benchmarks/sim_speed.py``). Like numba's own indexing they do no bounds check unless
+numba's is on (``NUMBA_BOUNDSCHECK=1``: an index outside the array raises ``IndexError``,
+``tests/sim/test_rawmem.py``); the kernel's indices are in range by construction and the
+pure-Python reference (:mod:`fattree.sim.reference`) reproduces every run exactly.
 
 :func:`prefetch` issues LLVM's ``llvm.prefetch``: the evaluation walks a list of FIFO
 ids and reads each one's row, so loading the rows a few entries ahead lets those cache
@@ -28,6 +29,9 @@ from numba.extending import intrinsic
 def _flat_ptr(context, builder, sig, args):
     ary = context.make_array(sig.args[0])(context, builder, args[0])
     idx = context.cast(builder, args[1], sig.args[1], types.intp)
+    if context.enable_boundscheck:  # NUMBA_BOUNDSCHECK=1: checked as numba's indexing is
+        size = ary.nitems
+        cgutils.do_boundscheck(context, builder, idx, size)
     return builder.gep(ary.data, [idx])
 
 
