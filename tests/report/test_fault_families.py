@@ -32,6 +32,34 @@ def test_worker_processes_give_the_same_frame():
     assert seen == [(1, 2), (2, 2)]
 
 
+def test_kept_points_are_read_back_not_simulated_again(tmp_path, monkeypatch):
+    """A second call with the same points and settings reads every row from ``keep``
+    (the same frame, nothing simulated); other settings, a damaged file or another
+    version of the sources compute the point again."""
+    from fattree.report import fault_comparison as fc
+
+    args = (("kant:k=2,n=3",), (0.0, 0.15))
+    kw = dict(warmup=30, measure=90, keep=tmp_path / "points")
+    first = saturation_vs_faults(*args, **kw)
+    assert first.equals(saturation_vs_faults(*args, warmup=30, measure=90))
+    files = sorted((tmp_path / "points").glob("*.json"))
+    assert len(files) == len(first) == 4
+
+    ran = []
+    real = fc._saturation_point
+    monkeypatch.setattr(fc, "_saturation_point", lambda p, s: ran.append(p) or real(p, s))
+    again = saturation_vs_faults(*args, **kw)
+    assert again.equals(first) and ran == []
+
+    files[0].write_text("{damaged")
+    assert saturation_vs_faults(*args, **kw).equals(first) and len(ran) == 1
+    saturation_vs_faults(*args, **{**kw, "measure": 120})  # other settings: all again
+    assert len(ran) == 1 + 4
+    monkeypatch.setattr(fc, "_code_version", lambda: "another version of the sources")
+    saturation_vs_faults(*args, **kw)
+    assert len(ran) == 1 + 4 + 4
+
+
 def test_the_flagship_reports_it():
     for name in ("flagship", "flagship-full", "flagship-quick"):
         assert "001-fig8b" in builtin_study(name).report["reproduce"]
@@ -44,3 +72,6 @@ def test_quick_entry_runs_and_writes(tmp_path):
     assert "Success ratio at 0.1 link faults" in r.finding
     assert set(r.tables["saturation"]["family"]) == {"mikant", "kant", "clos"}
     assert len(list((tmp_path / "001-fig8b").glob("*.png"))) >= 2
+    assert len(list((tmp_path / "001-fig8b" / "points").glob("*.json"))) == len(
+        r.tables["saturation"]
+    )

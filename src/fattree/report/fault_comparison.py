@@ -160,6 +160,7 @@ def saturation_vs_faults(
     seed: int = 1,
     progress=None,
     workers: int = 0,
+    keep: str | Path | None = None,
 ):
     """Accepted throughput at saturation against the link fault rate, per network and
     algorithm, with the channel-load bound of the surviving routes beside it.
@@ -171,7 +172,10 @@ def saturation_vs_faults(
     like a disconnected pair). ``algorithms``: family -> names (default: the family's
     default local algorithm, ``detour`` where it is not the default, and
     ``updown-table`` where defined). ``workers`` > 1 runs the points in that many
-    processes (the same frame).
+    processes (the same frame). ``keep``: a folder where each point's row is kept as it
+    is computed (:class:`PointFiles`); a later call with the same point, settings and
+    version of the sources reads it instead of simulating again (the same frame), so an
+    interrupted or repeated study loses nothing it computed.
 
     Returns a frame: ``topology``, ``family``, ``nodes``, ``algorithm``, ``role``,
     ``rate``, ``faulty_links``, ``accepted`` (flits/node/cycle), ``bound`` (the surviving
@@ -208,15 +212,90 @@ def saturation_vs_faults(
         points += [(spec, alg, float(rate)) for alg in algs for rate in rates]
     setting = dict(vcs=vcs, warmup=warmup, measure=measure, fault_seed=fault_seed, seed=seed)
     last = {spec: max(i for i, p in enumerate(points) if p[0] == spec) for spec in specs}
+    files = PointFiles(keep, setting) if keep is not None else None
+    kept = {p: files.read(p) for p in points} if files is not None else {}
+    todo = [p for p in points if kept.get(p) is None]
     rows = []
     with _pool(workers) as pool:
         # every point is independent: the same rows in the same order with any workers
-        done = pool.map(_saturation_point, points, [setting] * len(points))
-        for i, row in enumerate(done):
+        fresh = iter(pool.map(_saturation_point, todo, [setting] * len(todo)))
+        for i, point in enumerate(points):
+            row = kept.get(point)
+            if row is None:
+                row = _plain(next(fresh))
+                if files is not None:
+                    files.write(point, row)
             rows.append(row)
             if progress is not None and i in last.values():
                 progress(sum(1 for j in last.values() if j <= i), len(specs))
     return pd.DataFrame(rows)
+
+
+def _plain(row: dict) -> dict:
+    """A row's numpy scalars as Python's (a kept row reads back the same)."""
+    return {k: v.item() if hasattr(v, "item") else v for k, v in row.items()}
+
+
+class PointFiles:
+    """The rows of :func:`saturation_vs_faults` kept in a folder, one JSON file a point.
+
+    A file is named after a digest of the point (network, algorithm, fault rate), the
+    simulation settings and the version of the sources that compute it (fattree's
+    version, :func:`fattree.compiling.source_key` and this module's own source), so a
+    row computed by other code or settings is never read back; a damaged file is
+    computed again. Rows are written whole (:func:`fattree.fileio.write_atomic`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> files = PointFiles(tempfile.mkdtemp(), {"vcs": 2})
+    >>> files.read(("kant:k=2,n=2", "detour", 0.1)) is None
+    True
+    >>> files.write(("kant:k=2,n=2", "detour", 0.1), {"accepted": 0.25})
+    >>> files.read(("kant:k=2,n=2", "detour", 0.1))
+    {'accepted': 0.25}
+    """
+
+    def __init__(self, folder: str | Path, setting: dict) -> None:
+        self.folder = Path(folder)
+        self.setting = setting
+
+    def path(self, point) -> Path:
+        import hashlib
+        import json
+
+        h = hashlib.blake2b(digest_size=16)
+        h.update(json.dumps([list(point), self.setting, _code_version()]).encode())
+        return self.folder / f"{h.hexdigest()}.json"
+
+    def read(self, point) -> dict | None:
+        import json
+
+        try:
+            row = json.loads(self.path(point).read_text())
+        except (OSError, ValueError):
+            return None
+        return row if isinstance(row, dict) else None
+
+    def write(self, point, row: dict) -> None:
+        import json
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(row)
+        write_atomic(self.path(point), lambda fh: fh.write(text), binary=False)
+
+
+@functools.cache
+def _code_version() -> str:
+    """What a kept row depends on besides its point and settings: the sources of the
+    kernels (:func:`fattree.compiling.source_key`), this module and the package version."""
+    import hashlib
+
+    from ..compiling import source_key
+    from ..version import __version__
+
+    here = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest()
+    return f"{__version__}-{source_key()}-{here}"
 
 
 @contextlib.contextmanager

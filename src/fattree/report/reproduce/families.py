@@ -41,11 +41,17 @@ def _families(ctx: Context) -> Outcome:
     mc = fault_comparison(specs, "0:0.3:0.05", trials, seed=7)
     sat_rates = (0.0, 0.05, 0.1) if ctx.quick or ctx.reduced else (0.0, 0.02, 0.05, 0.1)
     measure = 300 if ctx.quick or ctx.reduced else 1000
-    sat = saturation_vs_faults(
-        specs, sat_rates, warmup=measure // 3, measure=measure, workers=ctx.workers
-    )
     d = ctx.out / "001-fig8b"
     d.mkdir(parents=True, exist_ok=True)
+    # each simulated point kept as it ends (d/points): a resumed study reads them back
+    sat = saturation_vs_faults(
+        specs,
+        sat_rates,
+        warmup=measure // 3,
+        measure=measure,
+        workers=ctx.workers,
+        keep=d / "points",
+    )
     f1 = plot_fault_comparison(
         mc, d / "success_and_length.png", "link faults: success ratio and path length"
     )
