@@ -7,7 +7,8 @@ command and its children) of:
 * ``warmup``: ``fattree warmup --only run`` (what ``make install`` runs after pip);
 * ``after``: the first run after the warmup (what a user of ``make install`` sees);
 * the light commands (``--version``, ``--help``, ``families``) and ``info`` (its first
-  call on a graph, which solves the bisection ILP, and a second one).
+  call on a graph, which solves the bisection ILP, and a second one);
+* with ``--make-run``: ``make run``, then ``make run`` again (nothing new to compute).
 
 Usage::
 
@@ -98,6 +99,8 @@ def main() -> int:
         line("warm", "info", *run(fattree + ["info", "kant:k=4,n=3"], env))
         if args.fresh_clone and args.make_run:
             line("make", "run", *run(["make", "run"], env, cwd=repo))
+            # a second `make run` has nothing new to compute: it reads what the first kept
+            line("again", "make run", *run(["make", "run"], env, cwd=repo))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

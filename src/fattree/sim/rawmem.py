@@ -26,10 +26,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 
-def _flat_ptr(context, builder, sig, args):
+def _flat_ptr(context, builder, sig, args, check=True):
     ary = context.make_array(sig.args[0])(context, builder, args[0])
     idx = context.cast(builder, args[1], sig.args[1], types.intp)
-    if context.enable_boundscheck:  # NUMBA_BOUNDSCHECK=1: checked as numba's indexing is
+    if check and context.enable_boundscheck:  # NUMBA_BOUNDSCHECK=1, as numba's indexing
         size = ary.nitems
         cgutils.do_boundscheck(context, builder, idx, size)
     return builder.gep(ary.data, [idx])
@@ -111,7 +111,8 @@ def prefetch(typingctx, arr, index):
         fn = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch"
         )
-        ptr = builder.bitcast(_flat_ptr(context, builder, sig, args), i8p)
+        # (a hint for any address: never checked)
+        ptr = builder.bitcast(_flat_ptr(context, builder, sig, args, check=False), i8p)
         builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep in all levels, data
         return context.get_dummy_value()
 
