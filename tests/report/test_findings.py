@@ -205,3 +205,28 @@ def test_oracle_knowledge_is_global_and_gain_column_dropped():
     t = fault_table(df).set_index("algorithm")
     assert t.loc["oracle", "knowledge"] == "global" and t.loc["gns", "knowledge"] == "local"
     assert t.loc["gns", "success at 5 % faults (95 % CI)"] == "0.9 [0.88, 0.92]"
+
+
+def test_routing_bounds_are_kept_and_read_back(tmp_path, monkeypatch):
+    """A report drawn again reads each routing bound from the version's folder instead of
+    computing the exact channel loads again; a damaged file is computed again."""
+    import fattree
+    import fattree.routing.load as load
+    from fattree.report.findings import kept_bound
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    t = fattree.build("kant:k=2,n=3")
+    exact = float(load.channel_load(t, "dmodk", "bitcomp").bound)
+    assert kept_bound(t, "dmodk", "bitcomp") == exact
+    (kept,) = (tmp_path / "channel-loads").rglob("*.json")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(load, "channel_load", refuse)
+    assert kept_bound(t, "dmodk", "bitcomp") == exact
+    kept.write_text("{damaged")
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert kept_bound(t, "dmodk", "bitcomp") == exact
+    assert kept.read_text() == f'{{"bound": {exact!r}}}'

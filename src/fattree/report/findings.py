@@ -85,7 +85,6 @@ def routing_table(df, *, max_designs: int = 12):
     if not len(sim) or not {"topology", "algorithm", "traffic"} <= set(sim.columns):
         return pd.DataFrame()
     from ..routing.advice import ADVICE_MAX_WORK, best_routing
-    from ..routing.load import channel_load
     from ..topology import build
 
     rows = []
@@ -98,8 +97,8 @@ def routing_table(df, *, max_designs: int = 12):
             if topo.n_nodes * topo.n_switches > ADVICE_MAX_WORK:
                 continue
             best = best_routing(topo.family)
-            b = float(channel_load(topo, alg, traffic).bound)
-            bb = b if best == alg else float(channel_load(topo, best, traffic).bound)
+            b = kept_bound(topo, alg, traffic)
+            bb = b if best == alg else kept_bound(topo, best, traffic)
         except FattreeError:  # e.g. a trace, or a fault-tolerant algorithm
             continue
         rows.append(
@@ -115,6 +114,67 @@ def routing_table(df, *, max_designs: int = 12):
             }
         )
     return pd.DataFrame(rows)
+
+
+def kept_bound(topo, algorithm: str, traffic: str) -> float:
+    """:func:`fattree.routing.load.channel_load`'s throughput bound, kept on disk.
+
+    A report drawn again (a resumed study, ``fattree report``) reads the bound instead
+    of computing the exact channel loads again (seconds on 2,048 nodes). The file is named
+    after the graph, the routing and the traffic, in a folder of this version of the
+    kernels' sources (:func:`fattree.compiling.source_key`), beside numba's cache as the
+    kept bisection widths are; a missing or damaged file is computed again, and a
+    failure to write it is harmless.
+
+    Parameters
+    ----------
+    topo : Topology
+    algorithm, traffic : str
+        A routing algorithm of the family and a traffic pattern's spec.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import fattree
+    >>> from fattree.routing.load import channel_load
+    >>> t = fattree.build("kant:k=2,n=3")
+    >>> kept_bound(t, "dmodk", "uniform") == float(channel_load(t, "dmodk", "uniform").bound)
+    True
+    """
+    import hashlib
+    import json
+    import os
+
+    import numpy as np
+
+    from ..compiling import cache_dir, source_key
+    from ..routing.load import channel_load
+
+    h = hashlib.blake2b(digest_size=16)
+    h.update(json.dumps([topo.spec, algorithm, traffic]).encode())
+    h.update(np.ascontiguousarray(topo.links, dtype=np.int64).tobytes())
+    folder = os.path.join(
+        os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir()), "channel-loads", source_key()
+    )
+    path = os.path.join(folder, h.hexdigest() + ".json")
+    try:
+        with open(path) as fh:
+            return float(json.load(fh)["bound"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    bound = float(channel_load(topo, algorithm, traffic).bound)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(tmp, "w") as fh:
+            json.dump({"bound": bound}, fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return bound
 
 
 def topology_table(df):
