@@ -216,9 +216,35 @@ def check_output_target(path, param: str = "output") -> None:
 
 
 def _create_temp(target: Path) -> tuple[int, Path]:
-    """A new temporary file next to ``target`` (same folder: the rename is atomic)."""
+    """A new temporary file next to ``target`` (same folder: the rename is atomic), with
+    the permissions the target will keep: those of the file it replaces, else those of a
+    new file (0666 less the umask), not ``mkstemp``'s owner-only 0600, so that a report or
+    a results file is as readable as any other file its user writes there."""
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
+    if hasattr(os, "fchmod"):
+        try:
+            os.fchmod(fd, mode)
+        except OSError:
+            pass  # (a file system without modes: the file is written all the same)
     return fd, Path(name)
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system shows it."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o022)  # (elsewhere: set and restore, as the standard library does)
+    os.umask(old)
+    return old
 
 
 def _write_file(fd: int, write: Callable[[IO], Any], binary: bool) -> None:

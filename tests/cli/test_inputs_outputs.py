@@ -219,6 +219,27 @@ def test_full_disk_keeps_the_target_and_the_result(monkeypatch, tmp_path):
     assert not any(p.exists() for p in made)  # no partial temporary left
 
 
+def test_written_files_have_a_new_files_permissions(tmp_path):
+    """An output is as readable as any file its user writes there (0666 less the umask),
+    not the temporary's owner-only 0600; a file it replaces keeps its own permissions."""
+    import os
+    import stat
+
+    old = os.umask(0o027)
+    try:
+        fresh = fileio.write_atomic(tmp_path / "r.html", lambda fh: fh.write(b"x"))
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o640
+        os.umask(0o022)
+        assert (
+            stat.S_IMODE(fileio.write_atomic(fresh, lambda fh: fh.write(b"y")).stat().st_mode)
+            == 0o640
+        )
+        new = fileio.write_atomic(tmp_path / "c.csv", lambda fh: fh.write("a\n"), binary=False)
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644 and fileio._umask() == 0o022
+    finally:
+        os.umask(old)
+
+
 def test_failed_rename_keeps_the_complete_temporary(monkeypatch, tmp_path):
     def refuse(src, dst):
         raise PermissionError(13, "Permission denied")
