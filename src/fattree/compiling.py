@@ -34,6 +34,7 @@ __all__ = [
     "CompileWatch",
     "cache_dir",
     "collect_less_while_compiling",
+    "kept_folder",
     "lock_cache_saves",
     "roomy_compiles",
     "share_inline_copies",
@@ -114,6 +115,30 @@ def cache_dir() -> Path:
         return base / name
     home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return home / "fattree" / name
+
+
+def kept_folder(kind: str) -> str:
+    """The folder of results kept per version of the kernels' sources (exact bisection
+    widths, routing bounds): ``kind`` inside numba's cache folder, in a subfolder named
+    after :func:`source_key` (``NUMBA_CACHE_DIR`` is fattree's per-version folder unless
+    the user chose another one: the digest then keeps the versions apart inside it).
+
+    Parameters
+    ----------
+    kind : str
+        What is kept there (a folder name).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> kept_folder("bisection").endswith(os.path.join("bisection", source_key()))
+    True
+    """
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir())
+    return os.path.join(base, kind, source_key())
 
 
 def use_source_cache() -> None:

@@ -149,13 +149,9 @@ def bisection(
 
 @functools.cache
 def _memo_folder() -> str:
-    from ..compiling import cache_dir, source_key
+    from ..compiling import kept_folder
 
-    # NUMBA_CACHE_DIR is fattree's per-version folder unless the user chose another one:
-    # then the digest of the sources keeps versions apart inside it
-    return os.path.join(
-        os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir()), "bisection", source_key()
-    )
+    return kept_folder("bisection")
 
 
 def _memo_path(topo) -> str:

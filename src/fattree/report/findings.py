@@ -146,33 +146,29 @@ def kept_bound(topo, algorithm: str, traffic: str) -> float:
     """
     import hashlib
     import json
-    import os
+    from pathlib import Path
 
     import numpy as np
 
-    from ..compiling import cache_dir, source_key
+    from ..compiling import kept_folder
+    from ..errors import OutputFileError
+    from ..fileio import write_atomic
     from ..routing.load import channel_load
 
     h = hashlib.blake2b(digest_size=16)
     h.update(json.dumps([topo.spec, algorithm, traffic]).encode())
     h.update(np.ascontiguousarray(topo.links, dtype=np.int64).tobytes())
-    folder = os.path.join(
-        os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir()), "channel-loads", source_key()
-    )
-    path = os.path.join(folder, h.hexdigest() + ".json")
+    path = Path(kept_folder("channel-loads")) / f"{h.hexdigest()}.json"
     try:
-        with open(path) as fh:
-            return float(json.load(fh)["bound"])
+        return float(json.loads(path.read_text())["bound"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
     bound = float(channel_load(topo, algorithm, traffic).bound)
-    tmp = f"{path}.{os.getpid()}.tmp"
+    text = json.dumps({"bound": bound})
     try:
-        os.makedirs(folder, exist_ok=True)
-        with open(tmp, "w") as fh:
-            json.dump({"bound": bound}, fh)
-        os.replace(tmp, path)
-    except OSError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, lambda fh: fh.write(text), binary=False, keep=False)
+    except (OSError, OutputFileError):
         pass
     return bound
 
