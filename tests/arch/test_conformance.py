@@ -72,7 +72,7 @@ def test_family_declares_its_fault_walk(name):
     and its algorithms run on it."""
     from fattree.faults.hooks import walk_by_type
     from fattree.faults.walks import FAULT_WALKS, GENERIC_ENGINE, engine_of
-    from fattree.sim.faulthop import ENG_WALKS, VIEWS
+    from fattree.faults.view import ENG_WALKS, VIEWS
 
     f = _facets(name)
     if f.fault_walk is None:

@@ -17,7 +17,7 @@ import pytest
 
 import fattree
 from fattree.faults.algorithms import FT_ALGORITHMS, RULE_MINIMAL
-from fattree.faults.cdg import generic_deadlock
+from fattree.faults.cdg import ft_deadlock
 from fattree.faults.generic import (
     S_BUDGET,
     S_HOPS,
@@ -117,8 +117,8 @@ def test_dependency_graph_holds_every_choice(spec, vcs):
     cycle of ``minimal`` is a cycle of ``adaptive``; up*/down* layers keep it acyclic."""
     topo = fattree.build(spec)
     mask = random_faults(topo, 0.1, 2, switch_only=True)
-    mn = generic_deadlock(topo, "minimal", mask, vcs=vcs)
-    ad = generic_deadlock(topo, "adaptive", mask, vcs=vcs)
+    mn = ft_deadlock(topo, "minimal", mask, vcs=vcs)
+    ad = ft_deadlock(topo, "adaptive", mask, vcs=vcs)
     assert (ad.delivered, ad.refused, ad.not_delivered) == (
         mn.delivered,
         mn.refused,
@@ -158,7 +158,7 @@ def test_dependency_graph_is_the_union_of_every_route(spec):
                     w = int(topo.port_peer[sw, p])
                     if w >= N:
                         todo.append((w - N, sw, hops + 1, c))
-    r = generic_deadlock(topo, "adaptive", mask, vcs=1, vc_rule="none")
+    r = ft_deadlock(topo, "adaptive", mask, vcs=1, vc_rule="none")
     assert (r.channels, r.dependencies) == (len(chans), len(deps))
 
 
@@ -184,7 +184,7 @@ def test_simulator_chooses_among_candidates():
 def test_simulator_admits_what_minimal_admits():
     """A packet is admitted by the route of its first choices: the pairs the simulator
     injects are ``minimal``'s, on one VC and on two."""
-    from fattree.sim.faulthop import fault_router
+    from fattree.faults.view import fault_router
 
     topo = fattree.build("kant:k=3,n=3")
     mask = random_faults(topo, 0.15, 4)
@@ -208,7 +208,8 @@ def test_route_word_holds_the_candidates(spec):
     """The head's route word (``fault_port``, int32 in the FIFO state) gives back, through
     ``fault_ports``, exactly the rule's candidates, first choice first: also with 32
     ports a switch, beyond what a mask of ports would fit in."""
-    from fattree.sim.faulthop import fault_port, fault_ports, fault_router
+    from fattree.faults.view import fault_router
+    from fattree.sim.faulthop import fault_port, fault_ports
     from fattree.sim.layout import PK_COLS, PK_FT, PK_SRC
 
     topo = fattree.build(spec)
@@ -262,7 +263,7 @@ def test_cycle_witnesses_take_the_dependency():
     """Each route shown for a dependency of the cycle is a route of the rule that takes
     that dependency (an alternative, where the first choice does not)."""
     topo = fattree.build("torus:k=5,n=2")
-    r = generic_deadlock(topo, "adaptive", random_faults(topo, 0.1, 0, switch_only=True))
+    r = ft_deadlock(topo, "adaptive", random_faults(topo, 0.1, 0, switch_only=True))
     assert not r.acyclic and r.routes
     for w in r.routes:
         x, y = w["dependency"].split(" ⇒ ")
@@ -276,7 +277,8 @@ def test_cycle_witnesses_take_the_dependency():
 def test_no_load_bound_from_first_choices():
     """The allocator chooses adaptive's routes as it runs: the load of its first choices
     is no bound, and none is given (``minimal``'s is)."""
-    from fattree.sim.faulthop import fault_router, router_load_bound
+    from fattree.faults.view import fault_router
+    from fattree.sim.faulthop import router_load_bound
 
     topo = fattree.build("kant:k=3,n=3")
     mask = random_faults(topo, 0.1, 3, switch_only=True)

@@ -11,12 +11,13 @@ import fattree
 from fattree.cli import main
 from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS
-from fattree.faults.cdg import generic_deadlock
+from fattree.faults.cdg import ft_deadlock
 from fattree.faults.gwalk import GenericRouter
 from fattree.faults.mikant import OK
 from fattree.faults.links import random_faults
 from fattree.faults.rules import context, one_vc_layered
-from fattree.sim.faulthop import FS_ADMIT_OK, fault_admit, fault_router, router_load_bound
+from fattree.faults.view import FS_ADMIT_OK, fault_router
+from fattree.sim.faulthop import fault_admit, router_load_bound
 
 SPEC = "kant:k=4,n=3"
 
@@ -70,9 +71,9 @@ def test_one_vc_default_is_deadlock_free_and_the_simulator_agrees(topo):
     the graph keeps."""
     assert one_vc_layered("kant") and one_vc_layered("clos") and not one_vc_layered("torus")
     mask = random_faults(topo, 0.05, 0)
-    raw = generic_deadlock(topo, "detour", mask, vc_rule="none")
+    raw = ft_deadlock(topo, "detour", mask, vc_rule="none")
     assert not raw.acyclic  # unrestricted detours close a channel cycle on one VC
-    rep = generic_deadlock(topo, "detour", mask)
+    rep = ft_deadlock(topo, "detour", mask)
     assert rep.acyclic and rep.vc_rule == "updown" and rep.refused > 0
     fr = fault_router(topo, None, mask)
     assert fr.algorithm == "detour" and fr.one_vc_layered

@@ -11,7 +11,7 @@ import pytest
 import fattree
 from fattree.errors import ParameterError
 from fattree.faults.algorithms import FT_ALGORITHMS, RULE_SHORTEST_T, RULE_UPDOWN_T
-from fattree.faults.cdg import generic_deadlock
+from fattree.faults.cdg import ft_deadlock
 from fattree.faults.gwalk import GenericRouter, forwarding_table
 from fattree.faults.mikant import OK
 from fattree.faults.links import random_faults
@@ -135,24 +135,24 @@ def test_deadlock_updown_acyclic_and_layers_prove_shortest(spec):
     topo = fattree.build(spec)
     for seed in range(3):
         mask = random_faults(topo, 0.1, seed, switch_only=True)
-        r = generic_deadlock(topo, "updown-table", mask)
+        r = ft_deadlock(topo, "updown-table", mask)
         assert r.acyclic and r.layers_needed == 1
-        s = generic_deadlock(topo, "shortest-table", mask)
-        lay = generic_deadlock(topo, "shortest-table", mask, vcs=max(2, s.layers_needed))
+        s = ft_deadlock(topo, "shortest-table", mask)
+        lay = ft_deadlock(topo, "shortest-table", mask, vcs=max(2, s.layers_needed))
         assert lay.acyclic and lay.refused == 0
-        d = generic_deadlock(topo, "detour", mask, vcs=8)
+        d = ft_deadlock(topo, "detour", mask, vcs=8)
         assert d.acyclic  # the turn layers make any route set acyclic (refusing the rest)
 
 
 def test_fat_tree_minimal_routes_need_one_layer():
     topo = fattree.build("kant:k=3,n=3")
     mask = random_faults(topo, 0.1, 2, switch_only=True)
-    r = generic_deadlock(topo, "minimal", mask)
+    r = ft_deadlock(topo, "minimal", mask)
     assert r.acyclic and r.layers_needed == 1  # up then down: up*/down* of the tree
 
 
 def test_torus_dimension_order_cycles_on_one_vc():
-    r = generic_deadlock(fattree.build("torus:k=4,n=2"), "sp")
+    r = ft_deadlock(fattree.build("torus:k=4,n=2"), "sp")
     assert not r.acyclic and len(r.cycle) == 4
 
 
@@ -198,9 +198,9 @@ def test_defaults():
 
 @pytest.mark.parametrize("alg", ["detour", "updown-table"])
 def test_simulator_routes_are_the_walks(alg):
-    """The simulator's source walk (sim/faulthop.py FaultRouter.route) is exactly the
+    """The simulator's source walk (faults/view.py FaultRouter.route) is exactly the
     generic router's route; with several VCs each hop's VC is its up*/down* turn layer."""
-    from fattree.sim.faulthop import FS_ADMIT_OK, fault_router
+    from fattree.faults.view import FS_ADMIT_OK, fault_router
 
     topo = fattree.build("kant:k=3,n=3")
     mask = random_faults(topo, 0.1, 3)

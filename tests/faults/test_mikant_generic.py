@@ -16,7 +16,8 @@ from fattree.faults.route import ft_route
 from fattree.routing import route
 from fattree.sim import simulate
 from fattree.sim.engine import fault_tables
-from fattree.sim.faulthop import ENG_GENERIC, ENG_WALKS, router_load_bound
+from fattree.faults.view import ENG_GENERIC, ENG_WALKS
+from fattree.sim.faulthop import router_load_bound
 from fattree.sim.config import SimConfig
 
 

@@ -92,7 +92,7 @@ def test_each_kernel_compiles_only_its_own_fault_engine(tmp_path):
     # the faulted kernel compiles its own engine and no other
     table = out["table"]["names"]
     assert "fattree.sim.kernel._run" in table and out["table"]["compile_seconds"] > 0
-    assert "fattree.sim.faulthop._walk_table" in table
+    assert "fattree.faults.view._walk_table" in table
     assert "fattree.sim.faulthop._port_table" in table
     others = [n for n in table if n.rsplit(".", 1)[-1] in WALKS[:3]]
     # (the routing kernel, compiled at import, holds every family's rules: MiKANT's too)

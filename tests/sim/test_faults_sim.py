@@ -16,14 +16,13 @@ from fattree.sim import SimConfig, simulate, simulate_loads
 from fattree.sim.engine import fault_mask, fault_tables
 from fattree.routing import compile_routing
 from fattree.sim.engine import channel_load_bound
-from fattree.sim.faulthop import (
+from fattree.faults.view import (
     FS_ADMIT_LIVELOCK as FS_LIVELOCK,
     FS_ADMIT_OK as FS_OK,
     FS_ADMIT_UNROUTABLE as FS_UNROUTABLE,
     fault_router,
-    fault_port,
-    router_load_bound,
 )
+from fattree.sim.faulthop import fault_port, router_load_bound
 from fattree.sim.layout import PK_COLS, PK_FT, PK_SRC
 from fattree.sim.reference import simulate_reference
 

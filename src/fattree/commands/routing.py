@@ -393,7 +393,8 @@ def _ft_load(topo, name, mask, model, traffic, seed, vcs, as_json, sec) -> None:
     import numpy as np
 
     from ..errors import ParameterError
-    from ..sim.faulthop import BOUND_MAX_PAIRS, fault_router, router_load_bound
+    from ..faults.view import fault_router
+    from ..sim.faulthop import BOUND_MAX_PAIRS, router_load_bound
 
     if isinstance(vcs, bool) or not 1 <= vcs <= 16:
         raise ParameterError(f"vcs={vcs!r} is invalid: an integer from 1 to 16")

@@ -44,7 +44,7 @@ STATUS_NAMES = ("ok", "no applicable detour", "detour dead end", "TTL")
 #: the key of the generic rules wherever engines are keyed by name (no paper walk)
 GENERIC_ENGINE = "generic"
 
-# The simulator's fault view (sim/faulthop.py FaultRouter): its fields, the integers of
+# The fault view (faults/view.py FaultRouter): its fields, the integers of
 # ``ft_i`` and the rows of the walk scratch ``ft_ws``. A walk's ``sim_*`` kernels read a
 # view through these names.
 VIEW_FIELDS = "ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws"

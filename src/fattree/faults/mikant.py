@@ -544,7 +544,7 @@ def _of_view(f, src, dst):
 
 
 FaultsMikant = namedtuple("FaultsMikant", VIEW_FIELDS)
-FaultsMikant.__doc__ = "The simulator's fault view of MiKANT's walk (sim/faulthop.py)."
+FaultsMikant.__doc__ = "The simulator's fault view of MiKANT's walk (faults/view.py)."
 
 
 def _sim_setup(topo, flags) -> SimSetup:

@@ -463,7 +463,7 @@ def _study_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, 
 
 
 FaultsMikantc = namedtuple("FaultsMikantc", VIEW_FIELDS)
-FaultsMikantc.__doc__ = "The simulator's fault view of MiKANTC's walk (sim/faulthop.py)."
+FaultsMikantc.__doc__ = "The simulator's fault view of MiKANTC's walk (faults/view.py)."
 
 
 def _sim_setup(topo, flags) -> SimSetup:

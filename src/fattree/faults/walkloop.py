@@ -309,6 +309,17 @@ def sim_walk(f, src, dst):
 
 
 @njit(cache=True)
+def sim_walk_traced(f, src, dst, trace):
+    """:func:`sim_walk` recording how each switch chose its port in ``trace`` (as
+    :func:`paper_walk`; the dependency graph's naive escape rule reads it)."""
+    ws = f.ft_ws
+    wk, w = _sim_in(f, src, dst)
+    scr = ws[W_SCR : W_SCR + SCR_ROWS]
+    st, _, nsw = paper_walk(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr, trace)
+    return st, nsw
+
+
+@njit(cache=True)
 def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
     """The walk's own hop at switch ``sw`` in the simulator, on the state in packet ``p``'s
     header (``pk[p, col_ft]``, updated; its source in ``pk[p, col_src]``)."""
@@ -331,6 +342,7 @@ __all__ = [
     "pack_state",
     "sim_port",
     "sim_walk",
+    "sim_walk_traced",
     "study_walk",
     "unpack_state",
     "walk_route",

@@ -21,7 +21,8 @@ from .config import SimConfig, merge_config as _config
 from ..faults.links import random_faults, read_fault_file
 from .deadlock import channel_name, global_stall, stuck_cycle
 from .models import MODELS
-from .faulthop import FaultRouter, fault_router, router_load_bound
+from ..faults.view import FaultRouter, fault_router
+from .faulthop import router_load_bound
 from .layout import (
     FC_DEPTH,
     FS_LEN,

@@ -1,41 +1,21 @@
-"""Fault-tolerant routing in the simulator, hop by hop (no per-pair table).
+"""The simulator's per-hop fault calls, over the fault view (no per-pair table).
 
 Each switch a packet's head reaches asks :func:`fault_port` for its output port under the
-fault set, from the packet's header (source, destination, hops so far) and a few bytes
-of per-packet state (``PK_FT``: the misroutes left of ``detour``), through the kernels
-of :mod:`fattree.faults` that also serve the Monte Carlo walk, ``route --explain`` and
-``deadlock --faults``:
-
-* ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family without a paper walk):
-  :func:`fattree.faults.generic.ft_hop`, the per-hop kernel itself; the previous switch is
-  the input port's peer, the hop count the header's;
-* ``ENG_ADAPTIVE`` (``adaptive``): ``minimal``'s port, then the other candidates of
-  :func:`fattree.faults.generic.adaptive_ports` in the head's route word, among which the
-  allocator chooses (its own view, so the other engines compile none of it);
-* ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
-  destination forwarding table recomputed on the surviving graph (S x N, never per pair);
-* a paper walk (001's detours, 004's Algorithm 1): the ``sim_*`` kernels its module
-  registers (:class:`fattree.faults.hooks.FaultWalk`), over the very hop its walk loops
-  over; the walk state (misroutes left, detour kind and step, the saved digits or the
-  rest of the lookahead plan) travels in ``PK_FT``, one byte a field, so each switch
-  decides in O(1).
-
-The VC class of a hop follows from the input port and the VC the packet arrived on
-(the walk's own classes, e.g. MiKANT's ``ft_vc``; up*/down* turn layers elsewhere).
-
-At injection the source evaluates the same kernel along the whole route
-(:func:`fault_admit`): a packet whose walk fails (a disconnected pair, a dead end, the hop
-limit, or a VC class ``>= vcs``) is counted unroutable (or livelock) and never enters the
-network; the walks are deterministic, so an admitted packet never meets a dead end (and
-``adaptive`` offers only ports from which its walk still delivers).
-All kernels here allocate nothing (they run inside the cycle loop, compiled without
-numba's reference counting). docs/simulator.md ("Faults").
+fault set (a :class:`fattree.faults.view.FaultRouter`'s view), from the packet's header
+(source, destination, hops so far) and a few bytes of per-packet state (``PK_FT``: the
+misroutes left of ``detour``, or a paper walk's packed state), through the per-hop
+kernels that also serve the Monte Carlo walk, ``route --explain`` and ``deadlock
+--faults`` (``faults/generic.py`` ``ft_hop``, a walk's hop through ``faults/walkloop.py``
+``sim_port``); :func:`fault_class` gives the VC class of the hop. At injection the source
+evaluates the whole route (:func:`fault_admit`, ``faults/view.py`` ``admit_route``): a
+packet whose walk fails (a disconnected pair, a dead end, the hop limit, or a VC class
+``>= vcs``) is counted unroutable (or livelock) and never enters the network; the walks
+are deterministic, so an admitted packet never meets a dead end (and ``adaptive`` offers
+only ports from which its walk still delivers). A fault-free kernel passes None and
+compiles none of this. docs/simulator.md ("Faults").
 """
 
 from __future__ import annotations
-
-from collections import namedtuple
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -43,335 +23,48 @@ from numba.core import types
 from numba.extending import overload
 
 from ..errors import ParameterError
-from ..faults.algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algorithms
 from ..faults.generic import (
     AdaptiveAt,
     AdaptiveRule,
-    RouteContext,
     S_BUDGET,
     S_HOPS,
     S_PREV,
-    adaptive_memo,
     adaptive_ports,
     candidates,
     ft_hop,
-    ft_walk_generic,
-    turn_classes,
 )
-from ..faults.gwalk import GenericRouter, table_route
 from ..faults.hooks import (
     FI_BUDGET,
-    FI_COLS,
-    FI_ENG,
-    FI_FLAGS,
-    FI_K,
     FI_LAYER1,
     FI_LOOK,
-    FI_N,
     FI_N_NODES,
     FI_RULE,
     FI_TTL,
-    OK,
-    STATE_BYTE,
-    TTL,
-    VIEW_FIELDS,
     W_GEN,
     W_HOW,
-    W_IP,
     W_PORT,
-    W_ROWS,
-    W_SW,
-    W_VCS,
     walk_by_type,
 )
-from ..faults.links import fault_mask
-from ..faults.rules import default_ft_algorithm, one_vc_layered
-from ..faults.walkloop import sim_port, sim_walk
-from ..faults.walks import FAULT_WALKS, walk_of
+from ..faults.view import (
+    ENG_ADAPTIVE,
+    ENG_GENERIC,
+    ENG_TABLE,
+    FS_ADMIT_OK,
+    FaultRouter,
+    FaultsAdaptive,
+    FaultsGeneric,
+    FaultsTable,
+    admit_route,
+)
+from ..faults.walkloop import sim_port
 from ..routing.shared import pair_weight
 from .layout import PK_FT, PK_SRC
 
-# the engine of a run (``cfg[C_FT]``): none, the generic rules, the tables, then each
-# paper walk in the order of faults/walks.py
-ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
-ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
-ENG_ADAPTIVE = 3 + len(ENG_WALKS)  # the generic rules' adaptive: its own view, compiled apart
-FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 # The adaptive rule's candidates of a head are kept in its FS_ROUTE word (int32, evaluated
 # once per switch like every fault engine's port): -2 - (mask << 5 | first), bits and
 # first the ports themselves on switches of at most 25 ports, else positions in the
 # switch's list of minimal ports (faults/generic.py candidates, recomputed to read it)
 ADAPTIVE_CANDIDATES = 25  # positions a word holds (first: < 32)
-
-
-@dataclass(eq=False)
-class FaultRouter:
-    """One fault set and one fault-tolerant algorithm, ready for the cycle loop.
-
-    ``arrays()`` are the ``net`` fields of :mod:`fattree.sim.state` (``ft_*``); nothing
-    here grows with the number of (source, destination) pairs.
-    """
-
-    algorithm: str
-    faulty: np.ndarray  # bool over topo.links
-    model: str
-    engine: int
-    walk: object  # the FaultWalk it runs (faults/hooks.py), None: the generic rules
-    ft_i: np.ndarray
-    ft_stamp: np.ndarray
-    ft_tab: np.ndarray
-    ft_order: np.ndarray
-    ft_cube: np.ndarray
-    ft_pp: np.ndarray
-    ft_rt: RouteContext
-    ft_ws: np.ndarray
-
-    @property
-    def vc_rule(self) -> str:
-        """How hops are layered on VCs (``vcs > 1``, or one VC with ``FI_LAYER1``)."""
-        return "up*/down* turn layers" if self.walk is None else self.walk.vc_rule
-
-    @property
-    def one_vc_layered(self) -> bool:
-        """On one VC, routes with a down->up turn are refused (deadlock-free up*/down*)."""
-        return bool(self.ft_i[FI_LAYER1])
-
-    @property
-    def table_bytes(self) -> int:
-        return int(self.ft_tab.nbytes) if self.engine in (ENG_TABLE, ENG_ADAPTIVE) else 0
-
-    def route(self, src: int, dst: int, vcs: int = 1) -> tuple[int, list[int], list[int]]:
-        """The whole route of ``src -> dst`` as the source evaluates it (the walk, not the
-        per-hop kernel): ``(FS_ADMIT_*, output port at each switch, VC class of each hop)``
-        (both lists empty unless ``FS_ADMIT_OK``). For checks and the reference simulator.
-
-        Examples
-        --------
-        >>> import fattree, numpy as np
-        >>> t = fattree.build("mikant:k=2,n=2")
-        >>> fr = fault_router(t, "gns", np.zeros(t.n_links, bool))
-        >>> fr.route(0, 5)
-        (0, [3, 0], [0, 0])
-        """
-        ws = self.ft_ws.copy()
-        adm, nsw = _admit(self.view(ws), int(vcs), int(src), int(dst))
-        if adm != FS_ADMIT_OK:
-            return int(adm), [], []
-        return int(adm), ws[W_PORT, :nsw].tolist(), ws[W_VCS, :nsw].tolist()
-
-    def view(self, ws: np.ndarray | None = None):
-        """The fault view of this router (a :data:`VIEWS` tuple, its type names the
-        engine) with walk scratch ``ws`` (default: the router's own)."""
-        f = self.fields()
-        if ws is not None:
-            f["ft_ws"] = ws
-        return VIEWS[self.engine](**f)
-
-    def fields(self) -> dict:
-        return {f: getattr(self, f) for f in VIEW_FIELDS.split()}
-
-
-def _rt_dummy(topo) -> tuple:
-    """A routing context for the walked engines, which read only its port and link
-    tables (the same read-only arrays as the Monte Carlo loop's context, so both share
-    one compiled walk)."""
-    i1 = np.zeros(1, np.int64)
-    t1 = np.zeros((1, 1), np.int32)
-    return RouteContext(
-        np.int64(0),
-        i1,
-        t1,
-        np.int64(0),
-        i1,
-        t1,
-        np.int64(0),
-        topo.port_peer,
-        topo.link_index,
-        np.int64(topo.n_nodes),
-        np.array(topo.node_switch, np.int64),
-    )
-
-
-def no_faults(topo) -> dict:
-    """The ``ft_*`` fields of a fault-free run (never read)."""
-    return {
-        "ft_i": np.zeros(FI_COLS, np.int64),
-        "ft_stamp": np.zeros(1, np.int64),
-        "ft_tab": np.zeros((1, 1), np.int32),
-        "ft_order": np.zeros(1, np.int64),
-        "ft_cube": np.zeros((4, 1), np.int64),
-        "ft_pp": np.zeros((1, 1), np.int64),
-        "ft_rt": _rt_dummy(topo),
-        "ft_ws": np.zeros((W_ROWS, 1), np.int64),
-    }
-
-
-def fault_router(
-    topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1, model: str = "local"
-) -> FaultRouter:
-    """Bind a fault-tolerant algorithm to a topology and a fault set for the simulator.
-
-    Parameters
-    ----------
-    topo : Topology
-        Any family (``fattree faults SPEC --list``).
-    algorithm : str or None
-        A name of :data:`fattree.faults.FT_ALGORITHMS` defined for the family (not
-        ``oracle``); None: the family's default (``--fault-rate`` alone).
-    faulty : bool array over ``topo.links``
-    vcs : int
-        1: every hop on VC 0 (fat trees, ``FamilyRules.one_vc``: with the up*/down* turn
-        rule, so a route with a down->up turn is unroutable and 1 VC is deadlock-free);
-        more: the deadlock-free classes (MiKANT: ``ft_vc``'s escape classes; other
-        families and the table engines: up*/down* turn layers). A route needing a class
-        ``>= vcs`` is unroutable.
-    model : {"local", "lookahead"}
-
-    Examples
-    --------
-    >>> import fattree, numpy as np
-    >>> t = fattree.build("kant:k=4,n=3")
-    >>> fr = fault_router(t, None, np.zeros(t.n_links, bool))
-    >>> fr.algorithm, fr.engine == ENG_GENERIC, fr.table_bytes
-    ('detour', True, 0)
-
-    References
-    ----------
-    001 §4.2, 004 Algorithm 1; docs/simulator.md ("Faults").
-    """
-    fam = topo.family
-    if algorithm is None:
-        algorithm = default_ft_algorithm(fam)
-    valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if a.defined_for(fam) and not a.is_oracle)
-    try:
-        (alg,) = resolve_algorithms([algorithm], fam)
-    except ParameterError:  # the simulator's own list: the family's, less the oracle
-        raise ParameterError(
-            f"algorithm {algorithm!r} is not defined for family {fam!r}; valid: {valid} "
-            f"(what the simulator routes: the oracle is a bound)"
-        ) from None
-    if alg.is_oracle:
-        raise ParameterError(
-            f"algorithm='oracle' is a bound, not a routing; valid for {fam}: {valid}"
-        )
-    check_model(model)
-    faulty = fault_mask(topo, faulty)
-    walked = walk_of(fam) if alg.walked_on(fam) else None
-    if walked is not None:
-        walked.check_model(model, fam, "fault_model")
-    if walked is not None and vcs > 1 and not walked.vc_classes:
-        have = ", ".join(n for n, w in FAULT_WALKS.items() if w.vc_classes)
-        raise ParameterError(
-            f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
-            f"defined for {have} only; use vcs=1 on {topo.spec}"
-        )
-    R = topo.max_ports
-    N = topo.n_nodes
-    fi = np.zeros(FI_COLS, np.int64)
-    fi[FI_FLAGS] = alg.flags
-    fi[FI_LOOK] = int(model == "lookahead")
-    fi[FI_N_NODES] = N
-    stamp = faulty.astype(np.int64)
-    tab = np.zeros((1, 1), np.int32)
-    order = np.zeros(1, np.int64)
-    cube = np.zeros((4, 1), np.int64)
-    pp = np.zeros((1, 1), np.int64)
-    rt = _rt_dummy(topo)
-    if walked is not None:
-        su = walked.sim_setup(topo, alg.flags)
-        fi[FI_K], fi[FI_N] = su.k, su.n
-        eng = ENG_WALKS[walked.name]
-        if 2 * su.k - 1 > STATE_BYTE or su.budget > STATE_BYTE:
-            raise ParameterError(
-                f"k={su.k} is too large for faults in the simulator: the header holds the "
-                f"walk state one byte a field (ports and misroutes <= {STATE_BYTE})"
-            )
-        fi[FI_BUDGET] = su.budget  # the packed initial state: pack_state of a fresh walk
-        ip, width, pp, cube = su.iparams, su.width, su.pp, su.cube
-    else:
-        g = GenericRouter(topo, alg, faulty, model)
-        eng = ENG_TABLE if g.is_table else ENG_GENERIC
-        if alg.rule == RULE_ADAPTIVE:  # its table: the memo of the onward walks
-            eng = ENG_ADAPTIVE
-            tab = adaptive_memo(topo)
-        fi[FI_RULE] = alg.rule
-        fi[FI_LAYER1] = int(one_vc_layered(fam))
-        fi[FI_BUDGET] = g.ctx.budget
-        fi[FI_TTL] = g.ctx.ttl
-        rt = g.ctx.rt  # the Monte Carlo loop's own context: one compiled rule set
-        if g.is_table:
-            tab = np.ascontiguousarray(g.table, np.int32)
-        order = np.ascontiguousarray(g.order, np.int64)
-        width = max(g.ctx.ttl + 2, 5 * (R + 1) + 4)  # adaptive_scratch
-        ip = np.zeros(0, np.int64)
-    fi[FI_ENG] = eng
-    ws = np.zeros((W_ROWS, width), np.int64)
-    ws[W_IP, : len(ip)] = ip
-    return FaultRouter(
-        alg.name, faulty, model, eng, walked, fi, stamp, tab, order, cube, pp, rt, ws
-    )
-
-
-# ------------------------------------------------------------------------ numba kernels
-# Each engine is four small kernels over the fault view ``f`` (a :data:`VIEWS` tuple):
-# the whole walk of a pair into ``ws`` (``walk``), the VC classes of that walk
-# (``tops``), the output port at one switch (``port``, updating the walk state in the
-# packet's header) and the VC class of one hop (``vclass``). A paper walk's four are
-# the walk loop's over its record's hop (faults/walkloop.py) and the record's own VC
-# classes (``FaultWalk.sim_tops``, ``sim_class``). They are chosen
-# by the view's type when the caller is compiled (:func:`_engine`), so a run compiles
-# the engine it uses and no other.
-
-
-@njit(cache=True)
-def _walk_table(f, src, dst):
-    """The table engines: the recomputed forwarding table, hop by hop."""
-    ws, rt = f.ft_ws, f.ft_rt
-    st, _, nsw = table_route(
-        f.ft_tab,
-        rt.port_peer,
-        rt.node_switch,
-        f.ft_stamp,
-        f.ft_i[FI_N_NODES],
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-    )
-    return st, nsw
-
-
-@njit(cache=True)
-def _walk_generic(f, src, dst):
-    """The generic rules (faults/generic.py) over the family's routing."""
-    fi, ws = f.ft_i, f.ft_ws
-    st, _, nsw = ft_walk_generic(
-        f.ft_rt,
-        fi[FI_RULE],
-        fi[FI_LOOK] != 0,
-        fi[FI_BUDGET],
-        fi[FI_TTL],
-        f.ft_stamp,
-        np.int64(1),
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-        ws[W_HOW],
-        ws[W_GEN],
-    )
-    return st, nsw
-
-
-@njit(cache=True)
-def _tops_updown(f, nsw, V):
-    """Generic and table engines: up*/down* turn layers."""
-    ws = f.ft_ws
-    return turn_classes(
-        f.ft_rt.port_peer, f.ft_i[FI_N_NODES], f.ft_order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS]
-    )
 
 
 @njit(cache=True)
@@ -463,7 +156,7 @@ def _minimal_list(f, sw, dst):
 
 
 @njit(cache=True)
-def _decode_route(f, word, sw, dst, out):
+def decode_route(f, word, sw, dst, out):
     """The candidate ports of route word ``word`` at ``sw`` for ``dst`` into ``out``: one
     port (``word >= 0``), none (-1), or the adaptive rule's first port, then the others
     of its mask in the order of the switch's minimal ports."""
@@ -519,75 +212,17 @@ def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
     return cls if cls < V else -1
 
 
-# The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
-# type names its engine (the simulator kernel takes it as its last group, None without
-# faults; the load bound and :meth:`FaultRouter.route` take it too).
-Faults = namedtuple("Faults", VIEW_FIELDS)
-Faults.__doc__ = "The fields of a fault view (sim/faulthop.py); the kernel's last group."
-FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
-FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
-FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
-VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
-VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
-
-
-@dataclass(frozen=True)
-class _Engine:
-    walk: object
-    tops: object
-    port: object
-    vclass: object
-
-
-_BUILTIN = {
-    FaultsGeneric: _Engine(_walk_generic, _tops_updown, _port_generic, _class_updown),
-    FaultsAdaptive: _Engine(_walk_generic, _tops_updown, _port_adaptive, _class_updown),
-    FaultsTable: _Engine(_walk_table, _tops_updown, _port_table, _class_updown),
+# The per-hop kernels of the generic rules' engines (a paper walk's: ``sim_port`` and its
+# record's ``sim_class``), by the type of the view.
+_HOP = {
+    FaultsGeneric: (_port_generic, _class_updown),
+    FaultsAdaptive: (_port_adaptive, _class_updown),
+    FaultsTable: (_port_table, _class_updown),
 }
 
 
-def _engine(view_type) -> _Engine:
-    """The four kernels of the engine whose view has type ``view_type``."""
-    if view_type in _BUILTIN:
-        return _BUILTIN[view_type]
-    w = walk_by_type(view_type)
-    return _Engine(sim_walk, w.sim_tops, sim_port, w.sim_class)
-
-
-def _engine_walk(f, src, dst):
-    """The walk of the view's engine (resolved by type when compiled)."""
-
-
-def _engine_tops(f, nsw, V):
-    """The VC classes of the walk in the view's scratch (its engine's rule)."""
-
-
-@overload(_engine_walk, inline="always")
-def _ov_engine_walk(f, src, dst):
-    fn = _engine(f.instance_class).walk
-    return lambda f, src, dst: fn(f, src, dst)
-
-
-@overload(_engine_tops, inline="always")
-def _ov_engine_tops(f, nsw, V):
-    fn = _engine(f.instance_class).tops
-    return lambda f, nsw, V: fn(f, nsw, V)
-
-
-@njit(cache=True)
-def _admit(f, V, src, dst):
-    """:func:`fault_admit`, and the switches of the route (its ports in ``ws[W_PORT]``,
-    the VC class of each hop in ``ws[W_VCS]``)."""
-    st, nsw = _engine_walk(f, src, dst)
-    if st != OK:
-        return (FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE), nsw
-    if V > 1 or f.ft_i[FI_LAYER1] != 0:
-        top = _engine_tops(f, nsw, V)
-        if top < 0 or top >= V:
-            return FS_ADMIT_UNROUTABLE, nsw
-    else:
-        f.ft_ws[W_VCS, :nsw] = 0
-    return FS_ADMIT_OK, nsw
+def _vclass(view_type):
+    return _HOP[view_type][1] if view_type in _HOP else walk_by_type(view_type).sim_class
 
 
 def fault_admit(flt, V, src, dst):
@@ -595,7 +230,7 @@ def fault_admit(flt, V, src, dst):
     ``FS_ADMIT_OK`` (it is injected), ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs
     a VC class ``>= V``) or ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit); 0 when
     ``flt`` is None. Callable from Python and from numba code."""
-    return 0 if flt is None else int(_admit(flt, V, src, dst)[0])
+    return 0 if flt is None else int(admit_route(flt, V, src, dst)[0])
 
 
 def fault_budget(flt):
@@ -610,8 +245,8 @@ def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
     reads both); -1 when ``flt`` is None. Callable from Python and from numba code."""
     if flt is None:
         return -1
-    if type(flt) in _BUILTIN:
-        return int(_BUILTIN[type(flt)].port(flt, pk, p, sw, in_port, vc, dst, hop, V))
+    if type(flt) in _HOP:
+        return int(_HOP[type(flt)][0](flt, pk, p, sw, in_port, vc, dst, hop, V))
     return int(sim_port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
 
 
@@ -626,7 +261,7 @@ def fault_ports(flt, word, sw, dst, out):
     if word >= -1 or type(flt) is not FaultsAdaptive:
         out[0] = word
         return int(word >= 0)
-    return int(_decode_route(flt, word, sw, dst, out))
+    return int(decode_route(flt, word, sw, dst, out))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -635,7 +270,7 @@ def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     ``flt`` is None). Callable from Python and from numba code."""
     if flt is None:
         return -1
-    return int(_engine(type(flt)).vclass(flt, sw, in_port, in_vc, out_port, hop, V))
+    return int(_vclass(type(flt))(flt, sw, in_port, in_vc, out_port, hop, V))
 
 
 # In numba code the four resolve when the caller is typed: a fault-free kernel (None)
@@ -646,7 +281,7 @@ def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
 def _ov_fault_admit(flt, V, src, dst):
     if isinstance(flt, types.NoneType):
         return lambda flt, V, src, dst: 0
-    return lambda flt, V, src, dst: _admit(flt, V, src, dst)[0]
+    return lambda flt, V, src, dst: admit_route(flt, V, src, dst)[0]
 
 
 @overload(fault_budget, inline="always")
@@ -660,8 +295,8 @@ def _ov_fault_budget(flt):
 def _ov_fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
     if isinstance(flt, types.NoneType):
         return lambda flt, pk, p, sw, in_port, vc, dst, hop, V: -1
-    if flt.instance_class in _BUILTIN:
-        fn = _BUILTIN[flt.instance_class].port
+    if flt.instance_class in _HOP:
+        fn = _HOP[flt.instance_class][0]
         return lambda flt, pk, p, sw, in_port, vc, dst, hop, V: fn(
             flt, pk, p, sw, in_port, vc, dst, hop, V
         )
@@ -680,14 +315,14 @@ def _ov_fault_ports(flt, word, sw, dst, out):
             return 1
 
         return impl
-    return lambda flt, word, sw, dst, out: _decode_route(flt, word, sw, dst, out)
+    return lambda flt, word, sw, dst, out: decode_route(flt, word, sw, dst, out)
 
 
 @overload(fault_class, inline="always")
 def _ov_fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     if isinstance(flt, types.NoneType):
         return lambda flt, sw, in_port, in_vc, out_port, hop, V: -1
-    fn = _engine(flt.instance_class).vclass
+    fn = _vclass(flt.instance_class)
     return lambda flt, sw, in_port, in_vc, out_port, hop, V: fn(
         flt, sw, in_port, in_vc, out_port, hop, V
     )
@@ -735,7 +370,7 @@ def _route_loads(
                     n_bad += 1
                     continue
                 if not walked or not per_switch:
-                    ok = _admit(f, V, s, t)[0] == FS_ADMIT_OK
+                    ok = admit_route(f, V, s, t)[0] == FS_ADMIT_OK
                     walked = True
                 if not ok:
                     n_bad += 1
@@ -780,6 +415,7 @@ def router_load_bound(
     Examples
     --------
     >>> import fattree, numpy as np
+    >>> from fattree.faults.view import fault_router
     >>> t = fattree.build("mikant:k=2,n=2")
     >>> round(router_load_bound(t, fault_router(t, "gns", np.zeros(t.n_links, bool))), 4)
     0.875

@@ -37,7 +37,7 @@ from ..traffic.rng import (
 )
 from .config import SimConfig
 from .engine import _config, _topology, fault_mask
-from .faulthop import fault_router
+from ..faults.view import fault_router
 from .result import percentile
 
 MAX_FIFOS = 20_000  # the reference is for small networks only

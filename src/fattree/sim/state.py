@@ -63,7 +63,7 @@ from .layout import (
     PK_COLS,
     SL_COLS,
 )
-from .faulthop import VIEWS, Faults, no_faults
+from ..faults.view import VIEWS, Faults, no_faults
 from .routecache import route_cache
 
 HIST_MAX = 1 << 20  # latency histogram bins (larger latencies share the last bin)
@@ -234,7 +234,7 @@ def allocate(
 
     ``sleep=False`` evaluates every busy FIFO every cycle; ``bitmap`` forces the busy
     bit map (True) or the active list (False) instead of choosing by size. Both are for
-    tests: the results are identical. ``ft``: a :class:`~fattree.sim.faulthop.FaultRouter`
+    tests: the results are identical. ``ft``: a :class:`~fattree.faults.view.FaultRouter`
     (faults: each switch routes by the fault-tolerant kernel; no route cache).
     """
     # (the memory was checked once, before anything was built: sim/setup.py, prepare)

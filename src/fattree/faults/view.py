@@ -1,0 +1,463 @@
+"""The fault view: one fault set and one fault-tolerant algorithm, ready for any consumer.
+
+A :class:`FaultRouter` (built by :func:`fault_router`) holds, for one algorithm and one
+fault set, the engine's arrays as one named tuple (:meth:`FaultRouter.view`) whose type
+names the engine, so a caller compiled over it gets that engine's kernels and no other:
+
+* ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family without a paper walk):
+  :func:`fattree.faults.generic.ft_hop`, the per-hop kernel itself; the previous switch is
+  the input port's peer, the hop count the header's;
+* ``ENG_ADAPTIVE`` (``adaptive``): ``minimal``'s port, then the other candidates of
+  :func:`fattree.faults.generic.adaptive_ports` in one route word (``sim/faulthop.py`` ``decode_route``),
+  among which the simulator's allocator chooses;
+* ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
+  destination forwarding table recomputed on the surviving graph (S x N, never per pair);
+* a paper walk (001's detours, 004's Algorithm 1): the walk loop over the hop its module
+  registers (:class:`fattree.faults.hooks.FaultWalk`); its state travels in the packet's
+  header, one byte a field, so each switch decides in O(1).
+
+Each engine is four small kernels over the view: the whole walk of a pair (``walk``), the
+VC classes of that walk (``tops``: the walk's own classes, e.g. MiKANT's ``ft_vc``;
+up*/down* turn layers elsewhere), the output port at one switch (``port``) and the VC class
+of one hop (``vclass``). :func:`admit_route` (a walk and its classes) serves the
+simulator's admission, the channel dependency graph (:mod:`fattree.faults.cdg`) and the
+channel-load bound; the simulator's per-hop calls are in ``sim/faulthop.py``. All kernels
+here allocate nothing (they run inside the cycle loop). docs/simulator.md ("Faults").
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from ..errors import ParameterError
+from .algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algorithms
+from .generic import (
+    RouteContext,
+    adaptive_memo,
+    ft_walk_generic,
+    turn_classes,
+)
+from .gwalk import GenericRouter, table_route
+from .hooks import (
+    FI_BUDGET,
+    FI_COLS,
+    FI_ENG,
+    FI_FLAGS,
+    FI_K,
+    FI_LAYER1,
+    FI_LOOK,
+    FI_N,
+    FI_N_NODES,
+    FI_RULE,
+    FI_TTL,
+    OK,
+    STATE_BYTE,
+    TTL,
+    VIEW_FIELDS,
+    W_GEN,
+    W_HOW,
+    W_IP,
+    W_PORT,
+    W_ROWS,
+    W_SW,
+    W_VCS,
+    walk_by_type,
+)
+from .links import fault_mask
+from .rules import default_ft_algorithm, one_vc_layered
+from .walkloop import sim_walk
+from .walks import FAULT_WALKS, walk_of
+
+# the engine of a run (``cfg[C_FT]``): none, the generic rules, the tables, then each
+# paper walk in the order of faults/walks.py
+ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
+ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
+ENG_ADAPTIVE = 3 + len(ENG_WALKS)  # the generic rules' adaptive: its own view, compiled apart
+FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
+
+
+@dataclass(eq=False)
+class FaultRouter:
+    """One fault set and one fault-tolerant algorithm, ready for the cycle loop.
+
+    ``arrays()`` are the ``net`` fields of :mod:`fattree.sim.state` (``ft_*``); nothing
+    here grows with the number of (source, destination) pairs.
+    """
+
+    algorithm: str
+    faulty: np.ndarray  # bool over topo.links
+    model: str
+    engine: int
+    walk: object  # the FaultWalk it runs (faults/hooks.py), None: the generic rules
+    ft_i: np.ndarray
+    ft_stamp: np.ndarray
+    ft_tab: np.ndarray
+    ft_order: np.ndarray
+    ft_cube: np.ndarray
+    ft_pp: np.ndarray
+    ft_rt: RouteContext
+    ft_ws: np.ndarray
+
+    @property
+    def vc_rule(self) -> str:
+        """How hops are layered on VCs (``vcs > 1``, or one VC with ``FI_LAYER1``)."""
+        return "up*/down* turn layers" if self.walk is None else self.walk.vc_rule
+
+    @property
+    def one_vc_layered(self) -> bool:
+        """On one VC, routes with a down->up turn are refused (deadlock-free up*/down*)."""
+        return bool(self.ft_i[FI_LAYER1])
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self.ft_tab.nbytes) if self.engine in (ENG_TABLE, ENG_ADAPTIVE) else 0
+
+    def route(self, src: int, dst: int, vcs: int = 1) -> tuple[int, list[int], list[int]]:
+        """The whole route of ``src -> dst`` as the source evaluates it (the walk, not the
+        per-hop kernel): ``(FS_ADMIT_*, output port at each switch, VC class of each hop)``
+        (both lists empty unless ``FS_ADMIT_OK``). For checks and the reference simulator.
+
+        Examples
+        --------
+        >>> import fattree, numpy as np
+        >>> t = fattree.build("mikant:k=2,n=2")
+        >>> fr = fault_router(t, "gns", np.zeros(t.n_links, bool))
+        >>> fr.route(0, 5)
+        (0, [3, 0], [0, 0])
+        """
+        ws = self.ft_ws.copy()
+        adm, nsw = admit_route(self.view(ws), int(vcs), int(src), int(dst))
+        if adm != FS_ADMIT_OK:
+            return int(adm), [], []
+        return int(adm), ws[W_PORT, :nsw].tolist(), ws[W_VCS, :nsw].tolist()
+
+    def view(self, ws: np.ndarray | None = None):
+        """The fault view of this router (a :data:`VIEWS` tuple, its type names the
+        engine) with walk scratch ``ws`` (default: the router's own)."""
+        f = self.fields()
+        if ws is not None:
+            f["ft_ws"] = ws
+        return VIEWS[self.engine](**f)
+
+    def fields(self) -> dict:
+        return {f: getattr(self, f) for f in VIEW_FIELDS.split()}
+
+
+def _rt_dummy(topo) -> tuple:
+    """A routing context for the walked engines, which read only its port and link
+    tables (the same read-only arrays as the Monte Carlo loop's context, so both share
+    one compiled walk)."""
+    i1 = np.zeros(1, np.int64)
+    t1 = np.zeros((1, 1), np.int32)
+    return RouteContext(
+        np.int64(0),
+        i1,
+        t1,
+        np.int64(0),
+        i1,
+        t1,
+        np.int64(0),
+        topo.port_peer,
+        topo.link_index,
+        np.int64(topo.n_nodes),
+        np.array(topo.node_switch, np.int64),
+    )
+
+
+def no_faults(topo) -> dict:
+    """The ``ft_*`` fields of a fault-free run (never read)."""
+    return {
+        "ft_i": np.zeros(FI_COLS, np.int64),
+        "ft_stamp": np.zeros(1, np.int64),
+        "ft_tab": np.zeros((1, 1), np.int32),
+        "ft_order": np.zeros(1, np.int64),
+        "ft_cube": np.zeros((4, 1), np.int64),
+        "ft_pp": np.zeros((1, 1), np.int64),
+        "ft_rt": _rt_dummy(topo),
+        "ft_ws": np.zeros((W_ROWS, 1), np.int64),
+    }
+
+
+def fault_router(
+    topo, algorithm: str | None, faulty: np.ndarray, vcs: int = 1, model: str = "local"
+) -> FaultRouter:
+    """Bind a fault-tolerant algorithm to a topology and a fault set for the simulator.
+
+    Parameters
+    ----------
+    topo : Topology
+        Any family (``fattree faults SPEC --list``).
+    algorithm : str or None
+        A name of :data:`fattree.faults.FT_ALGORITHMS` defined for the family (not
+        ``oracle``); None: the family's default (``--fault-rate`` alone).
+    faulty : bool array over ``topo.links``
+    vcs : int
+        1: every hop on VC 0 (fat trees, ``FamilyRules.one_vc``: with the up*/down* turn
+        rule, so a route with a down->up turn is unroutable and 1 VC is deadlock-free);
+        more: the deadlock-free classes (MiKANT: ``ft_vc``'s escape classes; other
+        families and the table engines: up*/down* turn layers). A route needing a class
+        ``>= vcs`` is unroutable.
+    model : {"local", "lookahead"}
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("kant:k=4,n=3")
+    >>> fr = fault_router(t, None, np.zeros(t.n_links, bool))
+    >>> fr.algorithm, fr.engine == ENG_GENERIC, fr.table_bytes
+    ('detour', True, 0)
+
+    References
+    ----------
+    001 §4.2, 004 Algorithm 1; docs/simulator.md ("Faults").
+    """
+    fam = topo.family
+    if algorithm is None:
+        algorithm = default_ft_algorithm(fam)
+    valid = ", ".join(n for n, a in FT_ALGORITHMS.items() if a.defined_for(fam) and not a.is_oracle)
+    try:
+        (alg,) = resolve_algorithms([algorithm], fam)
+    except ParameterError:  # the simulator's own list: the family's, less the oracle
+        raise ParameterError(
+            f"algorithm {algorithm!r} is not defined for family {fam!r}; valid: {valid} "
+            f"(what the simulator routes: the oracle is a bound)"
+        ) from None
+    if alg.is_oracle:
+        raise ParameterError(
+            f"algorithm='oracle' is a bound, not a routing; valid for {fam}: {valid}"
+        )
+    check_model(model)
+    faulty = fault_mask(topo, faulty)
+    walked = walk_of(fam) if alg.walked_on(fam) else None
+    if walked is not None:
+        walked.check_model(model, fam, "fault_model")
+    if walked is not None and vcs > 1 and not walked.vc_classes:
+        have = ", ".join(n for n, w in FAULT_WALKS.items() if w.vc_classes)
+        raise ParameterError(
+            f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
+            f"defined for {have} only; use vcs=1 on {topo.spec}"
+        )
+    R = topo.max_ports
+    N = topo.n_nodes
+    fi = np.zeros(FI_COLS, np.int64)
+    fi[FI_FLAGS] = alg.flags
+    fi[FI_LOOK] = int(model == "lookahead")
+    fi[FI_N_NODES] = N
+    stamp = faulty.astype(np.int64)
+    tab = np.zeros((1, 1), np.int32)
+    order = np.zeros(1, np.int64)
+    cube = np.zeros((4, 1), np.int64)
+    pp = np.zeros((1, 1), np.int64)
+    rt = _rt_dummy(topo)
+    if walked is not None:
+        su = walked.sim_setup(topo, alg.flags)
+        fi[FI_K], fi[FI_N] = su.k, su.n
+        eng = ENG_WALKS[walked.name]
+        if 2 * su.k - 1 > STATE_BYTE or su.budget > STATE_BYTE:
+            raise ParameterError(
+                f"k={su.k} is too large for faults in the simulator: the header holds the "
+                f"walk state one byte a field (ports and misroutes <= {STATE_BYTE})"
+            )
+        fi[FI_BUDGET] = su.budget  # the packed initial state: pack_state of a fresh walk
+        ip, width, pp, cube = su.iparams, su.width, su.pp, su.cube
+    else:
+        g = GenericRouter(topo, alg, faulty, model)
+        eng = ENG_TABLE if g.is_table else ENG_GENERIC
+        if alg.rule == RULE_ADAPTIVE:  # its table: the memo of the onward walks
+            eng = ENG_ADAPTIVE
+            tab = adaptive_memo(topo)
+        fi[FI_RULE] = alg.rule
+        fi[FI_LAYER1] = int(one_vc_layered(fam))
+        fi[FI_BUDGET] = g.ctx.budget
+        fi[FI_TTL] = g.ctx.ttl
+        rt = g.ctx.rt  # the Monte Carlo loop's own context: one compiled rule set
+        if g.is_table:
+            tab = np.ascontiguousarray(g.table, np.int32)
+        order = np.ascontiguousarray(g.order, np.int64)
+        width = max(g.ctx.ttl + 2, 5 * (R + 1) + 4)  # adaptive_scratch
+        ip = np.zeros(0, np.int64)
+    fi[FI_ENG] = eng
+    ws = np.zeros((W_ROWS, width), np.int64)
+    ws[W_IP, : len(ip)] = ip
+    return FaultRouter(
+        alg.name, faulty, model, eng, walked, fi, stamp, tab, order, cube, pp, rt, ws
+    )
+
+
+# ------------------------------------------------------------------------ numba kernels
+# Each engine's whole-route kernels over the fault view ``f`` (a :data:`VIEWS` tuple): the
+# walk of a pair into ``ws`` (``walk``) and the VC classes of that walk (``tops``); a paper
+# walk's are the walk loop's over its record's hop (faults/walkloop.py) and the record's
+# own classes (``FaultWalk.sim_tops``). They are chosen by the view's type when the caller
+# is compiled (:func:`view_engine`), so a run compiles the engine it uses and no other.
+
+
+@njit(cache=True)
+def _walk_table(f, src, dst):
+    """The table engines: the recomputed forwarding table, hop by hop."""
+    ws, rt = f.ft_ws, f.ft_rt
+    st, _, nsw = table_route(
+        f.ft_tab,
+        rt.port_peer,
+        rt.node_switch,
+        f.ft_stamp,
+        f.ft_i[FI_N_NODES],
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _walk_generic(f, src, dst):
+    """The generic rules (faults/generic.py) over the family's routing."""
+    fi, ws = f.ft_i, f.ft_ws
+    st, _, nsw = ft_walk_generic(
+        f.ft_rt,
+        fi[FI_RULE],
+        fi[FI_LOOK] != 0,
+        fi[FI_BUDGET],
+        fi[FI_TTL],
+        f.ft_stamp,
+        np.int64(1),
+        src,
+        -1,
+        dst,
+        ws[W_SW],
+        ws[W_PORT],
+        ws[W_HOW],
+        ws[W_GEN],
+    )
+    return st, nsw
+
+
+@njit(cache=True)
+def _tops_updown(f, nsw, V):
+    """Generic and table engines: up*/down* turn layers."""
+    ws = f.ft_ws
+    return turn_classes(
+        f.ft_rt.port_peer, f.ft_i[FI_N_NODES], f.ft_order, ws[W_SW], ws[W_PORT], nsw, ws[W_VCS]
+    )
+
+
+# The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
+# type names its engine (the simulator kernel takes it as its last group, None without
+# faults; the load bound and :meth:`FaultRouter.route` take it too).
+Faults = namedtuple("Faults", VIEW_FIELDS)
+Faults.__doc__ = "The fields of a fault view; the simulator kernel's last group."
+FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
+FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
+FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
+VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
+VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
+
+
+@dataclass(frozen=True)
+class ViewEngine:
+    """The whole-route kernels of an engine: ``walk(f, src, dst)`` -> ``(status,
+    switches)`` into the view's scratch, ``tops(f, nsw, V)`` -> the highest VC class of
+    that walk (-1: refused), the classes in ``ws[W_VCS]``."""
+
+    walk: object
+    tops: object
+
+
+GENERIC_VIEWS = {
+    FaultsGeneric: ViewEngine(_walk_generic, _tops_updown),
+    FaultsAdaptive: ViewEngine(_walk_generic, _tops_updown),
+    FaultsTable: ViewEngine(_walk_table, _tops_updown),
+}
+
+
+def view_engine(view_type) -> ViewEngine:
+    """The whole-route kernels of the engine whose view has type ``view_type``.
+
+    Parameters
+    ----------
+    view_type : type
+        A :data:`VIEWS` type.
+
+    Returns
+    -------
+    ViewEngine
+    """
+    if view_type in GENERIC_VIEWS:
+        return GENERIC_VIEWS[view_type]
+    return ViewEngine(sim_walk, walk_by_type(view_type).sim_tops)
+
+
+def _engine_walk(f, src, dst):
+    """The walk of the view's engine (resolved by type when compiled)."""
+
+
+def _engine_tops(f, nsw, V):
+    """The VC classes of the walk in the view's scratch (its engine's rule)."""
+
+
+@overload(_engine_walk, inline="always")
+def _ov_engine_walk(f, src, dst):
+    fn = view_engine(f.instance_class).walk
+    return lambda f, src, dst: fn(f, src, dst)
+
+
+@overload(_engine_tops, inline="always")
+def _ov_engine_tops(f, nsw, V):
+    fn = view_engine(f.instance_class).tops
+    return lambda f, nsw, V: fn(f, nsw, V)
+
+
+@njit(cache=True)
+def walk_pair(f, src, dst, V):
+    """The engine's walk of node ``src`` to ``dst`` on the view ``f`` into its scratch
+    (switches ``ws[W_SW]``, ports ``ws[W_PORT]``) and, with ``V`` > 0, the VC class of each
+    hop with ``V`` classes (``ws[W_VCS]``): ``(status, switches, highest class)``."""
+    st, nsw = _engine_walk(f, src, dst)
+    top = _engine_tops(f, nsw, V) if V > 0 and st == OK else -1
+    return st, nsw, top
+
+
+@njit(cache=True)
+def admit_route(f, V, src, dst):
+    """The route of ``src -> dst`` as its source evaluates it on the view ``f``:
+    ``(FS_ADMIT_*, switches)``, the switches in ``ws[W_SW]``, their ports in ``ws[W_PORT]``
+    and the VC class of each hop in ``ws[W_VCS]``. ``FS_ADMIT_UNROUTABLE``: the walk fails
+    or needs a class ``>= V``; ``FS_ADMIT_LIVELOCK``: it hit its hop limit."""
+    st, nsw = _engine_walk(f, src, dst)
+    if st != OK:
+        return (FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE), nsw
+    if V > 1 or f.ft_i[FI_LAYER1] != 0:
+        top = _engine_tops(f, nsw, V)
+        if top < 0 or top >= V:
+            return FS_ADMIT_UNROUTABLE, nsw
+    else:
+        f.ft_ws[W_VCS, :nsw] = 0
+    return FS_ADMIT_OK, nsw
+
+
+__all__ = [
+    "ENG_ADAPTIVE",
+    "ENG_GENERIC",
+    "ENG_NONE",
+    "ENG_TABLE",
+    "ENG_WALKS",
+    "FS_ADMIT_LIVELOCK",
+    "FS_ADMIT_OK",
+    "FS_ADMIT_UNROUTABLE",
+    "FaultRouter",
+    "Faults",
+    "VIEWS",
+    "ViewEngine",
+    "admit_route",
+    "fault_router",
+    "no_faults",
+    "view_engine",
+    "walk_pair",
+]
