@@ -36,6 +36,7 @@ __all__ = [
     "collect_less_while_compiling",
     "kept_folder",
     "lock_cache_saves",
+    "nrt_free",
     "roomy_compiles",
     "share_inline_copies",
     "source_key",
@@ -425,6 +426,44 @@ def compile_callees_by_type(dispatcher) -> bool:
 
     dispatcher_type.get_call_type = get_call_type
     return True
+
+
+def nrt_free(**options) -> dict:
+    """numba options of a function the simulator's kernels call: cached, without NRT.
+
+    The kernels compile without numba's reference counting (``_nrt=False``: the cycle
+    loop allocates nothing, and the atomic increments cost it 3x), and numba compiles a
+    callee with the flag of the caller that first needs it, but keeps one compiled copy
+    per signature, in the process and in the on-disk cache. So without these options the
+    copy every later process loads depended on which command compiled it first: the
+    kernel's (without NRT), or a Monte Carlo loop's, an explanation's or a Python call's
+    (with it, and 1.5x slower in the kernel: ``benchmarks/fault_engines_ab.py``). A
+    function given these options is compiled without NRT by every caller, the same
+    whatever the order; it must allocate nothing (numba refuses it otherwise) and return
+    no array (its caller would not own it). ``tests/sim/test_compile_only_what_runs.py``
+    checks that every function the kernels compile says so.
+
+    Parameters
+    ----------
+    **options
+        Further numba options (``inline="always"``, ...).
+
+    Returns
+    -------
+    dict
+        ``cache=True``, ``_nrt=False`` (where numba has the option) and ``options``.
+
+    Examples
+    --------
+    >>> from numba import njit
+    >>> twice = njit(**nrt_free())(lambda x: 2 * x)
+    >>> twice(21), twice.targetoptions.get("_nrt", False)
+    (42, False)
+    """
+    from numba.core.cpu import CPUTargetOptions
+
+    off = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+    return {"cache": True, **off, **options}
 
 
 #: Python stack slots (8 bytes each) that the frame around an outermost compilation claims

@@ -23,20 +23,33 @@ from fattree.compiling import watch
 _CHILD = r"""
 import json, sys
 from numba.core import event
-names = []
+names, inherits, nrt = [], [], []
 class L(event.Listener):
+    # numba compiles a callee with its caller's NRT flag unless the callee sets its own:
+    # a fattree function compiled inside a kernel without NRT must set it (nrt_free)
     def on_start(self, ev):
         d = ev.data["dispatcher"]
-        names.append(d.py_func.__module__ + "." + d.py_func.__qualname__)
+        name = d.py_func.__module__ + "." + d.py_func.__qualname__
+        names.append(name)
+        opts = d.targetoptions
+        own = "_nrt" in opts or opts.get("inline") == "always"
+        if nrt and not nrt[-1] and not own and name.startswith("fattree.") and "<locals>" not in name:
+            inherits.append(name)
+        nrt.append(opts.get("_nrt", nrt[-1] if nrt else True))
     def on_end(self, ev):
-        pass
+        nrt.pop()
 event.register("numba:compile", L())
 import fattree
 out = {}
 for label, kw in json.loads(sys.argv[1]):
     names.clear()
+    inherits.clear()
     r = fattree.simulate(kw.pop("spec"), **kw)
-    out[label] = {"names": sorted(set(names)), "compile_seconds": r.compile_seconds}
+    out[label] = {
+        "names": sorted(set(names)),
+        "inherits": sorted(set(inherits)),
+        "compile_seconds": r.compile_seconds,
+    }
 print(json.dumps(out))
 """
 
@@ -76,6 +89,9 @@ def test_each_kernel_compiles_only_its_own_fault_engine(tmp_path):
     run = {"spec": "kant:k=2,n=2", **_BASE}
     table = {**run, "fault_rate": 0.2, "fault_seed": 1, "algorithm": "shortest-table"}
     out = _compiled(tmp_path, [["free", run], ["table", table]])
+    # every function the kernels compile sets its own NRT flag (compiling.nrt_free): the
+    # copy numba caches is the same whichever caller compiles it first
+    assert out["free"]["inherits"] == [] and out["table"]["inherits"] == [], out
     # the fault-free kernel compiles no fault engine
     free = out["free"]["names"]
     assert "fattree.sim.kernel._run" in free and out["free"]["compile_seconds"] > 0

@@ -56,7 +56,7 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import AdaptiveAt, AdaptiveRule, _layer_step, adaptive_ports, adaptive_scratch
+from .generic import AdaptiveAt, AdaptiveRule, layer_step, adaptive_ports, adaptive_scratch
 from .hooks import FI_N_NODES, FI_TTL, OK, W_PORT, W_SW, W_VCS
 from .mikant import ft_rank, ft_vc, route_vcs
 from .records import FTDeadlockReport, shortest_cycle
@@ -214,7 +214,7 @@ def _adaptive_deps(ar, s, t, ad):
         for i in range(m):
             p = ad.out[i]
             w = port_peer[sw, p]
-            c2, d2 = _layer_step(ar.order, N, ar.layers, sw, w, cls, down)
+            c2, d2 = layer_step(ar.order, N, ar.layers, sw, w, cls, down)
             if c2 >= V:  # (never: a candidate's onward walk fits the layers)
                 continue
             c = (sw * R + p) * V + c2
@@ -624,7 +624,7 @@ def _adaptive_route(topo, g, s, t, a, b):
         m = adaptive_ports(ar, AdaptiveAt(sw, prev, h, t, cls, down), out, scr)
         for p in reversed(out[:m].tolist()):  # the first choice searched first
             w = int(topo.port_peer[sw, p])
-            c2, d2 = _layer_step(ar.order, N, layers, sw, w, cls, down)
+            c2, d2 = layer_step(ar.order, N, layers, sw, w, cls, down)
             c = (sw * R + p) * V + c2
             path = (sws + [sw], ports + [p])
             if w >= N:

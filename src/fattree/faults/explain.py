@@ -44,7 +44,7 @@ from .algorithms import RULE_ADAPTIVE, FTAlgorithm
 from .generic import HOW_ALT as G_ALT
 from .generic import HOW_MISROUTE as G_MISROUTE
 from .generic import HOW_NAMES as G_HOW_NAMES
-from .generic import AdaptiveAt, adaptive_ports, adaptive_scratch
+from .generic import AdaptiveAt, adaptive_ports, adaptive_scratch, hop_down
 from .gwalk import GenericRouter
 from .records import FTExplanation
 from .rules import one_vc_layered
@@ -541,7 +541,7 @@ def _adaptive_events(topo, g, sws, vcs, src, dst) -> list[dict]:
     out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
     events, prev, h0 = [], -1, 0 if src is None else 1
     for i, a in enumerate(sws.tolist()):
-        down = prev >= 0 and g.order[N + a] >= g.order[N + prev]
+        down = prev >= 0 and hop_down(g.order, N, prev, N + a)
         at = AdaptiveAt(a, prev, h0 + i, dst, vcs[i - 1] if i else 0, down)
         m = adaptive_ports(ar, at, out, scr)
         also = [f"{q} → {topo.vertex_label(int(topo.port_peer[a, q]))}" for q in out[1:m]]

@@ -29,6 +29,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..routing.kernel import route_ports
 from .algorithms import RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP
 from .hooks import DEAD_END, NO_RULE, OK, TTL
@@ -72,7 +73,7 @@ def spread_offset(dst, sw, m):
     return np.int64(x % np.uint64(m))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def route_length(rt, sw, dst, cap, buf):
     """Fault-free length (links, the ejection included) of the family's route from
     switch ``sw`` to node ``dst``; ``cap`` when it does not arrive within ``cap`` hops."""
@@ -90,7 +91,7 @@ def route_length(rt, sw, dst, cap, buf):
     return cap
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def candidates(rt, sw, dst, cap, cand, buf, dbuf):
     """Minimal output ports of ``sw`` towards ``dst`` in preference order (the routing's
     port first) into ``cand``; returns their number."""
@@ -127,7 +128,7 @@ def candidates(rt, sw, dst, cap, cand, buf, dbuf):
     return n
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf):
     """Lookahead: switch ``v`` (the far end of a candidate) has a healthy minimal port
     towards ``dst`` other than the one back to switch ``back``."""
@@ -142,7 +143,7 @@ def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf):
     return False
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _leads_on(rt, v, back, dst, cap, cand2, buf, dbuf):
     """Switch ``v`` has a minimal port towards ``dst`` other than the one back to switch
     ``back`` (static routing knowledge, no fault state): a misroute to ``v`` is not sent
@@ -156,7 +157,7 @@ def _leads_on(rt, v, back, dst, cap, cand2, buf, dbuf):
     return False
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, buf, dbuf):
     """Output port of switch ``sw`` for a packet to node ``dst`` under faults (-1: none).
 
@@ -246,7 +247,7 @@ def generic_scratch(topo) -> np.ndarray:
     return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def ft_walk_generic(
     rt,
     rule,
@@ -328,19 +329,25 @@ AdaptiveAt.__doc__ = (
 
 
 @njit(cache=True, inline="always")
-def _layer_step(order, N, V, s, w, cls, was_down):
+def hop_down(order, N, sw, w):
+    """Whether the hop from switch ``sw`` to vertex ``w`` goes down the up*/down*
+    orientation ``order`` (to a later rank): the one test of every turn-layer rule."""
+    return order[w] >= order[N + sw]
+
+
+@njit(cache=True, inline="always")
+def layer_step(order, N, V, s, w, cls, was_down):
     """The turn layer after the hop from switch ``s`` to vertex ``w`` (as
     :func:`turn_classes`): ``(cls, was_down)``, ``cls = V`` when the hop leaves the
     orientation; ``V = 0``: layers are not kept."""
     if V == 0 or w < N:
         return cls, was_down
-    a, b = order[N + s], order[w]
-    if a < 0 or b < 0:
+    if order[N + s] < 0 or order[w] < 0:
         return V, was_down
-    up = b < a
-    if up and was_down:
+    down = hop_down(order, N, s, w)
+    if was_down and not down:
         cls += 1
-    return cls, not up
+    return cls, down
 
 
 AdaptiveRule = namedtuple("AdaptiveRule", "rt look stamp cur ttl order layers memo")
@@ -365,7 +372,7 @@ def adaptive_memo(topo) -> np.ndarray:
     return np.zeros((S * R, topo.n_nodes), np.int32)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _minimal_port(ar, s, prev, hops, dst, scratch):
     """The ``minimal`` rule's port at switch ``s`` (came from ``prev``, ``hops`` links so
     far) towards ``dst``; -1: none."""
@@ -389,7 +396,7 @@ def _minimal_port(ar, s, prev, hops, dst, scratch):
     )
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _onward_walk(ar, v, prev, dst, was_down, scratch):
     """The ``minimal`` rule's walk from switch ``v`` (reached from ``prev``, by a hop
     down when ``was_down``) to ``dst`` as a memo word: delivered within ``ar.ttl`` links,
@@ -408,14 +415,11 @@ def _onward_walk(ar, v, prev, dst, was_down, scratch):
             if w != dst:
                 return word
             return word | _M_OK | (h << _M_LINKS) | (turns << _M_TURNS)
-        a, b = order[N + s], order[w]
-        if a < 0 or b < 0:
+        t2, d2 = layer_step(order, N, ar.ttl + 1, s, w, turns, was_down)
+        if t2 > ar.ttl:  # (the step's mark: the hop leaves the orientation)
             word |= _M_ORIENT
-        elif b < a:  # up: one layer more after a hop down
-            turns += was_down
-            was_down = False
         else:
-            was_down = True
+            turns, was_down = t2, d2
         prv = s
         s = w - N
     return word
@@ -429,7 +433,7 @@ def _delivers(ar, sw, p, w, hops, cls, dst, scratch):
     memo = ar.memo.shape[0] > 1
     word = ar.memo[row, dst] if memo else 0
     if word == 0:
-        down = ar.order[w] >= ar.order[ar.rt.n_nodes + sw]  # the hop in went down
+        down = hop_down(ar.order, ar.rt.n_nodes, sw, w)  # the hop in went down
         word = _onward_walk(ar, w - ar.rt.n_nodes, sw, dst, down, scratch)
         if memo:
             ar.memo[row, dst] = word
@@ -443,7 +447,7 @@ def adaptive_scratch(topo) -> np.ndarray:
     return np.empty(5 * (topo.max_ports + 1) + 4, np.int64)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def adaptive_ports(ar, at, out, scratch):
     """The ``adaptive`` rule's candidate ports at switch ``at.sw`` into ``out``; returns
     their number (0: none, the ``minimal`` rule has no port there).
@@ -507,7 +511,7 @@ def adaptive_ports(ar, at, out, scratch):
             scratch[3 * R1 : 4 * R1],
         ):
             continue
-        cls, _ = _layer_step(ar.order, N, ar.layers, sw, w, at.cls, at.was_down)
+        cls, _ = layer_step(ar.order, N, ar.layers, sw, w, at.cls, at.was_down)
         if ar.layers > 0 and cls >= ar.layers:
             continue
         if _delivers(ar, sw, p, w, at.hops + 1, cls, at.dst, scratch):
@@ -681,7 +685,7 @@ def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, d
     return -1
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
     """VC layer of each hop of a route under the up*/down* orientation ``order``: the
     class goes up by one at every down→up turn (a turn up*/down* forbids), so inside a
@@ -691,19 +695,12 @@ def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
     """
     cls = 0
     was_down = False
+    off = nsw + 1  # more layers than nsw hops can need: layer_step's mark for "left it"
     for i in range(nsw):
         sw = sws[i]
-        v = port_peer[sw, ports[i]]
-        if v < N:
-            classes[i] = cls
-            continue
-        a, b = order[N + sw], order[v]
-        if a < 0 or b < 0:
+        cls, was_down = layer_step(order, N, off, sw, port_peer[sw, ports[i]], cls, was_down)
+        if cls == off:
             return -1
-        up = b < a
-        if up and was_down:
-            cls += 1
-        was_down = not up
         classes[i] = cls
     return cls
 

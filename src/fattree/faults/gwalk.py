@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..errors import ParameterError, ResourceError
 from ..topology import Topology
 from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm
@@ -111,7 +112,7 @@ def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | 
     return table, order
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def table_route(table, port_peer, node_switch, stamp, N, src, start, dst, out_sw, out_port):
     """Follow a forwarding table from node ``src`` (or switch ``start``) to node ``dst``;
     returns (status, hops including both node links, switches)."""

@@ -15,6 +15,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..routing.shared import alg1_iparams, alg1_port
 from .hooks import (
     DEAD_END,
@@ -69,7 +70,7 @@ def digit(x, i, k):
     return (x // k**i) % k
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def tdigit(t, i, k, n):
     """Digit i of destination node t (i = n-1 is the port digit C_{n-1})."""
     return digit(t % k**n, i, k)
@@ -81,7 +82,7 @@ def healthy(s, p, link_index, stamp, cur):
     return e >= 0 and stamp[e] != cur
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _down_ports(k, wl, out):
     """Down x: first x != wl ascending, then x = wl (g1 / x2)."""
     c = 0
@@ -93,7 +94,7 @@ def _down_ports(k, wl, out):
     return c + 1
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _up_ports(k, straight, wl, out):
     """Up k+y, y != wl: straight up first, then ascending (g2 / x3 / d2)."""
     c = 0
@@ -107,7 +108,7 @@ def _up_ports(k, straight, wl, out):
     return c
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _cross_out(k, tn2, out):
     """Cross k+a, a != T_{n-2}, ascending (t1 / x1)."""
     c = 0
@@ -118,7 +119,7 @@ def _cross_out(k, tn2, out):
     return c
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _cross_back(k, tn2, w2, out):
     """Cross k+c, c != w2, A1's choice T_{n-2} first (t2 / x4)."""
     c = 0
@@ -132,7 +133,7 @@ def _cross_back(k, tn2, w2, out):
     return c
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
     """Allowed ports of one detour step at switch s, in preference order (docs/mikant-routing.md §3)."""
     K = k ** (n - 1)
@@ -172,7 +173,7 @@ def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
     return _cross_back(k, tn2, w2, out)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def first_healthy(ports, cnt, s, link_index, stamp, cur):
     for i in range(cnt):
         if healthy(s, ports[i], link_index, stamp, cur):
@@ -180,7 +181,7 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
     return -1
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _lookahead(w, kind, s, t, k, n, w2, wl, lw, N, seq, la):
     """Depth-first search of a fully healthy detour of this kind; ports into seq (``w``: the
     walk's inputs, a ``faults/walkloop.py`` ``WalkIn``).
@@ -292,7 +293,7 @@ def walk_budget(flags, n, extra):
     return 2 * n + extra if flags & ESCAPE else 0
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
     """One switch of a MiKANT fault-tolerant walk: the output port of switch ``s`` for
     destination node ``t``; returns ``(port, status)`` (port -1 and the failure status
@@ -437,13 +438,13 @@ def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
 # (docs/faults-deadlock.md; faults/cdg.py builds the channel dependency graph over them)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _cross_rank(n, g_src, straight):
     """Cross links: non-straight 0→1 < non-straight 1→0 < straight 0→1 < straight 1→0."""
     return n - 2 + (2 if straight else 0) + g_src
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def ft_rank(k, n, sw, port):
     """Rank of MiKANT channel (switch ``sw``, output ``port``); every Algorithm-1 route
     climbs it strictly: up from stage L: ``L``; cross links ``n-2 .. n+1``
@@ -459,7 +460,7 @@ def ft_rank(k, n, sw, port):
     return _cross_rank(n, gl // (n - 1), port - k == (sw % K) // k ** (n - 2))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
     """VC class of the hop out of MiKANT switch ``sw`` on ``out_port`` (the escape rule).
 
@@ -486,7 +487,7 @@ def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
     return c if c < n_vcs else -1
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
     """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
     :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
@@ -556,14 +557,14 @@ def _sim_setup(topo, flags) -> SimSetup:
     return SimSetup(k, n, ip, width, pp, np.zeros((4, 1), np.int64), budget)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _sim_tops(f, nsw, V):
     """The escape rule's classes of the walk in the scratch (:func:`route_vcs`)."""
     fi, ws = f.ft_i, f.ft_ws
     return route_vcs(fi[FI_K], fi[FI_N], ws[W_SW], ws[W_PORT], nsw, f.ft_pp, V, ws[W_VCS])
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _sim_class(f, sw, in_port, in_vc, out_port, hop, V):
     if V <= 1:
         return -1

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..errors import ParameterError
 from ..routing.shared import alg1_iparams, alg1_port
 from ..topology import FAMILIES, Topology
@@ -128,7 +129,7 @@ def cube_tables(topo: Topology) -> CubeTables:
     return CubeTables(k, n, codes, cpos, near, outer)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _pick(seed, pkt, s, count):
     """The paper's random tie-break, fixed by (seed, packet, switch): no shared stream."""
     h = mix(
@@ -138,7 +139,7 @@ def _pick(seed, pkt, s, count):
     return np.int64(h % np.uint64(count))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _cube_ports(c, target, base, k, rnd, seed, pkt, s, avoid, dims, out):
     """Cube ports of the dimensions where corner c differs from target, the route's first.
 
@@ -176,7 +177,7 @@ def _popc(x):
     return c
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     """One switch of a MiKANTC walk (004 Algorithm 1): the output port of switch ``s``
     for destination node ``t``; returns ``(port, status)`` (port -1 and the failure
@@ -490,14 +491,14 @@ def _of_view(f, src, dst):
     return wk, src * (2 * k**n) + dst
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _sim_tops(f, nsw, V):
     """One class (004's walk is deadlock-free on its own)."""
     f.ft_ws[W_VCS, :nsw] = 0
     return 0
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _sim_class(f, sw, in_port, in_vc, out_port, hop, V):
     return -1 if V <= 1 else 0
 

@@ -10,6 +10,7 @@ whatever the number of threads.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 import time
 from dataclasses import dataclass
 
@@ -118,33 +119,27 @@ def _ov_cut_off(wk, stamp, cur, s, t):
     return lambda wk, stamp, cur, s, t: stamp[s] == cur or stamp[t] == cur
 
 
+StudyRules = namedtuple("StudyRules", "rules flags looks budget ttl minimal root slevel")
+StudyRules.__doc__ = (
+    "What each algorithm of a study walks: its rule (-1: the family's paper walk), detour "
+    "flags and lookahead model (one entry per algorithm), the generic rules' misroute "
+    "budget and hop limit, whether the family's routing is minimal, the up*/down* root "
+    "and the switch levels."
+)
+StudyGraph = namedtuple("StudyGraph", "indptr nbr nbr_link scsr n_links pool_lo")
+StudyGraph.__doc__ = (
+    "The network the trials draw on: its CSR adjacency with link ids, the switches-only "
+    "CSR (the up*/down* orientation), the link count and the first link of the fault pool."
+)
+StudyOutcomes = namedtuple("StudyOutcomes", "succ length oracle_len ttl_count")
+StudyOutcomes.__doc__ = (
+    "The outcome of every trial: success (algorithm x trial, int8), path length, the "
+    "oracle's length (-1: disconnected) and the hop limits fired per algorithm."
+)
+
+
 @njit(cache=True, parallel=True)
-def _trials(
-    wk,
-    rt,
-    rules,
-    flags,
-    looks,
-    budget,
-    ttl,
-    minimal,
-    root,
-    slevel,
-    indptr,
-    nbr,
-    nbr_link,
-    scsr,
-    n_links,
-    pool_lo,
-    n_faults,
-    trials,
-    seed,
-    rate_idx,
-    succ,
-    length,
-    oracle_len,
-    ttl_count,
-):
+def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
     """The Monte Carlo loop of every family: per trial the draw of ``mcdraw.draw``, then
     per algorithm the family's paper walk (``rules[a] < 0``: ``wk``'s walk with detour
     flags ``flags[a]``), the generic per-hop kernel, or the table engines' outcome from
@@ -154,7 +149,11 @@ def _trials(
     routing's fault-free length is optimal: faults never shorten). On MiKANT, Algorithm 1
     is walked once per trial: when its route is healthy it is every detour algorithm's
     route (they act only at a faulty port of it), so they are not walked again. MiKANTC's
-    misroute draws are keyed by (rate index, trial)."""
+    misroute draws are keyed by (rate index, trial). ``sr``, ``sg``, ``out``: a
+    :class:`StudyRules`, a :class:`StudyGraph` and the :class:`StudyOutcomes` filled."""
+    rules, flags, looks, budget, ttl, minimal, root, slevel = sr
+    indptr, nbr, nbr_link, scsr, n_links, pool_lo = sg
+    succ, length, oracle_len, ttl_count = out
     N = rt.n_nodes
     node_switch = rt.node_switch
     V = indptr.shape[0] - 1
@@ -305,33 +304,11 @@ def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, *
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
     slevel = topo.switch_level.astype(np.int64)
 
+    sr = StudyRules(rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel)
+    sg = StudyGraph(indptr, nbr, nbr_link, scsr, topo.n_links, pool_lo)
+
     def run(ri, f, succ, length, olen, ttl):
-        _trials(
-            wk,
-            ctx.rt,
-            rules,
-            flags,
-            look,
-            ctx.budget,
-            ctx.ttl,
-            ctx.minimal,
-            root,
-            slevel,
-            indptr,
-            nbr,
-            nbr_link,
-            scsr,
-            topo.n_links,
-            pool_lo,
-            f,
-            trials,
-            seed,
-            ri,
-            succ,
-            length,
-            olen,
-            ttl,
-        )
+        _trials(wk, ctx.rt, sr, sg, f, trials, seed, ri, StudyOutcomes(succ, length, olen, ttl))
 
     return run
 

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
+from ..compiling import nrt_free
 from ..errors import ParameterError
 from .algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algorithms
 from .generic import (
@@ -297,7 +298,7 @@ def fault_router(
 # is compiled (:func:`view_engine`), so a run compiles the engine it uses and no other.
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _walk_table(f, src, dst):
     """The table engines: the recomputed forwarding table, hop by hop."""
     ws, rt = f.ft_ws, f.ft_rt
@@ -316,7 +317,7 @@ def _walk_table(f, src, dst):
     return st, nsw
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _walk_generic(f, src, dst):
     """The generic rules (faults/generic.py) over the family's routing."""
     fi, ws = f.ft_i, f.ft_ws
@@ -339,7 +340,7 @@ def _walk_generic(f, src, dst):
     return st, nsw
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _tops_updown(f, nsw, V):
     """Generic and table engines: up*/down* turn layers."""
     ws = f.ft_ws
@@ -424,7 +425,7 @@ def walk_pair(f, src, dst, V):
     return st, nsw, top
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def admit_route(f, V, src, dst):
     """The route of ``src -> dst`` as its source evaluates it on the view ``f``:
     ``(FS_ADMIT_*, switches)``, the switches in ``ws[W_SW]``, their ports in ``ws[W_PORT]``

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ..compiling import nrt_free
 from ..routing.shared import alg1_iparams
 from .hooks import (
     DEAD_END,
@@ -147,7 +148,7 @@ def walk_scratch(wk):
     return alg1_iparams(wk.k, wk.n), np.zeros((SCR_ROWS, max(2 * wk.k, ST_COLS)), np.int64)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def paper_walk(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
     """Route one packet: the walk's hop from switch to switch; returns (status, hops,
     switches recorded).
@@ -202,7 +203,7 @@ def paper_walk(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
         s = peer - N
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def pack_state(state):
     """The walk state as one header word, a byte a field: misroutes left, detour kind,
     step, plan length, then the rest of the lookahead plan (its first port is taken where
@@ -218,7 +219,7 @@ def pack_state(state):
     return w
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def unpack_state(w, state):
     """The walk state of header word ``w`` (:func:`pack_state`) into ``state``."""
     state[:] = 0
@@ -298,7 +299,7 @@ def _sim_in(f, src, dst):
     )
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def sim_walk(f, src, dst):
     """The walk of ``src -> dst`` into the simulator's view scratch (rows ``W_SW``,
     ``W_PORT``): ``(status, switches)``."""
@@ -319,7 +320,7 @@ def sim_walk_traced(f, src, dst, trace):
     return st, nsw
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
     """The walk's own hop at switch ``sw`` in the simulator, on the state in packet ``p``'s
     header (``pk[p, col_ft]``, updated; its source in ``pk[p, col_src]``)."""

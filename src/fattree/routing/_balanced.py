@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..errors import ParameterError
 from ._consts import IP_K, IP_N, IP_POW
 
@@ -232,7 +233,7 @@ def crossing_ranks(f: np.ndarray) -> tuple[np.ndarray, bool]:
     return uses, seen == len(indeg)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _balanced_root(iparams, base, g, y, t, c):
     """Intermediate root of a crossing y -> t in group g for destination digits c."""
     k = iparams[IP_K]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ._balanced import _balanced_root
 from ._consts import (
     IP_K,
@@ -32,7 +33,7 @@ from ._consts import (
 )
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _mix(x):
     """splitmix64 finaliser (x: uint64)."""
     x = x + np.uint64(0x9E3779B97F4A7C15)
@@ -41,14 +42,14 @@ def _mix(x):
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _pick(seed, pkt_key, level, count):
     """A choice in ``0..count-1`` fixed by (seed, packet, level): no shared RNG stream."""
     h = _mix(np.uint64(seed) ^ _mix(np.uint64(pkt_key) ^ _mix(np.uint64(level))))
     return np.int64(h % np.uint64(count))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _up_candidates(iparams, level, dst_c, src_c, pkt_key, out):
     """Up ports ``k+i`` for a packet leaving level ``level`` upwards, by policy.
 
@@ -82,7 +83,7 @@ def _up_candidates(iparams, level, dst_c, src_c, pkt_key, out):
     return k
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _down_or_eject(iparams, level, dst_c):
     """Down port at an ancestor: digit L-1 := T_{L-1}; at a leaf the port T_{n-1}."""
     k = iparams[IP_K]
@@ -128,13 +129,13 @@ def _clos_ports(iparams, sw, src, dst, pkt_key, out):
     return _up_candidates(iparams, lev, c, src % kn if src >= 0 else -1, pkt_key, out)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _emit(out, port):
     out[0] = port
     return 1
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _mikant_ports(iparams, sw, src, dst, pkt_key, out):
     """MiKANT: Algorithm 1 (docs/mikant-routing.md §2, 001's printing) with the up-port
     policy inside a group and Algorithm 1's crossing rule at stage n-2."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ._cdg import _find_cycle as find_cycle
 from ._consts import IP_K, IP_KN1, IP_N, IP_POLICY, IP_POW, POL_ALG1
 from ._load import _weight as pair_weight
@@ -56,7 +57,7 @@ def alg1_iparams(k, n):
     return ip
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def alg1_port(ip, sw, dst, out):
     """Algorithm 1's output port of MiKANT switch ``sw`` for node ``dst``: routing's
     ``alg1`` rule (``route_ports`` with code MiKANT), written to ``out[0]`` and returned."""

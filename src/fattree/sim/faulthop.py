@@ -22,6 +22,7 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
+from ..compiling import nrt_free
 from ..errors import ParameterError
 from ..faults.generic import (
     AdaptiveAt,
@@ -32,6 +33,8 @@ from ..faults.generic import (
     adaptive_ports,
     candidates,
     ft_hop,
+    hop_down,
+    layer_step,
 )
 from ..faults.hooks import (
     FI_BUDGET,
@@ -67,12 +70,12 @@ from .layout import PK_FT, PK_SRC
 ADAPTIVE_CANDIDATES = 25  # positions a word holds (first: < 32)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _port_table(f, pk, p, sw, in_port, vc, dst, hop, V):
     return np.int64(f.ft_tab[sw, dst])
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
     fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
     port_peer = rt.port_peer
@@ -103,7 +106,7 @@ def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
     return q
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
     """The ``adaptive`` rule's candidates at ``sw`` (faults/generic.py
     :func:`adaptive_ports`; ``minimal``'s port first) as one route word: the port alone
@@ -112,7 +115,7 @@ def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
     N = fi[FI_N_NODES]
     prev = np.int64(f.ft_rt.port_peer[sw, in_port] - N if hop > 0 else -1)
     layers = np.int64(V if V > 1 or fi[FI_LAYER1] != 0 else 0)
-    was_down = hop > 0 and not order[N + sw] < order[N + prev]
+    was_down = hop > 0 and hop_down(order, N, prev, N + sw)
     cls = np.int64(vc if hop > 0 else 0)
     at = AdaptiveAt(np.int64(sw), prev, np.int64(hop + 1), np.int64(dst), cls, was_down)
     ar = AdaptiveRule(
@@ -155,7 +158,7 @@ def _minimal_list(f, sw, dst):
     return n, lst
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def decode_route(f, word, sw, dst, out):
     """The candidate ports of route word ``word`` at ``sw`` for ``dst`` into ``out``: one
     port (``word >= 0``), none (-1), or the adaptive rule's first port, then the others
@@ -187,29 +190,16 @@ def decode_route(f, word, sw, dst, out):
     return k
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
     """Up*/down* turn layers: one class more after each down -> up turn."""
     if V <= 1:
         return -1
-    port_peer = f.ft_rt.port_peer
-    order = f.ft_order
-    N = f.ft_i[FI_N_NODES]
+    port_peer, order, N = f.ft_rt.port_peer, f.ft_order, f.ft_i[FI_N_NODES]
     cls = in_vc if hop > 0 else 0
-    v = port_peer[sw, out_port]
-    if v < N:
-        return cls
-    a = order[N + sw]
-    b = order[v]
-    if a < 0 or b < 0:
-        return -1
-    was_down = False
-    if hop > 0:
-        u = port_peer[sw, in_port]
-        was_down = not (a < order[u])
-    if b < a and was_down:
-        cls += 1
-    return cls if cls < V else -1
+    was_down = hop > 0 and hop_down(order, N, port_peer[sw, in_port] - N, N + sw)
+    c, _ = layer_step(order, N, V, sw, port_peer[sw, out_port], cls, was_down)
+    return c if c < V else -1
 
 
 # The per-hop kernels of the generic rules' engines (a paper walk's: ``sim_port`` and its

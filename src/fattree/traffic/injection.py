@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..errors import ParameterError
 from ..registry import Registry
 from ._options import Opt, split_spec, validate_options
@@ -207,7 +208,7 @@ def check_load(load) -> None:
         )
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def create_cycle(code, iparams, table, state, active_ids, t, seed, out):
     """Write the nodes creating a packet in cycle ``t`` into ``out``; return the count."""
     c = 0

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
 from ..errors import ParameterError
 from ..registry import Registry
 from ._options import Opt, split_spec, validate_options
@@ -124,7 +125,7 @@ class Traffic:
         return self.name + (":" + opts if opts else "")
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def dest(code, iparams, fparams, table, n, src, seq, seed):
     """Destination of the ``seq``-th packet of ``src`` (a pure function of its inputs)."""
     if code == T_TABLE:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..compiling import nrt_free
+
 M64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _C1 = 0xBF58476D1CE4E5B9
@@ -45,7 +47,7 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def hash3(seed, stream, a, b):
     """64-bit hash of four non-negative integers (a uint64)."""
     x = _mix(np.uint64(seed) + np.uint64(_GOLDEN))
@@ -75,13 +77,13 @@ def hash_tail(prefix, b):
     return _mix((prefix ^ np.uint64(b)) + np.uint64(_GOLDEN))
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def bernoulli(seed, stream, a, b, thr):
     """True with probability ``thr / 2**62`` (``thr`` from :func:`threshold`)."""
     return np.int64(hash3(seed, stream, a, b) >> np.uint64(2)) < thr
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def randint(seed, stream, a, b, n):
     """An integer uniform on ``0..n-1`` (modulo bias below ``n / 2**64``)."""
     return np.int64(hash3(seed, stream, a, b) % np.uint64(n))

@@ -34,6 +34,7 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
+from ...compiling import nrt_free
 from ..closedloop import CI_DONE, CI_NEV, CI_NHP, CI_NOPS, CI_NWAKE, CI_NWORK, advance
 from ..closedloop import _dest, _take  # the engine's own steps
 from ..closedloop import delivered, low, tail_left
@@ -83,7 +84,7 @@ def bcl(w, R0: int, R: int) -> Bcl:
 # ---------------------------------------------------------------------- the steps
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _source(b, nnext, nvis, t):
     w = b.w
     b.c[BC_QUEUED] += advance(w, t)
@@ -96,7 +97,7 @@ def _source(b, nnext, nvis, t):
     w.ci[CI_NWAKE] = 0
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _btake(b, n, pid):
     w = b.w
     d, ct = _dest(w, n)
@@ -105,13 +106,13 @@ def _btake(b, n, pid):
     return d, ct
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _bnext(b, n):
     w = b.w
     return NEVER if w.mq_head[n] >= w.mq_tail[n] else 0
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _bflit_in(b, n, pid, tail, t):
     w = b.w
     w.inj_flits[n] += 1
@@ -119,18 +120,18 @@ def _bflit_in(b, n, pid, tail, t):
         tail_left(w, w.pkt_op[pid], t)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _bport(b, s, o):
     b.w.port_flits[s * b.c[BC_R0] + o] += 1
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _bdelivered(b, pid, t):
     w = b.w
     delivered(w, w.pkt_op[pid], t)
 
 
-@njit(cache=True)
+@njit(**nrt_free())
 def _bdone(b, nfree, pool):
     w = b.w
     if w.ci[CI_DONE] == w.ci[CI_NOPS]:
