@@ -20,6 +20,13 @@ figures each case returns). Cases:
 * ``cdg-generic``: ``ft_deadlock`` on kant:k=4,n=3, ``detour`` and ``adaptive``, 10 %
   faults, 2 VCs (10 fault sets);
 * ``mc``: the Monte Carlo of mikant:k=3,n=3, every algorithm, 20,000 trials x 5 rates.
+
+``--order`` measures instead whether the simulator's speed depends on which command
+compiled the fault walk first (numba compiles a callee with the reference-counting flag
+of its caller and caches one copy): on one tree (``--tree``, default this checkout), two
+empty numba caches, one filled by a route and a Monte Carlo study of MiKANT's walk before
+the first simulation, the other by the simulation first; then ``sim-walk`` on each,
+interleaved, and the size of each cached simulator kernel.
 """
 
 from __future__ import annotations
@@ -33,6 +40,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+PRIME = r"""
+import fattree
+from fattree.faults.links import random_faults
+from fattree.faults.montecarlo import evaluate
+from fattree.faults.view import fault_router
+t = fattree.build("mikant:k=4,n=3")
+fault_router(t, "escape", random_faults(t, 0.1, seed=1)).route(0, 5, 2)
+evaluate(t, "all", [0.1], 100, seed=0)
+"""
 
 CASE = r"""
 import hashlib, json, sys, time
@@ -94,8 +111,10 @@ print(json.dumps({"cpu": cpu, "digest": digest}))
 CASES = ("sim-walk", "sim-generic", "sim-adaptive", "sim-free", "cdg-walk", "cdg-generic", "mc")
 
 
-def run_case(tree: Path, case: str) -> dict:
+def run_case(tree: Path, case: str, cache: str | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), NUMBA_NUM_THREADS="1")
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
     out = subprocess.run(
         [sys.executable, "-c", CASE, case], env=env, capture_output=True, text=True
     )
@@ -109,7 +128,12 @@ def main() -> None:
     ap.add_argument("--rev", default="HEAD~1", help="the old revision (default HEAD~1)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default=",".join(CASES), help="comma-separated cases")
+    ap.add_argument("--order", action="store_true", help="compile order against speed")
+    ap.add_argument("--tree", default=str(ROOT), help="with --order: the source tree")
     args = ap.parse_args()
+    if args.order:
+        compile_order(Path(args.tree), args.rounds)
+        return
     cases = [c.strip() for c in args.only.split(",") if c.strip()]
     bad = [c for c in cases if c not in CASES]
     if bad:
@@ -141,6 +165,25 @@ def main() -> None:
             subprocess.run(
                 ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=True
             )
+
+
+def compile_order(tree: Path, rounds: int) -> None:
+    """The simulator's speed after two compile orders (``--order``)."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), NUMBA_NUM_THREADS="1")
+    with tempfile.TemporaryDirectory() as tmp:
+        caches = {"route first": f"{tmp}/a", "simulate first": f"{tmp}/b"}
+        env["NUMBA_CACHE_DIR"] = caches["route first"]
+        subprocess.run([sys.executable, "-c", PRIME], env=env, check=True)
+        for cache in caches.values():  # compiles the simulator (after PRIME in the first)
+            run_case(tree, "sim-walk", cache)
+        best = dict.fromkeys(caches, float("inf"))
+        for r in range(rounds):
+            for name in caches if r % 2 == 0 else reversed(caches):
+                best[name] = min(best[name], run_case(tree, "sim-walk", caches[name])["cpu"])
+        print(f"{tree}: sim-walk, best CPU seconds of {rounds} interleaved runs")
+        for name, cache in caches.items():
+            size = sum(p.stat().st_size for p in Path(cache).glob("sim_*/kernel._run-*.nbc"))
+            print(f"  {name:15s} {best[name]:7.3f} s   cached kernel {size:,} bytes")
 
 
 if __name__ == "__main__":

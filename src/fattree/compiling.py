@@ -455,10 +455,9 @@ def nrt_free(**options) -> dict:
 
     Examples
     --------
-    >>> from numba import njit
-    >>> twice = njit(**nrt_free())(lambda x: 2 * x)
-    >>> twice(21), twice.targetoptions.get("_nrt", False)
-    (42, False)
+    >>> opts = nrt_free(inline="always")  # e.g. @njit(**nrt_free()) on a kernel's callee
+    >>> opts["cache"], opts.get("_nrt", False), opts["inline"]
+    (True, False, 'always')
     """
     from numba.core.cpu import CPUTargetOptions
 
