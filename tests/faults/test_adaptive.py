@@ -31,6 +31,7 @@ from fattree.faults.generic import (
 from fattree.faults.gwalk import GenericRouter
 from fattree.faults.links import random_faults
 from fattree.faults.mikant import OK
+from fattree.faults.view import adaptive_rule, fault_router
 
 
 def _minimal_walk(g, sw, prev, hops, dst, scr):
@@ -83,7 +84,7 @@ def test_candidates_are_the_rule_read_literally(spec):
     mask = random_faults(topo, 0.12, 5, switch_only=True)
     g = GenericRouter(topo, FT_ALGORITHMS.get("adaptive"), mask)
     out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
-    ar = g.adaptive_rule(layers=0)
+    ar = adaptive_rule(fault_router(topo, "adaptive", mask).view(), 0)
     N, checked, several = topo.n_nodes, 0, 0
     for s in range(N):
         for t in range(N):
@@ -208,7 +209,6 @@ def test_route_word_holds_the_candidates(spec):
     """The head's route word (``fault_port``, int32 in the FIFO state) gives back, through
     ``fault_ports``, exactly the rule's candidates, first choice first: also with 32
     ports a switch, beyond what a mask of ports would fit in."""
-    from fattree.faults.view import fault_router
     from fattree.sim.faulthop import fault_port, fault_ports
     from fattree.sim.layout import PK_COLS, PK_FT, PK_SRC
 
@@ -231,7 +231,7 @@ def test_route_word_holds_the_candidates(spec):
         assert np.int32(word) == word  # fits the FIFO state
         n = fault_ports(view, word, sw, t, got)
         at = AdaptiveAt(sw, -1, 1, t, 0, False)
-        m = adaptive_ports(g.adaptive_rule(layers=1 if "kant" in spec else 0), at, out, scr)
+        m = adaptive_ports(adaptive_rule(fr.view(), 1 if "kant" in spec else 0), at, out, scr)
         assert got[0] == ports[0] and sorted(got[:n].tolist()) == sorted(out[:m].tolist())
         several += n > 1
     assert several > 10

@@ -56,7 +56,7 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import AdaptiveAt, AdaptiveRule, layer_step, adaptive_ports, adaptive_scratch
+from .generic import AdaptiveAt, layer_step, adaptive_ports, adaptive_scratch
 from .hooks import FI_N_NODES, FI_TTL, OK, W_PORT, W_SW, W_VCS
 from .mikant import ft_rank, ft_vc, route_vcs
 from .records import FTDeadlockReport, shortest_cycle
@@ -67,8 +67,8 @@ from .view import (
     FaultsAdaptive,
     _engine_tops,
     _engine_walk,
+    adaptive_rule,
     fault_router,
-    walk_pair,
 )
 from .walkloop import sim_walk_traced, walk_route
 from .walks import walk_of
@@ -398,21 +398,12 @@ def ft_dependency_graph(
     )
 
 
-def _adaptive_rule(fr, layers: int) -> AdaptiveRule:
-    """The adaptive rule of the fault view's router (its memo of onward walks: ``ft_tab``)."""
-    look = fr.model == "lookahead"
-    ttl = np.int64(fr.ft_i[FI_TTL])
-    return AdaptiveRule(
-        fr.ft_rt, look, fr.ft_stamp, np.int64(1), ttl, fr.ft_order, np.int64(layers), fr.ft_tab
-    )
-
-
 def _adaptive(topo, fr, gr, layers: int):
     S, R = topo.port_peer.shape
     V = max(layers, 1)
     hops = int(fr.ft_i[FI_TTL]) + 2
     return Adaptive(
-        _adaptive_rule(fr, layers),
+        adaptive_rule(fr.view(), layers),
         gr.wit,
         gr.used,
         np.zeros((S * R * V, hops), np.int64),
@@ -573,16 +564,6 @@ def _report(g: FTDependencyGraph) -> FTDeadlockReport:
     return rep
 
 
-def _route(fr, s: int, t: int, vcs: int = 0):
-    """The engine's route of node ``s`` to ``t``: (switches, ports, VC class of each hop
-    with ``vcs`` classes, or None without)."""
-    ws = fr.ft_ws.copy()
-    st, nsw, _ = walk_pair(fr.view(ws), s, t, vcs)
-    nport = nsw if st == OK else max(nsw - 1, 0)
-    classes = ws[W_VCS, :nport].tolist() if vcs else None
-    return ws[W_SW, :nsw].tolist(), ws[W_PORT, :nport].tolist(), classes
-
-
 def _witness(g: FTDependencyGraph, a: int, b: int) -> dict:
     """The first route creating the dependency ``a -> b``, as the report lists it."""
     topo, V = g.topo, g.vcs
@@ -592,7 +573,7 @@ def _witness(g: FTDependencyGraph, a: int, b: int) -> dict:
         sws, ports, note = _adaptive_route(topo, g, s, t, a, b)
         classes = None
     else:
-        sws, ports, classes = _route(g.router, s, t, max(V, 2) if g.vc_rule == "escape" else 0)
+        _, sws, ports, classes = g.router.path(s, t, max(V, 2) if g.vc_rule == "escape" else 0)
     path = [topo.node_label(s)] + [topo.switch_label(int(x)) for x in sws] + [topo.node_label(t)]
     out = {
         "dependency": f"{channel_label(topo, a, V)} ⇒ {channel_label(topo, b, V)}",
@@ -615,7 +596,7 @@ def _adaptive_route(topo, g, s, t, a, b):
     when the search gives up (``WITNESS_SEARCH`` states)."""
     N, R, V, layers = topo.n_nodes, topo.max_ports, g.vcs, g.layers
     out, scr = np.zeros(R + 1, np.int64), adaptive_scratch(topo)
-    ar = _adaptive_rule(g.router, layers)
+    ar = adaptive_rule(g.router.view(), layers)
     todo = [(int(topo.node_switch[s]), -1, 1, 0, False, -1, False, [], [])]
     for _ in range(WITNESS_SEARCH):
         if not todo:
@@ -631,7 +612,7 @@ def _adaptive_route(topo, g, s, t, a, b):
                 todo.append((w - N, sw, h + 1, c2, d2, c, hit or (c_in, c) == (a, b), *path))
             elif w == t and (hit or (c_in, c) == (a, b)):
                 return *path, None
-    sws, ports, _ = _route(g.router, s, t)
+    _, sws, ports, _ = g.router.path(s, t)
     return sws, ports, "the pair's first-choice route: its alternative through it not searched"
 
 

@@ -536,12 +536,15 @@ def explain_generic(
 def _adaptive_events(topo, g, sws, vcs, src, dst) -> list[dict]:
     """Where ``adaptive`` offers the simulator's allocator more than its first choice
     (:func:`fattree.faults.generic.adaptive_ports`; the turn layers of one VC)."""
+    from .view import adaptive_rule, fault_router
+
     N = topo.n_nodes
-    ar = g.adaptive_rule(1 if one_vc_layered(topo.family) else 0)
+    fr = fault_router(topo, g.alg.name, g.faulty, model=g.model)
+    ar = adaptive_rule(fr.view(), 1 if one_vc_layered(topo.family) else 0)
     out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
     events, prev, h0 = [], -1, 0 if src is None else 1
     for i, a in enumerate(sws.tolist()):
-        down = prev >= 0 and hop_down(g.order, N, prev, N + a)
+        down = prev >= 0 and hop_down(ar.order, N, prev, N + a)
         at = AdaptiveAt(a, prev, h0 + i, dst, vcs[i - 1] if i else 0, down)
         m = adaptive_ports(ar, at, out, scr)
         also = [f"{q} → {topo.vertex_label(int(topo.port_peer[a, q]))}" for q in out[1:m]]

@@ -442,9 +442,15 @@ def _delivers(ar, sw, p, w, hops, cls, dst, scratch):
     return ar.layers == 0 or (not word & _M_ORIENT and cls + (word >> _M_TURNS) < ar.layers)
 
 
+ADAPTIVE_SCRATCH = 5  # adaptive_ports' scratch: 5 (R + 1) + 5 int64 entries
+
+
 def adaptive_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`adaptive_ports` on ``topo``: ``5 (R + 1) + 4`` int64."""
-    return np.empty(5 * (topo.max_ports + 1) + 4, np.int64)
+    """The scratch of :func:`adaptive_ports` on ``topo``: ``5 (R + 1) + 5`` int64; after
+    a call with two or more candidates its last ``R + 2`` entries hold the switch's
+    minimal ports in preference order, then their number (the simulator's route word
+    reads both)."""
+    return np.empty(ADAPTIVE_SCRATCH * (topo.max_ports + 1) + ADAPTIVE_SCRATCH, np.int64)
 
 
 @njit(**nrt_free())
@@ -464,11 +470,9 @@ def adaptive_ports(ar, at, out, scratch):
     Examples
     --------
     >>> import fattree, numpy as np
-    >>> from fattree.faults.gwalk import GenericRouter
-    >>> from fattree.faults.algorithms import FT_ALGORITHMS
+    >>> from fattree.faults.view import adaptive_rule, fault_router
     >>> t = fattree.build("kant:k=2,n=3")
-    >>> g = GenericRouter(t, FT_ALGORITHMS.get("adaptive"), np.zeros(t.n_links, bool))
-    >>> ar = g.adaptive_rule(layers=0)
+    >>> ar = adaptive_rule(fault_router(t, "adaptive", np.zeros(t.n_links, bool)).view(), 0)
     >>> at = AdaptiveAt(int(t.node_switch[0]), -1, 1, 7, 0, False)
     >>> out, scr = np.empty(t.max_ports + 1, np.int64), adaptive_scratch(t)
     >>> n = adaptive_ports(ar, at, out, scr)
@@ -489,6 +493,7 @@ def adaptive_ports(ar, at, out, scratch):
     if first < 0 or at.hops >= ar.ttl:
         return 0
     n = candidates(rt, sw, at.dst, ar.ttl, lst, scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1])
+    scratch[5 * R1 + 4] = n
     out[0] = first
     m = 1
     for i in range(n):

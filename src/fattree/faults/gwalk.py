@@ -178,7 +178,6 @@ class GenericRouter:
         self.cap = self.ctx.ttl + 2
         self.table = None
         self.order = None
-        self._memo = None  # adaptive's memo of onward walks, made on first use
         if alg.rule in TABLE_RULES:
             self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
         elif alg.rule >= 0:
@@ -188,22 +187,6 @@ class GenericRouter:
     @property
     def is_table(self) -> bool:
         return self.table is not None
-
-    def adaptive_rule(self, layers: int = 0, memo=None):
-        """The :class:`~fattree.faults.generic.AdaptiveRule` of this fault set: ``layers``
-        up*/down* turn layers checked (0: none), ``memo`` of the onward walks (default:
-        this router's own, :func:`~fattree.faults.generic.adaptive_memo`)."""
-        from .generic import AdaptiveRule, adaptive_memo
-
-        if memo is None:
-            if self._memo is None:
-                self._memo = adaptive_memo(self.topo)
-            memo = self._memo
-        look = self.model == "lookahead"
-        return AdaptiveRule(
-            self.ctx.rt, look, self.stamp, np.int64(1), np.int64(self.ctx.ttl), self.order,
-            np.int64(layers), memo,
-        )  # fmt: skip
 
     def route(self, src: int | None, dst: int, start: int | None = None):
         """(status, hops, switches, ports, how per port) of one route."""

@@ -32,12 +32,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
+from numba.extending import overload, register_jitable
 
 from ..compiling import nrt_free
 from ..errors import ParameterError
 from .algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algorithms
 from .generic import (
+    ADAPTIVE_SCRATCH,
+    AdaptiveRule,
     RouteContext,
     adaptive_memo,
     ft_walk_generic,
@@ -136,6 +138,24 @@ class FaultRouter:
         if adm != FS_ADMIT_OK:
             return int(adm), [], []
         return int(adm), ws[W_PORT, :nsw].tolist(), ws[W_VCS, :nsw].tolist()
+
+    def path(self, src: int, dst: int, vcs: int = 0):
+        """The engine's walk of node ``src`` to ``dst``, whatever its outcome (unlike
+        :meth:`route`): ``(status, switches, ports, VC class of each hop with vcs classes
+        or None without)``. For reports (a dependency's witness route).
+
+        Examples
+        --------
+        >>> import fattree, numpy as np
+        >>> t = fattree.build("mikant:k=2,n=2")
+        >>> fault_router(t, "gns", np.zeros(t.n_links, bool)).path(0, 5, vcs=2)
+        (0, [0, 3], [3, 0], [0, 0])
+        """
+        ws = self.ft_ws.copy()
+        st, nsw, _ = walk_pair(self.view(ws), int(src), int(dst), int(vcs))
+        nport = nsw if st == OK else max(nsw - 1, 0)
+        classes = ws[W_VCS, :nport].tolist() if vcs else None
+        return int(st), ws[W_SW, :nsw].tolist(), ws[W_PORT, :nport].tolist(), classes
 
     def view(self, ws: np.ndarray | None = None):
         """The fault view of this router (a :data:`VIEWS` tuple, its type names the
@@ -280,7 +300,7 @@ def fault_router(
         if g.is_table:
             tab = np.ascontiguousarray(g.table, np.int32)
         order = np.ascontiguousarray(g.order, np.int64)
-        width = max(g.ctx.ttl + 2, 5 * (R + 1) + 4)  # adaptive_scratch
+        width = max(g.ctx.ttl + 2, ADAPTIVE_SCRATCH * (R + 2))  # adaptive_scratch
         ip = np.zeros(0, np.int64)
     fi[FI_ENG] = eng
     ws = np.zeros((W_ROWS, width), np.int64)
@@ -296,6 +316,28 @@ def fault_router(
 # walk's are the walk loop's over its record's hop (faults/walkloop.py) and the record's
 # own classes (``FaultWalk.sim_tops``). They are chosen by the view's type when the caller
 # is compiled (:func:`view_engine`), so a run compiles the engine it uses and no other.
+
+
+@register_jitable(**nrt_free())
+def adaptive_rule(f, layers):
+    """The :class:`~fattree.faults.generic.AdaptiveRule` of the fault view ``f`` of an
+    ``adaptive`` router (its memo of onward walks: ``ft_tab``), checking ``layers``
+    up*/down* turn layers (0: none). Called from Python and from numba code alike.
+
+    Examples
+    --------
+    >>> import fattree, numpy as np
+    >>> t = fattree.build("kant:k=2,n=3")
+    >>> fr = fault_router(t, "adaptive", np.zeros(t.n_links, bool))
+    >>> ar = adaptive_rule(fr.view(), 0)
+    >>> bool(ar.look), int(ar.ttl) == int(fr.ft_i[FI_TTL]), ar.memo is fr.ft_tab
+    (False, True, True)
+    """
+    fi = f.ft_i
+    return AdaptiveRule(
+        f.ft_rt, fi[FI_LOOK] != 0, f.ft_stamp, np.int64(1), fi[FI_TTL], f.ft_order,
+        np.int64(layers), f.ft_tab,
+    )  # fmt: skip
 
 
 @njit(**nrt_free())
@@ -456,6 +498,7 @@ __all__ = [
     "Faults",
     "VIEWS",
     "ViewEngine",
+    "adaptive_rule",
     "admit_route",
     "fault_router",
     "no_faults",

@@ -26,7 +26,6 @@ from ..compiling import nrt_free
 from ..errors import ParameterError
 from ..faults.generic import (
     AdaptiveAt,
-    AdaptiveRule,
     S_BUDGET,
     S_HOPS,
     S_PREV,
@@ -57,6 +56,7 @@ from ..faults.view import (
     FaultsAdaptive,
     FaultsGeneric,
     FaultsTable,
+    adaptive_rule,
     admit_route,
 )
 from ..faults.walkloop import sim_port
@@ -66,7 +66,8 @@ from .layout import PK_FT, PK_SRC
 # The adaptive rule's candidates of a head are kept in its FS_ROUTE word (int32, evaluated
 # once per switch like every fault engine's port): -2 - (mask << 5 | first), bits and
 # first the ports themselves on switches of at most 25 ports, else positions in the
-# switch's list of minimal ports (faults/generic.py candidates, recomputed to read it)
+# switch's list of minimal ports (faults/generic.py candidates, recomputed where the word
+# is read)
 ADAPTIVE_CANDIDATES = 25  # positions a word holds (first: < 32)
 
 
@@ -118,11 +119,8 @@ def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
     was_down = hop > 0 and hop_down(order, N, prev, N + sw)
     cls = np.int64(vc if hop > 0 else 0)
     at = AdaptiveAt(np.int64(sw), prev, np.int64(hop + 1), np.int64(dst), cls, was_down)
-    ar = AdaptiveRule(
-        f.ft_rt, fi[FI_LOOK] != 0, f.ft_stamp, np.int64(1), fi[FI_TTL], order, layers, f.ft_tab
-    )
     out = ws[W_HOW]
-    m = adaptive_ports(ar, at, out, ws[W_GEN])
+    m = adaptive_ports(adaptive_rule(f, layers), at, out, ws[W_GEN])
     if m == 0:
         return -1
     first = out[0]
@@ -133,7 +131,10 @@ def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
         for i in range(1, m):
             word |= np.int64(1) << (out[i] + 5)
         return -2 - word
-    n, lst = _minimal_list(f, sw, dst)
+    # the switch's minimal ports, as adaptive_ports left them in its scratch
+    g = ws[W_GEN]
+    R1 = f.ft_rt.port_peer.shape[1] + 1
+    n, lst = g[5 * R1 + 4], g[4 * R1 + 4 : 5 * R1 + 4]
     word = np.int64(-1)
     for j in range(min(n, 32)):
         if lst[j] == first:
