@@ -1,7 +1,7 @@
 """One fault-tolerant route, explained hop by hop (``fattree route ... --faults``).
 
 The walk kernels record, per switch, how its output port was chosen (``trace`` of
-:func:`fattree.faults.walkloop.paper_walk`); this module turns that record
+:func:`fattree.faults.walkloop.walk_loop`); this module turns that record
 into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
 could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
 cube multipath) and why a route failed. The generic rules' walk (the family's routing,

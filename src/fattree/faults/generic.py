@@ -32,7 +32,18 @@ from numba import njit
 from ..compiling import nrt_free
 from ..routing.kernel import route_ports
 from .algorithms import RULE_DETOUR, RULE_MINIMAL, RULE_SHORTEST_T, RULE_SP
-from .hooks import DEAD_END, NO_RULE, OK, TTL
+from .hooks import (
+    DEAD_END,
+    FI_BUDGET,
+    FI_RULE,
+    FI_TTL,
+    LOOP_ENGINES,
+    NO_RULE,
+    OK,
+    VIEW_FIELDS,
+    LoopEngine,
+)
+from .walkloop import SCR_ROWS, ST_BUDGET, ST_COLS, record_hop
 
 # how a port was chosen (state[3] after ft_hop; the trace of explain)
 HOW_DEFAULT = 0  # the family's routing port
@@ -241,80 +252,79 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
     return -1
 
 
-def generic_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`ft_walk_generic` on ``topo``: ``4 (R + 1) + 4`` int64
-    entries, R the ports per switch (allocate once, reuse for every walk)."""
-    return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
+# ---------------------------------------------------------------------------------------
+# The generic rules in the walk loop (faults/walkloop.py walk_loop), which routes a packet
+# with ft_hop from switch to switch for every consumer: the Monte Carlo loop, the fault
+# view's whole routes (the simulator's admission, the dependency graph, the load bound)
+# and GenericRouter (route --faults, the explanation).
+
+GenericWalk = namedtuple("GenericWalk", "k rt rule budget ttl")
+GenericWalk.__doc__ = (
+    "The generic rules' context in the walk loop: ``k`` 0 (no Algorithm-1 ports row), "
+    "the routing context, the rule (``RULE_*``), the misroute budget and the hop limit."
+)
+FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
+FaultsGeneric.__doc__ = "The simulator's fault view of the generic rules (faults/view.py)."
+FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
+FaultsAdaptive.__doc__ = "The fault view of ``adaptive`` (its own: compiled apart)."
+
+
+@njit(cache=True, inline="always")
+def _begin(wk, flags, src):
+    """Nodes, hop limit, misroutes and the switch of node ``src`` (-1: none)."""
+    rt = wk.rt
+    return rt.n_nodes, wk.ttl, wk.budget, rt.node_switch[src] if src >= 0 else np.int64(-1)
 
 
 @njit(**nrt_free())
-def ft_walk_generic(
-    rt,
-    rule,
-    lookahead,
-    budget,
-    ttl,
-    stamp,
-    cur,
-    src,
-    start,
-    dst,
-    out_sw,
-    out_port,
-    out_how,
-    scratch,
-):
-    """Route one packet hop by hop with :func:`ft_hop`; returns (status, hops, switches).
+def generic_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    """The generic rules at switch ``s`` in the walk loop: :func:`ft_hop` on the loop's
+    state (misroutes left: ``state[ST_BUDGET]``), its scratch in rows 0-4 of ``extra``
+    (``R + 1`` entries each); records ``HOW_*`` in ``trace``. ``(port, status)``."""
+    R1 = w.port_peer.shape[1] + 1
+    gs = extra[4, :4]
+    gs[S_BUDGET], gs[S_PREV], gs[S_HOPS] = state[ST_BUDGET], prev, hops
+    p = ft_hop(
+        wk.rt,
+        wk.rule,
+        w.look,
+        w.stamp,
+        w.cur,
+        s,
+        t,
+        gs,
+        wk.ttl,
+        extra[0, :R1],
+        extra[1, :R1],
+        extra[2, :R1],
+        extra[3, :R1],
+    )
+    state[ST_BUDGET] = gs[S_BUDGET]
+    if p < 0:
+        record_hop(trace, nsw, -1, 0, -1, -1)
+        return -1, (NO_RULE if wk.rule != RULE_DETOUR or gs[S_BUDGET] > 0 else DEAD_END)
+    record_hop(trace, nsw, gs[S_HOW], 0, -1, -1)
+    return p, OK
 
-    ``src >= 0`` starts at that node (its node link counts as a hop; faulty: ``NO_RULE``),
-    else at switch ``start``. Hops count links, both node links included. ``out_sw``,
-    ``out_port`` and ``out_how`` receive each visited switch, its port and ``HOW_*``;
-    ``scratch`` (:func:`generic_scratch`, ``4 (R + 1) + 4`` int64 entries) makes the walk
-    allocation-free (the Monte Carlo loop and the simulator's cycle loop reuse theirs).
-    """
-    port_peer = rt.port_peer
-    N = rt.n_nodes
-    R = port_peer.shape[1]
-    cand = scratch[0 : R + 1]
-    cand2 = scratch[R + 1 : 2 * (R + 1)]
-    buf = scratch[2 * (R + 1) : 3 * (R + 1)]
-    dbuf = scratch[3 * (R + 1) : 4 * (R + 1)]
-    state = scratch[4 * (R + 1) :]
-    state[S_BUDGET] = budget
-    state[S_PREV] = -1
-    state[S_HOW] = 0
-    hops = 0
-    if src >= 0:
-        if stamp[src] == cur:  # node links come first: link id = node id
-            return NO_RULE, 0, 0
-        sw = rt.node_switch[src]
-        hops = 1
-    else:
-        sw = start
-    nsw = 0
-    while True:
-        if nsw < out_sw.shape[0]:
-            out_sw[nsw] = sw
-        if hops >= ttl:
-            return TTL, hops, nsw + 1
-        state[S_HOPS] = hops
-        p = ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, ttl, cand, cand2, buf, dbuf)
-        if p < 0:
-            return (
-                (NO_RULE if rule != RULE_DETOUR or state[S_BUDGET] > 0 else DEAD_END),
-                hops,
-                nsw + 1,
-            )
-        if nsw < out_port.shape[0]:
-            out_port[nsw] = p
-            out_how[nsw] = state[S_HOW]
-        nsw += 1
-        hops += 1
-        v = port_peer[sw, p]
-        if v < N:
-            return (OK if v == dst else DEAD_END), hops, nsw
-        state[S_PREV] = sw
-        sw = v - N
+
+@njit(cache=True, inline="always")
+def _of_view(f, src, dst):
+    fi = f.ft_i
+    return GenericWalk(0, f.ft_rt, fi[FI_RULE], fi[FI_BUDGET], fi[FI_TTL]), np.int64(0)
+
+
+LOOP_ENGINES.add(
+    "generic",
+    LoopEngine(
+        "generic", (GenericWalk, FaultsGeneric, FaultsAdaptive), generic_hop, _begin, _of_view
+    ),
+)
+
+
+def loop_scratch(topo) -> np.ndarray:
+    """The scratch of :func:`~fattree.faults.walkloop.walk_loop` for the generic rules and
+    the tables on ``topo`` (allocate once, reuse for every walk)."""
+    return np.zeros((SCR_ROWS, max(topo.max_ports + 1, ST_COLS)), np.int64)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,15 +1,17 @@
 """Routes of the generic fault-tolerant algorithms under one fault set (Python side).
 
 :class:`GenericRouter` binds an algorithm of ``faults/generic.py`` to a topology and a
-fault set: the per-hop rules (``sp``, ``minimal``, ``detour``) walk with
-:func:`~fattree.faults.generic.ft_walk_generic`; the table engines (``updown-table``,
-``shortest-table``) first recompute their switch × destination forwarding table on the
-surviving graph (:func:`forwarding_table`, S × N int32 entries, never per pair), then
-follow it. Used by ``route --faults`` (explain), ``deadlock --faults`` and the
-simulator's fault routes.
-"""
+fault set: the per-hop rules (``sp``, ``minimal``, ``detour``) and the table engines
+(``updown-table``, ``shortest-table``) walk in the one walk loop
+(:func:`~fattree.faults.walkloop.walk_loop`), the rules with
+:func:`~fattree.faults.generic.generic_hop`, the tables with :func:`table_hop` over their
+switch × destination forwarding table, first recomputed on the surviving graph
+(:func:`forwarding_table`, S × N int32 entries, never per pair). Used by ``route
+--faults`` (explain), ``deadlock --faults`` and the simulator's fault routes."""
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -20,19 +22,21 @@ from ..topology import Topology
 from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm
 from .generic import (
     HOW_TABLE,
+    GenericWalk,
+    loop_scratch,
     shortest_column,
     table_port,
     turn_classes,
     updown_column,
     updown_order,
-    ft_walk_generic,
-    generic_scratch,
 )
-from .hooks import DEAD_END, NO_RULE, OK, TTL
+from .hooks import FI_N_NODES, LOOP_ENGINES, NO_RULE, OK, VIEW_FIELDS, LoopEngine
+from .walkloop import WalkIn, record_hop, walk_loop
 from .links import fault_mask
 from .mcdraw import surviving_csr
 
 TABLE_LIMIT_BYTES = 1 << 30
+_NO_IP = np.zeros(1, np.int64)  # the walk loop's Algorithm-1 iparams: none here
 
 
 @njit(cache=True)
@@ -112,33 +116,47 @@ def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | 
     return table, order
 
 
+TableWalk = namedtuple("TableWalk", "k table node_switch n_nodes cap")
+TableWalk.__doc__ = (
+    "A forwarding table's context in the walk loop: ``k`` 0 (no Algorithm-1 ports row), "
+    "the switch x destination table, the nodes' switches, the node count and the room "
+    "for switches of the caller's route (a longer route ends with ``TTL``; a table "
+    "recomputed on the surviving graph has no loop)."
+)
+FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
+FaultsTable.__doc__ = "The simulator's fault view of the table engines (faults/view.py)."
+
+
+@njit(cache=True, inline="always")
+def _begin(wk, flags, src):
+    """Nodes, hop limit (``cap`` switches: links ``cap``, plus the node link of ``src``),
+    no misroutes, the switch of node ``src`` (-1: none)."""
+    at = wk.node_switch[src] if src >= 0 else np.int64(-1)
+    return wk.n_nodes, wk.cap + (1 if src >= 0 else 0), np.int64(0), at
+
+
 @njit(**nrt_free())
-def table_route(table, port_peer, node_switch, stamp, N, src, start, dst, out_sw, out_port):
-    """Follow a forwarding table from node ``src`` (or switch ``start``) to node ``dst``;
-    returns (status, hops including both node links, switches)."""
-    hops = 0
-    if src >= 0:
-        if stamp[src] == 1:
-            return NO_RULE, 0, 0
-        sw = node_switch[src]
-        hops = 1
-    else:
-        sw = start
-    nsw = 0
-    cap = out_sw.shape[0]
-    while nsw < cap:
-        out_sw[nsw] = sw
-        p = table[sw, dst]
-        if p < 0:
-            return NO_RULE, hops, nsw + 1
-        out_port[nsw] = p
-        nsw += 1
-        hops += 1
-        v = port_peer[sw, p]
-        if v < N:
-            return (OK if v == dst else DEAD_END), hops, nsw
-        sw = v - N
-    return TTL, hops, nsw
+def table_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    """The table's entry of switch ``s`` for node ``t``: ``(port, OK)`` or ``(-1,
+    NO_RULE)`` where the surviving graph has no route."""
+    p = np.int64(wk.table[s, t])
+    if p < 0:
+        record_hop(trace, nsw, -1, 0, -1, -1)
+        return p, NO_RULE
+    record_hop(trace, nsw, HOW_TABLE, 0, -1, -1)
+    return p, OK
+
+
+@njit(cache=True, inline="always")
+def _of_view(f, src, dst):
+    rt = f.ft_rt
+    cap = f.ft_ws.shape[1]
+    return TableWalk(0, f.ft_tab, rt.node_switch, f.ft_i[FI_N_NODES], cap), np.int64(0)
+
+
+LOOP_ENGINES.add(
+    "table", LoopEngine("table", (TableWalk, FaultsTable), table_hop, _begin, _of_view)
+)
 
 
 class GenericRouter:
@@ -192,40 +210,19 @@ class GenericRouter:
         """(status, hops, switches, ports, how per port) of one route."""
         sw = np.full(self.cap, -1, np.int64)
         ports = np.full(self.cap, -1, np.int64)
-        how = np.full(self.cap, -1, np.int64)
         s = -1 if src is None else int(src)
         st0 = -1 if start is None else int(start)
         if self.table is not None:
-            st, hops, nsw = table_route(
-                self.table,
-                self.topo.port_peer,
-                self.ctx.rt.node_switch,
-                self.stamp,
-                self.topo.n_nodes,
-                s,
-                st0,
-                int(dst),
-                sw,
-                ports,
-            )
-            how[:] = HOW_TABLE
+            wk = TableWalk(0, self.table, self.ctx.rt.node_switch, self.topo.n_nodes, self.cap)
         else:
-            st, hops, nsw = ft_walk_generic(
-                self.ctx.rt,
-                self.alg.rule,
-                self.model == "lookahead",
-                self.ctx.budget,
-                self.ctx.ttl,
-                self.stamp,
-                1,
-                s,
-                st0,
-                int(dst),
-                sw,
-                ports,
-                how,
-                generic_scratch(self.topo),
-            )
+            ctx = self.ctx
+            wk = GenericWalk(0, ctx.rt, self.alg.rule, ctx.budget, ctx.ttl)
+        look = self.model == "lookahead"
+        w = WalkIn(_NO_IP, self.topo.port_peer, self.topo.link_index, self.stamp, 1, 0, look, 0, 0)
+        trace = np.full((self.cap, 4), -1, np.int64)
+        scr = loop_scratch(self.topo)
+        st, hops, nsw = walk_loop(wk, w, s, st0, int(dst), sw, ports, scr, trace)
+        how = trace[:, 0]
         nport = nsw if st == OK else max(nsw - 1, 0)
         return int(st), int(hops), sw[:nsw].copy(), ports[:nport].copy(), how[:nport].copy()
 

@@ -233,8 +233,65 @@ def walk_by_type(cls) -> FaultWalk | None:
     return None
 
 
+@dataclass(frozen=True)
+class LoopEngine:
+    """An engine the walk loop (``faults/walkloop.py`` :func:`walk_loop`) runs beside the
+    paper walks: the generic rules (``faults/generic.py``) and the recomputed tables
+    (``faults/gwalk.py``). A paper walk's :class:`FaultWalk` plays this part for it.
+
+    Attributes
+    ----------
+    name : str
+    types : tuple of type
+        Its context type (the loop's ``wk``) and the simulator's fault views it runs on.
+    hop, begin : numba kernels
+        As :attr:`FaultWalk.hop` and :attr:`FaultWalk.begin`.
+    of_view : numba kernel
+        ``(f, src, dst)`` -> ``(wk, packet key)`` on one of its views.
+    """
+
+    name: str
+    types: tuple
+    hop: Callable
+    begin: Callable
+    of_view: Callable
+
+
+LOOP_ENGINES: Registry[LoopEngine] = Registry("walk loop engine")
+
+
+def loop_by_type(cls) -> FaultWalk | LoopEngine | None:
+    """The walk or loop engine whose context or view has type ``cls`` (None: none): what
+    the walk loop runs for it.
+
+    Parameters
+    ----------
+    cls : type
+
+    Returns
+    -------
+    FaultWalk, LoopEngine or None
+
+    Examples
+    --------
+    >>> from fattree.faults.generic import GenericWalk
+    >>> loop_by_type(GenericWalk).name
+    'generic'
+    """
+    w = walk_by_type(cls)
+    if w is not None:
+        return w
+    for _, e in LOOP_ENGINES.items():
+        if cls in e.types:
+            return e
+    return None
+
+
 __all__ = [
     "FAULT_WALKS",
+    "LOOP_ENGINES",
+    "LoopEngine",
+    "loop_by_type",
     "FaultWalk",
     "GENERIC_ENGINE",
     "SimSetup",

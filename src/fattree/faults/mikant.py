@@ -56,7 +56,7 @@ KIND_NONE, KIND_GNS, KIND_GDL, KIND_TT, KIND_XT, KIND_TX = 0, 1, 2, 3, 4, 5
 _FINAL = (0, 2, 2, 2, 4, 0)  # index of the A1 step that ends each detour kind
 
 # How the output port of a recorded switch was chosen (column 0 of the optional ``trace``
-# of faults/walkloop.py paper_walk; explain.py turns it into words): Algorithm 1, a step of a
+# of faults/walkloop.py walk_loop; explain.py turns it into words): Algorithm 1, a step of a
 # detour kind above (1..5), or one of these. -1: no port (the walk failed there).
 HOW_UPALT = 6  # another healthy up port (docs/mikant-routing.md §3.5 UPALT)
 HOW_MISROUTE = 7  # escape: a misroute
@@ -306,7 +306,7 @@ def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
     ``ST_BUDGET`` = :func:`walk_budget` at the source); ``ports`` 2k and ``la`` (8, >=
     max(2k, 5)) scratch; ``trace``/``nsw``: the optional record of the walk (row
     ``nsw``). Allocation-free, O(1) per call (bounded by k and n): the walk
-    (``faults/walkloop.py`` ``paper_walk``) and the simulator call it at each switch.
+    (``faults/walkloop.py`` ``walk_loop``) and the simulator call it at each switch.
     """
     k, n, ip, port_peer, link_index = wk.k, wk.n, w.ip, w.port_peer, w.link_index
     stamp, cur, flags, lookahead = w.stamp, w.cur, w.flags, w.look
@@ -492,7 +492,7 @@ def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
     """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
     :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
     a class ``>= n_vcs`` (the deadlock-free variant refuses it: count it unroutable).
-    For a simulator that walks the fault-tolerant route at injection (``paper_walk``).
+    For a simulator that walks the fault-tolerant route at injection (``walk_loop``).
     """
     in_port = -1
     vc = 0

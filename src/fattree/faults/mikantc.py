@@ -77,7 +77,7 @@ from .walkloop import (
     ST_WL,
     WalkIn,
     end_hop,
-    paper_walk,
+    walk_loop,
     record_hop,
     study_walk,
     walk_scratch,
@@ -433,7 +433,7 @@ def _all_pairs(wk, port_peer, link_index, stamp, seed, N):
                     seed,
                     s * N + t,
                 )
-                st, h, _ = paper_walk(wk, w, s, -1, t, sw, pp, scr)
+                st, h, _ = walk_loop(wk, w, s, -1, t, sw, pp, scr)
                 out[s, t] = h if st == OK else -1
     return out
 

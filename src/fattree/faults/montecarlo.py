@@ -29,11 +29,11 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import ft_walk_generic, route_length, updown_distance, updown_order
+from .generic import GenericWalk, route_length, updown_distance, updown_order
 from .hooks import FAULT_WALKS, OK, walk_by_type
 from .mcdraw import CHUNK, chunk_scratch, draw, oracle_bfs, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here)
-from .walkloop import study_walk, walk_scratch
+from .walkloop import SCR_ROWS, ST_COLS, WalkIn, study_walk, walk_loop, walk_scratch
 from .walks import walk_of
 
 
@@ -169,12 +169,12 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
         )
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
-        out_how = np.empty(cap, np.int64)
         order = np.empty(V, np.int64)
         ddown = np.full(V, -1, np.int64)
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
-        gscr = np.empty(4 * (R + 1) + 4, np.int64)
+        gscr = np.zeros((SCR_ROWS, max(R + 1, ST_COLS)), np.int64)  # generic.loop_scratch
+        gip = np.zeros(1, np.int64)
         ip, scr = _study_scratch(wk)
         lo = c * CHUNK
         hi = min(trials, lo + CHUNK)
@@ -214,22 +214,11 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                         pkt,
                     )
                 elif rule != RULE_UPDOWN_T and rule != RULE_SHORTEST_T:  # a per-hop rule
-                    st, h, _ = ft_walk_generic(
-                        rt,
-                        rule,
-                        looks[a],
-                        budget,
-                        ttl,
-                        stamp,
-                        cur,
-                        s,
-                        -1,
-                        t,
-                        out_sw,
-                        out_port,
-                        out_how,
-                        gscr,
+                    gw = WalkIn(
+                        gip, rt.port_peer, rt.link_index, stamp, cur, 0, looks[a], seed, pkt
                     )
+                    gk = GenericWalk(0, rt, rule, budget, ttl)
+                    st, h, _ = walk_loop(gk, gw, s, -1, t, out_sw, out_port, gscr)
                 elif stamp[s] == cur or stamp[t] == cur:  # a node's only link: cut off
                     st, h = 1, 0
                 elif rule == RULE_SHORTEST_T:

@@ -40,12 +40,13 @@ from .algorithms import FT_ALGORITHMS, RULE_ADAPTIVE, check_model, resolve_algor
 from .generic import (
     ADAPTIVE_SCRATCH,
     AdaptiveRule,
+    FaultsAdaptive,
+    FaultsGeneric,
     RouteContext,
     adaptive_memo,
-    ft_walk_generic,
     turn_classes,
 )
-from .gwalk import GenericRouter, table_route
+from .gwalk import FaultsTable, GenericRouter
 from .hooks import (
     FI_BUDGET,
     FI_COLS,
@@ -62,8 +63,6 @@ from .hooks import (
     STATE_BYTE,
     TTL,
     VIEW_FIELDS,
-    W_GEN,
-    W_HOW,
     W_IP,
     W_PORT,
     W_ROWS,
@@ -341,48 +340,6 @@ def adaptive_rule(f, layers):
 
 
 @njit(**nrt_free())
-def _walk_table(f, src, dst):
-    """The table engines: the recomputed forwarding table, hop by hop."""
-    ws, rt = f.ft_ws, f.ft_rt
-    st, _, nsw = table_route(
-        f.ft_tab,
-        rt.port_peer,
-        rt.node_switch,
-        f.ft_stamp,
-        f.ft_i[FI_N_NODES],
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-    )
-    return st, nsw
-
-
-@njit(**nrt_free())
-def _walk_generic(f, src, dst):
-    """The generic rules (faults/generic.py) over the family's routing."""
-    fi, ws = f.ft_i, f.ft_ws
-    st, _, nsw = ft_walk_generic(
-        f.ft_rt,
-        fi[FI_RULE],
-        fi[FI_LOOK] != 0,
-        fi[FI_BUDGET],
-        fi[FI_TTL],
-        f.ft_stamp,
-        np.int64(1),
-        src,
-        -1,
-        dst,
-        ws[W_SW],
-        ws[W_PORT],
-        ws[W_HOW],
-        ws[W_GEN],
-    )
-    return st, nsw
-
-
-@njit(**nrt_free())
 def _tops_updown(f, nsw, V):
     """Generic and table engines: up*/down* turn layers."""
     ws = f.ft_ws
@@ -393,12 +350,11 @@ def _tops_updown(f, nsw, V):
 
 # The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
 # type names its engine (the simulator kernel takes it as its last group, None without
-# faults; the load bound and :meth:`FaultRouter.route` take it too).
+# faults; the load bound and :meth:`FaultRouter.route` take it too). Each engine's module
+# defines its view types (the generic rules' and the tables' in faults/generic.py and
+# faults/gwalk.py, a paper walk's in its own module).
 Faults = namedtuple("Faults", VIEW_FIELDS)
 Faults.__doc__ = "The fields of a fault view; the simulator kernel's last group."
-FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
-FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
-FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
 VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
 VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
 
@@ -413,15 +369,10 @@ class ViewEngine:
     tops: object
 
 
-GENERIC_VIEWS = {
-    FaultsGeneric: ViewEngine(_walk_generic, _tops_updown),
-    FaultsAdaptive: ViewEngine(_walk_generic, _tops_updown),
-    FaultsTable: ViewEngine(_walk_table, _tops_updown),
-}
-
-
 def view_engine(view_type) -> ViewEngine:
-    """The whole-route kernels of the engine whose view has type ``view_type``.
+    """The whole-route kernels of the engine whose view has type ``view_type``: every
+    engine walks in the walk loop (:func:`fattree.faults.walkloop.sim_walk`); its VC
+    classes are a paper walk's own or the up*/down* turn layers.
 
     Parameters
     ----------
@@ -432,9 +383,8 @@ def view_engine(view_type) -> ViewEngine:
     -------
     ViewEngine
     """
-    if view_type in GENERIC_VIEWS:
-        return GENERIC_VIEWS[view_type]
-    return ViewEngine(sim_walk, walk_by_type(view_type).sim_tops)
+    walk = walk_by_type(view_type)
+    return ViewEngine(sim_walk, _tops_updown if walk is None else walk.sim_tops)
 
 
 def _engine_walk(f, src, dst):

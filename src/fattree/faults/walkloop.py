@@ -1,15 +1,17 @@
-"""The one loop every paper walk runs in, and the glue that puts a walk in each consumer.
+"""The one loop every fault-tolerant walk runs in, and the glue that puts it in each consumer.
 
-A walk's module (``faults/mikant.py``, ``faults/mikantc.py``) writes the decision at one
-switch (``FaultWalk.hop``), how a walk starts (``begin``: the node count, the hop limit,
-the misroute budget and the source's switch) and how the simulator's fault view reads
-as its context (``of_view``). Everything else is here, once: the walk from switch to
-switch (:func:`paper_walk`), its scratch, the walk state packed in a packet's header, the
-walk in the Monte Carlo loop (:func:`study_walk`), in the simulator (:func:`sim_walk`,
-:func:`sim_port`) and for ``route --faults``, the explanation and the flow model
-(:func:`walk_route`). The walk's kernels resolve by the type of its context ``wk`` (its
-``study_type``, a named tuple with at least ``k`` and ``n``) or of the simulator's view
-when the caller is compiled, so a run compiles its own walk and no other.
+An engine writes the decision at one switch (its ``hop``) and how a walk starts (``begin``:
+the node count, the hop limit, the misroute budget and the source's switch): a paper
+walk's module (``faults/mikant.py``, ``faults/mikantc.py``) in its
+:class:`~fattree.faults.hooks.FaultWalk`, with how the simulator's fault view reads as its
+context (``of_view``); the generic rules (``faults/generic.py``) and the recomputed tables
+(``faults/gwalk.py``) in a :class:`~fattree.faults.hooks.LoopEngine`. Everything else is
+here, once: the walk from switch to switch (:func:`walk_loop`), its scratch, the walk state
+packed in a packet's header, the walk in the Monte Carlo loop (:func:`study_walk`), in the
+simulator (:func:`sim_walk`, :func:`sim_port`) and for ``route --faults``, the explanation
+and the flow model (:func:`walk_route`). The kernels resolve by the type of the context
+``wk`` (a named tuple with at least ``k``) or of the simulator's view when the caller is
+compiled, so a run compiles its own engine and no other.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from .hooks import (
     W_SCR,
     W_SW,
     FaultWalk,
-    walk_by_type,
+    loop_by_type,
 )
 
 # The per-packet state of a walk (``state``, int64): what the header of a packet carries
@@ -69,7 +71,7 @@ def _calling(fn):
 
 @overload(_hop, inline="always")
 def _ov_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    return _calling(walk_by_type(wk.instance_class).hop)
+    return _calling(loop_by_type(wk.instance_class).hop)
 
 
 def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
@@ -79,7 +81,7 @@ def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 
 @overload(_hop_inline, inline="always", strict=False, jit_options={"cache": True})
 def _ov_hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    hop = walk_by_type(wk.instance_class).hop
+    hop = loop_by_type(wk.instance_class).hop
     if not isinstance(trace, types.NoneType):  # an explanation: a call compiles in less
         return _calling(hop)
     # the hop's own source: its standalone compile (for typing) is the hop's, cached
@@ -92,7 +94,7 @@ def _begin(wk, flags, src):
 
 @overload(_begin, inline="always")
 def _ov_begin(wk, flags, src):
-    fn = walk_by_type(wk.instance_class).begin
+    fn = loop_by_type(wk.instance_class).begin
     return lambda wk, flags, src: fn(wk, flags, src)
 
 
@@ -102,7 +104,7 @@ def _of_view(f, src, dst):
 
 @overload(_of_view, inline="always")
 def _ov_of_view(f, src, dst):
-    fn = walk_by_type(f.instance_class).of_view
+    fn = loop_by_type(f.instance_class).of_view
     return lambda f, src, dst: fn(f, src, dst)
 
 
@@ -141,7 +143,7 @@ def end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 @njit(cache=True)
 def walk_scratch(wk):
-    """The scratch of :func:`paper_walk` on the walk's network ``(k, n)``: ``(ip, scr)``,
+    """The scratch of :func:`walk_loop` on the walk's network ``(k, n)``: ``(ip, scr)``,
     ``ip`` Algorithm 1's iparams and ``scr`` an int64 (``SCR_ROWS``, max(2k, ST_COLS))
     array (row 0: candidate ports, row 1: the walk state, rows 2-9: the walk's own, e.g.
     MiKANT's lookahead search). Allocate once and reuse: the walk allocates nothing."""
@@ -149,16 +151,19 @@ def walk_scratch(wk):
 
 
 @njit(**nrt_free())
-def paper_walk(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
+def walk_loop(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
     """Route one packet: the walk's hop from switch to switch; returns (status, hops,
     switches recorded).
 
-    ``wk``: the walk's context, ``w`` a :class:`WalkIn` (its ``ip`` and ``scr``: the
-    scratch of :func:`walk_scratch`). ``src`` >= 0 starts at that node
+    ``wk``: the engine's context (a paper walk's, ``faults/generic.py`` ``GenericWalk``
+    or ``faults/gwalk.py`` ``TableWalk``), ``w`` a :class:`WalkIn` (its ``ip`` and
+    ``scr``: the scratch of :func:`walk_scratch`, or ``faults/generic.py``
+    ``loop_scratch``). ``src`` >= 0 starts at that node
     (its node link counts as a hop; faulty: ``NO_RULE``); otherwise the walk starts at
     switch ``start``. Hops count links including both node links (docs/mikant-routing.md
     §1.4). ``trace`` (optional int64 (cap, 4), for explanations): per recorded switch, how
-    its port was chosen (``HOW_*`` of faults/mikant.py or a detour kind, -1: none), the
+    its port was chosen (``HOW_*`` of faults/mikant.py or faults/generic.py or a detour
+    kind, -1: none), the
     detour step, the faulty Algorithm-1 port that triggered a rule (-1) and a bitmask of
     the detour kinds that could not start there (at a dead end: the kind of the detour).
     When it is omitted the recording is compiled out (numba prunes ``trace is None``), so
@@ -259,7 +264,7 @@ def walk_route(
     tie_break, seed, packet
         The walk's own random choices (MiKANTC's cube tie-break).
     trace : int64 (cap, 4) array or None
-        The explanation's record of each hop (:func:`paper_walk`).
+        The explanation's record of each hop (:func:`walk_loop`).
 
     Returns
     -------
@@ -272,7 +277,7 @@ def walk_route(
     w = WalkIn(ip, topo.port_peer, topo.link_index, stamp, 1, int(flags), bool(look), seed, packet)
     # without a trace the compiled walk of route --faults serves (the record compiled out)
     extra = () if trace is None else (trace,)
-    st, hops, nsw = paper_walk(wk, w, src, start, dst, sw, ports, scr, *extra)
+    st, hops, nsw = walk_loop(wk, w, src, start, dst, sw, ports, scr, *extra)
     return st, hops, nsw, sw, ports
 
 
@@ -284,7 +289,7 @@ def study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr,
     w = WalkIn(
         ip, rt.port_peer, rt.link_index, stamp, np.int64(cur), np.int64(flags), look, seed, pkt
     )
-    return paper_walk(wk, w, s, -1, t, out_sw, out_port, scr)
+    return walk_loop(wk, w, s, -1, t, out_sw, out_port, scr)
 
 
 @njit(cache=True, inline="always")
@@ -305,18 +310,18 @@ def sim_walk(f, src, dst):
     ``W_PORT``): ``(status, switches)``."""
     ws = f.ft_ws
     wk, w = _sim_in(f, src, dst)
-    st, _, nsw = paper_walk(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], ws[W_SCR : W_SCR + SCR_ROWS])
+    st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], ws[W_SCR : W_SCR + SCR_ROWS])
     return st, nsw
 
 
 @njit(cache=True)
 def sim_walk_traced(f, src, dst, trace):
     """:func:`sim_walk` recording how each switch chose its port in ``trace`` (as
-    :func:`paper_walk`; the dependency graph's naive escape rule reads it)."""
+    :func:`walk_loop`; the dependency graph's naive escape rule reads it)."""
     ws = f.ft_ws
     wk, w = _sim_in(f, src, dst)
     scr = ws[W_SCR : W_SCR + SCR_ROWS]
-    st, _, nsw = paper_walk(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr, trace)
+    st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr, trace)
     return st, nsw
 
 
@@ -339,7 +344,7 @@ def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
 
 __all__ = [
     "WalkIn",
-    "paper_walk",
+    "walk_loop",
     "pack_state",
     "sim_port",
     "sim_walk",
