@@ -19,7 +19,8 @@ figures each case returns). Cases:
   (every pair walked; 10 fault sets);
 * ``cdg-generic``: ``ft_deadlock`` on kant:k=4,n=3, ``detour`` and ``adaptive``, 10 %
   faults, 2 VCs (10 fault sets);
-* ``mc``: the Monte Carlo of mikant:k=3,n=3, every algorithm, 20,000 trials x 5 rates.
+* ``mc``: the Monte Carlo of mikant:k=3,n=3, every algorithm, 20,000 trials x 5 rates;
+* ``mc-generic``: the same on kant:k=4,n=3 (the generic rules and the tables).
 
 ``--order`` measures instead whether the simulator's speed depends on which command
 compiled the fault walk first (numba compiles a callee with the reference-counting flag
@@ -89,9 +90,9 @@ def cdg(spec, algs, rate):
             out.append(r)
     return time.process_time() - c0, out
 
-def mc():
+def mc(spec="mikant:k=3,n=3"):
     from fattree.faults.montecarlo import evaluate
-    t = fattree.build("mikant:k=3,n=3")
+    t = fattree.build(spec)
     evaluate(t, "all", [0.1], 100, seed=0)
     c0 = time.process_time()
     st = evaluate(t, "all", "0.05:0.25:0.05", 20_000, seed=7)
@@ -105,13 +106,23 @@ cases = {
     "cdg-walk": lambda: cdg("mikant:k=3,n=3", ["gns+tt+xt+gdl"], 0.15),
     "cdg-generic": lambda: cdg("kant:k=4,n=3", ["detour", "adaptive"], 0.1),
     "mc": mc,
+    "mc-generic": lambda: mc("kant:k=4,n=3"),
 }
 cpu, res = cases[case]()
 digest = hashlib.blake2b(json.dumps(res, default=str).encode(), digest_size=8).hexdigest()
 print(json.dumps({"cpu": cpu, "digest": digest}))
 """
 
-CASES = ("sim-walk", "sim-generic", "sim-adaptive", "sim-free", "cdg-walk", "cdg-generic", "mc")
+CASES = (
+    "sim-walk",
+    "sim-generic",
+    "sim-adaptive",
+    "sim-free",
+    "cdg-walk",
+    "cdg-generic",
+    "mc",
+    "mc-generic",
+)
 
 
 def run_case(tree: Path, case: str, cache: str | None = None) -> dict:

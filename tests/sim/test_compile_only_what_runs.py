@@ -50,6 +50,24 @@ for label, kw in json.loads(sys.argv[1]):
         "inherits": sorted(set(inherits)),
         "compile_seconds": r.compile_seconds,
     }
+# a function compiled without reference counting must not return an array: its caller
+# may count references (it would free what it never owned)
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+def arrays(t):
+    if isinstance(t, types.Array):
+        return True
+    return isinstance(t, types.BaseTuple) and any(arrays(x) for x in t.types)
+returns = set()
+for name, mod in list(sys.modules.items()):
+    if not name.startswith("fattree."):
+        continue
+    for obj in list(vars(mod).values()):
+        if isinstance(obj, CPUDispatcher) and obj.targetoptions.get("_nrt") is False:
+            for cres in obj.overloads.values():
+                if arrays(cres.signature.return_type):
+                    returns.add(name + "." + obj.py_func.__name__)
+out["nrt_free_returns_array"] = sorted(returns)
 print(json.dumps(out))
 """
 
@@ -89,6 +107,7 @@ def test_each_kernel_compiles_only_its_own_fault_engine(tmp_path):
     # every function the kernels compile sets its own NRT flag (compiling.nrt_free): the
     # copy numba caches is the same whichever caller compiles it first
     assert out["free"]["inherits"] == [] and out["table"]["inherits"] == [], out
+    assert out["nrt_free_returns_array"] == [], out["nrt_free_returns_array"]
     # the fault-free kernel compiles no fault engine
     free = out["free"]["names"]
     assert "fattree.sim.kernel._run" in free and out["free"]["compile_seconds"] > 0

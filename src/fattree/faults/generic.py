@@ -28,6 +28,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from ..compiling import nrt_free
 from ..routing.kernel import route_ports
@@ -41,6 +42,7 @@ from .hooks import (
     NO_RULE,
     OK,
     VIEW_FIELDS,
+    W_GEN,
     LoopEngine,
 )
 from .walkloop import SCR_ROWS, ST_BUDGET, ST_COLS, record_hop
@@ -258,15 +260,39 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
 # view's whole routes (the simulator's admission, the dependency graph, the load bound)
 # and GenericRouter (route --faults, the explanation).
 
-GenericWalk = namedtuple("GenericWalk", "k rt rule budget ttl")
+GenericWalk = namedtuple("GenericWalk", "k rt rule budget ttl cand cand2 buf dbuf state")
 GenericWalk.__doc__ = (
-    "The generic rules' context in the walk loop: ``k`` 0 (no Algorithm-1 ports row), "
-    "the routing context, the rule (``RULE_*``), the misroute budget and the hop limit."
+    "The generic rules' context in the walk loop (:func:`generic_walk`): ``k`` 0 (no "
+    "Algorithm-1 ports row), the routing context, the rule (``RULE_*``), the misroute "
+    "budget, the hop limit and :func:`ft_hop`'s scratch and state."
 )
 FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
 FaultsGeneric.__doc__ = "The simulator's fault view of the generic rules (faults/view.py)."
 FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
 FaultsAdaptive.__doc__ = "The fault view of ``adaptive`` (its own: compiled apart)."
+
+
+def generic_scratch(topo) -> np.ndarray:
+    """The scratch of :func:`generic_walk` on ``topo``: ``4 (R + 1) + 4`` int64 entries,
+    R the ports per switch (allocate once, reuse for every walk)."""
+    return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
+
+
+def generic_walk(rt, rule, budget, ttl, scratch):
+    """The :class:`GenericWalk` of ``rule`` over the routing context ``rt`` with
+    :func:`generic_scratch` ``scratch`` (sliced once a walk, not at every hop). Called
+    from Python and from numba code alike (compiled into its caller: it returns arrays,
+    which only the caller's reference counting may own)."""
+    R1 = rt.port_peer.shape[1] + 1
+    return GenericWalk(
+        0, rt, rule, budget, ttl, scratch[0:R1], scratch[R1 : 2 * R1],
+        scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1], scratch[4 * R1 : 4 * R1 + 4],
+    )  # fmt: skip
+
+
+@overload(generic_walk, inline="always")
+def _ov_generic_walk(rt, rule, budget, ttl, scratch):
+    return generic_walk
 
 
 @njit(cache=True, inline="always")
@@ -278,27 +304,15 @@ def _begin(wk, flags, src):
 
 @njit(**nrt_free())
 def generic_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    """The generic rules at switch ``s`` in the walk loop: :func:`ft_hop` on the loop's
-    state (misroutes left: ``state[ST_BUDGET]``), its scratch in rows 0-4 of ``extra``
-    (``R + 1`` entries each); records ``HOW_*`` in ``trace``. ``(port, status)``."""
-    R1 = w.port_peer.shape[1] + 1
-    gs = extra[4, :4]
+    """The generic rules at switch ``s`` in the walk loop: :func:`ft_hop` (its misroutes
+    left in the loop's ``state[ST_BUDGET]``); records ``HOW_*`` in ``trace``. ``(port,
+    status)``."""
+    gs = wk.state
     gs[S_BUDGET], gs[S_PREV], gs[S_HOPS] = state[ST_BUDGET], prev, hops
     p = ft_hop(
-        wk.rt,
-        wk.rule,
-        w.look,
-        w.stamp,
-        w.cur,
-        s,
-        t,
-        gs,
-        wk.ttl,
-        extra[0, :R1],
-        extra[1, :R1],
-        extra[2, :R1],
-        extra[3, :R1],
-    )
+        wk.rt, wk.rule, w.look, w.stamp, w.cur, s, t, gs, wk.ttl, wk.cand, wk.cand2, wk.buf,
+        wk.dbuf,
+    )  # fmt: skip
     state[ST_BUDGET] = gs[S_BUDGET]
     if p < 0:
         record_hop(trace, nsw, -1, 0, -1, -1)
@@ -310,7 +324,8 @@ def generic_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 @njit(cache=True, inline="always")
 def _of_view(f, src, dst):
     fi = f.ft_i
-    return GenericWalk(0, f.ft_rt, fi[FI_RULE], fi[FI_BUDGET], fi[FI_TTL]), np.int64(0)
+    wk = generic_walk(f.ft_rt, fi[FI_RULE], fi[FI_BUDGET], fi[FI_TTL], f.ft_ws[W_GEN])
+    return wk, np.int64(0)
 
 
 LOOP_ENGINES.add(
@@ -323,8 +338,8 @@ LOOP_ENGINES.add(
 
 def loop_scratch(topo) -> np.ndarray:
     """The scratch of :func:`~fattree.faults.walkloop.walk_loop` for the generic rules and
-    the tables on ``topo`` (allocate once, reuse for every walk)."""
-    return np.zeros((SCR_ROWS, max(topo.max_ports + 1, ST_COLS)), np.int64)
+    the tables (their own scratch is elsewhere: :func:`generic_walk`)."""
+    return np.zeros((SCR_ROWS, ST_COLS), np.int64)
 
 
 # ---------------------------------------------------------------------------------------

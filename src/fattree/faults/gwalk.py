@@ -22,7 +22,8 @@ from ..topology import Topology
 from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm
 from .generic import (
     HOW_TABLE,
-    GenericWalk,
+    generic_scratch,
+    generic_walk,
     loop_scratch,
     shortest_column,
     table_port,
@@ -216,7 +217,8 @@ class GenericRouter:
             wk = TableWalk(0, self.table, self.ctx.rt.node_switch, self.topo.n_nodes, self.cap)
         else:
             ctx = self.ctx
-            wk = GenericWalk(0, ctx.rt, self.alg.rule, ctx.budget, ctx.ttl)
+            scratch = generic_scratch(self.topo)
+            wk = generic_walk(ctx.rt, self.alg.rule, ctx.budget, ctx.ttl, scratch)
         look = self.model == "lookahead"
         w = WalkIn(_NO_IP, self.topo.port_peer, self.topo.link_index, self.stamp, 1, 0, look, 0, 0)
         trace = np.full((self.cap, 4), -1, np.int64)

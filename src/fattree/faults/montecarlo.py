@@ -29,7 +29,7 @@ from .algorithms import (
     check_model,
     resolve_algorithms,
 )
-from .generic import GenericWalk, route_length, updown_distance, updown_order
+from .generic import generic_walk, route_length, updown_distance, updown_order
 from .hooks import FAULT_WALKS, OK, walk_by_type
 from .mcdraw import CHUNK, chunk_scratch, draw, oracle_bfs, record_outcome, surviving_csr
 from .mcdraw import draw_trial  # noqa: F401  (public here)
@@ -173,7 +173,8 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
         ddown = np.full(V, -1, np.int64)
         q2 = np.empty(2 * V + 1, np.int64)
         buf = np.empty(R + 1, np.int64)
-        gscr = np.zeros((SCR_ROWS, max(R + 1, ST_COLS)), np.int64)  # generic.loop_scratch
+        gscr = np.empty(4 * (R + 1) + 4, np.int64)  # generic.generic_scratch
+        lscr = np.zeros((SCR_ROWS, ST_COLS), np.int64)  # generic.loop_scratch
         gip = np.zeros(1, np.int64)
         ip, scr = _study_scratch(wk)
         lo = c * CHUNK
@@ -217,8 +218,8 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                     gw = WalkIn(
                         gip, rt.port_peer, rt.link_index, stamp, cur, 0, looks[a], seed, pkt
                     )
-                    gk = GenericWalk(0, rt, rule, budget, ttl)
-                    st, h, _ = walk_loop(gk, gw, s, -1, t, out_sw, out_port, gscr)
+                    gk = generic_walk(rt, rule, budget, ttl, gscr)
+                    st, h, _ = walk_loop(gk, gw, s, -1, t, out_sw, out_port, lscr)
                 elif stamp[s] == cur or stamp[t] == cur:  # a node's only link: cut off
                     st, h = 1, 0
                 elif rule == RULE_SHORTEST_T:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from numba.extending import overload, register_jitable
+from numba.extending import overload
 
 from ..compiling import nrt_free
 from ..errors import ParameterError
@@ -317,7 +317,6 @@ def fault_router(
 # is compiled (:func:`view_engine`), so a run compiles the engine it uses and no other.
 
 
-@register_jitable(**nrt_free())
 def adaptive_rule(f, layers):
     """The :class:`~fattree.faults.generic.AdaptiveRule` of the fault view ``f`` of an
     ``adaptive`` router (its memo of onward walks: ``ft_tab``), checking ``layers``
@@ -337,6 +336,13 @@ def adaptive_rule(f, layers):
         f.ft_rt, fi[FI_LOOK] != 0, f.ft_stamp, np.int64(1), fi[FI_TTL], f.ft_order,
         np.int64(layers), f.ft_tab,
     )  # fmt: skip
+
+
+# compiled into its caller (it returns arrays, which only the caller's reference counting
+# may own: the simulator's kernels run without it)
+@overload(adaptive_rule, inline="always")
+def _ov_adaptive_rule(f, layers):
+    return adaptive_rule
 
 
 @njit(**nrt_free())
