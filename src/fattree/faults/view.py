@@ -311,10 +311,11 @@ def fault_router(
 
 # ------------------------------------------------------------------------ numba kernels
 # Each engine's whole-route kernels over the fault view ``f`` (a :data:`VIEWS` tuple): the
-# walk of a pair into ``ws`` (``walk``) and the VC classes of that walk (``tops``); a paper
-# walk's are the walk loop's over its record's hop (faults/walkloop.py) and the record's
-# own classes (``FaultWalk.sim_tops``). They are chosen by the view's type when the caller
-# is compiled (:func:`view_engine`), so a run compiles the engine it uses and no other.
+# walk of a pair into ``ws`` (``walk``: every engine's in the one walk loop over its hop,
+# faults/walkloop.py) and the VC classes of that walk (``tops``: a paper walk record's own,
+# ``FaultWalk.sim_tops``; up*/down* turn layers elsewhere). They are chosen by the view's
+# type when the caller is compiled (:func:`view_engine`), so a run compiles the engine it
+# uses and no other.
 
 
 def adaptive_rule(f, layers):
