@@ -14,6 +14,7 @@ figures each case returns). Cases:
 * ``sim-walk``: simulate mikant:k=4,n=3, ``escape``, 10 % link faults, 2 VCs, load 0.3;
 * ``sim-generic``: kant:k=4,n=4, ``detour``, 5 % faults, load 0.3;
 * ``sim-adaptive``: kant:k=4,n=3, ``adaptive``, 5 % faults, load 0.4;
+* ``sim-table``: kant:k=4,n=4, ``shortest-table``, 5 % faults, load 0.3;
 * ``sim-free``: kant:k=4,n=4 fault-free, load 0.3 (the fault-free kernel);
 * ``cdg-walk``: ``ft_deadlock`` on mikant:k=3,n=3, ``gns+tt+xt+gdl``, 15 % faults, 2 VCs
   (every pair walked; 10 fault sets);
@@ -102,6 +103,7 @@ cases = {
     "sim-walk": lambda: sim("mikant:k=4,n=3", "escape", 0.1, 0.3, 2000),
     "sim-generic": lambda: sim("kant:k=4,n=4", "detour", 0.05, 0.3, 2000),
     "sim-adaptive": lambda: sim("kant:k=4,n=3", "adaptive", 0.05, 0.4, 3000),
+    "sim-table": lambda: sim("kant:k=4,n=4", "shortest-table", 0.05, 0.3, 2000),
     "sim-free": lambda: sim("kant:k=4,n=4", None, 0.0, 0.3, 2000),
     "cdg-walk": lambda: cdg("mikant:k=3,n=3", ["gns+tt+xt+gdl"], 0.15),
     "cdg-generic": lambda: cdg("kant:k=4,n=3", ["detour", "adaptive"], 0.1),
@@ -117,6 +119,7 @@ CASES = (
     "sim-walk",
     "sim-generic",
     "sim-adaptive",
+    "sim-table",
     "sim-free",
     "cdg-walk",
     "cdg-generic",
