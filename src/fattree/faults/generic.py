@@ -282,7 +282,46 @@ def generic_walk(rt, rule, budget, ttl, scratch):
     """The :class:`GenericWalk` of ``rule`` over the routing context ``rt`` with
     :func:`generic_scratch` ``scratch`` (sliced once a walk, not at every hop). Called
     from Python and from numba code alike (compiled into its caller: it returns arrays,
-    which only the caller's reference counting may own)."""
+    which only the caller's reference counting may own).
+
+    Parameters
+    ----------
+    rt : RouteContext
+        The family's routing context (:func:`fattree.faults.rules.context`).
+    rule : int
+        ``RULE_SP``, ``RULE_MINIMAL`` or ``RULE_DETOUR``.
+    budget, ttl : int
+        Misroutes of ``detour``; the hop limit.
+    scratch : int64 array
+        :func:`generic_scratch`.
+
+    Returns
+    -------
+    GenericWalk
+
+    Examples
+    --------
+    The walk of node 0 to node 7 of kant:k=2,n=3 with ``detour``, fault-free, in the
+    walk loop (``faults/walkloop.py``), as the Monte Carlo loop walks it:
+
+    >>> import fattree, numpy as np
+    >>> from fattree.faults.rules import context
+    >>> from fattree.faults.walkloop import WalkIn, walk_loop
+    >>> t = fattree.build("kant:k=2,n=3")
+    >>> ctx = context(t, 0)
+    >>> wk = generic_walk(ctx.rt, RULE_DETOUR, ctx.budget, ctx.ttl, generic_scratch(t))
+    >>> stamp = np.zeros(t.n_links, np.int64)
+    >>> w = WalkIn(np.zeros(1, np.int64), ctx.rt.port_peer, ctx.rt.link_index, stamp,
+    ...            1, 0, False, 0, 0)
+    >>> sw = np.zeros(ctx.ttl + 2, np.int64)
+    >>> status, hops, switches = walk_loop(wk, w, 0, -1, 7, sw, sw.copy(), loop_scratch(t))
+    >>> status, hops, switches
+    (0, 6, 5)
+
+    References
+    ----------
+    docs/faults.md ("Every family").
+    """
     R1 = rt.port_peer.shape[1] + 1
     return GenericWalk(
         0, rt, rule, budget, ttl, scratch[0:R1], scratch[R1 : 2 * R1],
