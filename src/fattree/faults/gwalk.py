@@ -202,6 +202,15 @@ class GenericRouter:
         elif alg.rule >= 0:
             # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
             _, self.order = _orientation(topo, self.faulty)
+        # the walk loop's context, input and scratch: set up once, for every route
+        if self.table is not None:
+            self._wk = TableWalk(0, self.table, self.ctx.rt.node_switch, topo.n_nodes, self.cap)
+        else:
+            ctx = self.ctx
+            self._wk = generic_walk(ctx.rt, alg.rule, ctx.budget, ctx.ttl, generic_scratch(topo))
+        look = model == "lookahead"
+        self._w = WalkIn(_NO_IP, topo.port_peer, topo.link_index, self.stamp, 1, 0, look, 0, 0)
+        self._scr = loop_scratch(topo)
 
     @property
     def is_table(self) -> bool:
@@ -213,17 +222,8 @@ class GenericRouter:
         ports = np.full(self.cap, -1, np.int64)
         s = -1 if src is None else int(src)
         st0 = -1 if start is None else int(start)
-        if self.table is not None:
-            wk = TableWalk(0, self.table, self.ctx.rt.node_switch, self.topo.n_nodes, self.cap)
-        else:
-            ctx = self.ctx
-            scratch = generic_scratch(self.topo)
-            wk = generic_walk(ctx.rt, self.alg.rule, ctx.budget, ctx.ttl, scratch)
-        look = self.model == "lookahead"
-        w = WalkIn(_NO_IP, self.topo.port_peer, self.topo.link_index, self.stamp, 1, 0, look, 0, 0)
         trace = np.full((self.cap, 4), -1, np.int64)
-        scr = loop_scratch(self.topo)
-        st, hops, nsw = walk_loop(wk, w, s, st0, int(dst), sw, ports, scr, trace)
+        st, hops, nsw = walk_loop(self._wk, self._w, s, st0, int(dst), sw, ports, self._scr, trace)
         how = trace[:, 0]
         nport = nsw if st == OK else max(nsw - 1, 0)
         return int(st), int(hops), sw[:nsw].copy(), ports[:nport].copy(), how[:nport].copy()
