@@ -306,8 +306,10 @@ NO_NRT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 @njit(cache=True, **NO_NRT)
 def _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, sc, wl):
-    """The cycle loop of :func:`_run`, phase by phase (each phase is inlined here at
-    numba's IR level: the compiled loop is the one a single function would give)."""
+    """The cycle loop of :func:`_run`, phase by phase. The phases that take the
+    closed-loop source ``wl`` are inlined here at numba's IR level; the arrivals and the
+    allocation are functions of their own, called once per cycle, so that the open and
+    the closed loop reuse their compiled code instead of typing them again."""
     literally(shape)
     N = net.cfg[C_N]
     cnt = st.cnt
@@ -436,7 +438,7 @@ def _deliver(net, nd, ev, pk, st, t, shape, wl):
     cnt[K_INFL_F], cnt[K_INFL_CT], cnt[K_MEAS_INFL], cnt[K_NFREE] = infl_f, infl_ct, meas, nfree
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_NRT)
 def _arrive(net, rt, ev, pk, t, x, shape):
     """Events due now (2/2): flits into router input buffers (``_InputQueuing``; a head
     is routed, by lookahead or in ``routing_delay`` cycles), then credits back at
@@ -675,7 +677,7 @@ def _nodes(net, nd, ev, pk, st, t, x, shape, wl):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_NRT)
 def _allocate_1vc(net, rt, t, wins, sc):
     """VC and switch allocation of every router holding flits, with one VC and 1-flit
     packets (``SHAPE_1VC_1FLIT``): each input makes at most one request, so both iSLIP
@@ -751,7 +753,7 @@ def _allocate_1vc(net, rt, t, wins, sc):
     return nwin
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_NRT)
 def _requests(net, rt, t, sc):
     """The VC and switch requests of every router holding flits (any VC count and packet
     length), on the state at the start of the cycle, listed router by router (``sc.rs``,
@@ -852,7 +854,7 @@ def _requests(net, rt, t, sc):
     return nr
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_NRT)
 def _allocate(net, rt, t, wins, sc, nr):
     """VC and switch allocation of the routers :func:`_requests` listed, one router at a
     time: iSLIP with one iteration each (pointers move on acceptance), a speculative
