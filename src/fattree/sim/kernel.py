@@ -314,8 +314,8 @@ def _fail(cnt, status, f, p, t):
 # two that take the fault view (injection, evaluation) are inlined into :func:`_run` at
 # numba's IR level; the others are functions of their own, called once per cycle, so
 # that every variant of the kernel (fault-free, each fault engine, closed loop) reuses
-# their compiled code instead of typing them again (a third less compile time per
-# variant, the same speed: benchmarks/sim_ab.py).
+# their compiled code instead of typing them again (a variant after the first compiles
+# in a fifth to two fifths less time; the same speed: benchmarks/sim_ab.py).
 
 
 @njit(cache=True, **NO_NRT)
