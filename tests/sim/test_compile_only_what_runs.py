@@ -17,6 +17,8 @@ import types
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fattree.compiling import watch
 
@@ -614,3 +616,84 @@ def test_warmup_steps_compile_roomy_and_the_test_workers_do_not():
         mod._step = real_step
     assert seen == [("a probe", "")]
     assert not getattr(dispatcher.Dispatcher.compile, "roomy_by_fattree", False)
+
+
+def _live_maps():
+    import numba.core.analysis as analysis
+
+    import fattree  # noqa: F401 (patches numba when it is imported)
+
+    fast = analysis.compute_live_map
+    assert getattr(fast, "bits_by_fattree", False)
+    return fast, fast.numba_original
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(1, 9),
+    edges=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=24),
+    uses=st.lists(st.sets(st.sampled_from("abcdefg")), min_size=9, max_size=9),
+    defs=st.lists(st.sets(st.sampled_from("abcdefg")), min_size=9, max_size=9),
+)
+def test_live_maps_on_bits_are_numbas_on_any_control_flow(n, edges, uses, defs):
+    """fattree.compiling.live_maps_on_bits: the same live variables as numba's own
+    analysis, on random graphs (loops, self-loops, unreachable blocks)."""
+    from numba.core.controlflow import CFGraph
+
+    fast, original = _live_maps()
+    cfg = CFGraph()
+    for b in range(n):
+        cfg.add_node(b)
+    for a, b in edges:
+        if a < n and b < n:
+            cfg.add_edge(a, b)
+    cfg.set_entry_point(0)
+    cfg.process()
+    blocks = {b: None for b in range(n)}
+    use = {b: set(uses[b]) for b in range(n)}
+    dfn = {b: set(defs[b]) for b in range(n)}
+    want = original(cfg, blocks, use, dfn)
+    got = fast(cfg, blocks, use, dfn)
+    assert got == want and list(got) == list(want)
+
+
+def test_live_maps_on_bits_are_numbas_on_a_compilation(monkeypatch):
+    """Both analyses on every call numba makes while compiling a function with loops,
+    branches and an inlined callee: the same maps each time."""
+    import numba.core.analysis as analysis
+    import numba.core.ir_utils as ir_utils
+    from numba import njit
+
+    fast, original = _live_maps()
+    calls = []
+
+    def both(*args):
+        want = original(*args)
+        calls.append(fast(*args) == want)
+        return want
+
+    monkeypatch.setattr(analysis, "compute_live_map", both)
+    monkeypatch.setattr(ir_utils, "compute_live_map", both)
+
+    @njit(inline="always")
+    def step(x, k):
+        return x * 3 + k if x % 2 else x // 2
+
+    @njit
+    def f(a):
+        total = 0
+        for i in range(a.shape[0]):
+            x = a[i]
+            j = 0
+            while x > 1 and j < 50:
+                x = step(x, i)
+                j += 1
+                if x > 100:
+                    break
+            total += x if i % 3 else -x
+        return total
+
+    import numpy as np
+
+    assert f(np.arange(1, 20)) == f.py_func(np.arange(1, 20))
+    assert len(calls) > 20 and all(calls)
