@@ -77,13 +77,18 @@ print(json.dumps(out))
 def _compiled(tmp_path, runs):
     # level 0: which functions compile is decided before LLVM optimises (half the time)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), NUMBA_OPT="0")
-    # the routing and traffic kernels hold no fault or workload code: taken from this
-    # version's cache where it has them, so that the child compiles the simulator's code
+    # the routing and traffic kernels and the simulator's phases that take no fault view
+    # hold no fault or workload code: taken from this version's cache where it has them,
+    # so that the child compiles the kernel's variants and what they alone call
     from numba.core import config
 
     for folder in Path(config.CACHE_DIR).glob("*"):
         if folder.name.startswith(("routing_", "traffic_")):
             shutil.copytree(folder, tmp_path / "cache" / folder.name)
+        elif folder.name.startswith("sim_"):
+            (tmp_path / "cache" / folder.name).mkdir(parents=True)
+            for f in folder.glob("kernel._phase_*"):
+                shutil.copy2(f, tmp_path / "cache" / folder.name / f.name)
     p = subprocess.run(
         [sys.executable, "-c", _CHILD, json.dumps(runs)],
         capture_output=True,
