@@ -285,7 +285,8 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape, wl):
 
     ``shape`` is a compile-time constant (see :func:`kernel_for`): with
     ``SHAPE_1VC_1FLIT`` the VC count and packet length are constants, so the compiler
-    removes the loops over VCs and the flit-index tests. ``wl``: ``None``, or a
+    removes the loops over VCs and the flit-index tests in the loop and its inlined phases
+    (the arrivals phase, compiled once for both shapes, reads them from ``cfg``). ``wl``: ``None``, or a
     workload's closed-loop source (:class:`~fattree.sim.booksim.closed.Bcl`), whose
     hooks the node phase, deliveries and moves call; ``None`` types them away."""
     literally(shape)
