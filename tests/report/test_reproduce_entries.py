@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from fattree.analysis.kncube import TABLES_002
 from fattree.cli import main
+from fattree.report.html import outcome_html
 from fattree.report.reproduce import REPRODUCTIONS, reproduce
 
 NEW = ["001-fig6", "004-fig3", "003-table1b", "003-fig10"]
@@ -30,6 +33,10 @@ def test_simulation_entries_run_tiny_and_write(tmp_path, name):
     assert "What the paper claims" in readme and r.status in readme
     assert list(d.glob("*.csv"))
     assert "10 packets per source" in r.finding  # the scale is stated, not hidden
+    # the report embeds the PNG written, byte for byte, instead of drawing the figure again
+    assert r.figures == [d / f"{name}.png"]
+    png = base64.b64encode((d / f"{name}.png").read_bytes()).decode()
+    assert f'src="data:image/png;base64,{png}"' in outcome_html(r)
 
 
 @pytest.mark.slow

@@ -335,7 +335,7 @@ def _complete(w, i, tm):
             w.req_left[j] -= 1
             _ready(w, j, tm)
         return
-    r = w.rank[i]
+    r = np.int64(w.rank[i])  # (as start_phased's: one compiled _next_step and _generate)
     if w.g_tmax[r] < tm:
         w.g_tmax[r] = tm
     w.g_left[r] -= 1
@@ -444,7 +444,7 @@ def advance(w, t):
             if ta >= 0:
                 _complete(w, i, ta if ta > ts else ts)
         else:  # a send: its message joins the node's queue
-            v = w.node[i]
+            v = np.int64(w.node[i])  # (as the kernels' node numbers: one compiled _mq_at)
             np_ = w.amount[i]
             w.left[i] = np_ * _HI + np_
             w.mq[_mq_at(w, v, w.mq_tail[v])] = i

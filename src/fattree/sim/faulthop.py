@@ -181,7 +181,7 @@ def decode_route(f, word, sw, dst, out):
                 out[k] = q
                 k += 1
         return k
-    n, lst = _minimal_list(f, sw, dst)
+    n, lst = _minimal_list(f, np.int64(sw), np.int64(dst))  # (the generic rules' types)
     out[0] = lst[first]
     k = 1
     for j in range(min(n, ADAPTIVE_CANDIDATES)):
@@ -236,6 +236,8 @@ def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
     reads both); -1 when ``flt`` is None. Callable from Python and from numba code."""
     if flt is None:
         return -1
+    p, sw, in_port, vc, dst = _i32(p, sw, in_port, vc, dst)
+    hop, V = np.int64(hop), np.int64(V)
     if type(flt) in _HOP:
         return int(_HOP[type(flt)][0](flt, pk, p, sw, in_port, vc, dst, hop, V))
     return int(sim_port(flt, pk, p, PK_FT, PK_SRC, sw, in_port, dst, hop))
@@ -252,7 +254,7 @@ def fault_ports(flt, word, sw, dst, out):
     if word >= -1 or type(flt) is not FaultsAdaptive:
         out[0] = word
         return int(word >= 0)
-    return int(decode_route(flt, word, sw, dst, out))
+    return int(decode_route(flt, np.int64(word), *_i32(sw, dst), out))
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -261,7 +263,14 @@ def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     ``flt`` is None). Callable from Python and from numba code."""
     if flt is None:
         return -1
-    return int(_vclass(type(flt))(flt, sw, in_port, in_vc, out_port, hop, V))
+    sw, in_port, in_vc = _i32(sw, in_port, in_vc)
+    return int(_vclass(type(flt))(flt, sw, in_port, in_vc, *map(np.int64, (out_port, hop, V))))
+
+
+def _i32(*values):
+    # From Python, the simulator's argument types (its state's int32 fields): the call
+    # loads the hop kernel the simulator compiled instead of compiling an int64 copy
+    return tuple(np.int32(v) for v in values)
 
 
 # In numba code the four resolve when the caller is typed: a fault-free kernel (None)

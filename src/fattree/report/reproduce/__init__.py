@@ -84,7 +84,10 @@ def run(name: str, ctx: Context) -> Result:
 
 
 def write(result: Result, out: Path) -> Result:
-    """Write a result's figures (PNG), tables (CSV) and README.md under ``out/<name>/``."""
+    """Write a result's figures (PNG), tables (CSV) and README.md under ``out/<name>/``.
+
+    The result's figures become the PNG files written, so that a report embeds those
+    files instead of drawing each figure again."""
     d = Path(out) / result.name
     d.mkdir(parents=True, exist_ok=True)
     files = []
@@ -96,6 +99,7 @@ def write(result: Result, out: Path) -> Result:
         else:
             write_atomic(p, lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=130))
         files.append(p)
+    result.figures = list(files)
     for tname, df in result.tables.items():
         p = d / f"{_slug(tname)}.csv"
         write_atomic(p, lambda fh, df=df: df.to_csv(fh, index=False), binary=False)
