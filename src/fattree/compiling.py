@@ -33,6 +33,7 @@ __all__ = [
     "OPT_LEVEL",
     "CompileWatch",
     "cache_dir",
+    "check_blas_lazily",
     "collect_less_while_compiling",
     "kept_folder",
     "live_maps_on_bits",
@@ -151,7 +152,7 @@ def use_source_cache() -> None:
     ``NUMBA_OPT`` to :data:`OPT_LEVEL` unless it is set, and patches numba when it is
     imported: :func:`live_maps_on_bits`, :func:`lock_cache_saves`,
     :func:`share_inline_copies`, :func:`collect_less_while_compiling`,
-    :func:`compile_callees_by_type`.
+    :func:`compile_callees_by_type`, :func:`check_blas_lazily`.
     """
     if not os.environ.get("NUMBA_OPT"):
         os.environ["NUMBA_OPT"] = str(OPT_LEVEL)
@@ -164,6 +165,7 @@ def use_source_cache() -> None:
         "numba.core.inline_closurecall": share_inline_copies,
         "numba.core.event": collect_less_while_compiling,
         "numba.core.dispatcher": compile_callees_by_type,
+        "numba.np.linalg": check_blas_lazily,
     }
     for name, patch in patches.items():
         if name in sys.modules:
@@ -451,6 +453,53 @@ def collect_less_while_compiling(event) -> bool:
 
     event.gc_listener_by_fattree = _Listener()
     event.register("numba:compile", event.gc_listener_by_fattree)
+    return True
+
+
+def check_blas_lazily(linalg) -> bool:
+    """Let numba import scipy's BLAS when a kernel first uses it, not in every process.
+
+    When numba's CPU target loads (a process's first compilation or cache load), its array
+    functions ask whether scipy's BLAS can be imported (``numba.np.arraymath`` calls
+    ``numba.np.linalg.ensure_blas``), which imports ``scipy.linalg``: about a third of a
+    second of CPU in every command and worker, though no fattree kernel calls BLAS. Here
+    that first call answers whether scipy is installed (a dependency of fattree) without
+    importing it and puts numba's own function back, so a kernel that uses ``np.dot``
+    still has scipy's BLAS imported and checked when it is compiled.
+
+    Parameters
+    ----------
+    linalg : module
+        ``numba.np.linalg`` (patched once, when it is imported).
+
+    Returns
+    -------
+    bool
+        True (also when it was patched before).
+
+    Examples
+    --------
+    >>> import types
+    >>> calls = []
+    >>> stand_in = types.SimpleNamespace(ensure_blas=lambda: calls.append("numba's"))
+    >>> check_blas_lazily(stand_in), check_blas_lazily(stand_in)
+    (True, True)
+    >>> stand_in.ensure_blas(); stand_in.ensure_blas(); calls
+    ["numba's"]
+    """
+    if getattr(linalg.ensure_blas, "lazy_by_fattree", False):
+        return True
+    original = linalg.ensure_blas
+
+    def ensure_blas():
+        linalg.ensure_blas = original  # later callers: numba's own check
+        import importlib.util
+
+        if importlib.util.find_spec("scipy") is None:
+            original()  # (numba's ImportError)
+
+    ensure_blas.lazy_by_fattree = True
+    linalg.ensure_blas = ensure_blas
     return True
 
 

@@ -702,3 +702,30 @@ def test_live_maps_on_bits_are_numbas_on_a_compilation(monkeypatch):
 
     assert f(np.arange(1, 20)) == f.py_func(np.arange(1, 20))
     assert len(calls) > 20 and all(calls)
+
+
+_BLAS_CHILD = r"""
+import sys
+import numpy as np
+import fattree
+from fattree.routing import route
+
+t = fattree.build("kant:k=2,n=2")
+route(t, None, 0, 3)  # a fattree kernel, loaded or compiled: numba's CPU target is up
+print("scipy.linalg" in sys.modules)
+from numba import njit
+
+@njit  # a kernel that calls BLAS: numba imports and checks scipy's then
+def dot(a, b):
+    return np.dot(a, b)
+
+a = np.arange(6.0).reshape(2, 3)
+print(bool((dot(a, a.T) == a @ a.T).all()), "scipy.linalg.cython_blas" in sys.modules)
+"""
+
+
+def test_numba_imports_scipys_blas_only_for_a_kernel_that_uses_it():
+    out = subprocess.run(
+        [sys.executable, "-c", _BLAS_CHILD], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "True", "True"], out
