@@ -729,3 +729,82 @@ def test_numba_imports_scipys_blas_only_for_a_kernel_that_uses_it():
         [sys.executable, "-c", _BLAS_CHILD], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["False", "True", "True"], out
+
+
+def _numba_only_calls_from_python() -> list[str]:
+    """Calls, from code numba does not compile, of functions decorated ``numba_only`` (by
+    the names each module binds to them: its own definitions and ``from ... import``)."""
+    import ast
+
+    import fattree
+
+    root = Path(fattree.__file__).resolve().parent
+    trees = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        trees[name] = (path, ast.parse(path.read_text(encoding="utf-8")))
+
+    def decorated(node, names):
+        for d in getattr(node, "decorator_list", []):
+            f = d.func if isinstance(d, ast.Call) else d
+            if (f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")) in names:
+                return True
+        return False
+
+    only = {
+        mod: {n.name for n in ast.walk(tree) if decorated(n, {"numba_only"})}
+        for mod, (_, tree) in trees.items()
+    }
+    # a hook's pure-Python stub (``closedloop.cl_dest``): numba compiles its overload,
+    # never this body
+    stubs = {
+        mod: {
+            d.args[0].id
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef)
+            for d in n.decorator_list
+            if isinstance(d, ast.Call)
+            and getattr(d.func, "id", "") == "overload"
+            and d.args
+            and isinstance(d.args[0], ast.Name)
+        }
+        for mod, (_, tree) in trees.items()
+    }
+    bad = []
+    for mod, (path, tree) in trees.items():
+        bound = set(only[mod])
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    src = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    src = node.module or ""
+                bound |= {a.asname or a.name for a in node.names if a.name in only.get(src, ())}
+
+        todo = [(tree, False)]
+        while todo:
+            node, compiled = todo.pop()
+            if isinstance(node, ast.Call) and not compiled:
+                f = node.func
+                if isinstance(f, ast.Name) and f.id in bound:
+                    bad.append(f"{path.relative_to(root.parent)}:{node.lineno}: {f.id}(...)")
+            here = compiled or decorated(node, {"njit", "jit", "numba_only", "overload"})
+            here = here or (isinstance(node, ast.FunctionDef) and node.name in stubs[mod])
+            todo.extend((child, here) for child in ast.iter_child_nodes(node))
+    return bad
+
+
+def test_no_python_code_calls_a_numba_only_function():
+    """A ``numba_only`` function has no Python entry point: only compiled code (a
+    ``@njit`` function, an ``@overload``'s implementation) may call it."""
+    assert _numba_only_calls_from_python() == []
+
+
+def test_a_numba_only_function_called_from_python_says_so():
+    from fattree.sim.closedloop import _push
+
+    with pytest.raises(TypeError, match="_push is compiled for numba callers only"):
+        _push(None, 0)

@@ -55,7 +55,7 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
-from ..compiling import nrt_free
+from ..compiling import numba_only
 from .layout import INJ_PEND, K_CREATED, K_FREE, K_LIVELOCK, K_QUEUED, K_UNROUTABLE
 from .layout import ST_CHUNK, ST_DONE
 
@@ -155,14 +155,14 @@ def _ov_cl_on(w):
 # ---------------------------------------------------------------------- the engine itself
 
 
-@njit(**nrt_free())
+@numba_only()
 def _push(w, j):
     n = w.ci[CI_NWORK]
     w.work[n] = j
     w.ci[CI_NWORK] = n + 1
 
 
-@njit(**nrt_free())
+@numba_only()
 def _ready(w, j, tm):
     """A dependency of ``j`` is met at ``tm``: start it when none is left."""
     if w.t_start[j] < tm:
@@ -171,21 +171,21 @@ def _ready(w, j, tm):
         _push(w, j)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _alloc(w):
     n = w.ci[CI_NFREE] - 1
     w.ci[CI_NFREE] = n
     return w.free[n]
 
 
-@njit(**nrt_free())
+@numba_only()
 def _release(w, i):
     n = w.ci[CI_NFREE]
     w.free[n] = i
     w.ci[CI_NFREE] = n + 1
 
 
-@njit(**nrt_free())
+@numba_only()
 def _new_recv(w, m):
     """A receive slot for the next copy of message ``m``, queued on the message until the
     other side of it reaches that step."""
@@ -213,7 +213,7 @@ def _new_recv(w, m):
     return j
 
 
-@njit(**nrt_free())
+@numba_only()
 def _pop_link(w, m):
     j = w.lk_head[m]
     w.lk_head[m] = w.nxt[j]
@@ -222,7 +222,7 @@ def _pop_link(w, m):
     return j
 
 
-@njit(**nrt_free())
+@numba_only()
 def _next_step(w, r, s):
     """The first step after ``s`` in which rank ``r`` sends or receives (-1: none)."""
     P1 = w.ci[CI_RANKS] + 1
@@ -237,7 +237,7 @@ def _next_step(w, r, s):
     return -1
 
 
-@njit(**nrt_free())
+@numba_only()
 def _generate(w, r, s, tm):
     """Rank ``r``'s operations of step ``s``, ready at ``tm``, onto the work stack in the
     expanded schedule's order: its sends, then its receives, each in message order."""
@@ -301,7 +301,7 @@ def start_phased(w):
     w.work[:n] = w.work[:n][::-1].copy()
 
 
-@njit(**nrt_free())
+@numba_only()
 def _record(w, i, tm):
     """What the result reads of operation ``i``, completed at ``tm``."""
     r = w.rank[i]
@@ -323,7 +323,7 @@ def _record(w, i, tm):
         w.tl_kind[j] = w.kind[i]
 
 
-@njit(**nrt_free())
+@numba_only()
 def _complete(w, i, tm):
     w.state[i] = DONE
     w.t_end[i] = tm
@@ -347,7 +347,7 @@ def _complete(w, i, tm):
         _release(w, i)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _heap_push(w, tm, op):
     k = w.ci[CI_NHP]
     w.ci[CI_NHP] = k + 1
@@ -362,7 +362,7 @@ def _heap_push(w, tm, op):
     w.hp_op[k] = op
 
 
-@njit(**nrt_free())
+@numba_only()
 def _heap_pop(w):
     n = w.ci[CI_NHP] - 1
     w.ci[CI_NHP] = n
@@ -387,14 +387,14 @@ def _heap_pop(w):
     w.hp_op[k] = op
 
 
-@njit(**nrt_free())
+@numba_only()
 def _mq_at(w, v, pos):
     """Index in ``mq`` of position ``pos`` of node ``v``'s ring."""
     b = w.mq_ptr[v]
     return b + pos % (w.mq_ptr[v + 1] - b)
 
 
-@njit(**nrt_free())
+@numba_only()
 def advance(w, t):
     """Start of cycle ``t``, for any cycle loop: due timers and last cycle's events
     complete operations; every operation whose dependencies are met starts. A send joins
@@ -458,7 +458,7 @@ def advance(w, t):
     return qn
 
 
-@njit(**nrt_free())
+@numba_only()
 def _create(w, src, cnt, t, npend):
     """The papers' kernel's source phase: :func:`advance`, then each woken node's new
     packets join its queue count and the node the pending list."""
@@ -477,7 +477,7 @@ def _create(w, src, cnt, t, npend):
     return npend
 
 
-@njit(**nrt_free())
+@numba_only()
 def _dest(w, i):
     """The message whose turn it is at node ``i`` (its active messages take turns packet by
     packet): its destination node and start cycle."""
@@ -489,7 +489,7 @@ def _dest(w, i):
     return np.int64(w.peer[op]), w.t_start[op]
 
 
-@njit(**nrt_free())
+@numba_only()
 def _take(w, i):
     """One packet of the message at node ``i``'s cursor has started; a message with no
     packet left leaves the active region (swapped with its first entry). Returns it."""
@@ -507,13 +507,13 @@ def _take(w, i):
     return op
 
 
-@njit(**nrt_free())
+@numba_only()
 def _bind(w, i, p):
     """Packet ``p`` of the pool carries the next packet of node ``i``'s current message."""
     w.pkt_op[p] = _take(w, i)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _drop(w, src, cnt, i, adm, t):
     """Node ``i``'s current message has no route: the packet the kernel just counted and
     the rest of the message are dropped, the send completes, its receive never will."""
@@ -531,7 +531,7 @@ def _drop(w, src, cnt, i, adm, t):
     _event(w, op, t + 1)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _event(w, op, tm):
     n = w.ci[CI_NEV]
     w.ev_op[n] = op
@@ -539,7 +539,7 @@ def _event(w, op, tm):
     w.ci[CI_NEV] = n + 1
 
 
-@njit(**nrt_free())
+@numba_only()
 def tail_left(w, op, t):
     """A tail of send ``op``'s packets left its node in cycle ``t``; with the last one the
     send completes (next cycle). For any cycle loop."""
@@ -548,7 +548,7 @@ def tail_left(w, op, t):
         _event(w, op, t + 1)
 
 
-@njit(**nrt_free())
+@numba_only()
 def delivered(w, s, t):
     """A packet of send ``s`` was delivered in cycle ``t``; the message's last one makes
     its receive's data arrive (next cycle). For any cycle loop."""
@@ -560,7 +560,7 @@ def delivered(w, s, t):
             _release(w, s)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _flit_in(w, i, p, tail, t):
     """A flit of packet ``p`` left node ``i``; with the tail of a message's last packet the
     send completes (next cycle)."""
@@ -569,7 +569,7 @@ def _flit_in(w, i, p, tail, t):
         tail_left(w, w.pkt_op[p], t)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _flit_out(w, op_port, p, dlv, t):
     """A flit crossed output port ``op_port``; ``dlv``: it was the tail of packet ``p``
     entering its node, and the message's last one makes its receive's data arrive."""
@@ -578,7 +578,7 @@ def _flit_out(w, op_port, p, dlv, t):
         delivered(w, w.pkt_op[p], t)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _status(w, cnt, pool):
     """``ST_DONE`` when every operation has completed, or when nothing can move any more
     (no packet queued or in flight, no timer, no event: the rest waits for messages that
@@ -596,7 +596,7 @@ def _status(w, cnt, pool):
     return ST_CHUNK
 
 
-@njit(**nrt_free())
+@numba_only()
 def low(w):
     """Fewer free operation slots than a cycle may take: the caller grows them
     (:func:`grow_slots`) before the cycle starts. For any cycle loop."""
@@ -605,7 +605,8 @@ def low(w):
 
 # ------------------------------------------------------------- the hooks the kernel calls
 # Each is a pure-Python stub for documentation; numba compiles the overload: nothing (or
-# the value unchanged) for ``None``, the engine above for a Closed view.
+# the value unchanged) for ``None``, the engine above for a Closed view (whose steps are
+# ``numba_only``: from Python, a stub given a Closed view raises TypeError).
 
 
 def cl_create(w, src, cnt, t, npend):

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 from numba.core.cpu import CPUTargetOptions
 
+from ..compiling import numba_only
 from ..routing.kernel import next_vc, route_ports
 from ..traffic.injection import create_cycle
 from ..traffic.patterns import dest
@@ -318,7 +319,7 @@ def _fail(cnt, status, f, p, t):
 # in a fifth to two fifths less time; the same speed: benchmarks/sim_ab.py).
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _phase_credits(net, sw, src, stats, t, na):
     """Credits whose delay ends this cycle reach their senders."""
     if net.cfg[C_CD] > 0:
@@ -333,7 +334,7 @@ def _phase_credits(net, sw, src, stats, t, na):
     return na
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _phase_create(net, src, stats, t, npend):
     """New packets join their sources' queues; sources with work join the pending list.
 
@@ -772,7 +773,7 @@ def _phase_evaluate(net, sw, arb, pkt, stats, flt, t, na):
     return ST_CHUNK, na, nto
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _phase_commit(net, sw, arb, src, pkt, stats, t, na, nto):
     """The winner of each touched output port moves one flit: downstream into a FIFO, or
     into its node (delivering the packet with its tail).
@@ -917,7 +918,7 @@ def _phase_commit(net, sw, arb, src, pkt, stats, t, na, nto):
     return ST_CHUNK, na, moves, flits_out
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _phase_end(net, sw, stats, t, na, npend, flits_in, flits_out, moves):
     """Book the cycle ``t`` and decide whether the run ends after it.
 

@@ -30,11 +30,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 from numba.core import types
 from numba.extending import overload
 
-from ...compiling import nrt_free
+from ...compiling import numba_only
 from ..closedloop import CI_DONE, CI_NEV, CI_NHP, CI_NOPS, CI_NWAKE, CI_NWORK, advance
 from ..closedloop import _dest, _take  # the engine's own steps
 from ..closedloop import delivered, low, tail_left
@@ -84,7 +83,7 @@ def bcl(w, R0: int, R: int) -> Bcl:
 # ---------------------------------------------------------------------- the steps
 
 
-@njit(**nrt_free())
+@numba_only()
 def _source(b, nnext, nvis, t):
     w = b.w
     b.c[BC_QUEUED] += advance(w, t)
@@ -97,7 +96,7 @@ def _source(b, nnext, nvis, t):
     w.ci[CI_NWAKE] = 0
 
 
-@njit(**nrt_free())
+@numba_only()
 def _btake(b, n, pid):
     w = b.w
     d, ct = _dest(w, n)
@@ -106,13 +105,13 @@ def _btake(b, n, pid):
     return d, ct
 
 
-@njit(**nrt_free())
+@numba_only()
 def _bnext(b, n):
     w = b.w
     return NEVER if w.mq_head[n] >= w.mq_tail[n] else 0
 
 
-@njit(**nrt_free())
+@numba_only()
 def _bflit_in(b, n, pid, tail, t):
     w = b.w
     w.inj_flits[n] += 1
@@ -120,18 +119,18 @@ def _bflit_in(b, n, pid, tail, t):
         tail_left(w, w.pkt_op[pid], t)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _bport(b, s, o):
     b.w.port_flits[s * b.c[BC_R0] + o] += 1
 
 
-@njit(**nrt_free())
+@numba_only()
 def _bdelivered(b, pid, t):
     w = b.w
     delivered(w, w.pkt_op[pid], t)
 
 
-@njit(**nrt_free())
+@numba_only()
 def _bdone(b, nfree, pool):
     w = b.w
     if w.ci[CI_DONE] == w.ci[CI_NOPS]:
@@ -147,9 +146,10 @@ def _bdone(b, nfree, pool):
 
 # ------------------------------------------------------------- the hooks the kernel calls
 # Pure-Python stubs for documentation; numba compiles the overloads: a constant for
-# ``None``, the steps above for a Bcl. Their arguments are named ``h_*``, unlike any
-# variable of the kernel's phases, and they are not inlined at numba's IR level (an
-# inlined hook in an inlined phase breaks the IR's scopes; LLVM inlines them).
+# ``None``, the steps above for a Bcl (``numba_only``: no Python entry point). Their
+# arguments are named ``h_*``, unlike any variable of the kernel's phases, and they are
+# not inlined at numba's IR level (an inlined hook in an inlined phase breaks the IR's
+# scopes; LLVM inlines them).
 
 
 def bs_source(h_b, h_nnext, h_nvis, h_t):

@@ -38,10 +38,10 @@ from collections import namedtuple
 
 import numpy as np
 from numba import literally, njit, typeof, types
-from numba.core.cpu import CPUTargetOptions
 from numba.extending import overload
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ...compiling import numba_only
 from ...traffic import dest
 from ..rawmem import prefetch
 from .closed import bs_delivered, bs_done, bs_flit_in, bs_low, bs_next, bs_port, bs_source, bs_take
@@ -298,14 +298,14 @@ def _run(net, rt, nd, ev, pk, st, t_stop, drain, shape, wl):
     return _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, _scratch(S, R, RV), wl)
 
 
-# The cycle loop allocates nothing, so it needs no reference counting: as the papers'
-# kernel (sim/kernel.py), it drops numba's atomic incref/decref of every array handed to
-# the phases (private, long-standing ``_nrt=False``), without which the phases' calls cost
-# several per cent of the loop.
-NO_NRT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+# The cycle loop and its phases allocate nothing, so they need no reference counting: as
+# the papers' kernel (sim/kernel.py), they drop numba's atomic incref/decref of every
+# array handed to the phases (``numba_only`` compiles without NRT), without which the
+# phases' calls cost several per cent of the loop; only ``_run`` calls them (no Python
+# entry points).
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _cycles(net, rt, nd, ev, pk, st, t_stop, drain, shape, wins, sc, wl):
     """The cycle loop of :func:`_run`, phase by phase. The phases that take the
     closed-loop source ``wl`` are inlined here at numba's IR level; the arrivals and the
@@ -439,7 +439,7 @@ def _deliver(net, nd, ev, pk, st, t, shape, wl):
     cnt[K_INFL_F], cnt[K_INFL_CT], cnt[K_MEAS_INFL], cnt[K_NFREE] = infl_f, infl_ct, meas, nfree
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _arrive(net, rt, ev, pk, t, x, shape):
     """Events due now (2/2): flits into router input buffers (``_InputQueuing``; a head
     is routed, by lookahead or in ``routing_delay`` cycles), then credits back at
@@ -678,7 +678,7 @@ def _nodes(net, nd, ev, pk, st, t, x, shape, wl):
     return x
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _allocate_1vc(net, rt, t, wins, sc):
     """VC and switch allocation of every router holding flits, with one VC and 1-flit
     packets (``SHAPE_1VC_1FLIT``): each input makes at most one request, so both iSLIP
@@ -754,7 +754,7 @@ def _allocate_1vc(net, rt, t, wins, sc):
     return nwin
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _requests(net, rt, t, sc):
     """The VC and switch requests of every router holding flits (any VC count and packet
     length), on the state at the start of the cycle, listed router by router (``sc.rs``,
@@ -855,7 +855,7 @@ def _requests(net, rt, t, sc):
     return nr
 
 
-@njit(cache=True, **NO_NRT)
+@numba_only()
 def _allocate(net, rt, t, wins, sc, nr):
     """VC and switch allocation of the routers :func:`_requests` listed, one router at a
     time: iSLIP with one iteration each (pointers move on acceptance), a speculative
