@@ -732,8 +732,9 @@ def test_numba_imports_scipys_blas_only_for_a_kernel_that_uses_it():
 
 
 def _numba_only_calls_from_python() -> list[str]:
-    """Calls, from code numba does not compile, of functions decorated ``numba_only`` (by
-    the names each module binds to them: its own definitions and ``from ... import``)."""
+    """Calls of (or references to) functions decorated ``numba_only`` from code numba does
+    not compile, by the names each module binds to them (its own definitions and
+    ``from ... import``)."""
     import ast
 
     import fattree
@@ -787,10 +788,9 @@ def _numba_only_calls_from_python() -> list[str]:
         todo = [(tree, False)]
         while todo:
             node, compiled = todo.pop()
-            if isinstance(node, ast.Call) and not compiled:
-                f = node.func
-                if isinstance(f, ast.Name) and f.id in bound:
-                    bad.append(f"{path.relative_to(root.parent)}:{node.lineno}: {f.id}(...)")
+            # a call, or a reference (a table of functions that Python code calls)
+            if isinstance(node, ast.Name) and node.id in bound and not compiled:
+                bad.append(f"{path.relative_to(root.parent)}:{node.lineno}: {node.id}")
             here = compiled or decorated(node, {"njit", "jit", "numba_only", "overload"})
             here = here or (isinstance(node, ast.FunctionDef) and node.name in stubs[mod])
             todo.extend((child, here) for child in ast.iter_child_nodes(node))
