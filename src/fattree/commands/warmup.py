@@ -93,7 +93,7 @@ _ANALYSIS = (
     ("the deadlock analysis", ["deadlock", "mikant:k=2,n=2"]),
     ("the graph properties", ["info", "kant:k=2,n=2"]),
     (
-        "the flow-level model under faults",
+        "the flow-level model under faults, event by event",
         [
             "flow",
             "mikant:k=2,n=2",
@@ -101,6 +101,8 @@ _ANALYSIS = (
             "alltoall:size=64KiB",
             "--fault-rate",
             "0.1",
+            "--engine",
+            "operations",
             "--workers",
             "1",
         ],

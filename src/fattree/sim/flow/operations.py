@@ -1,20 +1,26 @@
-"""The operations engine: per-rank operation lists run by their dependencies, event by event."""
+"""The operations engine: per-rank operation lists run by their dependencies, event by event.
+
+This module builds the schedule's dependency graph and the messages' routes as arrays
+and reads the outcome back; the event loop is a numba kernel
+(:mod:`fattree.sim.flow.eventloop`), checked to the bit against the same loop written in
+plain Python (``tests/sim/test_flow_operations.py``).
+"""
 
 from __future__ import annotations
-
-import heapq
 
 import numpy as np
 
 from ...errors import ResourceError
 from ...topology import Topology
-from ...traffic.workloads import CALC, RECV, SEND, Workload
+from ...traffic.workloads import RECV, SEND, Workload
 from ...traffic.workloads.schedule import IREQUIRES
 from .config import FlowConfig
-from .maxmin import _maxmin
+from .eventloop import C_LOST, C_UNDELIVERED, OpGraph, OpState, Rates, _run
 from .routes import _Router
 
-#: most operations the event-by-event engine takes (about 10^5 operations per second)
+#: most operations the event-by-event engine takes (about a million a second, with the
+#: rates of 512 messages in flight recomputed at every step: ``benchmarks/workloads.py
+#: --only flow-operations``; about 150 bytes of state each)
 MAX_OPS = 20_000_000
 
 
@@ -40,141 +46,71 @@ def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Route
     # successors of each operation, by dependency kind
     owner = np.repeat(np.arange(n), np.diff(s.dep_ptr))
     isreq = s.dep_kind != IREQUIRES
-    req_left = np.bincount(owner[isreq], minlength=n)
-    ireq_left = np.bincount(owner[~isreq], minlength=n)
 
     def csr(pred, succ):
         o = np.argsort(pred, kind="stable")
         p = np.zeros(n + 1, np.int64)
         np.cumsum(np.bincount(pred, minlength=n), out=p[1:])
-        return p.tolist(), succ[o].tolist()
+        return p, np.ascontiguousarray(succ[o], np.int64)
 
     rs_ptr, rs = csr(s.dep_idx[isreq], owner[isreq])
     is_ptr, is_ = csr(s.dep_idx[~isreq], owner[~isreq])
-    req_left = req_left.tolist()
-    ireq_left = ireq_left.tolist()
-    kind = s.kind.tolist()
-    nbytes = s.nbytes.tolist()
-    match = s.match.tolist()
-    state = [0] * n
-    end_t = [np.nan] * n
-    arrived = [None] * n
-    heap: list = []
-    seq = 0
-    active: list[int] = []  # send slots in flight
-    rem = nbytes_s = np.asarray(s.nbytes[sends], np.float64).copy() if len(sends) else np.zeros(0)
-    rem = nbytes_s.copy()
-    rate = np.zeros(len(sends))
-    bott = np.full(len(sends), -1, np.int64)
-    undelivered = 0
-    lost_first = None
-    work: list[int] = [i for i in range(n) if req_left[i] == 0 and ireq_left[i] == 0]
-    t = 0.0
-    changed = False
-
-    def complete(i, when):
-        end_t[i] = when
-        state[i] = 2
-        for j in rs[rs_ptr[i] : rs_ptr[i + 1]]:
-            req_left[j] -= 1
-            if req_left[j] == 0 and ireq_left[j] == 0 and state[j] == 0:
-                work.append(j)
-
-    def arrive(send_op, when):
-        nonlocal seq
-        r = match[send_op]
-        if r >= 0:
-            heapq.heappush(heap, (when, seq, 1, r))
-            seq += 1
-
-    while True:
-        while work:
-            i = work.pop()
-            if state[i]:
-                continue
-            state[i] = 1
-            for j in is_[is_ptr[i] : is_ptr[i + 1]]:
-                ireq_left[j] -= 1
-                if req_left[j] == 0 and ireq_left[j] == 0 and state[j] == 0:
-                    work.append(j)
-            k = kind[i]
-            if k == CALC:
-                heapq.heappush(heap, (t + nbytes[i] * 1e-9, seq, 0, i))
-                seq += 1
-            elif k == SEND:
-                sl = int(slot_of[i])
-                if not ok[sl]:
-                    undelivered += 1
-                    if lost_first is None:
-                        lost_first = i
-                    complete(i, t)
-                elif nbytes[i] == 0:
-                    complete(i, t)
-                    arrive(i, t + hops[sl] * per_hop)
-                else:
-                    active.append(sl)
-                    changed = True
-            else:  # RECV
-                if arrived[i] is not None:
-                    complete(i, t)
-        if changed:
-            act = np.asarray(active, np.int64)
-            lens = hops[act]
-            base = np.repeat(ptr[act], lens) + (
-                np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens)
-            )
-            ch = chan[base]
-            uch, inv = np.unique(ch, return_inverse=True)
-            lptr = np.zeros(len(act) + 1, np.int64)
-            np.cumsum(lens, out=lptr[1:])
-            r = np.zeros(len(act))
-            b = np.full(len(act), -1, np.int64)
-            _maxmin(
-                lptr,
-                inv.astype(np.int64),
-                np.full(len(uch), cfg.link_rate),
-                np.ones(len(act), np.bool_),
-                r,
-                b,
-            )
-            rate[act] = r
-            fresh = bott[act] < 0
-            bott[act[fresh]] = uch[b[fresh]]
-            changed = False
-        tf = np.inf
-        if active:
-            act = np.asarray(active, np.int64)
-            d = rem[act] / rate[act]
-            tf = t + float(d.min())
-        te = heap[0][0] if heap else np.inf
-        tn = min(tf, te)
-        if not np.isfinite(tn):
-            break
-        if active:
-            dt = tn - t
-            fin = d <= (tn - t) * (1 + 1e-12) + 1e-18
-            rem[act] -= rate[act] * dt
-            t = tn
-            if fin.any():
-                keep = []
-                for sl, f in zip(act.tolist(), fin.tolist()):
-                    if f:
-                        op = int(sends[sl])
-                        complete(op, t)
-                        arrive(op, t + hops[sl] * per_hop)
-                    else:
-                        keep.append(sl)
-                active = keep
-                changed = True
-        t = tn
-        while heap and heap[0][0] <= t * (1 + 1e-15):
-            when, _, ev, i = heapq.heappop(heap)
-            if ev == 0:
-                complete(i, when)
-            else:
-                arrived[i] = when
-                if state[i] == 1:
-                    complete(i, when)
+    i64 = lambda a: np.ascontiguousarray(a, np.int64)  # noqa: E731
+    g = OpGraph(
+        kind=i64(s.kind),
+        nbytes=i64(s.nbytes),
+        match=i64(s.match),
+        slot_of=slot_of,
+        sends=i64(sends),
+        ok=np.ascontiguousarray(ok, np.bool_),
+        hops=i64(hops),
+        ptr=i64(ptr),
+        chan=i64(chan),
+        rs_ptr=rs_ptr,
+        rs=rs,
+        is_ptr=is_ptr,
+        is_=is_,
+    )
+    req_left = np.bincount(owner[isreq], minlength=n).astype(np.int64)
+    ireq_left = np.bincount(owner[~isreq], minlength=n).astype(np.int64)
+    ready = np.flatnonzero((req_left == 0) & (ireq_left == 0))
+    work = np.empty(n, np.int64)
+    work[: ready.size] = ready
+    m = len(sends)
+    st = OpState(
+        req_left=req_left,
+        ireq_left=ireq_left,
+        state=np.zeros(n, np.int8),
+        end_t=np.full(n, np.nan),
+        when=np.zeros(n),
+        seq=np.zeros(n, np.int64),
+        has_arrived=np.zeros(n, np.bool_),
+        work=work,
+        active=np.empty(m, np.int64),
+        rem=np.asarray(s.nbytes[sends], np.float64).copy(),
+        rate=np.zeros(m),
+        bott=np.full(m, -1, np.int64),
+        heap=np.empty(n, np.int64),
+        counters=np.array([ready.size, 0, 0, 0, 0, -1], np.int64),
+    )
+    L = int(ptr[-1])
+    sc = Rates(
+        lptr=np.zeros(m + 1, np.int64),
+        ch=np.empty(L, np.int64),
+        inv=np.empty(L, np.int64),
+        uch=np.empty(L, np.int64),
+        r=np.zeros(m),
+        b=np.full(m, -1, np.int64),
+        cap=np.full(L, float(cfg.link_rate)),
+        ones=np.ones(m, np.bool_),
+        mark=np.full(int(chan.max()) + 1 if chan.size else 0, -1, np.int64),
+    )
+    _run(g, st, sc, float(per_hop))
+    undelivered = int(st.counters[C_UNDELIVERED])
+    lost_first = int(st.counters[C_LOST]) if st.counters[C_LOST] >= 0 else None
+    bott = st.bott
+    state = st.state
+    end_t = st.end_t
     end = np.asarray(end_t, np.float64)
     finished = np.asarray(state) == 2
     per_rank = np.zeros(s.ranks)
