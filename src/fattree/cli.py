@@ -158,7 +158,9 @@ NOTICE_AFTER_S = 2.0
 
 
 def _kernel_kind(name: str) -> str:
-    return _KERNEL_KIND.get(name.split(".")[1], "numeric kernels")
+    parts = name.split(".")
+    sub = ".".join(parts[1:3])  # a subpackage's own part ("sim.flow") before the package
+    return _KERNEL_KIND.get(sub) or _KERNEL_KIND.get(parts[1], "numeric kernels")
 
 
 @contextlib.contextmanager
@@ -204,6 +206,7 @@ def _compile_notice(argv: list[str]):
 
 
 _KERNEL_KIND = {
+    "sim.flow": "the flow-level model",
     "sim": "the simulator",
     "faults": "the fault-tolerant routing",
     "routing": "the routing kernels",

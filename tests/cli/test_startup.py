@@ -166,10 +166,12 @@ def test_a_long_compilation_says_so_once_per_kind_of_kernel(monkeypatch, capsys)
         compile_("fattree.routing._trees.other", 0.3)  # the same kind: said already
         compile_("fattree.sim.kernel._step", 0.0)  # short: nothing
         compile_("fattree.sim.kernel._run", 0.3)
+        compile_("fattree.sim.flow.eventloop._run", 0.3)  # a part of sim/ with its own name
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(" for this machine")[0] for line in lines] == [
         "compiling the routing kernels",
         "compiling the simulator",
+        "compiling the flow-level model",
     ]
     assert "(fattree.sim.kernel._run;" in lines[1]
     with cli._compile_notice(["--version"]):  # a light command watches nothing

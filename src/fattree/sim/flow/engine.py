@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from ...compiling import watch
 from ...errors import ParameterError
 from ...topology import Topology
 from ...traffic.workloads import Workload, make_workload
@@ -73,6 +74,15 @@ def flow(topo: Topology, workload, config: FlowConfig | None = None, **params) -
     D. Bertsekas, R. Gallager, *Data Networks*, §6.5.2 (max-min fairness by progressive
     filling); nccl-tests ``doc/PERFORMANCE.md`` (algorithm and bus bandwidth).
     """
+    t0 = time.perf_counter()
+    with watch() as compiled:  # the routes' and the engine's first compilations
+        res = _flow(topo, workload, config, params)
+    res.compile_seconds = compiled.seconds
+    res.wall_s = time.perf_counter() - t0
+    return res
+
+
+def _flow(topo, workload, config, params) -> FlowResult:
     t0 = time.perf_counter()
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")

@@ -15,7 +15,9 @@ class FlowResult:
     ``2(p-1)/p``; reduce-scatter, all-gather, all-to-all ``(p-1)/p``; broadcast, reduce 1).
     Link utilisation is bytes carried over capacity times completion time, per directed
     channel (node links included); ``mean_link_util`` averages every channel of the
-    network, ``mean_used_link_util`` those that carried bytes.
+    network, ``mean_used_link_util`` those that carried bytes. ``compile_seconds`` counts
+    every numba compilation the run paid for (its routes, its engine; 0 once numba's
+    cache holds them), ``wall_s`` the whole run, compilation included.
     """
 
     topology: str
@@ -54,6 +56,7 @@ class FlowResult:
     version: str
     wall_s: float
     outcome: str
+    compile_seconds: float = 0.0
     phases: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
