@@ -263,7 +263,8 @@ def test_simulation_never_beats_its_own_bound():
 def test_quick_study_writes_the_summary_and_verdict_into_the_report(tmp_path):
     from fattree.report.flagship import run_shipped
 
-    res = run_shipped("equal-cost-quick", tmp_path, workers=1)
+    # in this process (workers=0): the worker processes' path is tests/sweep/test_engine.py's
+    res = run_shipped("equal-cost-quick", tmp_path, workers=0)
     assert not res.summary.failed
     html = res.report.read_text()
     assert html.index('id="summary"') < html.index('class="toc"') < html.index('id="figures"')
