@@ -69,15 +69,10 @@ def _before(st, a, b):
     return st.seq[a] < st.seq[b]
 
 
-@numba_only()
-def _push(st, when, op):
-    """heapq.heappush of operation ``op``'s event at ``when``."""
-    c = st.counters
-    st.when[op], st.seq[op] = when, c[C_SEQ]
-    c[C_SEQ] += 1
+@njit(cache=True, inline="always")
+def _sift_up(st, i, op):
+    # heapq's _siftdown: operation op climbs from the hole at i while it is earlier
     h = st.heap
-    i = c[C_HEAP]
-    c[C_HEAP] += 1
     while i > 0:
         p = (i - 1) >> 1
         if not _before(st, op, h[p]):
@@ -85,6 +80,16 @@ def _push(st, when, op):
         h[i] = h[p]
         i = p
     h[i] = op
+
+
+@numba_only()
+def _push(st, when, op):
+    """heapq.heappush of operation ``op``'s event at ``when``."""
+    c = st.counters
+    st.when[op], st.seq[op] = when, c[C_SEQ]
+    c[C_SEQ] += 1
+    c[C_HEAP] += 1
+    _sift_up(st, c[C_HEAP] - 1, op)
 
 
 @numba_only()
@@ -106,13 +111,7 @@ def _pop(st):
             a += 1
         h[i] = h[a]
         i = a
-    while i > 0:
-        p = (i - 1) >> 1
-        if not _before(st, item, h[p]):
-            break
-        h[i] = h[p]
-        i = p
-    h[i] = item
+    _sift_up(st, i, item)
     return top
 
 
