@@ -122,15 +122,22 @@ def _ready(st, j):
     c[C_WORK] += 1
 
 
+@njit(cache=True, inline="always")
+def _release(st, ptr, succ, left, i):
+    # operation i meets one dependency (counted in ``left``) of each of its successors
+    # succ[ptr[i]:ptr[i + 1]]: those left with none become ready
+    for k in range(ptr[i], ptr[i + 1]):
+        j = succ[k]
+        left[j] -= 1
+        if st.req_left[j] == 0 and st.ireq_left[j] == 0 and st.state[j] == 0:
+            _ready(st, j)
+
+
 @numba_only()
 def _complete(g, st, i, when):
     st.end_t[i] = when
     st.state[i] = 2
-    for k in range(g.rs_ptr[i], g.rs_ptr[i + 1]):
-        j = g.rs[k]
-        st.req_left[j] -= 1
-        if st.req_left[j] == 0 and st.ireq_left[j] == 0 and st.state[j] == 0:
-            _ready(st, j)
+    _release(st, g.rs_ptr, g.rs, st.req_left, i)
 
 
 @numba_only()
@@ -144,11 +151,7 @@ def _arrive(g, st, op, when):
 def _start(g, st, i, t, per_hop):
     """Start ready operation ``i`` at time ``t``; True when a message joins the flows."""
     st.state[i] = 1
-    for k in range(g.is_ptr[i], g.is_ptr[i + 1]):
-        j = g.is_[k]
-        st.ireq_left[j] -= 1
-        if st.req_left[j] == 0 and st.ireq_left[j] == 0 and st.state[j] == 0:
-            _ready(st, j)
+    _release(st, g.is_ptr, g.is_, st.ireq_left, i)
     kind = g.kind[i]
     c = st.counters
     if kind == CALC:
