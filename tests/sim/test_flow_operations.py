@@ -1,9 +1,10 @@
 """The flow model's operations engine against the same loop written plainly in Python.
 
 The kernel (``fattree.sim.flow.eventloop``) keeps its state in arrays and its events in a
-heap of its own; the reference below keeps Python lists and ``heapq``. Same schedule, same
-routes: every field of the result must be the same, to the bit (completion time, slowest
-rank, bounding link, link utilisation, undelivered messages and operations never run).
+heap of its own; the reference below keeps Python lists and ``heapq``. Same schedule,
+same routes (``_routes``), the outcome read back alike (``_outcome``): every field of the
+result must be the same, to the bit (completion time, slowest rank, bounding link, link
+utilisation, undelivered messages and operations never run).
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ import fattree
 import fattree.sim.flow.engine as flow_engine
 from fattree.sim.flow import flow
 from fattree.sim.flow.maxmin import _maxmin
-from fattree.traffic.workloads import CALC, RECV, SEND
+from fattree.sim.flow.operations import MAX_OPS, _outcome, _routes
+from fattree.traffic.workloads import CALC, SEND
 from fattree.traffic.workloads.schedule import IREQUIRES
-
-MAX_OPS = 20_000_000
 
 
 def reference_operations(topo, w, cfg, router) -> dict:
@@ -31,14 +31,7 @@ def reference_operations(topo, w, cfg, router) -> dict:
     per_hop = cfg.hop_latency + cfg.flit_size / cfg.link_rate
     s = w.schedule(max_ops=MAX_OPS)
     n = s.n_ops
-    node = w.placement
-    sends = np.flatnonzero(s.kind == SEND)
-    slot_of = np.full(n, -1, np.int64)
-    slot_of[sends] = np.arange(len(sends))
-    if len(sends):
-        ptr, chan, ok = router.paths(node[s.rank[sends]], node[s.peer[sends]])
-    else:
-        ptr, chan, ok = np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, bool)
+    sends, slot_of, ptr, chan, ok = _routes(w, s, router)  # (the engine's, as its outcome)
     hops = np.diff(ptr)
     # successors of each operation, by dependency kind
     owner = np.repeat(np.arange(n), np.diff(s.dep_ptr))
@@ -178,36 +171,8 @@ def reference_operations(topo, w, cfg, router) -> dict:
                 arrived[i] = when
                 if state[i] == 1:
                     complete(i, when)
-    end = np.asarray(end_t, np.float64)
-    finished = np.asarray(state) == 2
-    per_rank = np.zeros(s.ranks)
-    if n:
-        np.maximum.at(per_rank, s.rank, np.where(finished, end, 0.0))
-    slowest = int(np.argmax(per_rank)) if s.ranks else -1
-    total = float(per_rank.max()) if s.ranks else 0.0
-    bounding = -1
-    mine = np.flatnonzero((s.rank == slowest) & (s.kind == RECV) & finished)
-    if mine.size:
-        last = mine[np.argmax(end[mine])]
-        bounding = int(bott[slot_of[s.match[last]]])
-    link_bytes = np.zeros(2 * topo.n_links)
-    if len(sends):
-        w_ = np.where(ok, s.nbytes[sends], 0).astype(np.float64)
-        link_bytes += np.bincount(chan, weights=np.repeat(w_, hops), minlength=2 * topo.n_links)
-    first_bad = None
-    if lost_first is not None:
-        first_bad = ("operations", int(s.rank[lost_first]), int(s.peer[lost_first]))
-    return {
-        "time": total,
-        "phases": [],
-        "undelivered": undelivered,
-        "first_bad": first_bad,
-        "slowest_rank": slowest,
-        "bounding": bounding,
-        "link_bytes": link_bytes,
-        "computed": 0,
-        "ops_not_run": int((~finished).sum()),
-    }
+    done = (state, end_t, bott, undelivered, lost_first)
+    return _outcome(topo, s, sends, slot_of, ok, ptr, chan, *done)
 
 
 def _both(monkeypatch, topo, spec, **kw):

@@ -34,14 +34,7 @@ def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Route
             "engine='phases')"
         )
     n = s.n_ops
-    node = w.placement
-    sends = np.flatnonzero(s.kind == SEND)
-    slot_of = np.full(n, -1, np.int64)
-    slot_of[sends] = np.arange(len(sends))
-    if len(sends):
-        ptr, chan, ok = router.paths(node[s.rank[sends]], node[s.peer[sends]])
-    else:
-        ptr, chan, ok = np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, bool)
+    sends, slot_of, ptr, chan, ok = _routes(w, s, router)
     hops = np.diff(ptr)
     # successors of each operation, by dependency kind
     owner = np.repeat(np.arange(n), np.diff(s.dep_ptr))
@@ -87,7 +80,7 @@ def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Route
         has_arrived=np.zeros(n, np.bool_),
         work=work,
         active=np.empty(m, np.int64),
-        rem=np.asarray(s.nbytes[sends], np.float64).copy(),
+        rem=s.nbytes[sends].astype(np.float64),
         rate=np.zeros(m),
         bott=np.full(m, -1, np.int64),
         heap=np.empty(n, np.int64),
@@ -106,15 +99,34 @@ def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Route
         mark=np.full(int(chan.max()) + 1 if chan.size else 0, -1, np.int64),
     )
     _run(g, st, sc, float(per_hop))
-    undelivered = int(st.counters[C_UNDELIVERED])
-    lost_first = int(st.counters[C_LOST]) if st.counters[C_LOST] >= 0 else None
-    bott = st.bott
-    state = st.state
-    end_t = st.end_t
-    end = np.asarray(end_t, np.float64)
+    lost = int(st.counters[C_LOST])
+    done = (st.state, st.end_t, st.bott, int(st.counters[C_UNDELIVERED]))
+    return _outcome(topo, s, sends, slot_of, ok, ptr, chan, *done, lost if lost >= 0 else None)
+
+
+def _routes(w: Workload, s, router: _Router):
+    """The schedule's sends, each operation's send slot (-1: not a send), and the sends'
+    routes: ``(sends, slot_of, ptr, chan, ok)`` (CSR channels; ``ok``: a route exists)."""
+    node = w.placement
+    sends = np.flatnonzero(s.kind == SEND)
+    slot_of = np.full(s.n_ops, -1, np.int64)
+    slot_of[sends] = np.arange(len(sends))
+    if len(sends):
+        ptr, chan, ok = router.paths(node[s.rank[sends]], node[s.peer[sends]])
+    else:
+        ptr, chan, ok = np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, bool)
+    return sends, slot_of, ptr, chan, ok
+
+
+def _outcome(
+    topo, s, sends, slot_of, ok, ptr, chan, state, end, bott, undelivered, lost_first
+) -> dict:
+    """The engine's result from each operation's final state (2: done) and end time, each
+    send's bounding channel, the undelivered messages and the first of them (or None)."""
     finished = np.asarray(state) == 2
+    end = np.asarray(end, np.float64)
     per_rank = np.zeros(s.ranks)
-    if n:
+    if s.n_ops:
         np.maximum.at(per_rank, s.rank, np.where(finished, end, 0.0))
     slowest = int(np.argmax(per_rank)) if s.ranks else -1
     total = float(per_rank.max()) if s.ranks else 0.0
@@ -126,7 +138,9 @@ def _run_operations(topo: Topology, w: Workload, cfg: FlowConfig, router: _Route
     link_bytes = np.zeros(2 * topo.n_links)
     if len(sends):
         w_ = np.where(ok, s.nbytes[sends], 0).astype(np.float64)
-        link_bytes += np.bincount(chan, weights=np.repeat(w_, hops), minlength=2 * topo.n_links)
+        link_bytes += np.bincount(
+            chan, weights=np.repeat(w_, np.diff(ptr)), minlength=2 * topo.n_links
+        )
     first_bad = None
     if lost_first is not None:
         first_bad = ("operations", int(s.rank[lost_first]), int(s.peer[lost_first]))
