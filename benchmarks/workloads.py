@@ -55,6 +55,8 @@ import time
 KIB = 1024
 
 #: name -> (level, topology, workload, wall target in s, memory target in GB or None)
+#: the same case at both sizes (about a million operations: seconds either way)
+FLOW_OPERATIONS = ("flow-ops", "kant:k=8,n=3", "allreduce:algorithm=ring,size=32MiB", 5.0, None)
 CASES = {
     "packet-ring": ("packet", "kant:k=16,n=3", "allreduce:algorithm=ring,size=1MiB", 120.0, None),
     "packet-alltoall": (
@@ -73,13 +75,7 @@ CASES = {
         300.0,
         8.0,
     ),
-    "flow-operations": (
-        "flow-ops",
-        "kant:k=8,n=3",
-        "allreduce:algorithm=ring,size=32MiB",
-        5.0,
-        None,
-    ),
+    "flow-operations": FLOW_OPERATIONS,
 }
 QUICK = {
     "packet-ring": ("packet", "kant:k=8,n=3", "allreduce:algorithm=ring,size=1MiB", 120.0, None),
@@ -99,13 +95,7 @@ QUICK = {
         300.0,
         8.0,
     ),
-    "flow-operations": (
-        "flow-ops",
-        "kant:k=8,n=3",
-        "allreduce:algorithm=ring,size=32MiB",
-        5.0,
-        None,
-    ),
+    "flow-operations": FLOW_OPERATIONS,
 }
 
 _CHILD = """
