@@ -3,28 +3,18 @@
 A channel is a switch output port on one virtual channel, id ``(sw * R + port) * V + vc``
 (the ids of ``fattree.routing.deadlock``, whose cycle finder is reused). The graph holds
 the dependencies of every *delivered* node-to-node route of an algorithm under one fault
-set (an acyclic graph proves deadlock freedom), built by one kernel over the fault view
-(:mod:`fattree.faults.view`): the routes are those the simulator admits, walked by the
-algorithm's engine (a paper walk, the generic rules, a recomputed table), and each hop's
-VC is the engine's own class rule:
-
-* a paper walk with VC classes (MiKANT, ``escape``; docs/faults-deadlock.md has the
-  proof): every channel gets a rank (:func:`fattree.faults.mikant.ft_rank`) under which
-  every Algorithm-1 route strictly climbs; a hop that does not climb (a detour's
-  down→up, a cross→cross turn, a misroute) moves the packet to the next class, so
-  (class, rank) orders all channels and the graph is acyclic whatever the algorithm and
-  the fault set. GNS and GDL turn once per detour, TT at most twice, XT three times
-  (:func:`classes_bound`). ``detour`` is the naive escape channel (VC 1 from the first
-  hop not chosen by Algorithm 1), not deadlock-free;
-* the generic rules and the tables (``updown``): a hop's VC is its up*/down* turn layer
-  (:func:`fattree.faults.generic.turn_classes`): the orientation of the surviving graph
-  (highest topology level first, then BFS from the fault-free up*/down* root) and one more
-  class at every down→up turn. Inside a class every route is up* then down*, so each class
-  is acyclic and the whole graph is (Autonet). The report gives the layers the delivered
-  routes need (``layers_needed``); ``adaptive`` adds every candidate the simulator's
-  allocator may take, not only its first choice.
-
-A route needing a class ``>= V`` is refused (counted, never silently dropped).
+set (acyclic: deadlock-free), built by one kernel over the fault view
+(:mod:`fattree.faults.view`): the routes the simulator admits, each hop on its engine's VC
+class. A paper walk with VC classes (MiKANT, ``escape``) moves a packet to the next class
+at every hop that does not climb the rank :func:`fattree.faults.mikant.ft_rank`, so
+(class, rank) orders all channels whatever the faults (docs/faults-deadlock.md has the
+proof and :func:`classes_bound`'s turns); ``detour`` is the naive escape channel (VC 1 from
+the first hop not chosen by Algorithm 1), not deadlock-free. The generic rules and the
+tables (``updown``) put each hop on its up*/down* turn layer
+(:func:`fattree.faults.generic.turn_classes`; Autonet; docs/faults-families.md), and the
+report gives the layers the delivered routes need (``layers_needed``); ``adaptive`` adds
+every candidate the simulator's allocator may take, not only its first choice. A route
+needing a class ``>= V`` is refused (counted, never silently dropped).
 """
 
 from __future__ import annotations
@@ -34,8 +24,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from ..errors import ParameterError
 from ..routing.deadlock import MAX_VCS, channel_label
@@ -61,21 +50,14 @@ from .hooks import FI_N_NODES, FI_TTL, OK, W_PORT, W_SW, W_VCS
 from .mikant import ft_rank, ft_vc, route_vcs
 from .records import FTDeadlockReport, shortest_cycle
 from .rules import one_vc_layered
-from .view import (
-    ENG_ADAPTIVE,
-    ENG_TABLE,
-    FaultsAdaptive,
-    _engine_tops,
-    _engine_walk,
-    adaptive_rule,
-    fault_router,
-)
-from .walkloop import sim_walk_traced, walk_route
+from .view import ENG_ADAPTIVE, ENG_TABLE, _engine_tops, adaptive_rule, fault_router
+from .walkloop import sim_walk, sim_walk_traced, walk_route
 from .walks import walk_of
 
 VC_RULES = ("none", "escape", "detour")  # a paper walk's; the generic rules': none, updown
 M_NONE, M_CLASSES, M_NAIVE = 0, 1, 2  # every hop on VC 0; the engine's classes; naive escape
 NO_LIMIT = 1 << 30  # classes computed whatever their number (refused against V afterwards)
+WITNESS_SEARCH = 100_000  # states searched for a route of the adaptive rule
 
 
 @njit(cache=True, inline="always")
@@ -105,36 +87,6 @@ def _naive_vcs(trace, nsw, V, vcs):
     return top
 
 
-def _walk(f, s, t, trace):
-    """The engine's walk of ``s -> t`` on the view ``f`` (recording each hop's rule when
-    ``trace`` is an array: a paper walk, for the naive rule)."""
-
-
-@overload(_walk, inline="always")
-def _ov_walk(f, s, t, trace):
-    if isinstance(trace, types.NoneType):
-        return lambda f, s, t, trace: _engine_walk(f, s, t)
-    return lambda f, s, t, trace: sim_walk_traced(f, s, t, trace)
-
-
-def _deps(f, ad, gr, s, t, N, nsw, V):
-    """Add the dependencies of the route in the view's scratch (``adaptive``: of every
-    route its candidates allow, :func:`_adaptive_deps`)."""
-
-
-@overload(_deps, inline="always")
-def _ov_deps(f, ad, gr, s, t, N, nsw, V):
-    if f.instance_class is FaultsAdaptive:
-        return lambda f, ad, gr, s, t, N, nsw, V: _adaptive_deps(ad.rule, s, t, ad)
-
-    def impl(f, ad, gr, s, t, N, nsw, V):
-        ws = f.ft_ws
-        R = f.ft_rt.port_peer.shape[1]
-        _add_route(ws[W_SW], ws[W_PORT], ws[W_VCS], nsw, R, V, s * N + t, gr.wit, gr.used)
-
-    return impl
-
-
 Graph = namedtuple("Graph", "wit used stats classes")
 Graph.__doc__ = (
     "A dependency graph being built: ``wit[c, q*V+v]`` the first pair ``s*N+t`` whose "
@@ -151,13 +103,18 @@ def _cdg(f, V, mode, track, trace, gr, ad):
     in ``stats[3]`` whatever the mode (the generic rules' ``layers_needed``); ``ad``: the
     adaptive rule's record (:class:`Adaptive`, None for the other engines)."""
     N = f.ft_i[FI_N_NODES]
-    vcs = f.ft_ws[W_VCS]
+    R = f.ft_rt.port_peer.shape[1]
+    ws = f.ft_ws
+    vcs = ws[W_VCS]
     stats = gr.stats
     for t in range(N):
         for s in range(N):
             if s == t:
                 continue
-            st, nsw = _walk(f, s, t, trace)
+            if trace is None:  # (numba prunes the branch the argument's type rules out)
+                st, nsw = sim_walk(f, s, t)
+            else:
+                st, nsw = sim_walk_traced(f, s, t, trace)
             if st != OK:
                 stats[0] += 1
                 continue
@@ -170,32 +127,34 @@ def _cdg(f, V, mode, track, trace, gr, ad):
             if mode == M_NONE:
                 vcs[:nsw] = 0
                 top = 0
-            elif trace is not None:  # (M_NAIVE; numba prunes it for the other modes)
+            elif trace is not None:  # (M_NAIVE)
                 top = _naive_vcs(trace, nsw, V, vcs)
             if top < 0 or top >= V:
                 stats[1] += 1
                 continue
             gr.classes[top] += 1
-            _deps(f, ad, gr, s, t, N, nsw, V)
+            if ad is None:
+                _add_route(ws[W_SW], ws[W_PORT], vcs, nsw, R, V, s * N + t, gr.wit, gr.used)
+            else:  # every route its candidates allow
+                _adaptive_deps(ad, gr, s, t)
     return 0
 
 
-Adaptive = namedtuple("Adaptive", "rule wit used seen stack out scratch")
+Adaptive = namedtuple("Adaptive", "rule seen stack out scratch")
 Adaptive.__doc__ = (
-    "The adaptive rule's graph: its AdaptiveRule, the dependency witnesses and used "
-    "channels of the graph, "
-    "the generation at which each (channel, hops) state was reached, a DFS stack of "
-    "(switch, previous, hops, layer, last hop down, channel) rows, the candidates' buffer "
-    "and :func:`fattree.faults.generic.adaptive_scratch`."
+    "The adaptive rule's search: its AdaptiveRule, the generation at which each (channel, "
+    "hops) state was reached, a DFS stack of (switch, previous, hops, layer, last hop down, "
+    "channel) rows, the candidates' buffer and :func:`fattree.faults.generic.adaptive_scratch`."
 )
 
 
 @njit(cache=True)
-def _adaptive_deps(ar, s, t, ad):
-    """Every dependency of the ``adaptive`` rule's routes from node ``s`` to ``t``: from
-    each state a packet can reach, every candidate the simulator's allocator may take
-    (:func:`fattree.faults.generic.adaptive_ports`; ``ar.layers`` turn layers, 0: one VC,
-    not layered), so the graph holds all of its routes, not only its first choice."""
+def _adaptive_deps(ad, gr, s, t):
+    """Every dependency of the ``adaptive`` rule's routes from node ``s`` to ``t`` into
+    ``gr``: from each state a packet can reach, every candidate the simulator's allocator
+    may take (:func:`fattree.faults.generic.adaptive_ports`; ``ar.layers`` turn layers, 0:
+    one VC, not layered), so the graph holds all of its routes, not only its first choice."""
+    ar, wit = ad.rule, gr.wit
     port_peer = ar.rt.port_peer
     N = ar.rt.n_nodes
     R = port_peer.shape[1]
@@ -218,9 +177,9 @@ def _adaptive_deps(ar, s, t, ad):
             if c2 >= V:  # (never: a candidate's onward walk fits the layers)
                 continue
             c = (sw * R + p) * V + c2
-            ad.used[c] = True
-            if c_in >= 0 and ad.wit[c_in, p * V + c2] < 0:
-                ad.wit[c_in, p * V + c2] = pair
+            gr.used[c] = True
+            if c_in >= 0 and wit[c_in, p * V + c2] < 0:
+                wit[c_in, p * V + c2] = pair
             if w < N or ad.seen[c, h + 1] == gen:
                 continue
             ad.seen[c, h + 1] = gen
@@ -310,19 +269,6 @@ class FTDependencyGraph:
         return divmod(w, self.topo.n_nodes)
 
 
-def _check_vcs(vcs) -> None:
-    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
-        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
-
-
-def _not_oracle(alg) -> None:
-    if alg.is_oracle:
-        raise ParameterError(
-            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
-            "routing function: it has no channel dependency graph"
-        )
-
-
 def _vc_mode(topo: Topology, walk, vc_rule: str, V: int) -> tuple[int, str, int]:
     """``(M_*, the rule's name, VCs of the graph)`` of ``vc_rule`` for a paper walk with VC
     classes (``walk``) or the generic rules (None)."""
@@ -376,9 +322,14 @@ def ft_dependency_graph(
             f"are not defined), not {topo.family!r}"
         )
     check_model(model)
-    _check_vcs(vcs)
+    if isinstance(vcs, bool) or not isinstance(vcs, (int, np.integer)) or not 1 <= vcs <= MAX_VCS:
+        raise ParameterError(f"vcs={vcs!r} is invalid: expected an integer 1..{MAX_VCS}")
     mode, rule, V = _vc_mode(topo, walk, vc_rule, int(vcs))
-    _not_oracle(alg)
+    if alg.is_oracle:
+        raise ParameterError(
+            "algorithm='oracle' is a bound (BFS on the surviving graph), not a "
+            "routing function: it has no channel dependency graph"
+        )
     fr = fault_router(topo, alg.name, faulty, model=model)
     S, R = topo.port_peer.shape
     gr = Graph(
@@ -387,29 +338,22 @@ def ft_dependency_graph(
         np.zeros(4, np.int64),
         np.zeros(V + 1, np.int64),
     )
-    adaptive = fr.engine == ENG_ADAPTIVE
     layers = V if mode == M_CLASSES else 0
-    ad = _adaptive(topo, fr, gr, layers) if adaptive else None
+    ad = None
+    if fr.engine == ENG_ADAPTIVE:  # its search: a state is (channel, hops)
+        rows, hops = S * R * V, int(fr.ft_i[FI_TTL]) + 2
+        ad = Adaptive(
+            adaptive_rule(fr.view(), layers),
+            np.zeros((rows, hops), np.int64),
+            np.zeros((rows * hops, 6), np.int64),
+            np.zeros(R + 1, np.int64),
+            adaptive_scratch(topo),
+        )
     trace = np.full((fr.ft_ws.shape[1], 4), -1, np.int64) if mode == M_NAIVE else None
     _cdg(fr.view(), V, mode, walk is None, trace, gr, ad)
     model = "global" if fr.engine == ENG_TABLE else model
     return FTDependencyGraph(
         topo, alg.name, model, V, rule, fr.faulty, *gr, router=fr, layers=layers
-    )
-
-
-def _adaptive(topo, fr, gr, layers: int):
-    S, R = topo.port_peer.shape
-    V = max(layers, 1)
-    hops = int(fr.ft_i[FI_TTL]) + 2
-    return Adaptive(
-        adaptive_rule(fr.view(), layers),
-        gr.wit,
-        gr.used,
-        np.zeros((S * R * V, hops), np.int64),
-        np.zeros((S * R * V * hops, 6), np.int64),
-        np.zeros(R + 1, np.int64),
-        adaptive_scratch(topo),
     )
 
 
@@ -519,17 +463,15 @@ def ft_deadlock(
 
 
 def _report(g: FTDependencyGraph) -> FTDeadlockReport:
-    """The report of a channel dependency graph: acyclic, or the shortest cycle through the
-    channels of the one found and, for each of its dependencies, the first route creating
-    it."""
+    """Acyclic, or the shortest cycle through the channels of the one found and, for each
+    of its dependencies, the first route creating it."""
     topo, V, fr = g.topo, g.vcs, g.router
     N = topo.n_nodes
     adj = g.wit >= 0
-    alg = FT_ALGORITHMS.get(g.algorithm)
     if fr.walk is not None:
         bound = classes_bound(g.algorithm, int(topo.params["n"]))
     else:
-        bound = 1 if alg.rule == RULE_UPDOWN_T else None
+        bound = 1 if FT_ALGORITHMS.get(g.algorithm).rule == RULE_UPDOWN_T else None
     rep = FTDeadlockReport(
         spec=topo.spec,
         vcs=V,
@@ -550,17 +492,12 @@ def _report(g: FTDependencyGraph) -> FTDeadlockReport:
     if fr.walk is None:
         rep.layers_needed = int(g.stats[3]) + 1 if g.stats[2] else 0
     cyc = find_cycle(topo.port_peer, N, V, adj, g.used)
-    if not cyc.size:
-        return rep
-    short = shortest_cycle(topo.port_peer, topo.n_nodes, V, adj, cyc)
-    if short.size:
-        cyc = short
-    rep.acyclic = False
-    rep.cycle = [channel_label(topo, int(c), V) for c in cyc]
-    rep.cycle_ids = [int(c) for c in cyc]
-    ring = [int(c) for c in cyc] + [int(cyc[0])]
-    for a, b in zip(ring[:-1], ring[1:]):
-        rep.routes.append(_witness(g, a, b))
+    if cyc.size:
+        short = shortest_cycle(topo.port_peer, N, V, adj, cyc)
+        ids = [int(c) for c in (short if short.size else cyc)]
+        rep.acyclic, rep.cycle_ids = False, ids
+        rep.cycle = [channel_label(topo, c, V) for c in ids]
+        rep.routes = [_witness(g, a, b) for a, b in zip(ids, ids[1:] + ids[:1])]
     return rep
 
 
@@ -614,9 +551,6 @@ def _adaptive_route(topo, g, s, t, a, b):
                 return *path, None
     _, sws, ports, _ = g.router.path(s, t)
     return sws, ports, "the pair's first-choice route: its alternative through it not searched"
-
-
-WITNESS_SEARCH = 100_000  # states searched for a route of the adaptive rule
 
 
 def algorithms_for_deadlock(family: str, names: str) -> list[str]:

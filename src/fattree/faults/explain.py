@@ -4,9 +4,9 @@ The walk kernels record, per switch, how its output port was chosen (``trace`` o
 :func:`fattree.faults.walkloop.walk_loop`); this module turns that record
 into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
 could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
-cube multipath) and why a route failed. The generic rules' walk (the family's routing,
-another minimal port, a misroute, a table entry) is explained by :func:`explain_generic`,
-called from the same entry.
+cube multipath) and why a route failed; for the generic rules (``faults/generic.py``), how
+each port was chosen (the family's routing, another minimal port, a misroute, a table entry)
+and its VC layer under the up*/down* turn rule.
 """
 
 from __future__ import annotations
@@ -14,18 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
+from ..routing.kernel import route_ports
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
-from .algorithms import (
-    GDL,
-    GNS,
-    ROOT,
-    TT,
-    UPALT,
-    XT,
-    check_model,
-    resolve_algorithms,
-)
+from .algorithms import GDL, GNS, ROOT, RULE_ADAPTIVE, TT, UPALT, XT
+from .generic import HOW_ALT as G_ALT
+from .generic import HOW_MISROUTE as G_MISROUTE
+from .generic import HOW_NAMES as G_HOW_NAMES
+from .generic import AdaptiveAt, adaptive_ports, adaptive_scratch, hop_down
 from .hooks import OK, STATUS_NAMES
 from .mikant import (
     HOW_CUBE,
@@ -39,18 +35,9 @@ from .mikant import (
     KIND_TX,
     KIND_XT,
 )
-from ..routing.kernel import route_ports
-from .algorithms import RULE_ADAPTIVE, FTAlgorithm
-from .generic import HOW_ALT as G_ALT
-from .generic import HOW_MISROUTE as G_MISROUTE
-from .generic import HOW_NAMES as G_HOW_NAMES
-from .generic import AdaptiveAt, adaptive_ports, adaptive_scratch, hop_down
-from .gwalk import GenericRouter
 from .records import FTExplanation
+from .route import _checked, _fault_links, _path, _walk
 from .rules import one_vc_layered
-from .links import fault_mask
-from .route import check_ends
-from .walkloop import walk_route
 from .walks import walk_of
 
 _NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
@@ -71,31 +58,6 @@ _STEPS = {
 _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
 
 
-def _walk(topo, alg, src, dst, stamp, model, start, tie_break, seed, packet):
-    """(status, hops, switches, trace, vc per hop or None) from the family's walk."""
-    walk = walk_of(topo.family)
-    walk.check_model(model, topo.family)
-    trace = np.full((walk.capacity(topo), 4), -1, np.int64)
-    look = model == "lookahead"
-    st, hops, nsw, sw, ports = walk_route(
-        walk,
-        topo,
-        alg.flags,
-        look,
-        src,
-        start,
-        dst,
-        stamp,
-        tie_break,
-        int(seed),
-        int(packet),
-        trace,
-    )
-    nport = nsw if st == OK else max(nsw - 1, 0)
-    vcs = None if walk.hop_vcs is None else walk.hop_vcs(topo, sw, ports, nport)
-    return st, hops, nsw, sw, ports, trace, vcs
-
-
 def explain_route(
     topo: Topology,
     algorithm: str,
@@ -114,7 +76,7 @@ def explain_route(
     Parameters
     ----------
     topo : Topology
-        A MiKANT (001's algorithms) or a MiKANTC (004 Algorithm 1).
+        Any family with fault tolerance (see :func:`fattree.faults.ft_route`).
     algorithm : str
         A walkable name of :data:`~fattree.faults.FT_ALGORITHMS` (not ``oracle``).
     src, dst : int
@@ -148,74 +110,61 @@ def explain_route(
     ----------
     001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 Algorithm 1.
     """
-    if not isinstance(topo, Topology):
-        raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
-    check_model(model)
-    (alg,) = resolve_algorithms([algorithm], topo.family)
-    if alg.is_oracle:
-        raise ParameterError(
-            "algorithm='oracle' is a bound (BFS with global knowledge), not a "
-            "routing function: name a walkable algorithm"
-        )
-    check_ends(topo, src, dst, start_switch)
-    faulty = fault_mask(topo, faulty)
-    s = -1 if src is None else int(src)
-    bad = [
-        [topo.vertex_label(int(a)), topo.vertex_label(int(b))]
-        for a, b in topo.links[np.nonzero(faulty)[0]]
-    ]
-    if s == int(dst):  # as routing's route: nothing to send
-        lab = topo.node_label(s)
+    q = _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet)
+    name, bad = q.alg.name, _fault_links(q)
+    if q.src == q.dst:  # as routing's route: nothing to send
+        lab = topo.node_label(q.src)
         return FTExplanation(
-            alg.name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [], 0, [], [], bad
+            name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [], 0, [], [], bad
         )
-    start = int(start_switch) if s < 0 else -1
-    if not alg.walked_on(topo.family):
-        return explain_generic(topo, alg, src, int(dst), faulty, model, start, bad)
-    st, hops, nsw, sw, ports, trace, vcs = _walk(
-        topo, alg, s, int(dst), faulty.astype(np.int64), model, start, tie_break, seed, packet
-    )
-    nport = nsw if st == OK else max(nsw - 1, 0)
+    st, hops, sws, ports, how, g = _walk(q, traced=True)
+    events = []
+    if g is not None and g.is_table:
+        text = (
+            f"{name}: forwarding tables ({topo.n_switches} switches × {topo.n_nodes} "
+            f"destinations) recomputed on the surviving graph; VC layers by up*/down* turns"
+        )
+        events.append(_event(0, None, "table", name, text))
+    if len(sws) == 0:  # the source's node link is faulty
+        text = (
+            f"the source's node link {topo.node_label(q.src)}–"
+            f"{topo.switch_label(int(topo.node_switch[q.src]))} is faulty: "
+            f"nothing can route around a node's only link"
+        )
+        events.append(_event(0, None, "fail", None, text))
+    if g is None:
+        vcs = None if q.walk.hop_vcs is None else q.walk.hop_vcs(topo, sws, ports, len(ports))
+        rules = [_rule_name(int(how[i, 0]), int(how[i, 1])) for i in range(len(ports))]
+        events += _walk_events(q, st, sws, ports, how)
+    else:
+        vcs = g.classes(sws[: len(ports)], ports)
+        rules = [G_HOW_NAMES[h] if 0 <= h < len(G_HOW_NAMES) else "?" for h in how.tolist()]
+        events += _generic_events(q, g, st, sws, ports, how, vcs)
+        model = "global" if g.is_table else model
     rows = []
-    for i in range(nport):
-        a, p = int(sw[i]), int(ports[i])
-        row = {
-            "hop": i + 1,
-            "switch": topo.switch_label(a),
-            "port": p,
-            "to": topo.vertex_label(int(topo.port_peer[a, p])),
-            "rule": _rule_name(int(trace[i, 0]), int(trace[i, 1])),
-        }
-        if vcs is not None:
-            row["vc"] = vcs[i]
-        rows.append(row)
-    events = _events(topo, alg, model, int(dst), st, nsw, sw, ports, trace, src, faulty)
-    return _explained(
-        topo, alg.name, model, src, int(dst), st, sw[:nsw], ports[:nport], hops, rows, events, bad
-    )
-
-
-def _explained(topo, name, model, src, dst, st, sws, ports, hops, rows, events, bad):
-    """The :class:`FTExplanation` of a route through switches ``sws`` on ``ports``."""
-    labels = [topo.switch_label(int(x)) for x in sws]
-    path = ([] if src is None else [topo.node_label(int(src))]) + labels
-    if st == OK:
-        path.append(topo.node_label(dst))
+    for i, (a, p) in enumerate(zip(sws.tolist(), ports.tolist())):
+        row = {"hop": i + 1, "switch": topo.switch_label(a), "port": p, "to": _peer(topo, a, p)}
+        rows.append(row | {"rule": rules[i]} | ({} if vcs is None else {"vc": vcs[i]}))
     return FTExplanation(
         name,
         model,
-        None if src is None else topo.node_label(int(src)),
-        topo.node_label(dst),
+        None if q.src < 0 else topo.node_label(q.src),
+        topo.node_label(q.dst),
         st == OK,
         STATUS_NAMES[st],
-        path,
-        labels,
-        [int(p) for p in ports],
+        _path(q, st, sws),
+        [topo.switch_label(x) for x in sws.tolist()],
+        ports.tolist(),
         int(hops),
         rows,
         events,
         bad,
     )
+
+
+def _peer(topo, a, p) -> str:
+    """The label of the vertex port ``p`` of switch ``a`` leads to."""
+    return topo.vertex_label(int(topo.port_peer[a, p]))
 
 
 def _rule_name(how, step) -> str:
@@ -259,37 +208,16 @@ def _fault_class(topo, a, p, dst) -> tuple[str, str]:
     return "a link", "no rule applies"
 
 
-def _link(topo, a, p) -> list[str]:
-    return [topo.switch_label(a), topo.vertex_label(int(topo.port_peer[a, p]))]
-
-
-def _faulty_here(topo, a, faulty) -> str:
-    bad = [
-        f"{p} (→ {topo.vertex_label(int(topo.port_peer[a, p]))})"
-        for p in range(topo.max_ports)
-        if topo.link_index[a, p] >= 0 and faulty[topo.link_index[a, p]]
-    ]
+def _faulty_here(q, a) -> str:
+    topo, links = q.topo, q.topo.link_index[a]
+    bad = [f"{p} (→ {_peer(topo, a, p)})" for p, e in enumerate(links) if e >= 0 and q.faulty[e]]
     return ", ".join(bad) if bad else "none"
 
 
-def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> list[dict]:
-    ev: list[dict] = []
-    if nsw == 0:
-        ev.append(
-            _event(
-                0,
-                None,
-                "fail",
-                None,
-                f"the source's node link {topo.node_label(src)}–"
-                f"{topo.switch_label(int(topo.node_switch[src]))} is faulty: "
-                f"nothing can route around a node's only link",
-            )
-        )
-        return ev
-    trigger = 0
-    for i in range(nsw):
-        a = int(sw[i])
+def _walk_events(q, st, sws, ports, trace) -> list[dict]:
+    """The events of a paper walk's route from its ``trace``."""
+    topo, ev, trigger = q.topo, [], 0
+    for i, a in enumerate(sws.tolist()):
         how, step, fault, mask = (int(x) for x in trace[i])
         here = topo.switch_label(a)
 
@@ -297,18 +225,18 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
             ev.append(_event(i + 1, here, event, algorithm, text, **extra))  # noqa: B023
 
         if fault >= 0:
-            cls, covers = _fault_class(topo, a, fault, dst)
+            cls, covers = _fault_class(topo, a, fault, q.dst)
+            link = [here, _peer(topo, a, fault)]
             add(
                 "fault",
-                f"Algorithm 1's port {fault} ({' – '.join(_link(topo, a, fault))}) is "
-                f"faulty: {cls}; {covers}",
+                f"Algorithm 1's port {fault} ({' – '.join(link)}) is faulty: {cls}; {covers}",
                 port=fault,
-                link=_link(topo, a, fault),
+                link=link,
                 fault_class=cls,
             )
             why = (
                 "no fully healthy detour (lookahead)"
-                if model == "lookahead"
+                if q.model == "lookahead"
                 else "no healthy port for its first step"
             )
             for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL):
@@ -319,8 +247,7 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
             p = int(ports[i])
             add(
                 "detour",
-                f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to "
-                f"{topo.vertex_label(int(topo.port_peer[a, p]))}",
+                f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to {_peer(topo, a, p)}",
                 _NAMES[how],
                 port=p,
             )
@@ -365,12 +292,12 @@ def _events(topo, alg, model, dst, st, nsw, sw, ports, trace, src, faulty) -> li
                 "escape",
             )
         elif how == -1:
-            add("fail", _failure(topo, alg, st, a, step, fault, mask, faulty), None)
+            add("fail", _failure(q, st, a, step, fault, mask), None)
     return ev
 
 
-def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
-    name = STATUS_NAMES[st]
+def _failure(q, st, a, step, fault, mask) -> str:
+    name, alg = STATUS_NAMES[st], q.alg
     if name == "TTL":
         return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
     if fault >= 0:
@@ -388,134 +315,48 @@ def _failure(topo, alg, st, a, step, fault, mask, faulty) -> str:
     sname = steps[step] if step < len(steps) else f"step {step + 1}"
     return (
         f"{name}: the {_NAMES.get(kd, 'detour')} detour's step {sname} at "
-        f"{topo.switch_label(a)} has no healthy allowed port (faulty ports here: "
-        f"{_faulty_here(topo, a, faulty)}; 001 Algorithm 2: 'routing fails')"
+        f"{q.topo.switch_label(a)} has no healthy allowed port (faulty ports here: "
+        f"{_faulty_here(q, a)}; 001 Algorithm 2: 'routing fails')"
     )
 
 
-__all__ = ["FTExplanation", "explain_route"]
-
-
-# ------------------------------------------------ the generic rules, explained hop by hop
-# Per switch: the port, where it leads, how it was chosen (the family's routing, another
-# minimal port, a misroute, a table entry) and its VC layer under the up*/down* turn rule
-# (fattree.faults.generic.turn_classes); events name each faulty routing port, each
-# misroute and the reason of a failure.
-
-
 def _event(hop, switch, event, algorithm, text, **extra) -> dict:
-    return {
-        "hop": hop,
-        "switch": switch,
-        "event": event,
-        "algorithm": algorithm,
-        "text": text,
-    } | extra
+    return dict(hop=hop, switch=switch, event=event, algorithm=algorithm, text=text) | extra
 
 
-def explain_generic(
-    topo: Topology, alg: FTAlgorithm, src, dst: int, faulty, model: str, start: int, bad: list
-):
-    """The :class:`~fattree.faults.explain.FTExplanation` of a generic algorithm's route
-    (called by :func:`fattree.faults.explain.explain_route`)."""
-
-    g = GenericRouter(topo, alg, faulty, model)
-    st, hops, sws, ports, hows = g.route(src, dst, None if start < 0 else start)
-    vcs = g.classes(sws[: len(ports)], ports)
-    rt = g.ctx.rt
+def _generic_events(q, g, st, sws, ports, hows, vcs) -> list[dict]:
+    """The events of a generic algorithm's route (``hows``: the rule of each port): each
+    faulty routing port, each alternative port or misroute, the reason of a failure."""
+    topo, rt, ctx, name = q.topo, g.ctx.rt, g.ctx, q.alg.name
     buf = np.empty(topo.max_ports + 1, np.int64)
-    rows, events = [], []
-    if g.is_table:
-        events.append(
-            _event(
-                0,
-                None,
-                "table",
-                alg.name,
-                f"{alg.name}: forwarding tables ({topo.n_switches} switches × "
-                f"{topo.n_nodes} destinations) recomputed on the surviving "
-                f"graph; VC layers by up*/down* turns",
-            )
-        )
-    if src is not None and len(sws) == 0:
-        events.append(
-            _event(
-                0,
-                None,
-                "fail",
-                None,
-                f"the source's node link {topo.node_label(int(src))}–"
-                f"{topo.switch_label(int(topo.node_switch[int(src)]))} is "
-                f"faulty: nothing can route around a node's only link",
-            )
-        )
-    used = 0
-    for i, (a, p) in enumerate(zip(sws, ports)):
-        a, p = int(a), int(p)
-        how = int(hows[i])
+    events, used = [], 0
+    for i, (a, p, how) in enumerate(zip(sws.tolist(), ports.tolist(), hows.tolist())):
+        if how not in (G_ALT, G_MISROUTE):
+            continue
         here = topo.switch_label(a)
-        rows.append(
-            {
-                "hop": i + 1,
-                "switch": here,
-                "port": p,
-                "to": topo.vertex_label(int(topo.port_peer[a, p])),
-                "rule": G_HOW_NAMES[how] if 0 <= how < len(G_HOW_NAMES) else "?",
-                "vc": vcs[i],
-            }
+        c = route_ports(rt.code, rt.iparams, rt.table, rt.port_peer, a, -1, -1, q.dst, 0, buf)
+        p0 = int(buf[0]) if c > 0 else -1
+        if p0 >= 0 and q.faulty[topo.link_index[a, p0]]:
+            why = f"{ctx.routing}'s port {p0} ({here} – {_peer(topo, a, p0)}) is faulty"
+        else:
+            why = f"{ctx.routing}'s port {p0} leads back or (lookahead) to a dead end"
+        # (the port before the text: the key order of route --json)
+        events.append(
+            dict(hop=i + 1, switch=here, event="fault", algorithm=None, port=p0, text=why)
         )
-        if how in (G_ALT, G_MISROUTE):
-            c = route_ports(
-                rt.code, rt.iparams, rt.table, rt.port_peer, a, -1, -1, int(dst), 0, buf
+        if how == G_MISROUTE:
+            used += 1
+            text = (
+                f"no healthy minimal port (faulty here: {_faulty_here(q, a)}); misroute "
+                f"{used} of {ctx.budget} to port {p} → {_peer(topo, a, p)}, then "
+                f"{ctx.routing} again"
             )
-            p0 = int(buf[0]) if c > 0 else -1
-            if p0 >= 0 and faulty[topo.link_index[a, p0]]:
-                why = (
-                    f"{g.ctx.routing}'s port {p0} ({here} – "
-                    f"{topo.vertex_label(int(topo.port_peer[a, p0]))}) is faulty"
-                )
-            else:
-                why = f"{g.ctx.routing}'s port {p0} leads back or (lookahead) to a dead end"
-            # (the port before the text: the key order of route --json)
-            events.append(
-                {
-                    "hop": i + 1,
-                    "switch": here,
-                    "event": "fault",
-                    "algorithm": None,
-                    "port": p0,
-                    "text": why,
-                }
-            )
-            if how == G_MISROUTE:
-                used += 1
-                events.append(
-                    _event(
-                        i + 1,
-                        here,
-                        "misroute",
-                        alg.name,
-                        f"no healthy minimal port (faulty here: "
-                        f"{_faulty_here(topo, a, faulty)}); misroute {used} of "
-                        f"{g.ctx.budget} to port {p} → "
-                        f"{topo.vertex_label(int(topo.port_peer[a, p]))}, then "
-                        f"{g.ctx.routing} again",
-                    )
-                )
-            else:
-                events.append(
-                    _event(
-                        i + 1,
-                        here,
-                        "alternative",
-                        alg.name,
-                        f"another minimal port: {p} → "
-                        f"{topo.vertex_label(int(topo.port_peer[a, p]))} "
-                        f"({g.ctx.candidates})",
-                    )
-                )
-    if alg.rule == RULE_ADAPTIVE:
-        events += _adaptive_events(topo, g, sws[: len(ports)], vcs, src, int(dst))
+            events.append(_event(i + 1, here, "misroute", name, text))
+        else:
+            text = f"another minimal port: {p} → {_peer(topo, a, p)} ({ctx.candidates})"
+            events.append(_event(i + 1, here, "alternative", name, text))
+    if q.alg.rule == RULE_ADAPTIVE:
+        events += _adaptive_events(q, g, sws[: len(ports)], vcs)
     if st != OK and len(sws) > 0:
         a = int(sws[-1])
         events.append(
@@ -525,29 +366,28 @@ def explain_generic(
                 "fail",
                 None,
                 f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
-                f"(faulty ports here: {_faulty_here(topo, a, faulty)})"
-                + ("" if alg.rule != 2 else f"; misroutes left: {g.ctx.budget - used}"),
+                f"(faulty ports here: {_faulty_here(q, a)})"
+                + ("" if q.alg.rule != 2 else f"; misroutes left: {ctx.budget - used}"),
             )
         )
-    model = "global" if g.is_table else model
-    return _explained(topo, alg.name, model, src, dst, st, sws, ports, hops, rows, events, bad)
+    return events
 
 
-def _adaptive_events(topo, g, sws, vcs, src, dst) -> list[dict]:
+def _adaptive_events(q, g, sws, vcs) -> list[dict]:
     """Where ``adaptive`` offers the simulator's allocator more than its first choice
     (:func:`fattree.faults.generic.adaptive_ports`; the turn layers of one VC)."""
     from .view import adaptive_rule, fault_router
 
-    N = topo.n_nodes
+    topo, N = q.topo, q.topo.n_nodes
     fr = fault_router(topo, g.alg.name, g.faulty, model=g.model)
     ar = adaptive_rule(fr.view(), 1 if one_vc_layered(topo.family) else 0)
     out, scr = np.zeros(topo.max_ports + 1, np.int64), adaptive_scratch(topo)
-    events, prev, h0 = [], -1, 0 if src is None else 1
+    events, prev, h0 = [], -1, 0 if q.src < 0 else 1
     for i, a in enumerate(sws.tolist()):
         down = prev >= 0 and hop_down(ar.order, N, prev, N + a)
-        at = AdaptiveAt(a, prev, h0 + i, dst, vcs[i - 1] if i else 0, down)
+        at = AdaptiveAt(a, prev, h0 + i, q.dst, vcs[i - 1] if i else 0, down)
         m = adaptive_ports(ar, at, out, scr)
-        also = [f"{q} → {topo.vertex_label(int(topo.port_peer[a, q]))}" for q in out[1:m]]
+        also = [f"{p} → {_peer(topo, a, p)}" for p in out[1:m]]
         if also:
             text = f"the allocator may also take {', '.join(also)} (minimal still delivers)"
             events.append(_event(i + 1, topo.switch_label(a), "adaptive", g.alg.name, text))
@@ -615,4 +455,4 @@ def resolve_route_algorithm(
     )
 
 
-__all__ += ["resolve_route_algorithm"]
+__all__ = ["FTExplanation", "explain_route", "resolve_route_algorithm"]

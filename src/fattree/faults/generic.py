@@ -7,15 +7,8 @@ neighbours' links too) and four integers of per-packet state carried in the head
 (``state``: misroutes left, previous switch, hops so far, how the last port was chosen).
 One per-hop kernel, :func:`ft_hop`, serves the Monte Carlo walk, ``route --explain``, the
 channel dependency graph under faults and the simulator (docs/faults.md, "For the
-simulator").
-
-The routing context ``rt`` is a :class:`RouteContext` (a named tuple, read by field in
-numba too) built by :func:`fattree.faults.rules.context`: the family's deterministic
-routing (``code``, ``iparams``, ``table``), the routing that lists its minimal candidates
-(``cmode == 0``: ``route_ports`` of an adaptive algorithm, e.g. kant/clos ``adaptive``)
-or ``cmode == 1``: every port whose far end is one hop closer by the deterministic
-routing's fault-free length (hypercube: every differing dimension; torus: every
-productive direction; any graph with ``shortest``).
+simulator"). Its routing context ``rt`` is a :class:`RouteContext` built by
+:func:`fattree.faults.rules.context` (docs/faults-families.md).
 
 The table engines (``updown-table``, ``shortest-table``) recompute, on the surviving
 graph, one destination's column of a switch × destination forwarding table
@@ -142,30 +135,19 @@ def candidates(rt, sw, dst, cap, cand, buf, dbuf):
 
 
 @njit(**nrt_free())
-def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf):
-    """Lookahead: switch ``v`` (the far end of a candidate) has a healthy minimal port
-    towards ``dst`` other than the one back to switch ``back``."""
+def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf, healthy):
+    """Switch ``v`` (the far end of a candidate) has a minimal port towards ``dst`` other
+    than the one back to switch ``back``, a healthy one when ``healthy`` (lookahead; else
+    static routing knowledge: a misroute to ``v`` is not sent straight back, as a fat
+    tree's root above a dead down link routes only down to it)."""
     port_peer = rt.port_peer
-    link_index = rt.link_index
     N = rt.n_nodes
     m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
     for i in range(m):
         q = cand2[i]
-        if port_peer[v, q] - N != back and _healthy(link_index, stamp, cur, v, q):
-            return True
-    return False
-
-
-@njit(**nrt_free())
-def _leads_on(rt, v, back, dst, cap, cand2, buf, dbuf):
-    """Switch ``v`` has a minimal port towards ``dst`` other than the one back to switch
-    ``back`` (static routing knowledge, no fault state): a misroute to ``v`` is not sent
-    straight back (a fat tree's root above a dead down link routes only down to it)."""
-    port_peer = rt.port_peer
-    N = rt.n_nodes
-    m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
-    for i in range(m):
-        if port_peer[v, cand2[i]] - N != back:
+        if port_peer[v, q] - N != back and (
+            not healthy or _healthy(rt.link_index, stamp, cur, v, q)
+        ):
             return True
     return False
 
@@ -197,7 +179,7 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
             if (
                 not lookahead
                 or v < N
-                or _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf)
+                or _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, True)
             ):
                 state[S_HOW] = HOW_DEFAULT
                 return p0
@@ -221,7 +203,7 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
             if fallback < 0:
                 fallback = p
             continue
-        if lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf):
+        if lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, True):
             if fallback < 0:
                 fallback = p
             continue
@@ -236,9 +218,8 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
             v = port_peer[sw, q]
             if v < N or v - N == prev or not _healthy(link_index, stamp, cur, sw, q):
                 continue
-            if not _leads_on(rt, v - N, sw, dst, cap, cand2, buf, dbuf) or (
-                lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf)
-            ):
+            # leads on (a healthy onward port with lookahead, which implies a minimal one)
+            if not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, lookahead):
                 if best < 0:
                     best = q
                 continue
@@ -323,15 +304,22 @@ def generic_walk(rt, rule, budget, ttl, scratch):
     docs/faults.md ("Every family").
     """
     R1 = rt.port_peer.shape[1] + 1
-    return GenericWalk(
-        0, rt, rule, budget, ttl, scratch[0:R1], scratch[R1 : 2 * R1],
-        scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1], scratch[4 * R1 : 4 * R1 + 4],
-    )  # fmt: skip
+    cand, cand2, buf = scratch[0:R1], scratch[R1 : 2 * R1], scratch[2 * R1 : 3 * R1]
+    dbuf, state = scratch[3 * R1 : 4 * R1], scratch[4 * R1 : 4 * R1 + 4]
+    return GenericWalk(0, rt, rule, budget, ttl, cand, cand2, buf, dbuf, state)
 
 
 @overload(generic_walk, inline="always")
 def _ov_generic_walk(rt, rule, budget, ttl, scratch):
     return generic_walk
+
+
+@njit(cache=True, inline="always")
+def _walk_hop(w, look, stamp, cur, sw, dst):
+    """:func:`ft_hop` with the rule, hop limit, state and scratch of the walk ``w``."""
+    return ft_hop(
+        w.rt, w.rule, look, stamp, cur, sw, dst, w.state, w.ttl, w.cand, w.cand2, w.buf, w.dbuf
+    )
 
 
 @njit(cache=True, inline="always")
@@ -348,10 +336,7 @@ def generic_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     status)``."""
     gs = wk.state
     gs[S_BUDGET], gs[S_PREV], gs[S_HOPS] = state[ST_BUDGET], prev, hops
-    p = ft_hop(
-        wk.rt, wk.rule, w.look, w.stamp, w.cur, s, t, gs, wk.ttl, wk.cand, wk.cand2, wk.buf,
-        wk.dbuf,
-    )  # fmt: skip
+    p = _walk_hop(wk, w.look, w.stamp, w.cur, s, t)
     state[ST_BUDGET] = gs[S_BUDGET]
     if p < 0:
         record_hop(trace, nsw, -1, 0, -1, -1)
@@ -440,24 +425,9 @@ def adaptive_memo(topo) -> np.ndarray:
 def _minimal_port(ar, s, prev, hops, dst, scratch):
     """The ``minimal`` rule's port at switch ``s`` (came from ``prev``, ``hops`` links so
     far) towards ``dst``; -1: none."""
-    R1 = ar.rt.port_peer.shape[1] + 1
-    state = scratch[4 * R1 : 4 * R1 + 4]
-    state[S_BUDGET], state[S_PREV], state[S_HOPS] = 0, prev, hops
-    return ft_hop(
-        ar.rt,
-        RULE_MINIMAL,
-        ar.look,
-        ar.stamp,
-        ar.cur,
-        s,
-        dst,
-        state,
-        ar.ttl,
-        scratch[0:R1],
-        scratch[R1 : 2 * R1],
-        scratch[2 * R1 : 3 * R1],
-        scratch[3 * R1 : 4 * R1],
-    )
+    wk = generic_walk(ar.rt, RULE_MINIMAL, 0, ar.ttl, scratch)
+    wk.state[S_BUDGET], wk.state[S_PREV], wk.state[S_HOPS] = 0, prev, hops
+    return _walk_hop(wk, ar.look, ar.stamp, ar.cur, s, dst)
 
 
 @njit(**nrt_free())
@@ -552,11 +522,12 @@ def adaptive_ports(ar, at, out, scratch):
     N = rt.n_nodes
     R1 = port_peer.shape[1] + 1
     lst = scratch[4 * R1 + 4 : 5 * R1 + 4]
+    wk = generic_walk(rt, RULE_MINIMAL, 0, ar.ttl, scratch)
     sw = at.sw
     first = _minimal_port(ar, sw, at.prev, at.hops, at.dst, scratch)
     if first < 0 or at.hops >= ar.ttl:
         return 0
-    n = candidates(rt, sw, at.dst, ar.ttl, lst, scratch[2 * R1 : 3 * R1], scratch[3 * R1 : 4 * R1])
+    n = candidates(rt, sw, at.dst, ar.ttl, lst, wk.buf, wk.dbuf)
     scratch[5 * R1 + 4] = n
     out[0] = first
     m = 1
@@ -568,16 +539,7 @@ def adaptive_ports(ar, at, out, scratch):
         if w < N or w - N == at.prev:
             continue
         if ar.look and not _onward(
-            rt,
-            ar.stamp,
-            ar.cur,
-            w - N,
-            sw,
-            at.dst,
-            ar.ttl,
-            scratch[R1 : 2 * R1],
-            scratch[2 * R1 : 3 * R1],
-            scratch[3 * R1 : 4 * R1],
+            rt, ar.stamp, ar.cur, w - N, sw, at.dst, ar.ttl, wk.cand2, wk.buf, wk.dbuf, True
         ):
             continue
         cls, _ = layer_step(ar.order, N, ar.layers, sw, w, at.cls, at.was_down)
@@ -595,11 +557,8 @@ def adaptive_ports(ar, at, out, scratch):
 
 @njit(cache=True)
 def shortest_column(indptr, nbr, nbr_link, stamp, cur, t, dist, queue):
-    """BFS distances of every vertex to node ``t`` on the surviving graph (-1: cut off).
-
-    The ``shortest-table`` entry of switch ``s`` for ``t`` is its lowest healthy port
-    whose far end is one closer (:func:`table_port`).
-    """
+    """BFS distances of every vertex to node ``t`` on the surviving graph (-1: cut off):
+    the ``shortest-table`` column (:func:`table_port`)."""
     dist[:] = -1
     dist[t] = 0
     queue[0] = t
@@ -615,7 +574,6 @@ def shortest_column(indptr, nbr, nbr_link, stamp, cur, t, dist, queue):
                 dist[u] = dist[v] + 1
                 queue[tl] = u
                 tl += 1
-    return 0
 
 
 @njit(cache=True)
@@ -675,7 +633,7 @@ def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue
             v = nbr[j]
             if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
                 continue
-            if w == t or (order[w] > order[v]):
+            if w == t or order[w] > order[v]:
                 ddown[v] = ddown[w] + 1
                 queue[tl] = v
                 tl += 1
@@ -705,49 +663,43 @@ def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, 
             if dall[u] >= 0 and (best < 0 or dall[u] + 1 < best):
                 best = dall[u] + 1
         dall[v] = best
-    return 0
 
 
 @njit(cache=True, inline="always")
-def _table_ok(rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall):
+def _table_ok(rule, net, col, sw, p, t):
     """Port ``p`` of ``sw`` is one step closer to ``t`` in the recomputed column."""
+    port_peer, link_index, stamp, N = net
+    dist, order, ddown, dall = col
     v0 = N + sw
     u = port_peer[sw, p]
-    if u < 0 or not _healthy(link_index, stamp, cur, sw, p):
+    if u < 0 or not _healthy(link_index, stamp, 1, sw, p):
         return False
     if rule == RULE_SHORTEST_T:
         return dist[v0] > 0 and dist[u] == dist[v0] - 1
     if ddown[v0] >= 0:
         return ddown[u] == ddown[v0] - 1 and (u == t or (u >= N and order[u] > order[v0]))
-    return (
-        dall[v0] > 0
-        and u >= N
-        and order[u] >= 0
-        and order[u] < order[v0]
-        and dall[u] == dall[v0] - 1
-    )
+    return dall[v0] > 0 and u >= N and 0 <= order[u] < order[v0] and dall[u] == dall[v0] - 1
 
 
 @njit(cache=True)
-def table_port(rule, port_peer, link_index, stamp, cur, N, sw, t, dist, order, ddown, dall):
+def table_port(rule, net, col, sw, t):
     """The forwarding-table entry of switch ``sw`` for node ``t`` of a table engine, from
     its recomputed column (-1: no route): a healthy port one step closer, the same for
     every packet to ``t``; among several, the one at :func:`spread_offset` of (``t``,
     ``sw``), so that destinations spread over the equal ports (a subnet manager balances
-    its tables the same way; the lowest port would carry every destination)."""
+    its tables the same way; the lowest port would carry every destination). ``net``:
+    ``(port_peer, link_index, fault mask as int64, N)``; ``col``: ``(dist, order, ddown,
+    dall)`` of :func:`shortest_column` or :func:`updown_column`."""
+    R = net[0].shape[1]
     m = 0
-    for p in range(port_peer.shape[1]):
-        if _table_ok(
-            rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall
-        ):
+    for p in range(R):
+        if _table_ok(rule, net, col, sw, p, t):
             m += 1
     if m == 0:
         return -1
     pick = spread_offset(t, sw, m) if m > 1 else 0
-    for p in range(port_peer.shape[1]):
-        if _table_ok(
-            rule, port_peer, link_index, stamp, cur, N, sw, p, t, dist, order, ddown, dall
-        ):
+    for p in range(R):
+        if _table_ok(rule, net, col, sw, p, t):
             if pick == 0:
                 return p
             pick -= 1
@@ -786,34 +738,32 @@ def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddow
     everywhere on entry and is restored; ``queue`` needs 2 V entries."""
     V = order.shape[0]
     n_down = _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0)
-    best = -1
-    if order[src_sw] >= 0:
-        if ddown[src_sw] >= 0:
-            best = ddown[src_sw]
-        else:
-            # BFS upwards; queue[V + i] holds (vertex), dist in the high bits
-            hu, tu = V, V + 1
-            queue[V] = src_sw
-            ddown[src_sw] = -2 - 0  # visited marker: -2 - up distance
-            while hu < tu:
-                v = queue[hu]
-                hu += 1
-                dv = -2 - ddown[v]
-                if best >= 0 and dv + 1 >= best:
+    best = ddown[src_sw]  # -1 unless src_sw reaches t by down hops (never when cut off)
+    tu = V
+    if best < 0 and order[src_sw] >= 0:
+        # BFS upwards in queue[V:]; ddown[v] = -2 - (up hops) marks v visited
+        hu, tu = V, V + 1
+        queue[V] = src_sw
+        ddown[src_sw] = -2
+        while hu < tu:
+            v = queue[hu]
+            hu += 1
+            dv = -2 - ddown[v]
+            if best >= 0 and dv + 1 >= best:
+                continue
+            for j in range(indptr[v], indptr[v + 1]):
+                u = nbr[j]
+                if u < N or order[u] < 0 or order[u] >= order[v] or stamp[nbr_link[j]] == cur:
                     continue
-                for j in range(indptr[v], indptr[v + 1]):
-                    u = nbr[j]
-                    if u < N or order[u] < 0 or order[u] >= order[v] or stamp[nbr_link[j]] == cur:
-                        continue
-                    if ddown[u] >= 0:
-                        if best < 0 or dv + 1 + ddown[u] < best:
-                            best = dv + 1 + ddown[u]
-                    elif ddown[u] == -1:
-                        ddown[u] = -2 - (dv + 1)
-                        queue[tu] = u
-                        tu += 1
-            for i in range(V, tu):
-                ddown[queue[i]] = -1
+                if ddown[u] >= 0:
+                    if best < 0 or dv + 1 + ddown[u] < best:
+                        best = dv + 1 + ddown[u]
+                elif ddown[u] == -1:
+                    ddown[u] = -2 - (dv + 1)
+                    queue[tu] = u
+                    tu += 1
+    for i in range(V, tu):  # ddown back to -1 everywhere
+        ddown[queue[i]] = -1
     for i in range(n_down):
         ddown[queue[i]] = -1
     return best

@@ -19,7 +19,7 @@ from numba import njit
 from ..compiling import nrt_free
 from ..errors import ParameterError, ResourceError
 from ..topology import Topology
-from .algorithms import RULE_SHORTEST_T, RULE_UPDOWN_T, TABLE_RULES, FTAlgorithm
+from .algorithms import RULE_SHORTEST_T, TABLE_RULES, FTAlgorithm
 from .generic import (
     HOW_TABLE,
     generic_scratch,
@@ -41,29 +41,24 @@ _NO_IP = np.zeros(1, np.int64)  # the walk loop's Algorithm-1 iparams: none here
 
 
 @njit(cache=True)
-def _fill_table(
-    rule, indptr, nbr, nbr_link, stamp, N, root, slevel, port_peer, link_index, table, order
-):
+def _fill_table(rule, csr, net, order, ordq, table):
+    """``table`` from every destination's column (``net``: :func:`table_port`'s; ``ordq``:
+    the switches by rank of ``order``)."""
+    indptr, nbr, nbr_link = csr
+    stamp, N = net[2], net[3]
     V = indptr.shape[0] - 1
-    dist = np.empty(V, np.int64)
-    ddown = np.empty(V, np.int64)
-    dall = np.empty(V, np.int64)
+    dist, ddown, dall = np.empty(V, np.int64), np.empty(V, np.int64), np.empty(V, np.int64)
+    col = (dist, order, ddown, dall)
     queue = np.empty(2 * V + 1, np.int64)
-    n_ord = 0
-    if rule == RULE_UPDOWN_T or rule == RULE_SHORTEST_T:
-        n_ord = updown_order(indptr, nbr, nbr_link, stamp, 1, N, N + root, slevel, order, queue)
-    ordq = queue[:n_ord].copy()
+    n_ord = ordq.shape[0]
     for t in range(N):
         if rule == RULE_SHORTEST_T:
             shortest_column(indptr, nbr, nbr_link, stamp, 1, t, dist, queue)
         else:
             queue[:n_ord] = ordq
             updown_column(indptr, nbr, nbr_link, stamp, 1, N, t, order, n_ord, ddown, dall, queue)
-        for s in range(port_peer.shape[0]):
-            table[s, t] = table_port(
-                rule, port_peer, link_index, stamp, 1, N, s, t, dist, order, ddown, dall
-            )
-    return n_ord
+        for s in range(table.shape[0]):
+            table[s, t] = table_port(rule, net, col, s, t)
 
 
 def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | None = None):
@@ -87,8 +82,6 @@ def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | 
     ----------
     Schroeder et al., Autonet (1991) §6.6 (up*/down*); docs/faults.md ("Table engines").
     """
-    from ..routing.algorithms import updown_root
-
     need = 4 * topo.n_switches * topo.n_nodes
     if need > TABLE_LIMIT_BYTES:
         raise ResourceError(
@@ -96,24 +89,10 @@ def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | 
             f"{need / 2**20:,.0f} MiB (limit {TABLE_LIMIT_BYTES >> 20} MiB) on "
             f"{topo.spec}; use minimal or detour"
         )
-    indptr, nbr, nbr_link = surviving_csr(topo)
-    root = updown_root(topo) if root is None else int(root)
+    csr, stamp, order, ordq = _orientation(topo, faulty, root)
     table = np.full((topo.n_switches, topo.n_nodes), -1, np.int32)
-    order = np.full(topo.n_vertices, -1, np.int64)
-    _fill_table(
-        rule,
-        indptr,
-        nbr,
-        nbr_link,
-        np.asarray(faulty, bool).astype(np.int64),
-        topo.n_nodes,
-        root,
-        topo.switch_level.astype(np.int64),
-        topo.port_peer,
-        topo.link_index,
-        table,
-        order,
-    )
+    net = (topo.port_peer, topo.link_index, stamp, topo.n_nodes)
+    _fill_table(rule, csr, net, order, ordq, table)
     return table, order
 
 
@@ -196,16 +175,13 @@ class GenericRouter:
         self.stamp = self.faulty.astype(np.int64)
         self.cap = self.ctx.ttl + 2
         self.table = None
-        self.order = None
+        # the walk loop's context, input and scratch: set up once, for every route
         if alg.rule in TABLE_RULES:
             self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
-        elif alg.rule >= 0:
-            # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
-            _, self.order = _orientation(topo, self.faulty)
-        # the walk loop's context, input and scratch: set up once, for every route
-        if self.table is not None:
             self._wk = TableWalk(0, self.table, self.ctx.rt.node_switch, topo.n_nodes, self.cap)
         else:
+            # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
+            self.order = _orientation(topo, self.faulty)[2]
             ctx = self.ctx
             self._wk = generic_walk(ctx.rt, alg.rule, ctx.budget, ctx.ttl, generic_scratch(topo))
         look = model == "lookahead"
@@ -230,37 +206,23 @@ class GenericRouter:
 
     def classes(self, sws, ports) -> list[int]:
         """VC layer of each hop (up*/down* turn classes; -1 entries: off the orientation)."""
-        out = np.zeros(max(len(ports), 1), np.int64)
-        m = turn_classes(
-            self.topo.port_peer,
-            self.topo.n_nodes,
-            self.order,
-            np.asarray(sws, np.int64),
-            np.asarray(ports, np.int64),
-            len(ports),
-            out,
-        )
-        if m < 0:
-            return [-1] * len(ports)
-        return [int(x) for x in out[: len(ports)]]
+        n = len(ports)
+        out = np.zeros(max(n, 1), np.int64)
+        sws, ports = np.asarray(sws, np.int64), np.asarray(ports, np.int64)
+        m = turn_classes(self.topo.port_peer, self.topo.n_nodes, self.order, sws, ports, n, out)
+        return [-1] * n if m < 0 else [int(x) for x in out[:n]]
 
 
-def _orientation(topo: Topology, faulty):
+def _orientation(topo: Topology, faulty, root: int | None = None):
+    """(surviving CSR, fault mask as int64 stamp, :func:`updown_order`'s order, the
+    switches by rank) of the surviving graph from ``root`` (default: the routing's)."""
     from ..routing.algorithms import updown_root
 
-    indptr, nbr, nbr_link = surviving_csr(topo)
+    csr = surviving_csr(topo)
+    stamp = np.asarray(faulty, bool).astype(np.int64)
+    root = topo.n_nodes + (updown_root(topo) if root is None else int(root))
     order = np.full(topo.n_vertices, -1, np.int64)
     queue = np.empty(2 * topo.n_vertices + 1, np.int64)
-    n = updown_order(
-        indptr,
-        nbr,
-        nbr_link,
-        np.asarray(faulty, bool).astype(np.int64),
-        1,
-        topo.n_nodes,
-        topo.n_nodes + updown_root(topo),
-        topo.switch_level.astype(np.int64),
-        order,
-        queue,
-    )
-    return n, order
+    slevel = topo.switch_level.astype(np.int64)
+    n = updown_order(*csr, stamp, 1, topo.n_nodes, root, slevel, order, queue)
+    return csr, stamp, order, queue[:n].copy()

@@ -1,18 +1,13 @@
 """What a paper walk plugs into fault-tolerant routing: one record of hooks per walk.
 
 A family with its own fault walk (``Facets.fault_walk``) writes one module
-``faults/<walk>.py`` with its numba kernels and registers one :class:`FaultWalk` there
-(:func:`register_walk`); ``faults/walks.py`` imports that module. Every consumer builds
-its dispatch from the record: ``faults/walkloop.py`` loops over the walk's ``hop`` for
-``route --faults``, the explanation, the Monte Carlo loop (``faults/montecarlo.py``
-``_trials``) and the simulator (``sim/faulthop.py``), resolved by the type of the walk's
-context or of its fault view, and ``fattree warmup`` runs its ``warmup`` steps. Nothing
-outside the walk's module chooses by its name.
-
-This module also holds what the walks and the generic rules share: the detour flags,
-the walk status codes and the layout of the simulator's fault view (``ft_i`` columns,
-``ft_ws`` rows). It imports none of its entries (docs/ARCHITECTURE.md, "How to add a
-family with its own fault walk").
+``faults/<walk>.py`` with its kernels and registers one :class:`FaultWalk` there;
+``faults/walks.py`` imports it. Every consumer (the walk loop, the Monte Carlo loop, the
+simulator, ``fattree warmup``) resolves the walk's hooks by the type of its context or
+fault view, so nothing outside the walk's module chooses by its name (docs/ARCHITECTURE.md,
+"How to add a family with its own fault walk"). This module also holds what the walks and
+the generic rules share: the detour flags, the walk status codes and the layout of the
+simulator's fault view.
 """
 
 from __future__ import annotations
@@ -196,7 +191,7 @@ FAULT_WALKS: Registry[FaultWalk] = Registry("fault walk")
 
 
 def register_walk(walk: FaultWalk) -> FaultWalk:
-    """Register a paper walk (called once by its module; ``faults/walks.py`` imports it).
+    """Register a paper walk under ``walk.name`` (called once by its module).
 
     Parameters
     ----------
@@ -205,7 +200,6 @@ def register_walk(walk: FaultWalk) -> FaultWalk:
     Returns
     -------
     FaultWalk
-        ``walk``, registered under ``walk.name``.
 
     Examples
     --------
@@ -217,16 +211,7 @@ def register_walk(walk: FaultWalk) -> FaultWalk:
 
 
 def walk_by_type(cls) -> FaultWalk | None:
-    """The walk whose study context or simulator view has type ``cls`` (None: none).
-
-    Parameters
-    ----------
-    cls : type
-
-    Returns
-    -------
-    FaultWalk or None
-    """
+    """The walk whose study context or simulator view has type ``cls`` (None: none)."""
     for _, w in FAULT_WALKS.items():
         if cls is w.study_type or cls is w.sim_view:
             return w
@@ -261,16 +246,7 @@ LOOP_ENGINES: Registry[LoopEngine] = Registry("walk loop engine")
 
 
 def loop_by_type(cls) -> FaultWalk | LoopEngine | None:
-    """The walk or loop engine whose context or view has type ``cls`` (None: none): what
-    the walk loop runs for it.
-
-    Parameters
-    ----------
-    cls : type
-
-    Returns
-    -------
-    FaultWalk, LoopEngine or None
+    """The walk or loop engine whose context or view has type ``cls`` (None: none).
 
     Examples
     --------
@@ -291,12 +267,10 @@ __all__ = [
     "FAULT_WALKS",
     "LOOP_ENGINES",
     "LoopEngine",
-    "loop_by_type",
     "FaultWalk",
     "GENERIC_ENGINE",
     "SimSetup",
     "STATUS_NAMES",
     "VIEW_FIELDS",
     "register_walk",
-    "walk_by_type",
 ]

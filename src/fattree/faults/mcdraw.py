@@ -1,6 +1,6 @@
-"""The draws every fault-study kernel shares: fault sets and (source, destination) from a
-counter-based generator keyed by (seed, rate index, trial), the outcome record, per-chunk
-scratch arrays, and the registry of study kernels per topology family.
+"""The Monte Carlo loop's draws: fault sets and (source, destination) from a counter-based
+generator keyed by (seed, rate index, trial), the outcome record, per-chunk scratch arrays
+and the oracle's search on the surviving graph.
 
 Trials run in fixed chunks of ``CHUNK`` over numba threads, so results are identical for
 any number of threads (docs/faults.md, "Evaluation protocol").
@@ -72,21 +72,8 @@ def draw_trial(
     pool_lo = topo.n_nodes if switch_only else 0
     pool = topo.n_links - pool_lo
     f = int(math.floor(pool * rate + 0.5))
-    perm = np.arange(pool_lo, topo.n_links)
-    stamp = np.zeros(topo.n_links, np.int64)
-    s, t = draw(
-        seed,
-        rate_idx,
-        trial,
-        perm,
-        np.empty(max(f, 1), np.int64),
-        stamp,
-        1,
-        f,
-        pool,
-        topo.n_nodes,
-        np.zeros(1, np.uint64),
-    )
+    perm, stamp, swaps, *_, state = chunk_scratch(pool_lo, topo.n_links, f, 1)
+    s, t = draw(seed, rate_idx, trial, perm, swaps, stamp, 1, f, pool, topo.n_nodes, state)
     return stamp == 1, int(s), int(t)
 
 
@@ -108,19 +95,12 @@ def record_outcome(st, h, a, tr, succ, length, ttl_count, best):
 @njit(cache=True)
 def chunk_scratch(pool_lo, n_links, n_faults, V):
     """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
-    link permutation and fault stamps of the draws, the oracle BFS's distance, visit
-    and queue arrays, the walk's one-hop outputs and the draw's RNG state."""
-    return (
-        np.arange(pool_lo, n_links),
-        np.zeros(n_links, np.int64),
-        np.empty(max(n_faults, 1), np.int64),
-        np.zeros(V, np.int64),
-        np.zeros(V, np.int64),
-        np.empty(V, np.int64),
-        np.empty(1, np.int64),
-        np.empty(1, np.int64),
-        np.zeros(1, np.uint64),
-    )
+    link permutation, fault stamps and swaps of the draws, the oracle BFS's distance,
+    visit and queue arrays and the draw's RNG state."""
+    perm, stamp = np.arange(pool_lo, n_links), np.zeros(n_links, np.int64)
+    swaps = np.empty(max(n_faults, 1), np.int64)
+    dist, seen, queue = np.zeros(V, np.int64), np.zeros(V, np.int64), np.empty(V, np.int64)
+    return perm, stamp, swaps, dist, seen, queue, np.zeros(1, np.uint64)
 
 
 def surviving_csr(topo: Topology, switches_only: bool = False):
@@ -139,6 +119,32 @@ def surviving_csr(topo: Topology, switches_only: bool = False):
     return np.cumsum(indptr), dst[order].astype(np.int64), lid[order].astype(np.int64)
 
 
+@njit(cache=True, inline="always")
+def _level(g, h, tl, mine, other, base, sgn):
+    """Expand one whole level of one side of :func:`oracle_bfs` (its queue at ``base + sgn
+    * i``, ``i`` in ``h:tl``): ``(shortest meeting distance or -1, h, tl)``."""
+    indptr, nbr, nbr_link, stamp, cur, dist, seen, queue = g
+    best = -1
+    end = tl
+    while h < end:
+        v = queue[base + sgn * h]
+        h += 1
+        for j in range(indptr[v], indptr[v + 1]):
+            if stamp[nbr_link[j]] == cur:
+                continue
+            u = nbr[j]
+            if seen[u] == other:
+                d = dist[v] + 1 + dist[u]
+                if best < 0 or d < best:
+                    best = d
+            elif seen[u] != mine:
+                seen[u] = mine
+                dist[u] = dist[v] + 1
+                queue[base + sgn * tl] = u
+                tl += 1
+    return best, h, tl
+
+
 @njit(cache=True)
 def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark, queue):
     """BFS distance from node src to node t on the surviving graph (-1: disconnected).
@@ -146,63 +152,23 @@ def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark,
     Bidirectional and level-synchronous: the side with the smaller frontier expands one
     whole level at a time, and the first level that meets the other side gives the
     minimum over that level, which is the distance. ``seen`` marks are ``2*seen_mark``
-    (source side) and ``2*seen_mark + 1`` (destination side), so a caller only needs
-    increasing marks.
+    (source side, queued from the start of ``queue``) and ``2*seen_mark + 1``
+    (destination side, queued from its end), so a caller only needs increasing marks.
     """
     if src == t:
         return 0
     V = queue.shape[0]
     ms = 2 * seen_mark
     mt = ms + 1
-    seen[src] = ms
-    dist[src] = 0
-    seen[t] = mt
-    dist[t] = 0
-    queue[0] = src
-    hs, ts = 0, 1  # source side: queue[hs:ts]
-    queue[V - 1] = t
-    ht, tt = 0, 1  # destination side: queue[V-1-ht], ... going down
+    seen[src], dist[src], queue[0] = ms, 0, src
+    seen[t], dist[t], queue[V - 1] = mt, 0, t
+    hs, ts, ht, tt = 0, 1, 0, 1
+    g = (indptr, nbr, nbr_link, stamp, cur, dist, seen, queue)
     while hs < ts and ht < tt:
         if ts - hs <= tt - ht:
-            best = -1
-            end = ts
-            while hs < end:
-                v = queue[hs]
-                hs += 1
-                for j in range(indptr[v], indptr[v + 1]):
-                    if stamp[nbr_link[j]] == cur:
-                        continue
-                    u = nbr[j]
-                    if seen[u] == mt:
-                        d = dist[v] + 1 + dist[u]
-                        if best < 0 or d < best:
-                            best = d
-                    elif seen[u] != ms:
-                        seen[u] = ms
-                        dist[u] = dist[v] + 1
-                        queue[ts] = u
-                        ts += 1
-            if best >= 0:
-                return best
+            best, hs, ts = _level(g, hs, ts, ms, mt, 0, 1)
         else:
-            best = -1
-            end = tt
-            while ht < end:
-                v = queue[V - 1 - ht]
-                ht += 1
-                for j in range(indptr[v], indptr[v + 1]):
-                    if stamp[nbr_link[j]] == cur:
-                        continue
-                    u = nbr[j]
-                    if seen[u] == ms:
-                        d = dist[v] + 1 + dist[u]
-                        if best < 0 or d < best:
-                            best = d
-                    elif seen[u] != mt:
-                        seen[u] = mt
-                        dist[u] = dist[v] + 1
-                        queue[V - 1 - tt] = u
-                        tt += 1
-            if best >= 0:
-                return best
+            best, ht, tt = _level(g, ht, tt, mt, ms, V - 1, -1)
+        if best >= 0:
+            return best
     return -1

@@ -70,12 +70,6 @@ def digit(x, i, k):
     return (x // k**i) % k
 
 
-@njit(**nrt_free())
-def tdigit(t, i, k, n):
-    """Digit i of destination node t (i = n-1 is the port digit C_{n-1})."""
-    return digit(t % k**n, i, k)
-
-
 @njit(cache=True, inline="always")
 def healthy(s, p, link_index, stamp, cur):
     e = link_index[s, p]
@@ -83,52 +77,30 @@ def healthy(s, p, link_index, stamp, cur):
 
 
 @njit(**nrt_free())
-def _down_ports(k, wl, out):
-    """Down x: first x != wl ascending, then x = wl (g1 / x2)."""
+def _down_ports(k, wl, skip, out):
+    """Down x != skip: first x != wl ascending, then x = wl (g1 / x2 / d1)."""
     c = 0
     for x in range(k):
-        if x != wl:
+        if x != wl and x != skip:
             out[c] = x
             c += 1
-    out[c] = wl
-    return c + 1
+    if wl != skip:
+        out[c] = wl
+        c += 1
+    return c
 
 
 @njit(**nrt_free())
-def _up_ports(k, straight, wl, out):
-    """Up k+y, y != wl: straight up first, then ascending (g2 / x3 / d2)."""
+def _up_ports(k, first, avoid, out):
+    """Up or cross k+y, y != avoid: y = first first, then ascending (g2 / x3 / d2; t1 / x1
+    out, first = avoid = T_{n-2}; t2 / x4 back, avoid = w2)."""
     c = 0
-    if straight != wl:
-        out[c] = k + straight
+    if first != avoid:
+        out[c] = k + first
         c += 1
     for y in range(k):
-        if y != wl and y != straight:
+        if y != avoid and y != first:
             out[c] = k + y
-            c += 1
-    return c
-
-
-@njit(**nrt_free())
-def _cross_out(k, tn2, out):
-    """Cross k+a, a != T_{n-2}, ascending (t1 / x1)."""
-    c = 0
-    for a in range(k):
-        if a != tn2:
-            out[c] = k + a
-            c += 1
-    return c
-
-
-@njit(**nrt_free())
-def _cross_back(k, tn2, w2, out):
-    """Cross k+c, c != w2, A1's choice T_{n-2} first (t2 / x4)."""
-    c = 0
-    if tn2 != w2:
-        out[c] = k + tn2
-        c += 1
-    for a in range(k):
-        if a != w2 and a != tn2:
-            out[c] = k + a
             c += 1
     return c
 
@@ -136,41 +108,26 @@ def _cross_back(k, tn2, w2, out):
 @njit(**nrt_free())
 def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
     """Allowed ports of one detour step at switch s, in preference order (docs/mikant-routing.md §3)."""
-    K = k ** (n - 1)
-    d = s % K
+    d = s % k ** (n - 1)
     if kind != KIND_TX and step == _FINAL[kind]:
         alg1_port(ip, s, t, out)
         return 1
-    tn2 = tdigit(t, n - 2, k, n)
+    tm = t % k**n  # the destination's digits (digit n-1 is the port digit C_{n-1})
     if kind == KIND_GNS:
         if step == 0:
-            return _down_ports(k, wl, out)
+            return _down_ports(k, wl, -1, out)
         return _up_ports(k, digit(d, n - 3, k), wl, out)
     if kind == KIND_GDL:
-        tl = tdigit(t, lw - 1, k, n)
         if step == 0:
-            c = 0
-            for x in range(k):
-                if x != wl and x != tl:
-                    out[c] = x
-                    c += 1
-            if wl != tl:
-                out[c] = wl
-                c += 1
-            return c
+            return _down_ports(k, wl, digit(tm, lw - 1, k), out)
         return _up_ports(k, digit(d, lw - 1, k), wl, out)
-    if kind == KIND_XT:
-        if step == 0:
-            return _cross_out(k, tn2, out)
-        if step == 1:
-            return _down_ports(k, wl, out)
-        if step == 2:
-            return _up_ports(k, digit(d, n - 3, k), wl, out)
-        return _cross_back(k, tn2, w2, out)
-    # KIND_TT and KIND_TX
-    if step == 0:
-        return _cross_out(k, tn2, out)
-    return _cross_back(k, tn2, w2, out)
+    if kind == KIND_XT and step == 1:
+        return _down_ports(k, wl, -1, out)
+    if kind == KIND_XT and step == 2:
+        return _up_ports(k, digit(d, n - 3, k), wl, out)
+    # the crossings of TT, TX and XT: out (step 0), then back
+    tn2 = digit(tm, n - 2, k)
+    return _up_ports(k, tn2, tn2 if step == 0 else w2, out)
 
 
 @njit(**nrt_free())
@@ -182,13 +139,13 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
 
 
 @njit(**nrt_free())
-def _lookahead(w, kind, s, t, k, n, w2, wl, lw, N, seq, la):
-    """Depth-first search of a fully healthy detour of this kind; ports into seq (``w``: the
-    walk's inputs, a ``faults/walkloop.py`` ``WalkIn``).
+def _lookahead(w, kind, s, t, k, n, w2, wl, lw, seq, la):
+    """Depth-first search of a fully healthy detour of this kind; ports into seq.
 
     ``la``: int64 (8, >= max(2k, 5)) scratch (rows 0-4 the ports of each depth,
     rows 5-7 their count, index and switch), so the search allocates nothing."""
     ip, port_peer, link_index, stamp, cur = w.ip, w.port_peer, w.link_index, w.stamp, w.cur
+    N = 2 * k**n
     depth_max = _FINAL[kind] + 1
     buf = la[0:5]
     cnt = la[5]
@@ -223,13 +180,26 @@ def _lookahead(w, kind, s, t, k, n, w2, wl, lw, N, seq, la):
     return 0
 
 
+# The pieces of a hop both walks share (MiKANTC's on the virtual MiKANT index of its tree
+# part): ``wk`` the walk's context (its ``k``, ``n``), ``w`` its inputs (a
+# ``faults/walkloop.py`` ``WalkIn``), ``vs``/``tv`` the switch ``s`` and the destination as
+# MiKANT indices, ``state`` the packet's walk state.
+
+
 @njit(cache=True, inline="always")
-def continue_detour(w, kind, step, s, vs, tv, k, n, w2, wl, lw, ports):
-    """The next step of a detour in progress, local model, at switch ``s`` (``vs``/``tv``:
-    the switch and the destination as MiKANT indices; shared by the MiKANT and MiKANTC
-    walks; ``w``: the walk's inputs). Returns ``(port or -1, kind used, kind after, step
-    after)``."""
-    ip, link_index, stamp, cur = w.ip, w.link_index, w.stamp, w.cur
+def continue_detour(wk, w, s, vs, tv, state, ports):
+    """The next step of the detour in ``state``: the lookahead model's plan, or the local
+    model's first healthy allowed port. Returns ``(port or -1, status, kind used, kind
+    after, step after, the kind of a dead end or 0)``."""
+    k, n, ip, link_index, stamp, cur = wk.k, wk.n, w.ip, w.link_index, w.stamp, w.cur
+    kind, step = state[ST_KIND], state[ST_STEP]
+    if state[ST_SEQLEN] > 0:
+        p = state[ST_SEQ + step]
+        if step == state[ST_SEQLEN] - 1:
+            state[ST_SEQLEN] = 0
+            return p, OK, kind, KIND_NONE, step, 0
+        return p, OK, kind, kind, step + 1, 0
+    w2, wl, lw = state[ST_W2], state[ST_WL], state[ST_LW]
     if kind == KIND_TX and step == 1:
         # ALL, local model: TT if X1 can turn back, else X-Turns (docs/mikant-routing.md §4)
         cnt = step_ports(ip, KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
@@ -237,60 +207,112 @@ def continue_detour(w, kind, step, s, vs, tv, k, n, w2, wl, lw, ports):
     cnt = step_ports(ip, kind, step, vs, tv, k, n, w2, wl, lw, ports)
     p = first_healthy(ports, cnt, s, link_index, stamp, cur)
     if p < 0:
-        return p, kind, kind, step
+        return p, DEAD_END, kind, kind, step, kind
     if step == _FINAL[kind]:
-        return p, kind, KIND_NONE, step
-    return p, kind, kind, step + 1
+        return p, OK, kind, KIND_NONE, step, 0
+    return p, OK, kind, kind, step + 1, 0
 
 
 @njit(cache=True, inline="always")
-def _crossing_kind_on(cand, flags, n):
-    """The algorithm has crossing detour ``cand`` (GNS and XT need n >= 3)."""
-    if cand == KIND_GNS:
-        return (flags & GNS) != 0 and n >= 3
-    if cand == KIND_TT:
-        return (flags & TT) != 0
-    return (flags & XT) != 0 and n >= 3
+def _save_digits(state, d, L, k, n):
+    """The digits a detour from stage ``L`` of tree position ``d`` needs, kept in ``state``."""
+    w2 = digit(d, n - 2, k)
+    wl = digit(d, L - 1, k) if L >= 1 else 0
+    state[ST_W2] = w2
+    state[ST_WL] = wl
+    state[ST_LW] = L
+    return w2, wl
 
 
 @njit(cache=True, inline="always")
-def start_crossing_detour(w, s, vs, tv, k, n, w2, wl, lw, ports):
-    """Local model, a faulty crossing port: the first of GNS, TT, XT (docs/mikant-routing.md §4 order) that
-    the algorithm has and whose first step has a healthy port at ``s``. Returns
-    ``(port or -1, kind, bitmask of the kinds that could not start)``."""
-    ip, flags, link_index, stamp, cur = w.ip, w.flags, w.link_index, w.stamp, w.cur
+def alg1_rules(wk, w, look, gdl_from, s, vs, tv, state, ports, la):
+    """Algorithm 1's port, or where it is faulty the first rule of the algorithm that finds
+    a healthy port (docs/mikant-routing.md §3.5, §4): UPALT; a crossing detour, the first of
+    GNS, TT, XT whose first step (``look``: whole detour, planned in ``state``) is healthy;
+    GDL at a down port from stage ``gdl_from`` on. ``la``: :func:`_lookahead`'s scratch.
+    Returns ``(port or -1, status, how, detour kind started or KIND_NONE, faulty port or
+    -1, bitmask of the kinds that could not start)``."""
+    k, n, ip, link_index, stamp, cur = wk.k, wk.n, w.ip, w.link_index, w.stamp, w.cur
+    flags = w.flags
+    p = alg1_port(ip, vs, tv, ports)
+    if healthy(s, p, link_index, stamp, cur):
+        return p, OK, 0, KIND_NONE, -1, 0
+    K = k ** (n - 1)
+    L = (vs // K) % (n - 1)
+    up = p >= k
+    crossing = up and L == n - 2
+    root = crossing and vs // K // (n - 1) == tv // k**n
+    if up and (flags & UPALT) and (not crossing or root):  # another healthy up port
+        for q in range(k, 2 * k):
+            if q != p and healthy(s, q, link_index, stamp, cur):
+                return q, OK, HOW_UPALT, KIND_NONE, p, 0
     hmask = 0
-    order = (KIND_GNS, KIND_TT, KIND_XT)
-    for oi in range(3):
-        cand = order[oi]
-        if not _crossing_kind_on(cand, flags, n):
-            continue
-        both = cand == KIND_TT and (flags & XT) and n >= 3
-        cnt = step_ports(ip, cand, 0, vs, tv, k, n, w2, wl, lw, ports)
-        q = first_healthy(ports, cnt, s, link_index, stamp, cur)
-        if q >= 0:
-            return q, (KIND_TX if both else cand), hmask
-        hmask |= 1 << cand
-        if cand == KIND_TT:
-            if both:
-                hmask |= 1 << KIND_XT
-            break  # XT shares TT's first step: it cannot start either
-    return -1, KIND_NONE, hmask
-
-
-@njit(cache=True, inline="always")
-def upalt_port(s, faulty, k, link_index, stamp, cur):
-    """Spec §3.5 UPALT: the first healthy up port of ``s`` other than ``faulty`` (-1)."""
-    for q in range(k, 2 * k):
-        if q != faulty and healthy(s, q, link_index, stamp, cur):
-            return q
-    return -1
+    seq = state[ST_SEQ : ST_SEQ + 5]
+    if crossing and (not root or (flags & ROOT)):
+        w2, wl = _save_digits(state, vs % K, L, k, n)
+        order, bits = (KIND_GNS, KIND_TT, KIND_XT), (GNS, TT, XT)
+        for oi in range(3):
+            cand = order[oi]
+            if not (flags & bits[oi]) or (cand != KIND_TT and n < 3):
+                continue  # not in the algorithm (GNS and XT need n >= 3)
+            both = cand == KIND_TT and (flags & XT) and n >= 3
+            if look:  # the first candidate whose whole detour is healthy
+                m = _lookahead(w, cand, vs, tv, k, n, w2, wl, L, seq, la)
+                if m > 0:
+                    state[ST_SEQLEN] = m
+                    return seq[0], OK, cand, cand, p, hmask
+            else:
+                cnt = step_ports(ip, cand, 0, vs, tv, k, n, w2, wl, L, ports)
+                q = first_healthy(ports, cnt, s, link_index, stamp, cur)
+                if q >= 0:
+                    kd = KIND_TX if both else cand
+                    return q, OK, kd, kd, p, hmask
+            hmask |= 1 << cand
+            if not look and cand == KIND_TT:
+                if both:
+                    hmask |= 1 << KIND_XT
+                break  # XT shares TT's first step: it cannot start either
+    elif not up and L >= gdl_from and (flags & GDL):
+        w2, wl = _save_digits(state, vs % K, L, k, n)
+        if look:
+            m = _lookahead(w, KIND_GDL, vs, tv, k, n, w2, wl, L, seq, la)
+            if m > 0:
+                state[ST_SEQLEN] = m
+                return seq[0], OK, KIND_GDL, KIND_GDL, p, 0
+        else:
+            cnt = step_ports(ip, KIND_GDL, 0, vs, tv, k, n, w2, wl, L, ports)
+            q = first_healthy(ports, cnt, s, link_index, stamp, cur)
+            if q >= 0:
+                return q, OK, KIND_GDL, KIND_GDL, p, 0
+        hmask = 1 << KIND_GDL
+    return -1, NO_RULE, 0, KIND_NONE, p, hmask
 
 
 @njit(cache=True, inline="always")
 def walk_budget(flags, n, extra):
     """Misroutes of the ``escape`` variant: ``2n + extra`` (MiKANT: extra 0, MiKANTC: k)."""
     return 2 * n + extra if flags & ESCAPE else 0
+
+
+@njit(cache=True, inline="always")
+def misroute(wk, w, s, prev, r, N, state, cube_first, inter):
+    """Spend one of ``escape``'s misroutes (the caller checks one is left) on the first
+    healthy switch port from port ``r`` on, rotating, other than the way back (``N``
+    nodes); ``cube_first``: the cube ports first (below k at an intermediate, ``inter``,
+    above k elsewhere). Ends any lookahead plan; returns the port or -1."""
+    state[ST_BUDGET] -= 1
+    state[ST_SEQLEN] = 0
+    R = 2 * wk.k
+    for sweep in range(2 if cube_first else 1):
+        for j in range(R):
+            q = (r + j) % R
+            peer = w.port_peer[s, q]
+            if peer < N or peer - N == prev or not healthy(s, q, w.link_index, w.stamp, w.cur):
+                continue
+            if sweep == 0 and cube_first and (q >= wk.k) == inter:
+                continue  # not a cube port
+            return q
+    return -1
 
 
 @njit(**nrt_free())
@@ -308,129 +330,21 @@ def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
     ``nsw``). Allocation-free, O(1) per call (bounded by k and n): the walk
     (``faults/walkloop.py`` ``walk_loop``) and the simulator call it at each switch.
     """
-    k, n, ip, port_peer, link_index = wk.k, wk.n, w.ip, w.port_peer, w.link_index
-    stamp, cur, flags, lookahead = w.stamp, w.cur, w.flags, w.look
-    N = 2 * k**n
-    K = k ** (n - 1)
-    kind = state[ST_KIND]
-    step = state[ST_STEP]
-    seq = state[ST_SEQ : ST_SEQ + 5]
-    d = s % K
-    gl = s // K
-    L = gl % (n - 1)
-    g = gl // (n - 1)
-    p = -1
-    status = OK
-    how = kind
-    hstep = step
-    hfault = -1
-    hmask = 0
+    k = wk.k
+    kind, step = state[ST_KIND], state[ST_STEP]
+    hstep, hfault = step, -1
     if kind != KIND_NONE:
-        if state[ST_SEQLEN] > 0:
-            p = seq[step]
-            if step == state[ST_SEQLEN] - 1:
-                kind = KIND_NONE
-                state[ST_SEQLEN] = 0
-            else:
-                step += 1
-        else:
-            p, how, kind, step = continue_detour(
-                w, kind, step, s, s, t, k, n, state[ST_W2], state[ST_WL], state[ST_LW], ports
-            )
-            if p < 0:
-                status = DEAD_END
-                hmask = how
+        p, status, how, kind, step, hmask = continue_detour(wk, w, s, s, t, state, ports)
     else:
-        p = alg1_port(ip, s, t, ports)
-        how = 0
         hstep = 0
-        if not healthy(s, p, link_index, stamp, cur):
-            faulty = p
-            hfault = p
-            p = -1
-            gt = t // k**n
-            up = faulty >= k
-            crossing = up and L == n - 2
-            root = crossing and g == gt
-            status = NO_RULE
-            if up and (flags & UPALT) and (not crossing or root):
-                p = upalt_port(s, faulty, k, link_index, stamp, cur)
-                if p >= 0:
-                    status = OK
-                    how = HOW_UPALT
-            if p < 0 and crossing and (not root or (flags & ROOT)):
-                w2 = digit(d, n - 2, k)
-                wl = digit(d, n - 3, k) if n >= 3 else 0
-                lw = L
-                state[ST_W2] = w2
-                state[ST_WL] = wl
-                state[ST_LW] = lw
-                if lookahead:  # the first candidate whose whole detour is healthy
-                    order = (KIND_GNS, KIND_TT, KIND_XT)
-                    for oi in range(3):
-                        cand = order[oi]
-                        if not _crossing_kind_on(cand, flags, n):
-                            continue
-                        m = _lookahead(w, cand, s, t, k, n, w2, wl, lw, N, seq, la)
-                        if m > 0:
-                            kind = cand
-                            state[ST_SEQLEN] = m
-                            p = seq[0]
-                            step = 1
-                            status = OK
-                            how = cand
-                            break
-                        hmask |= 1 << cand
-                else:
-                    q, kd, hm = start_crossing_detour(w, s, s, t, k, n, w2, wl, lw, ports)
-                    hmask |= hm
-                    if q >= 0:
-                        kind = kd
-                        step = 1
-                        p = q
-                        status = OK
-                        how = kd
-            elif p < 0 and not up and L >= 1 and (flags & GDL):
-                w2 = digit(d, n - 2, k)
-                wl = digit(d, L - 1, k)
-                lw = L
-                state[ST_W2] = w2
-                state[ST_WL] = wl
-                state[ST_LW] = lw
-                if lookahead:
-                    m = _lookahead(w, KIND_GDL, s, t, k, n, w2, wl, lw, N, seq, la)
-                    if m > 0:
-                        kind = KIND_GDL
-                        state[ST_SEQLEN] = m
-                        p = seq[0]
-                        step = 1
-                        status = OK
-                        how = KIND_GDL
-                else:
-                    cnt = step_ports(ip, KIND_GDL, 0, s, t, k, n, w2, wl, lw, ports)
-                    q = first_healthy(ports, cnt, s, link_index, stamp, cur)
-                    if q >= 0:
-                        kind = KIND_GDL
-                        step = 1
-                        p = q
-                        status = OK
-                        how = KIND_GDL
-                if p < 0:
-                    hmask |= 1 << KIND_GDL
-    if p < 0:
-        if state[ST_BUDGET] > 0:
-            # misroute: a healthy port other than the way back, rotating the start
-            state[ST_BUDGET] -= 1
-            kind = KIND_NONE
-            state[ST_SEQLEN] = 0
-            r = (t + hops) % (2 * k)
-            for j in range(2 * k):
-                q = (r + j) % (2 * k)
-                peer = port_peer[s, q]
-                if peer >= N and peer - N != prev and healthy(s, q, link_index, stamp, cur):
-                    p = q
-                    how = HOW_MISROUTE
-                    break
+        p, status, how, kd, hfault, hmask = alg1_rules(wk, w, w.look, 1, s, s, t, state, ports, la)
+        if kd != KIND_NONE:
+            kind, step = kd, 1
+    if p < 0 and state[ST_BUDGET] > 0:
+        # misroute: a healthy port other than the way back, rotating the start
+        kind = KIND_NONE
+        p = misroute(wk, w, s, prev, (t + hops) % (2 * k), 2 * k**wk.n, state, False, False)
+        how = HOW_MISROUTE
     return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 

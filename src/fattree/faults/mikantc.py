@@ -1,15 +1,10 @@
 """MiKANTC routing and link-fault tolerance (004 §3–4) as a numba walk with per-packet state.
 
-A packet goes through the source k-cube to its *source intermediate switch* (SIS, the
-intermediate nearest the source corner, which is the ``T`` of its label), up and down
-the MiKANT tree part by Algorithm 1 on the tree digits, and through the destination
-cube from the intermediate ``T_0`` of the destination to its corner. A packet already
-in the destination cube (same group, same digits ``T_{n-2..1}``) is routed inside the
-cube. Fault handling (004 Algorithm 1): cube hops take another shortest-path dimension
-(hypercube multipath, flag ``CUBE``); the tree part uses the MiKANT detours of
-``mikant.py`` on the tree digits, except that Go-Down at level 1 lands on another
-intermediate of the destination cube and continues through the cube.
-Choices and evidence: ``docs/faults-mikantc.md``.
+Cube hops to the source's intermediate, MiKANT's Algorithm 1 on the tree digits, cube hops
+from the destination's intermediate to its corner; at a fault (004 Algorithm 1) another
+shortest-path cube dimension (flag ``CUBE``), MiKANT's detours (``faults/mikant.py``) on the
+tree digits, or Go-Down at level 1 to another intermediate of the destination cube. Rules,
+choices and evidence: ``docs/faults-mikantc.md``.
 
 Indices are those of ``topology/families/cat.py`` (``build_hybrid``): per group
 ``Sg = Q·2^k + (n-2)·k^(n-1)`` switches, cube switches ``G·Sg + q·2^k + corner`` first,
@@ -29,27 +24,22 @@ from numba import njit
 
 from ..compiling import nrt_free
 from ..errors import ParameterError
-from ..routing.shared import alg1_iparams, alg1_port
+from ..routing.shared import alg1_iparams
 from ..topology import FAMILIES, Topology
 from ..topology.families.cat import nearest_intermediate
 from .mikant import (
-    DEAD_END,
     HOW_CUBE,
     HOW_GODOWN,
     HOW_MISROUTE,
     HOW_MULTIPATH,
-    HOW_UPALT,
     KIND_GDL,
     KIND_NONE,
     NO_RULE,
     OK,
+    alg1_rules,
     continue_detour,
-    digit,
-    first_healthy,
     healthy,
-    start_crossing_detour,
-    step_ports,
-    upalt_port,
+    misroute,
     walk_budget,
 )
 from .hooks import (
@@ -58,8 +48,6 @@ from .hooks import (
     FI_K,
     FI_N,
     GDL,
-    ROOT,
-    UPALT,
     VIEW_FIELDS,
     W_VCS,
     FaultWalk,
@@ -71,10 +59,7 @@ from .walkloop import (
     ST_BUDGET,
     ST_COLS,
     ST_KIND,
-    ST_LW,
     ST_STEP,
-    ST_W2,
-    ST_WL,
     WalkIn,
     end_hop,
     walk_loop,
@@ -177,37 +162,40 @@ def _popc(x):
     return c
 
 
-@njit(**nrt_free())
-def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    """One switch of a MiKANTC walk (004 Algorithm 1): the output port of switch ``s``
-    for destination node ``t``; returns ``(port, status)`` (port -1 and the failure
-    status when no rule applies).
-
-    ``wk``: MiKANTC(k, n), its cube tables and ``rnd``, the random cube tie-break (a
-    :data:`MikantcStudy`); ``w``: the walk's inputs (a ``faults/walkloop.py``
-    ``WalkIn``, whose ``seed`` and ``pkt`` fix the random choices); ``prev``: the
-    previous switch (-1 at the first); ``hops``: links crossed so far (the source's node
-    link included); ``state`` (``ST_COLS`` int64, as
-    :func:`fattree.faults.mikant.mikant_hop`'s): the packet's walk state, updated in
-    place; ``ports`` 2k and ``extra[0]`` k scratch (cube dimensions). Allocation-free,
-    O(1) per call (bounded by k and n).
-    """
-    k, n, codes, cpos, near, outer = wk.k, wk.n, wk.codes, wk.cpos, wk.near, wk.outer
-    ip, port_peer, link_index, stamp, cur = w.ip, w.port_peer, w.link_index, w.stamp, w.cur
-    flags, rnd, seed, pkt = w.flags, wk.rnd, w.seed, w.pkt
+@njit(cache=True, inline="always")
+def _sizes(k, n):
+    """``(M, K, QM, Sg, Mo, Ng)``: corners of a cube, tree positions of a stage, cube and
+    all switches of a group, node-carrying corners of a cube, nodes of a group."""
     M = 1 << k
     K = k ** (n - 1)
     QM = (K // k) * M
-    Sg = QM + (n - 2) * K
     Mo = M - k
-    Ng = (K // k) * Mo * k
-    N = 2 * Ng
-    R = 2 * k
-    gt = t // Ng
-    qt = (t % Ng) // (Mo * k)
-    rem = (t % Ng) % (Mo * k)
-    ct = outer[rem // k]
-    pt = rem % k
+    return M, K, QM, QM + (n - 2) * K, Mo, (K // k) * Mo * k
+
+
+@njit(cache=True, inline="always")
+def _node(outer, t, k, Ng, Mo):
+    """Group, cube, corner and port of node ``t``."""
+    r = t % Ng
+    rem = r % (Mo * k)
+    return t // Ng, r // (Mo * k), outer[rem // k], rem % k
+
+
+@njit(**nrt_free())
+def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
+    """One switch of a MiKANTC walk (004 Algorithm 1), as
+    :func:`fattree.faults.mikant.mikant_hop`: the output port of switch ``s`` for
+    destination node ``t``, ``(port, status)``.
+
+    ``wk``: MiKANTC(k, n), its cube tables and ``rnd``, the random cube tie-break (a
+    :data:`MikantcStudy`); the random choices are fixed by ``w.seed`` and ``w.pkt``;
+    ``extra[0]``: k scratch (cube dimensions).
+    """
+    k, n, codes, cpos, near, outer = wk.k, wk.n, wk.codes, wk.cpos, wk.near, wk.outer
+    link_index, stamp, cur = w.link_index, w.stamp, w.cur
+    flags, rnd, seed, pkt = w.flags, wk.rnd, w.seed, w.pkt
+    M, K, QM, Sg, Mo, Ng = _sizes(k, n)
+    gt, qt, ct, pt = _node(outer, t, k, Ng, Mo)
     tv = gt * k**n + qt * k + near[ct]  # the destination as a MiKANT node (T_{n-1} unused)
     kind = state[ST_KIND]
     step = state[ST_STEP]
@@ -237,12 +225,7 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     hmask = 0
     if kind != KIND_NONE:
         # a tree detour step (docs/mikant-routing.md §3.0, local model), on the virtual MiKANT index
-        p, how, kind, step = continue_detour(
-            w, kind, step, s, vs, tv, k, n, state[ST_W2], state[ST_WL], state[ST_LW], ports
-        )
-        if p < 0:
-            status = DEAD_END
-            hmask = how
+        p, status, how, kind, step, hmask = continue_detour(wk, w, s, vs, tv, state, ports)
     elif c >= 0 and (in_cube or not inter):
         hstep = 0
         if in_cube and c == ct:
@@ -277,87 +260,31 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
                             how = HOW_MULTIPATH
                             break
     else:
-        p = alg1_port(ip, vs, tv, ports)
         hstep = 0
-        if not healthy(s, p, link_index, stamp, cur):
-            faulty = p
-            hfault = p
-            p = -1
-            status = NO_RULE
-            up = faulty >= k
-            crossing = up and L == n - 2
-            root = crossing and G == gt
-            if up and (flags & UPALT) and (not crossing or root):
-                p = upalt_port(s, faulty, k, link_index, stamp, cur)
-                if p >= 0:
-                    status = OK
-                    how = HOW_UPALT
-            if p < 0 and crossing and (not root or (flags & ROOT)):
-                w2 = digit(D, n - 2, k)
-                wl = digit(D, n - 3, k) if n >= 3 else 0
-                lw = L
-                state[ST_W2] = w2
-                state[ST_WL] = wl
-                state[ST_LW] = lw
-                qq, kd, hm = start_crossing_detour(w, s, vs, tv, k, n, w2, wl, lw, ports)
-                hmask |= hm
-                if qq >= 0:
-                    kind = kd
-                    step = 1
-                    p = qq
-                    status = OK
-                    how = kd
-            elif p < 0 and not up and L == 1 and (flags & GDL):
-                # Go-Down to P_D: another intermediate of the destination cube, nearest
-                # the destination corner first; the cube takes it from there
-                best = -1
-                for x in range(k):
-                    if x != faulty and healthy(s, x, link_index, stamp, cur):
-                        if best < 0 or (_popc(codes[x] ^ ct) < _popc(codes[best] ^ ct)):
-                            best = x
-                if best >= 0:
-                    p = best
-                    status = OK
-                    how = HOW_GODOWN
-                else:
-                    hmask |= 1 << KIND_GDL
-            elif p < 0 and not up and L >= 2 and (flags & GDL):
-                w2 = digit(D, n - 2, k)
-                wl = digit(D, L - 1, k)
-                lw = L
-                state[ST_W2] = w2
-                state[ST_WL] = wl
-                state[ST_LW] = lw
-                cnt = step_ports(ip, KIND_GDL, 0, vs, tv, k, n, w2, wl, lw, ports)
-                qq = first_healthy(ports, cnt, s, link_index, stamp, cur)
-                if qq >= 0:
-                    kind = KIND_GDL
-                    step = 1
-                    p = qq
-                    status = OK
-                    how = KIND_GDL
-                else:
-                    hmask |= 1 << KIND_GDL
-    if p < 0:
-        if state[ST_BUDGET] > 0:
-            # misroute: a healthy switch port other than the way back, from a start
-            # drawn per (packet, hop); inside the destination cube its cube ports first
-            state[ST_BUDGET] -= 1
-            kind = KIND_NONE
-            r1 = _pick(seed, pkt, hops * 1000003 + s, R)
-            for sweep in range(2):
-                for j in range(R):
-                    qq = (r1 + j) % R
-                    peer = port_peer[s, qq]
-                    if peer < N or peer - N == prev or not healthy(s, qq, link_index, stamp, cur):
-                        continue
-                    if sweep == 0 and in_cube and (qq >= k) == inter:
-                        continue  # not a cube port
-                    p = qq
-                    how = HOW_MISROUTE
-                    break
-                if p >= 0:
-                    break
+        p, status, how, kd, hfault, hmask = alg1_rules(
+            wk, w, False, 2, s, vs, tv, state, ports, extra
+        )
+        if kd != KIND_NONE:
+            kind, step = kd, 1
+        elif 0 <= hfault < k and L == 1 and (flags & GDL):
+            # Go-Down to P_D: another intermediate of the destination cube, nearest
+            # the destination corner first; the cube takes it from there
+            best = -1
+            for x in range(k):
+                if x != hfault and healthy(s, x, link_index, stamp, cur):
+                    if best < 0 or (_popc(codes[x] ^ ct) < _popc(codes[best] ^ ct)):
+                        best = x
+            if best >= 0:
+                p, status, how = best, OK, HOW_GODOWN
+            else:
+                hmask |= 1 << KIND_GDL
+    if p < 0 and state[ST_BUDGET] > 0:
+        # misroute: a healthy switch port other than the way back, from a start
+        # drawn per (packet, hop); inside the destination cube its cube ports first
+        kind = KIND_NONE
+        r1 = _pick(seed, pkt, hops * 1000003 + s, 2 * k)
+        p = misroute(wk, w, s, prev, r1, 2 * Ng, state, in_cube, inter)
+        how = HOW_MISROUTE
     return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 
@@ -365,20 +292,11 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 def _begin(wk, flags, src):
     """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANTC(k, n)."""
     k, n = wk.k, wk.n
-    M = 1 << k
-    K = k ** (n - 1)
-    Sg = (K // k) * M + (n - 2) * K
-    Mo = M - k
-    Ng = (K // k) * Mo * k
+    M, _, _, Sg, Mo, Ng = _sizes(k, n)
     budget = walk_budget(flags, n, k)
     ttl = 10 * n + 10 + 4 * k + budget * (2 * n + 2 * k + 6)
-    r0 = src % Ng
-    return (
-        2 * Ng,
-        ttl,
-        budget,
-        (src // Ng) * Sg + (r0 // (Mo * k)) * M + wk.outer[(r0 % (Mo * k)) // k],
-    )
+    g, q, c, _ = _node(wk.outer, src, k, Ng, Mo)
+    return 2 * Ng, ttl, budget, g * Sg + q * M + c
 
 
 def check_tie_break(tie_break: str) -> bool:
@@ -419,20 +337,11 @@ def _all_pairs(wk, port_peer, link_index, stamp, seed, N):
     sw = np.empty(1, np.int64)
     pp = np.empty(1, np.int64)
     ip, scr = walk_scratch(wk)
+    cur, flags = np.int64(-1), np.int64(0)
     for s in range(N):
         for t in range(N):
             if s != t:
-                w = WalkIn(
-                    ip,
-                    port_peer,
-                    link_index,
-                    stamp,
-                    np.int64(-1),
-                    np.int64(0),
-                    False,
-                    seed,
-                    s * N + t,
-                )
+                w = WalkIn(ip, port_peer, link_index, stamp, cur, flags, False, seed, s * N + t)
                 st, h, _ = walk_loop(wk, w, s, -1, t, sw, pp, scr)
                 out[s, t] = h if st == OK else -1
     return out

@@ -58,17 +58,6 @@ def _ov_study_scratch(wk):
     return lambda wk: walk_scratch(wk)
 
 
-def _a1_shortcut(wk):
-    """Whether the walk with no detour is walked once per trial and stands for every
-    detour algorithm whose route it is (``FaultWalk.a1_shortcut``)."""
-
-
-@overload(_a1_shortcut, inline="always")
-def _ov_a1_shortcut(wk):
-    ok = _walk(wk) is not None and _walk(wk).a1_shortcut
-    return lambda wk: ok
-
-
 def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
     """The family's paper walk of ``s -> t`` (``flags``: the algorithm's detours);
     ``(0, 0, 0)`` and no code at all with ``wk`` None."""
@@ -77,11 +66,11 @@ def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr
 @overload(_paper_walk, inline="always")
 def _ov_paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
     if _walk(wk) is None:
-        return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
-            0,
-            0,
-            0,
-        )
+
+        def none(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
+            return 0, 0, 0
+
+        return none
     return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
         study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt)
     )
@@ -107,24 +96,16 @@ def _ov_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip,
     return impl
 
 
-def _cut_off(wk, stamp, cur, s, t):
-    """A node's only link is faulty (the oracle's answer without a search); never with a
-    walk whose loop always let the search answer (``FaultWalk.cut_off`` False)."""
-
-
-@overload(_cut_off, inline="always")
-def _ov_cut_off(wk, stamp, cur, s, t):
-    if _walk(wk) is not None and not _walk(wk).cut_off:
-        return lambda wk, stamp, cur, s, t: False
-    return lambda wk, stamp, cur, s, t: stamp[s] == cur or stamp[t] == cur
-
-
-StudyRules = namedtuple("StudyRules", "rules flags looks budget ttl minimal root slevel")
+StudyRules = namedtuple(
+    "StudyRules", "rules flags looks budget ttl minimal root slevel a1_walks cut_off"
+)
 StudyRules.__doc__ = (
     "What each algorithm of a study walks: its rule (-1: the family's paper walk), detour "
     "flags and lookahead model (one entry per algorithm), the generic rules' misroute "
-    "budget and hop limit, whether the family's routing is minimal, the up*/down* root "
-    "and the switch levels."
+    "budget and hop limit, whether the family's routing is minimal, the up*/down* root, "
+    "the switch levels, whether Algorithm 1 is walked once per trial for every detour "
+    "algorithm (``FaultWalk.a1_shortcut``) and whether a node whose only link is faulty "
+    "is cut off without asking the search (``FaultWalk.cut_off``)."
 )
 StudyGraph = namedtuple("StudyGraph", "indptr nbr nbr_link scsr n_links pool_lo")
 StudyGraph.__doc__ = (
@@ -151,7 +132,7 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
     route (they act only at a faulty port of it), so they are not walked again. MiKANTC's
     misroute draws are keyed by (rate index, trial). ``sr``, ``sg``, ``out``: a
     :class:`StudyRules`, a :class:`StudyGraph` and the :class:`StudyOutcomes` filled."""
-    rules, flags, looks, budget, ttl, minimal, root, slevel = sr
+    rules, flags, looks, budget, ttl, minimal, root, slevel, a1_walks, cut_off = sr
     indptr, nbr, nbr_link, scsr, n_links, pool_lo = sg
     succ, length, oracle_len, ttl_count = out
     N = rt.n_nodes
@@ -162,11 +143,8 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
     pool = n_links - pool_lo
     cap = ttl + 2
     R = rt.port_peer.shape[1]
-    a1_walks = _a1_shortcut(wk) and (rules < 0).any()
     for c in prange(n_chunks):
-        perm, stamp, swaps, dist, seen, queue, _o1, _o2, state = chunk_scratch(
-            pool_lo, n_links, n_faults, V
-        )
+        perm, stamp, swaps, dist, seen, queue, state = chunk_scratch(pool_lo, n_links, n_faults, V)
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
         order = np.empty(V, np.int64)
@@ -198,21 +176,9 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                     # Algorithm 1's route: on a healthy one every walk is that route
                     st, h = OK, h_a1
                 elif rule < 0:
+                    fl, lk = flags[a], looks[a]
                     st, h, _ = _paper_walk(
-                        wk,
-                        rt,
-                        stamp,
-                        cur,
-                        flags[a],
-                        looks[a],
-                        s,
-                        t,
-                        out_sw,
-                        out_port,
-                        ip,
-                        scr,
-                        seed,
-                        pkt,
+                        wk, rt, stamp, cur, fl, lk, s, t, out_sw, out_port, ip, scr, seed, pkt
                     )
                 elif rule != RULE_UPDOWN_T and rule != RULE_SHORTEST_T:  # a per-hop rule
                     gw = WalkIn(
@@ -232,22 +198,13 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                     updown_order(
                         scsr[0], scsr[1], scsr[2], stamp, cur, N, N + root, slevel, order, q2
                     )
+                    v = N + node_switch[s]
                     d = updown_distance(
-                        indptr,
-                        nbr,
-                        nbr_link,
-                        stamp,
-                        cur,
-                        N,
-                        N + node_switch[s],
-                        t,
-                        order,
-                        ddown,
-                        q2,
+                        indptr, nbr, nbr_link, stamp, cur, N, v, t, order, ddown, q2
                     )
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
-            if _cut_off(wk, stamp, cur, s, t):
+            if cut_off and (stamp[s] == cur or stamp[t] == cur):
                 oracle_len[tr] = -1
                 continue
             if dist_st != -2:
@@ -294,7 +251,9 @@ def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, *
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
     slevel = topo.switch_level.astype(np.int64)
 
-    sr = StudyRules(rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel)
+    a1 = walk is not None and walk.a1_shortcut and bool((rules < 0).any())
+    cut_off = walk is None or walk.cut_off
+    sr = StudyRules(rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel, a1, cut_off)
     sg = StudyGraph(indptr, nbr, nbr_link, scsr, topo.n_links, pool_lo)
 
     def run(ri, f, succ, length, olen, ttl):

@@ -124,19 +124,12 @@ class FTExplanation:
     faulty_links: list[list[str]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {
-            "algorithm": self.algorithm,
-            "model": self.model,
-            "src": self.src,
-            "dst": self.dst,
-            "success": self.success,
-            "delivered": self.success,
-            "status": self.status,
-            "path": self.path,
-            "switches": self.switches,
-            "ports": self.ports,
-            "hops": self.hops,
-            "hop_rules": self.rows,
-            "events": self.events,
-            "faulty_links": self.faulty_links,
-        }
+        d = self.__dict__ | {"delivered": self.success, "hop_rules": self.rows}
+        return {k: d[k] for k in _EXPLANATION_KEYS}
+
+
+# the key order of route --faults --json
+_EXPLANATION_KEYS = (
+    "algorithm model src dst success delivered status path switches ports hops hop_rules "
+    "events faulty_links"
+).split()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,16 +30,7 @@ class FTRoute:
     faulty_links: list[tuple[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {
-            "algorithm": self.algorithm,
-            "model": self.model,
-            "success": self.success,
-            "status": self.status,
-            "path": self.path,
-            "ports": self.ports,
-            "hops": self.hops,
-            "faulty_links": [list(x) for x in self.faulty_links],
-        }
+        return self.__dict__ | {"faulty_links": [list(x) for x in self.faulty_links]}
 
 
 def ft_route(
@@ -85,37 +77,14 @@ def ft_route(
     ----------
     001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 §3–4 (MiKANTC).
     """
-    (alg,) = resolve_algorithms([algorithm], topo.family)
-    check_model(model)
-    if alg.is_oracle:
-        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
-    if not alg.walked_on(topo.family):  # the generic rules
-        from .gwalk import GenericRouter
-
-        g = GenericRouter(topo, alg, faulty, model)
-        status, hops, sw, ports, _ = g.route(src, dst, start_switch)
-        model = "global" if g.is_table else model
-        return _result(topo, alg, model, status, src, dst, sw, ports, hops, g.faulty)
-    walk = walk_of(topo.family)
-    walk.check_model(model, topo.family)
-    check_ends(topo, src, dst, start_switch)
-    faulty = fault_mask(topo, faulty)
-    status, hops, nsw, sw, ports = walk_route(
-        walk,
-        topo,
-        alg.flags,
-        model == "lookahead",
-        -1 if src is None else int(src),
-        -1 if start_switch is None else int(start_switch),
-        int(dst),
-        faulty.astype(np.int64),
-        tie_break,
-        int(seed),
-        int(packet),
-        None,
+    q = _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet)
+    st, hops, sws, ports, _, g = _walk(q)
+    bad = [tuple(x) for x in _fault_links(q)]
+    model = "global" if g is not None and g.is_table else model
+    ports = [int(p) for p in ports]
+    return FTRoute(
+        q.alg.name, model, st == OK, STATUS_NAMES[st], _path(q, st, sws), ports, int(hops), bad
     )
-    nport = nsw if status == OK else max(nsw - 1, 0)
-    return _result(topo, alg, model, status, src, dst, sw[:nsw], ports[:nport], hops, faulty)
 
 
 def check_ends(topo: Topology, src: int | None, dst: int, start_switch: int | None) -> None:
@@ -143,17 +112,64 @@ def check_ends(topo: Topology, src: int | None, dst: int, start_switch: int | No
         )
 
 
-def _result(topo, alg, model, status, src, dst, sws, ports, hops, faulty) -> FTRoute:
-    path = [topo.node_label(src)] if src is not None else []
-    path += [topo.switch_label(int(s)) for s in sws]
+_Checked = namedtuple("_Checked", "topo alg walk src dst start faulty model choices")
+_Checked.__doc__ = (
+    "A route's arguments, validated: the algorithm, the family's walk (None: the generic "
+    "rules), node or switch ids (-1: none), the fault mask, the walk's own random choices "
+    "(tie_break, seed, packet)."
+)
+
+
+def _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet):
+    """Validate the arguments of :func:`ft_route` (and of ``explain_route``)."""
+    if not isinstance(topo, Topology):
+        raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
+    (alg,) = resolve_algorithms([algorithm], topo.family)
+    check_model(model)
+    if alg.is_oracle:
+        raise ParameterError("algorithm='oracle' is a bound, not a walk; use the Monte Carlo")
+    walk = walk_of(topo.family) if alg.walked_on(topo.family) else None
+    if walk is not None:
+        walk.check_model(model, topo.family)
+    check_ends(topo, src, dst, start_switch)
+    s, start = (-1, int(start_switch)) if src is None else (int(src), -1)
+    faulty = fault_mask(topo, faulty)
+    choices = (tie_break, int(seed), int(packet))
+    return _Checked(topo, alg, walk, s, int(dst), start, faulty, model, choices)
+
+
+def _walk(q: _Checked, traced: bool = False):
+    """``(status, hops, switches, ports, how, router)``: by the generic rules (``router``
+    their GenericRouter, ``how`` the rule of each port) or the family's walk (``router``
+    None, ``how`` its trace if ``traced``; untraced, the walk compiled without it serves)."""
+    if q.walk is None:
+        from .gwalk import GenericRouter
+
+        g = GenericRouter(q.topo, q.alg, q.faulty, q.model)
+        return (*g.route(q.src, q.dst, q.start), g)
+    trace = np.full((q.walk.capacity(q.topo), 4), -1, np.int64) if traced else None
+    look, stamp = q.model == "lookahead", q.faulty.astype(np.int64)
+    st, hops, nsw, sw, ports = walk_route(
+        q.walk, q.topo, q.alg.flags, look, q.src, q.start, q.dst, stamp, *q.choices, trace
+    )
+    nport = nsw if st == OK else max(nsw - 1, 0)
+    return st, hops, sw[:nsw], ports[:nport], trace, None
+
+
+def _path(q: _Checked, status, switches) -> list[str]:
+    """A route's vertex labels: the source node (if any), the switches, the destination
+    if delivered."""
+    path = [] if q.src < 0 else [q.topo.node_label(q.src)]
+    path += [q.topo.switch_label(int(s)) for s in switches]
     if status == OK:
-        path.append(topo.node_label(dst))
-    bad = [
-        (topo.vertex_label(int(a)), topo.vertex_label(int(b)))
-        for a, b in topo.links[np.nonzero(faulty)[0]]
-    ]
-    ports = [int(p) for p in ports]
-    return FTRoute(alg.name, model, status == OK, STATUS_NAMES[status], path, ports, int(hops), bad)
+        path.append(q.topo.node_label(q.dst))
+    return path
+
+
+def _fault_links(q: _Checked) -> list[list[str]]:
+    """The faulty links as pairs of vertex labels."""
+    label = q.topo.vertex_label
+    return [[label(int(a)), label(int(b))] for a, b in q.topo.links[np.nonzero(q.faulty)[0]]]
 
 
 __all__ = ["FTRoute", "check_ends", "ft_route", "FT_ALGORITHMS"]

@@ -102,7 +102,6 @@ class FTContext:
     diameter: int  # longest fault-free route from a sample of switches (links)
     budget: int  # misroutes of ``detour``
     ttl: int  # hop limit of every walk
-    cap: int  # length cap of the fault-free distance walks
     minimal: bool  # the routing is minimal (a walk of its length is optimal)
 
 
@@ -116,6 +115,11 @@ def _max_length(rt, sws, N, cap):
             if h > m:
                 m = h
     return m
+
+
+def _code(r):
+    """A compiled routing's (code, iparams, table) in a :class:`RouteContext`."""
+    return np.int64(r.code), r.iparams, r.table
 
 
 def context(topo: Topology, seed: int = 0) -> FTContext:
@@ -134,28 +138,12 @@ def context(topo: Topology, seed: int = 0) -> FTContext:
     """
     fr = rules_for(topo.family)
     cr = compile_routing(topo, fr.routing, seed=seed)
-    if fr.candidates is not None:
-        cc = compile_routing(topo, fr.candidates, seed=seed)
-        ccode, cip, ctb, cmode = cc.code, cc.iparams, cc.table, 0
-        cname = cc.algorithm
-    else:
-        ccode, cip, ctb, cmode = cr.code, cr.iparams, cr.table, 1
-        cname = f"ports one hop closer by {cr.algorithm}"
-    N = topo.n_nodes
-    rt = RouteContext(
-        np.int64(cr.code),
-        cr.iparams,
-        cr.table,
-        np.int64(ccode),
-        cip,
-        ctb,
-        np.int64(cmode),
-        topo.port_peer,
-        topo.link_index,
-        np.int64(N),
-        topo.node_switch.astype(np.int64),
-    )
-    S = topo.n_switches
+    cc = cr if fr.candidates is None else compile_routing(topo, fr.candidates, seed=seed)
+    cmode = 1 if fr.candidates is None else 0  # 1: ports one hop closer by cr's lengths
+    cname = f"ports one hop closer by {cr.algorithm}" if cmode else cc.algorithm
+    N, S = topo.n_nodes, topo.n_switches
+    net = (topo.port_peer, topo.link_index, np.int64(N), topo.node_switch.astype(np.int64))
+    rt = RouteContext(*_code(cr), *_code(cc), np.int64(cmode), *net)
     sample = np.unique(
         np.concatenate([topo.node_switch[:: max(1, N // 8)], np.array([0, S // 2, S - 1])])
     ).astype(np.int64)
@@ -163,6 +151,4 @@ def context(topo: Topology, seed: int = 0) -> FTContext:
     dmax = int(_max_length(rt, sample, N, big)) + 1  # + the source's node link
     budget = max(2, dmax)
     ttl = 4 * dmax + 8 + budget * (dmax + 4)
-    return FTContext(
-        rt, cr.algorithm, cname, dmax, budget, ttl, min(big, 4 * dmax + 8), bool(cr.minimal)
-    )
+    return FTContext(rt, cr.algorithm, cname, dmax, budget, ttl, bool(cr.minimal))

@@ -1,28 +1,21 @@
 """The fault view: one fault set and one fault-tolerant algorithm, ready for any consumer.
 
-A :class:`FaultRouter` (built by :func:`fault_router`) holds, for one algorithm and one
-fault set, the engine's arrays as one named tuple (:meth:`FaultRouter.view`) whose type
-names the engine, so a caller compiled over it gets that engine's kernels and no other:
+A :class:`FaultRouter` (built by :func:`fault_router`) holds the engine's arrays as one
+named tuple (:meth:`FaultRouter.view`) whose type names the engine, so a caller compiled
+over it gets that engine's kernels and no other: ``ENG_GENERIC`` (``sp``, ``minimal``,
+``detour``: :func:`fattree.faults.generic.ft_hop`), ``ENG_ADAPTIVE`` (``minimal``'s port,
+then the other candidates of :func:`fattree.faults.generic.adaptive_ports`, among which the
+simulator's allocator chooses), ``ENG_TABLE`` (``updown-table``, ``shortest-table``: a
+switch x destination table recomputed on the surviving graph, S x N, never per pair) or a
+paper walk (001's detours, 004's Algorithm 1: :class:`fattree.faults.hooks.FaultWalk`, its
+state in the packet's header, one byte a field, so each switch decides in O(1)).
 
-* ``ENG_GENERIC`` (``sp``, ``minimal``, ``detour`` on every family without a paper walk):
-  :func:`fattree.faults.generic.ft_hop`, the per-hop kernel itself; the previous switch is
-  the input port's peer, the hop count the header's;
-* ``ENG_ADAPTIVE`` (``adaptive``): ``minimal``'s port, then the other candidates of
-  :func:`fattree.faults.generic.adaptive_ports` in one route word (``sim/faulthop.py`` ``decode_route``),
-  among which the simulator's allocator chooses;
-* ``ENG_TABLE`` (``updown-table``, ``shortest-table``): one entry of the switch x
-  destination forwarding table recomputed on the surviving graph (S x N, never per pair);
-* a paper walk (001's detours, 004's Algorithm 1): the walk loop over the hop its module
-  registers (:class:`fattree.faults.hooks.FaultWalk`); its state travels in the packet's
-  header, one byte a field, so each switch decides in O(1).
-
-Each engine is four small kernels over the view: the whole walk of a pair (``walk``), the
-VC classes of that walk (``tops``: the walk's own classes, e.g. MiKANT's ``ft_vc``;
-up*/down* turn layers elsewhere), the output port at one switch (``port``) and the VC class
-of one hop (``vclass``). :func:`admit_route` (a walk and its classes) serves the
-simulator's admission, the channel dependency graph (:mod:`fattree.faults.cdg`) and the
-channel-load bound; the simulator's per-hop calls are in ``sim/faulthop.py``. All kernels
-here allocate nothing (they run inside the cycle loop). docs/simulator.md ("Faults").
+Every engine walks a pair in the one walk loop (:func:`fattree.faults.walkloop.sim_walk`)
+and layers the walk on VC classes: a paper walk's own (e.g. MiKANT's ``ft_vc``), up*/down*
+turn layers elsewhere. :func:`admit_route` serves the simulator's admission, the channel
+dependency graph (:mod:`fattree.faults.cdg`) and the load bound; the simulator's per-hop
+calls are in ``sim/faulthop.py``. The kernels here allocate nothing (they run inside the
+cycle loop). docs/simulator.md ("Faults").
 """
 
 from __future__ import annotations
@@ -87,7 +80,7 @@ FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 class FaultRouter:
     """One fault set and one fault-tolerant algorithm, ready for the cycle loop.
 
-    ``arrays()`` are the ``net`` fields of :mod:`fattree.sim.state` (``ft_*``); nothing
+    ``fields()`` are the ``net`` fields of :mod:`fattree.sim.state` (``ft_*``); nothing
     here grows with the number of (source, destination) pairs.
     """
 
@@ -168,29 +161,16 @@ class FaultRouter:
         return {f: getattr(self, f) for f in VIEW_FIELDS.split()}
 
 
-def _rt_dummy(topo) -> tuple:
-    """A routing context for the walked engines, which read only its port and link
-    tables (the same read-only arrays as the Monte Carlo loop's context, so both share
-    one compiled walk)."""
-    i1 = np.zeros(1, np.int64)
-    t1 = np.zeros((1, 1), np.int32)
-    return RouteContext(
-        np.int64(0),
-        i1,
-        t1,
-        np.int64(0),
-        i1,
-        t1,
-        np.int64(0),
-        topo.port_peer,
-        topo.link_index,
-        np.int64(topo.n_nodes),
-        np.array(topo.node_switch, np.int64),
-    )
+def _rt_dummy(topo) -> RouteContext:
+    """A routing context for the walked engines, which read only its port and link tables
+    (the same types as the Monte Carlo loop's context, so both share one compiled walk)."""
+    z, i1, t1 = np.int64(0), np.zeros(1, np.int64), np.zeros((1, 1), np.int32)
+    pp, li, N = topo.port_peer, topo.link_index, np.int64(topo.n_nodes)
+    return RouteContext(z, i1, t1, z, i1, t1, z, pp, li, N, np.array(topo.node_switch, np.int64))
 
 
 def no_faults(topo) -> dict:
-    """The ``ft_*`` fields of a fault-free run (never read)."""
+    """The ``ft_*`` fields of a fault-free run (never read; a faulted run's defaults)."""
     return {
         "ft_i": np.zeros(FI_COLS, np.int64),
         "ft_stamp": np.zeros(1, np.int64),
@@ -262,18 +242,12 @@ def fault_router(
             f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
             f"defined for {have} only; use vcs=1 on {topo.spec}"
         )
-    R = topo.max_ports
-    N = topo.n_nodes
-    fi = np.zeros(FI_COLS, np.int64)
+    v = no_faults(topo)  # the fields an engine does not set
+    fi = v["ft_i"]
     fi[FI_FLAGS] = alg.flags
     fi[FI_LOOK] = int(model == "lookahead")
-    fi[FI_N_NODES] = N
-    stamp = faulty.astype(np.int64)
-    tab = np.zeros((1, 1), np.int32)
-    order = np.zeros(1, np.int64)
-    cube = np.zeros((4, 1), np.int64)
-    pp = np.zeros((1, 1), np.int64)
-    rt = _rt_dummy(topo)
+    fi[FI_N_NODES] = topo.n_nodes
+    v["ft_stamp"] = faulty.astype(np.int64)
     if walked is not None:
         su = walked.sim_setup(topo, alg.flags)
         fi[FI_K], fi[FI_N] = su.k, su.n
@@ -284,38 +258,27 @@ def fault_router(
                 f"walk state one byte a field (ports and misroutes <= {STATE_BYTE})"
             )
         fi[FI_BUDGET] = su.budget  # the packed initial state: pack_state of a fresh walk
-        ip, width, pp, cube = su.iparams, su.width, su.pp, su.cube
+        ip, width, v["ft_pp"], v["ft_cube"] = su.iparams, su.width, su.pp, su.cube
     else:
         g = GenericRouter(topo, alg, faulty, model)
         eng = ENG_TABLE if g.is_table else ENG_GENERIC
         if alg.rule == RULE_ADAPTIVE:  # its table: the memo of the onward walks
             eng = ENG_ADAPTIVE
-            tab = adaptive_memo(topo)
+            v["ft_tab"] = adaptive_memo(topo)
+        if g.is_table:
+            v["ft_tab"] = np.ascontiguousarray(g.table, np.int32)
         fi[FI_RULE] = alg.rule
         fi[FI_LAYER1] = int(one_vc_layered(fam))
         fi[FI_BUDGET] = g.ctx.budget
         fi[FI_TTL] = g.ctx.ttl
-        rt = g.ctx.rt  # the Monte Carlo loop's own context: one compiled rule set
-        if g.is_table:
-            tab = np.ascontiguousarray(g.table, np.int32)
-        order = np.ascontiguousarray(g.order, np.int64)
-        width = max(g.ctx.ttl + 2, ADAPTIVE_SCRATCH * (R + 2))  # adaptive_scratch
+        v["ft_rt"] = g.ctx.rt  # the Monte Carlo loop's own context: one compiled rule set
+        v["ft_order"] = np.ascontiguousarray(g.order, np.int64)
+        width = max(g.ctx.ttl + 2, ADAPTIVE_SCRATCH * (topo.max_ports + 2))  # adaptive_scratch
         ip = np.zeros(0, np.int64)
     fi[FI_ENG] = eng
-    ws = np.zeros((W_ROWS, width), np.int64)
-    ws[W_IP, : len(ip)] = ip
-    return FaultRouter(
-        alg.name, faulty, model, eng, walked, fi, stamp, tab, order, cube, pp, rt, ws
-    )
-
-
-# ------------------------------------------------------------------------ numba kernels
-# Each engine's whole-route kernels over the fault view ``f`` (a :data:`VIEWS` tuple): the
-# walk of a pair into ``ws`` (``walk``: every engine's in the one walk loop over its hop,
-# faults/walkloop.py) and the VC classes of that walk (``tops``: a paper walk record's own,
-# ``FaultWalk.sim_tops``; up*/down* turn layers elsewhere). They are chosen by the view's
-# type when the caller is compiled (:func:`view_engine`), so a run compiles the engine it
-# uses and no other.
+    v["ft_ws"] = np.zeros((W_ROWS, width), np.int64)
+    v["ft_ws"][W_IP, : len(ip)] = ip
+    return FaultRouter(alg.name, faulty, model, eng, walked, **v)
 
 
 def adaptive_rule(f, layers):
@@ -346,6 +309,15 @@ def _ov_adaptive_rule(f, layers):
     return adaptive_rule
 
 
+# The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
+# type names its engine (the simulator kernel's last group, None without faults). Each
+# engine's module defines its view types (faults/generic.py, faults/gwalk.py, a walk's).
+Faults = namedtuple("Faults", VIEW_FIELDS)
+Faults.__doc__ = "The fields of a fault view; the simulator kernel's last group."
+VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
+VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
+
+
 @njit(**nrt_free())
 def _tops_updown(f, nsw, V):
     """Generic and table engines: up*/down* turn layers."""
@@ -355,62 +327,17 @@ def _tops_updown(f, nsw, V):
     )
 
 
-# The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
-# type names its engine (the simulator kernel takes it as its last group, None without
-# faults; the load bound and :meth:`FaultRouter.route` take it too). Each engine's module
-# defines its view types (the generic rules' and the tables' in faults/generic.py and
-# faults/gwalk.py, a paper walk's in its own module).
-Faults = namedtuple("Faults", VIEW_FIELDS)
-Faults.__doc__ = "The fields of a fault view; the simulator kernel's last group."
-VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
-VIEWS.update({ENG_WALKS[name]: w.sim_view for name, w in FAULT_WALKS.items()})
-
-
-@dataclass(frozen=True)
-class ViewEngine:
-    """The whole-route kernels of an engine: ``walk(f, src, dst)`` -> ``(status,
-    switches)`` into the view's scratch, ``tops(f, nsw, V)`` -> the highest VC class of
-    that walk (-1: refused), the classes in ``ws[W_VCS]``."""
-
-    walk: object
-    tops: object
-
-
-def view_engine(view_type) -> ViewEngine:
-    """The whole-route kernels of the engine whose view has type ``view_type``: every
-    engine walks in the walk loop (:func:`fattree.faults.walkloop.sim_walk`); its VC
-    classes are a paper walk's own or the up*/down* turn layers.
-
-    Parameters
-    ----------
-    view_type : type
-        A :data:`VIEWS` type.
-
-    Returns
-    -------
-    ViewEngine
-    """
-    walk = walk_by_type(view_type)
-    return ViewEngine(sim_walk, _tops_updown if walk is None else walk.sim_tops)
-
-
-def _engine_walk(f, src, dst):
-    """The walk of the view's engine (resolved by type when compiled)."""
-
-
 def _engine_tops(f, nsw, V):
-    """The VC classes of the walk in the view's scratch (its engine's rule)."""
-
-
-@overload(_engine_walk, inline="always")
-def _ov_engine_walk(f, src, dst):
-    fn = view_engine(f.instance_class).walk
-    return lambda f, src, dst: fn(f, src, dst)
+    """The VC classes of the walk in the view's scratch, by the rule of the view's engine:
+    a paper walk's own (``FaultWalk.sim_tops``), else up*/down* turn layers; the highest
+    class (-1: refused), the classes in ``ws[W_VCS]``. Resolved by the view's type when the
+    caller is compiled, so a run compiles the engine it uses and no other."""
 
 
 @overload(_engine_tops, inline="always")
 def _ov_engine_tops(f, nsw, V):
-    fn = view_engine(f.instance_class).tops
+    walk = walk_by_type(f.instance_class)
+    fn = _tops_updown if walk is None else walk.sim_tops
     return lambda f, nsw, V: fn(f, nsw, V)
 
 
@@ -419,7 +346,7 @@ def walk_pair(f, src, dst, V):
     """The engine's walk of node ``src`` to ``dst`` on the view ``f`` into its scratch
     (switches ``ws[W_SW]``, ports ``ws[W_PORT]``) and, with ``V`` > 0, the VC class of each
     hop with ``V`` classes (``ws[W_VCS]``): ``(status, switches, highest class)``."""
-    st, nsw = _engine_walk(f, src, dst)
+    st, nsw = sim_walk(f, src, dst)
     top = _engine_tops(f, nsw, V) if V > 0 and st == OK else -1
     return st, nsw, top
 
@@ -430,7 +357,7 @@ def admit_route(f, V, src, dst):
     ``(FS_ADMIT_*, switches)``, the switches in ``ws[W_SW]``, their ports in ``ws[W_PORT]``
     and the VC class of each hop in ``ws[W_VCS]``. ``FS_ADMIT_UNROUTABLE``: the walk fails
     or needs a class ``>= V``; ``FS_ADMIT_LIVELOCK``: it hit its hop limit."""
-    st, nsw = _engine_walk(f, src, dst)
+    st, nsw = sim_walk(f, src, dst)
     if st != OK:
         return (FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE), nsw
     if V > 1 or f.ft_i[FI_LAYER1] != 0:
@@ -454,11 +381,9 @@ __all__ = [
     "FaultRouter",
     "Faults",
     "VIEWS",
-    "ViewEngine",
     "adaptive_rule",
     "admit_route",
     "fault_router",
     "no_faults",
-    "view_engine",
     "walk_pair",
 ]

@@ -1,15 +1,10 @@
 """The paper walks a family may plug into fault-tolerant routing, and how a family's engine
 is found: the only place that maps a topology to its fault engine.
 
-A family declares its fault engine in its facets (``Facets.fault_walk``, in its own module
-under ``topology/families/``): ``None`` for the generic rules (:mod:`fattree.faults.generic`:
-``sp``, ``minimal``, ``detour`` and the recomputed tables over the family's routing), or the
-name of a paper walk (001's MiKANT detours, 004's MiKANTC Algorithm 1). Each walk's module
-registers one record of hooks (:class:`fattree.faults.hooks.FaultWalk`), and this module
-imports every walk module: every consumer (the Monte Carlo loop, the explanation, the
-channel dependency graph, ``route --faults``, the simulator's per-hop call and its load
-bound, ``fattree warmup``) asks :func:`walk_of` and calls the record's hooks, so no code
-outside a walk's module compares walk or family names.
+A family declares its engine in its facets (``Facets.fault_walk``): ``None`` for the
+generic rules (:mod:`fattree.faults.generic`), or the name of a paper walk whose module
+registers its hooks (:class:`fattree.faults.hooks.FaultWalk`); this module imports every
+walk module. Every consumer asks :func:`walk_of` and calls the record's hooks.
 """
 
 from __future__ import annotations
@@ -20,7 +15,7 @@ from .hooks import FAULT_WALKS, GENERIC_ENGINE, FaultWalk
 
 def walk_of(family: str) -> FaultWalk | None:
     """The paper walk ``family`` declares (``Facets.fault_walk``), or None (the generic
-    rules; also for a name that is not a family).
+    rules, or not a family).
 
     Parameters
     ----------

@@ -1,18 +1,15 @@
 """The simulator's per-hop fault calls, over the fault view (no per-pair table).
 
 Each switch a packet's head reaches asks :func:`fault_port` for its output port under the
-fault set (a :class:`fattree.faults.view.FaultRouter`'s view), from the packet's header
-(source, destination, hops so far) and a few bytes of per-packet state (``PK_FT``: the
-misroutes left of ``detour``, or a paper walk's packed state), through the per-hop
-kernels that also serve the Monte Carlo walk, ``route --explain`` and ``deadlock
---faults`` (``faults/generic.py`` ``ft_hop``, a walk's hop through ``faults/walkloop.py``
-``sim_port``); :func:`fault_class` gives the VC class of the hop. At injection the source
-evaluates the whole route (:func:`fault_admit`, ``faults/view.py`` ``admit_route``): a
-packet whose walk fails (a disconnected pair, a dead end, the hop limit, or a VC class
-``>= vcs``) is counted unroutable (or livelock) and never enters the network; the walks
-are deterministic, so an admitted packet never meets a dead end (and ``adaptive`` offers
-only ports from which its walk still delivers). A fault-free kernel passes None and
-compiles none of this. docs/simulator.md ("Faults").
+fault set (a :class:`fattree.faults.view.FaultRouter`'s view) from the packet's header
+(source, destination, hops so far, and in ``PK_FT`` the misroutes left of ``detour`` or a
+paper walk's packed state), through the per-hop kernels the Monte Carlo walk, ``route
+--explain`` and ``deadlock --faults`` share; :func:`fault_class` gives the hop's VC class.
+At injection the source evaluates the whole route (:func:`fault_admit`): a packet whose
+walk fails (a dead end, the hop limit, or a VC class ``>= vcs``) is counted unroutable (or
+livelock) and never enters; the walks are deterministic, so an admitted packet never meets
+a dead end (``adaptive`` offers only ports from which its walk still delivers). A
+fault-free kernel passes None and compiles none of this. docs/simulator.md ("Faults").
 """
 
 from __future__ import annotations
@@ -32,6 +29,7 @@ from ..faults.generic import (
     adaptive_ports,
     candidates,
     ft_hop,
+    generic_walk,
     hop_down,
     layer_step,
 )
@@ -49,8 +47,6 @@ from ..faults.hooks import (
 )
 from ..faults.view import (
     ENG_ADAPTIVE,
-    ENG_GENERIC,
-    ENG_TABLE,
     FS_ADMIT_OK,
     FaultRouter,
     FaultsAdaptive,
@@ -78,30 +74,26 @@ def _port_table(f, pk, p, sw, in_port, vc, dst, hop, V):
 
 @njit(**nrt_free())
 def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
-    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
-    port_peer = rt.port_peer
-    N = fi[FI_N_NODES]
-    R = port_peer.shape[1]
-    g = ws[W_GEN]
-    state = g[4 * (R + 1) : 4 * (R + 1) + 4]
-    prev = port_peer[sw, in_port] - N if hop > 0 else -1
+    fi = f.ft_i
+    wk = generic_walk(f.ft_rt, fi[FI_RULE], fi[FI_BUDGET], fi[FI_TTL], f.ft_ws[W_GEN])
+    state = wk.state
     state[S_BUDGET] = pk[p, PK_FT]
-    state[S_PREV] = prev
+    state[S_PREV] = wk.rt.port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
     state[S_HOPS] = hop + 1  # links crossed, the source's node link included
     q = ft_hop(
-        rt,
-        fi[FI_RULE],
+        wk.rt,
+        wk.rule,
         fi[FI_LOOK] != 0,
         f.ft_stamp,
         np.int64(1),
         np.int64(sw),
         np.int64(dst),
         state,
-        fi[FI_TTL],
-        g[0 : R + 1],
-        g[R + 1 : 2 * (R + 1)],
-        g[2 * (R + 1) : 3 * (R + 1)],
-        g[3 * (R + 1) : 4 * (R + 1)],
+        wk.ttl,
+        wk.cand,
+        wk.cand2,
+        wk.buf,
+        wk.dbuf,
     )
     pk[p, PK_FT] = state[S_BUDGET]
     return q
@@ -217,10 +209,8 @@ def _vclass(view_type):
 
 
 def fault_admit(flt, V, src, dst):
-    """Evaluate the route of a new packet at its source on the fault view ``flt``:
-    ``FS_ADMIT_OK`` (it is injected), ``FS_ADMIT_UNROUTABLE`` (the walk fails, or needs
-    a VC class ``>= V``) or ``FS_ADMIT_LIVELOCK`` (the walk hit its hop limit); 0 when
-    ``flt`` is None. Callable from Python and from numba code."""
+    """Evaluate the route of a new packet at its source on the fault view ``flt``: an
+    ``FS_ADMIT_*`` (:func:`fattree.faults.view.admit_route`); 0 when ``flt`` is None."""
     return 0 if flt is None else int(admit_route(flt, V, src, dst)[0])
 
 
@@ -233,7 +223,7 @@ def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
     """The route word of switch ``sw`` for the head of packet ``p`` (``pk`` row: source,
     ``PK_FT`` state) that arrived on ``in_port`` / ``vc`` after ``hop`` switches, with
     ``V`` VCs: its output port, or the adaptive rule's candidates (:func:`fault_ports`
-    reads both); -1 when ``flt`` is None. Callable from Python and from numba code."""
+    reads both); -1 when ``flt`` is None."""
     if flt is None:
         return -1
     p, sw, in_port, vc, dst = _i32(p, sw, in_port, vc, dst)
@@ -246,8 +236,7 @@ def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
 def fault_ports(flt, word, sw, dst, out):
     """The candidate ports of route word ``word`` (:func:`fault_port`; -1: none yet) at
     switch ``sw`` for node ``dst`` into ``out``, the engine's preference first; returns
-    their number. Without faults the word is the port itself. Callable from Python and
-    from numba code."""
+    their number. Without faults the word is the port itself."""
     if flt is None:
         out[0] = word
         return 1
@@ -260,7 +249,7 @@ def fault_ports(flt, word, sw, dst, out):
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
     """VC class of the hop out of ``sw`` on ``out_port`` for a packet that arrived on
     ``in_port`` / ``in_vc`` after ``hop`` switches (-1: any VC; with one VC, or when
-    ``flt`` is None). Callable from Python and from numba code."""
+    ``flt`` is None)."""
     if flt is None:
         return -1
     sw, in_port, in_vc = _i32(sw, in_port, in_vc)
@@ -273,8 +262,9 @@ def _i32(*values):
     return tuple(np.int32(v) for v in values)
 
 
-# In numba code the four resolve when the caller is typed: a fault-free kernel (None)
-# gets constant stubs and compiles no fault engine; a faulted one, its engine's kernels.
+# The five are callable from Python and from numba code, where they resolve when the caller
+# is typed: a fault-free kernel (None) gets constant stubs and compiles no fault engine; a
+# faulted one, its engine's kernels.
 
 
 @overload(fault_admit, inline="always")
@@ -329,27 +319,15 @@ def _ov_fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
 
 
 @njit(cache=True)
-def _route_loads(
-    f,
-    V,
-    per_switch,
-    leaf_off,
-    leaf_nodes,
-    node_switch,
-    N,
-    mode,
-    uni_w,
-    hot,
-    hot_w,
-    perm,
-    load,
-    inject,
-):
-    """Channel loads of every admitted pair (nothing stored). The generic and table
-    engines route from a node's switch onwards without looking at the source, so their
-    route is walked once per (switch, destination) for the switch's first source whose
-    node link is healthy, and carries the summed weight of all of them; MiKANT's and
-    MiKANTC's walks read the source's digits and are walked per pair."""
+def _route_loads(f, V, per_switch, leaf_off, leaf_nodes, weights, load, inject):
+    """Channel loads of every admitted pair (nothing stored; ``weights``: ``pair_weight``'s
+    arguments). The generic and table engines route from a node's switch onwards without
+    looking at the source, so their route is walked once per (switch, destination) for the
+    switch's first source whose node link is healthy, and carries the summed weight of all
+    of them; MiKANT's and MiKANTC's walks read the source's digits and are walked per pair."""
+    mode, uni_w, hot, hot_w, perm = weights
+    N = f.ft_i[FI_N_NODES]
+    node_switch = f.ft_rt.node_switch
     port_peer = f.ft_rt.port_peer
     stamp = f.ft_stamp
     ws = f.ft_ws
@@ -430,7 +408,7 @@ def router_load_bound(
     if N * N > BOUND_MAX_PAIRS or fr.engine == ENG_ADAPTIVE:
         return None
     try:
-        _, mode, uni, hot, hot_w, perm = traffic_weights(traffic, N, seed, topo)
+        weights = traffic_weights(traffic, N, seed, topo)[1:]
     except ParameterError:  # a trace: no rate pattern to evaluate
         return None
     S, R = topo.port_peer.shape
@@ -438,25 +416,11 @@ def router_load_bound(
     inject = np.zeros(N, np.float64)
     ws = fr.ft_ws.copy()
     ns = np.ascontiguousarray(topo.node_switch, np.int64)
-    by_switch = np.argsort(ns, kind="stable")
+    by_switch = np.argsort(ns, kind="stable").astype(np.int64)
     leaves, counts = np.unique(ns, return_counts=True)
     # offsets of each switch's nodes in by_switch, then the switches themselves
     leaf_off = np.concatenate(([0], np.cumsum(counts), leaves)).astype(np.int64)
-    _route_loads(
-        fr.view(ws),
-        int(vcs),
-        fr.engine in (ENG_GENERIC, ENG_TABLE, ENG_ADAPTIVE),
-        leaf_off,
-        by_switch.astype(np.int64),
-        ns,
-        N,
-        mode,
-        uni,
-        hot,
-        hot_w,
-        perm,
-        load,
-        inject,
-    )
+    per_switch = fr.walk is None  # the generic rules and the tables
+    _route_loads(fr.view(ws), int(vcs), per_switch, leaf_off, by_switch, weights, load, inject)
     gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
     return 1.0 / gmax if gmax > 0 else float("inf")
