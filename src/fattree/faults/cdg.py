@@ -214,17 +214,10 @@ def classes_bound(algorithm: str, n: int) -> int | None:
     f = alg.flags
     if f & ESCAPE or alg.rule in KERNEL_RULES:  # (the generic kernel: turn layers)
         return None
-    cross = 0
-    if f & GNS and n >= 3:
-        cross = 1
-    if f & TT:
-        cross = 2 if cross < 2 else cross
-    if f & XT and n >= 3:
-        cross = 3
-    if f & ROOT:
-        cross = 3 + cross + 1
-    if f & UPALT:
-        cross = max(1, cross + 1) if cross else 1
+    cross = 1 if f & GNS and n >= 3 else 0
+    cross = 2 if f & TT else cross
+    cross = 3 if f & XT and n >= 3 else cross
+    cross += 4 * bool(f & ROOT) + bool(f & UPALT)
     down = max(n - 2, 0) if f & GDL else 0
     return 1 + cross + down
 
@@ -252,21 +245,13 @@ class FTDependencyGraph:
     def adj(self) -> np.ndarray:
         return self.wit >= 0
 
-    def has(self, a: int, b: int) -> bool:
-        """Is there a dependency from channel id a to channel id b?"""
-        R, V = self.topo.max_ports, self.vcs
-        sw, p = divmod(a // V, R)
-        nxt = int(self.topo.port_peer[sw, p]) - self.topo.n_nodes
-        b_sw, b_p = divmod(b // V, R)
-        return nxt == b_sw and bool(self.wit[a, b_p * V + b % V] >= 0)
-
     def witness(self, a: int, b: int) -> tuple[int, int] | None:
-        """The first (source, destination) whose route creates the dependency a → b."""
-        R, V = self.topo.max_ports, self.vcs
-        if not self.has(a, b):
-            return None
-        w = int(self.wit[a, (b // V % R) * V + b % V])
-        return divmod(w, self.topo.n_nodes)
+        """The first (source, destination) whose route creates the dependency from channel
+        id a to channel id b (None: no such dependency)."""
+        RV, N = self.topo.max_ports * self.vcs, self.topo.n_nodes
+        w = int(self.wit[a, b % RV])  # b's port and VC at the switch a leads to
+        nxt = int(self.topo.port_peer.flat[a // self.vcs]) - N
+        return divmod(w, N) if w >= 0 and nxt == b // RV else None
 
 
 def _vc_mode(topo: Topology, walk, vc_rule: str, V: int) -> tuple[int, str, int]:
@@ -467,7 +452,7 @@ def _report(g: FTDependencyGraph) -> FTDeadlockReport:
     of its dependencies, the first route creating it."""
     topo, V, fr = g.topo, g.vcs, g.router
     N = topo.n_nodes
-    adj = g.wit >= 0
+    adj = g.adj
     if fr.walk is not None:
         bound = classes_bound(g.algorithm, int(topo.params["n"]))
     else:
@@ -505,10 +490,9 @@ def _witness(g: FTDependencyGraph, a: int, b: int) -> dict:
     """The first route creating the dependency ``a -> b``, as the report lists it."""
     topo, V = g.topo, g.vcs
     s, t = g.witness(a, b)
-    note = None
+    note = classes = None
     if g.router.engine == ENG_ADAPTIVE:  # the route through it, not the first choice
-        sws, ports, note = _adaptive_route(topo, g, s, t, a, b)
-        classes = None
+        sws, ports, note = _adaptive_route(g, s, t, a, b)
     else:
         _, sws, ports, classes = g.router.path(s, t, max(V, 2) if g.vc_rule == "escape" else 0)
     path = [topo.node_label(s)] + [topo.switch_label(int(x)) for x in sws] + [topo.node_label(t)]
@@ -526,12 +510,13 @@ def _witness(g: FTDependencyGraph, a: int, b: int) -> dict:
     return out
 
 
-def _adaptive_route(topo, g, s, t, a, b):
+def _adaptive_route(g, s, t, a, b):
     """A route of the ``adaptive`` rule from node ``s`` to ``t`` that takes channel ``a``
     then ``b`` (a depth-first search over its candidates, as :func:`_adaptive_deps`
     explores them): its switches, ports and None, or the first-choice route and a note
     when the search gives up (``WITNESS_SEARCH`` states)."""
-    N, R, V, layers = topo.n_nodes, topo.max_ports, g.vcs, g.layers
+    topo, V, layers = g.topo, g.vcs, g.layers
+    N, R = topo.n_nodes, topo.max_ports
     out, scr = np.zeros(R + 1, np.int64), adaptive_scratch(topo)
     ar = adaptive_rule(g.router.view(), layers)
     todo = [(int(topo.node_switch[s]), -1, 1, 0, False, -1, False, [], [])]

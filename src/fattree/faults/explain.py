@@ -17,7 +17,7 @@ from ..errors import ParameterError
 from ..routing.kernel import route_ports
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
-from .algorithms import GDL, GNS, ROOT, RULE_ADAPTIVE, TT, UPALT, XT
+from .algorithms import GDL, GNS, ROOT, RULE_ADAPTIVE, RULE_DETOUR, TT, UPALT, XT
 from .generic import HOW_ALT as G_ALT
 from .generic import HOW_MISROUTE as G_MISROUTE
 from .generic import HOW_NAMES as G_HOW_NAMES
@@ -36,7 +36,7 @@ from .mikant import (
     KIND_XT,
 )
 from .records import FTExplanation
-from .route import _checked, _fault_links, _path, _walk
+from .route import check_route, fault_links, walk_checked
 from .rules import one_vc_layered
 from .walks import walk_of
 
@@ -56,6 +56,27 @@ _STEPS = {
     KIND_TX: ("t1/x1",),
 }
 _FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
+_SKIPPABLE = (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL)  # the detours a fault may fail to start
+# (event, text, algorithm) of the rules whose event says the same every time
+_PLAIN = {
+    HOW_UPALT: (
+        "upalt",
+        "UPALT: another healthy up port (every up port below the crossing reaches an "
+        "ancestor; at a root crossing any root)",
+        "UPALT",
+    ),
+    HOW_MULTIPATH: (
+        "multipath",
+        "hypercube multipath: another shortest-path cube dimension (004 Algorithm 1)",
+        "cube",
+    ),
+    HOW_GODOWN: (
+        "godown",
+        "Go-Down to P_D: another intermediate of the destination cube (004 Algorithm 1, "
+        "fall phase)",
+        "GDL",
+    ),
+}
 
 
 def explain_route(
@@ -110,21 +131,19 @@ def explain_route(
     ----------
     001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 Algorithm 1.
     """
-    q = _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet)
-    name, bad = q.alg.name, _fault_links(q)
+    q = check_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet)
     if q.src == q.dst:  # as routing's route: nothing to send
         lab = topo.node_label(q.src)
-        return FTExplanation(
-            name, model, lab, lab, True, STATUS_NAMES[OK], [lab], [], [], 0, [], [], bad
-        )
-    st, hops, sws, ports, how, g = _walk(q, traced=True)
+        ok, bad = STATUS_NAMES[OK], fault_links(q)
+        return FTExplanation(q.alg.name, model, lab, lab, True, ok, [lab], [], [], 0, [], [], bad)
+    r, sws, ports, how, g = walk_checked(q, traced=True)
     events = []
     if g is not None and g.is_table:
         text = (
-            f"{name}: forwarding tables ({topo.n_switches} switches × {topo.n_nodes} "
+            f"{r.algorithm}: forwarding tables ({topo.n_switches} switches × {topo.n_nodes} "
             f"destinations) recomputed on the surviving graph; VC layers by up*/down* turns"
         )
-        events.append(_event(0, None, "table", name, text))
+        events.append(_event(0, None, "table", r.algorithm, text))
     if len(sws) == 0:  # the source's node link is faulty
         text = (
             f"the source's node link {topo.node_label(q.src)}–"
@@ -135,31 +154,18 @@ def explain_route(
     if g is None:
         vcs = None if q.walk.hop_vcs is None else q.walk.hop_vcs(topo, sws, ports, len(ports))
         rules = [_rule_name(int(how[i, 0]), int(how[i, 1])) for i in range(len(ports))]
-        events += _walk_events(q, st, sws, ports, how)
+        events += _walk_events(q, r, sws, ports, how)
     else:
         vcs = g.classes(sws[: len(ports)], ports)
         rules = [G_HOW_NAMES[h] if 0 <= h < len(G_HOW_NAMES) else "?" for h in how.tolist()]
-        events += _generic_events(q, g, st, sws, ports, how, vcs)
-        model = "global" if g.is_table else model
+        events += _generic_events(q, g, r, sws, ports, how, vcs)
     rows = []
     for i, (a, p) in enumerate(zip(sws.tolist(), ports.tolist())):
         row = {"hop": i + 1, "switch": topo.switch_label(a), "port": p, "to": _peer(topo, a, p)}
         rows.append(row | {"rule": rules[i]} | ({} if vcs is None else {"vc": vcs[i]}))
-    return FTExplanation(
-        name,
-        model,
-        None if q.src < 0 else topo.node_label(q.src),
-        topo.node_label(q.dst),
-        st == OK,
-        STATUS_NAMES[st],
-        _path(q, st, sws),
-        [topo.switch_label(x) for x in sws.tolist()],
-        ports.tolist(),
-        int(hops),
-        rows,
-        events,
-        bad,
-    )
+    switches = [topo.switch_label(x) for x in sws.tolist()]
+    ends = {"src": None if q.src < 0 else topo.node_label(q.src), "dst": topo.node_label(q.dst)}
+    return FTExplanation(**ends, switches=switches, rows=rows, events=events, **r.to_dict())
 
 
 def _peer(topo, a, p) -> str:
@@ -214,7 +220,7 @@ def _faulty_here(q, a) -> str:
     return ", ".join(bad) if bad else "none"
 
 
-def _walk_events(q, st, sws, ports, trace) -> list[dict]:
+def _walk_events(q, r, sws, ports, trace) -> list[dict]:
     """The events of a paper walk's route from its ``trace``."""
     topo, ev, trigger = q.topo, [], 0
     for i, a in enumerate(sws.tolist()):
@@ -227,84 +233,44 @@ def _walk_events(q, st, sws, ports, trace) -> list[dict]:
         if fault >= 0:
             cls, covers = _fault_class(topo, a, fault, q.dst)
             link = [here, _peer(topo, a, fault)]
-            add(
-                "fault",
-                f"Algorithm 1's port {fault} ({' – '.join(link)}) is faulty: {cls}; {covers}",
-                port=fault,
-                link=link,
-                fault_class=cls,
-            )
-            why = (
-                "no fully healthy detour (lookahead)"
-                if q.model == "lookahead"
-                else "no healthy port for its first step"
-            )
-            for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL):
+            text = f"Algorithm 1's port {fault} ({' – '.join(link)}) is faulty: {cls}; {covers}"
+            add("fault", text, port=fault, link=link, fault_class=cls)
+            why = "no healthy port for its first step"
+            if q.model == "lookahead":
+                why = "no fully healthy detour (lookahead)"
+            for kd in _SKIPPABLE:
                 if mask >= 0 and mask & (1 << kd):
                     add("skip", f"{_NAMES[kd]} cannot start: {why}", _NAMES[kd])
         if how in _NAMES and step == 0:
-            trigger = how
-            p = int(ports[i])
-            add(
-                "detour",
-                f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to {_peer(topo, a, p)}",
-                _NAMES[how],
-                port=p,
-            )
+            trigger, p = how, int(ports[i])
+            text = f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to {_peer(topo, a, p)}"
+            add("detour", text, _NAMES[how], port=p)
         elif how in (KIND_TT, KIND_XT) and step == 1 and trigger == KIND_TX:
-            add(
-                "decide",
-                f"X1 {'can' if how == KIND_TT else 'cannot'} turn back over a healthy "
-                f"allowed cross link: "
-                f"{'Three-Turn' if how == KIND_TT else 'X-Turns'} continues",
-                _NAMES[how],
+            tt = how == KIND_TT
+            text = (
+                f"X1 {'can' if tt else 'cannot'} turn back over a healthy allowed cross link: "
+                f"{'Three-Turn' if tt else 'X-Turns'} continues"
             )
-        elif how == HOW_UPALT:
-            add(
-                "upalt",
-                "UPALT: another healthy up port (every up port below the crossing "
-                "reaches an ancestor; at a root crossing any root)",
-                "UPALT",
-            )
-        elif how == HOW_MULTIPATH:
-            add(
-                "multipath",
-                "hypercube multipath: another shortest-path cube dimension (004 Algorithm 1)",
-                "cube",
-            )
-        elif how == HOW_GODOWN:
-            add(
-                "godown",
-                "Go-Down to P_D: another intermediate of the destination cube "
-                "(004 Algorithm 1, fall phase)",
-                "GDL",
-            )
+            add("decide", text, _NAMES[how])
+        elif how in _PLAIN:
+            add(*_PLAIN[how])
         elif how == HOW_MISROUTE:
-            why = (
-                "no rule applies"
-                if fault >= 0
-                else f"the {_NAMES.get(mask, 'detour')} detour found no healthy allowed port"
-            )
-            add(
-                "misroute",
-                f"escape: {why}; misroute to a healthy port other than the way "
-                f"back, then Algorithm 1 again",
-                "escape",
-            )
+            why = f"the {_NAMES.get(mask, 'detour')} detour found no healthy allowed port"
+            why = "no rule applies" if fault >= 0 else why
+            text = f"escape: {why}; misroute to a healthy port other than the way back, then "
+            add("misroute", text + "Algorithm 1 again", "escape")
         elif how == -1:
-            add("fail", _failure(q, st, a, step, fault, mask), None)
+            add("fail", _failure(q, r.status, a, step, fault, mask))
     return ev
 
 
-def _failure(q, st, a, step, fault, mask) -> str:
-    name, alg = STATUS_NAMES[st], q.alg
+def _failure(q, name, a, step, fault, mask) -> str:
+    alg = q.alg
     if name == "TTL":
         return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
     if fault >= 0:
         if mask > 0:
-            tried = ", ".join(
-                _NAMES[kd] for kd in (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL) if mask & (1 << kd)
-            )
+            tried = ", ".join(_NAMES[kd] for kd in _SKIPPABLE if mask & (1 << kd))
             return f"{name}: {tried} could not start and no other enabled rule covers this hop"
         enabled = [nm for kd, nm in _NAMES.items() if kd in _FLAG and alg.flags & _FLAG[kd]]
         extra = [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]
@@ -324,7 +290,7 @@ def _event(hop, switch, event, algorithm, text, **extra) -> dict:
     return dict(hop=hop, switch=switch, event=event, algorithm=algorithm, text=text) | extra
 
 
-def _generic_events(q, g, st, sws, ports, hows, vcs) -> list[dict]:
+def _generic_events(q, g, r, sws, ports, hows, vcs) -> list[dict]:
     """The events of a generic algorithm's route (``hows``: the rule of each port): each
     faulty routing port, each alternative port or misroute, the reason of a failure."""
     topo, rt, ctx, name = q.topo, g.ctx.rt, g.ctx, q.alg.name
@@ -340,10 +306,8 @@ def _generic_events(q, g, st, sws, ports, hows, vcs) -> list[dict]:
             why = f"{ctx.routing}'s port {p0} ({here} – {_peer(topo, a, p0)}) is faulty"
         else:
             why = f"{ctx.routing}'s port {p0} leads back or (lookahead) to a dead end"
-        # (the port before the text: the key order of route --json)
-        events.append(
-            dict(hop=i + 1, switch=here, event="fault", algorithm=None, port=p0, text=why)
-        )
+        fault = dict(hop=i + 1, switch=here, event="fault", algorithm=None, port=p0, text=why)
+        events.append(fault)  # (the port before the text: the key order of route --json)
         if how == G_MISROUTE:
             used += 1
             text = (
@@ -357,19 +321,13 @@ def _generic_events(q, g, st, sws, ports, hows, vcs) -> list[dict]:
             events.append(_event(i + 1, here, "alternative", name, text))
     if q.alg.rule == RULE_ADAPTIVE:
         events += _adaptive_events(q, g, sws[: len(ports)], vcs)
-    if st != OK and len(sws) > 0:
+    if not r.success and len(sws) > 0:
         a = int(sws[-1])
-        events.append(
-            _event(
-                len(sws),
-                topo.switch_label(a),
-                "fail",
-                None,
-                f"{STATUS_NAMES[st]}: no usable port at {topo.switch_label(a)} "
-                f"(faulty ports here: {_faulty_here(q, a)})"
-                + ("" if q.alg.rule != 2 else f"; misroutes left: {ctx.budget - used}"),
-            )
-        )
+        here = topo.switch_label(a)
+        text = f"{r.status}: no usable port at {here} (faulty ports here: {_faulty_here(q, a)})"
+        if q.alg.rule == RULE_DETOUR:
+            text += f"; misroutes left: {ctx.budget - used}"
+        events.append(_event(len(sws), here, "fail", None, text))
     return events
 
 

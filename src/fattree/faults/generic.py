@@ -315,7 +315,7 @@ def _ov_generic_walk(rt, rule, budget, ttl, scratch):
 
 
 @njit(cache=True, inline="always")
-def _walk_hop(w, look, stamp, cur, sw, dst):
+def walk_hop(w, look, stamp, cur, sw, dst):
     """:func:`ft_hop` with the rule, hop limit, state and scratch of the walk ``w``."""
     return ft_hop(
         w.rt, w.rule, look, stamp, cur, sw, dst, w.state, w.ttl, w.cand, w.cand2, w.buf, w.dbuf
@@ -336,7 +336,7 @@ def generic_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     status)``."""
     gs = wk.state
     gs[S_BUDGET], gs[S_PREV], gs[S_HOPS] = state[ST_BUDGET], prev, hops
-    p = _walk_hop(wk, w.look, w.stamp, w.cur, s, t)
+    p = walk_hop(wk, w.look, w.stamp, w.cur, s, t)
     state[ST_BUDGET] = gs[S_BUDGET]
     if p < 0:
         record_hop(trace, nsw, -1, 0, -1, -1)
@@ -427,7 +427,7 @@ def _minimal_port(ar, s, prev, hops, dst, scratch):
     far) towards ``dst``; -1: none."""
     wk = generic_walk(ar.rt, RULE_MINIMAL, 0, ar.ttl, scratch)
     wk.state[S_BUDGET], wk.state[S_PREV], wk.state[S_HOPS] = 0, prev, hops
-    return _walk_hop(wk, ar.look, ar.stamp, ar.cur, s, dst)
+    return walk_hop(wk, ar.look, ar.stamp, ar.cur, s, dst)
 
 
 @njit(**nrt_free())

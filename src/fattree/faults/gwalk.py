@@ -167,23 +167,20 @@ class GenericRouter:
                 f"algorithm={alg.name!r} is not a walkable generic "
                 f"fault-tolerant algorithm on {topo.family!r}"
             )
-        self.topo = topo
-        self.alg = alg
-        self.model = model
-        self.ctx = context(topo, seed)
+        self.topo, self.alg, self.model = topo, alg, model
+        self.ctx = ctx = context(topo, seed)
         self.faulty = fault_mask(topo, faulty)
-        self.stamp = self.faulty.astype(np.int64)
-        self.cap = self.ctx.ttl + 2
+        self.cap = ctx.ttl + 2
         self.table = None
         # the walk loop's context, input and scratch: set up once, for every route
         if alg.rule in TABLE_RULES:
             self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
-            self._wk = TableWalk(0, self.table, self.ctx.rt.node_switch, topo.n_nodes, self.cap)
+            self._wk = TableWalk(0, self.table, ctx.rt.node_switch, topo.n_nodes, self.cap)
         else:
             # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
             self.order = _orientation(topo, self.faulty)[2]
-            ctx = self.ctx
             self._wk = generic_walk(ctx.rt, alg.rule, ctx.budget, ctx.ttl, generic_scratch(topo))
+        self.stamp = self.faulty.astype(np.int64)
         look = model == "lookahead"
         self._w = WalkIn(_NO_IP, topo.port_peer, topo.link_index, self.stamp, 1, 0, look, 0, 0)
         self._scr = loop_scratch(topo)
@@ -200,9 +197,8 @@ class GenericRouter:
         st0 = -1 if start is None else int(start)
         trace = np.full((self.cap, 4), -1, np.int64)
         st, hops, nsw = walk_loop(self._wk, self._w, s, st0, int(dst), sw, ports, self._scr, trace)
-        how = trace[:, 0]
         nport = nsw if st == OK else max(nsw - 1, 0)
-        return int(st), int(hops), sw[:nsw].copy(), ports[:nport].copy(), how[:nport].copy()
+        return int(st), int(hops), sw[:nsw].copy(), ports[:nport].copy(), trace[:nport, 0].copy()
 
     def classes(self, sws, ports) -> list[int]:
         """VC layer of each hop (up*/down* turn classes; -1 entries: off the orientation)."""

@@ -89,34 +89,30 @@ def mikant_link_id(topo: Topology, lid) -> int:
     >>> [t.vertex_label(int(v)) for v in t.links[e]]
     ['s0.1.0.0', 's1.1.0.0']
     """
+    text = ",".join(map(str, lid))
     walk = walk_of(topo.family)
     if walk is None or not walk.link_ids:  # 001's ids name the links of MiKANT's walk
         raise ParameterError(
-            f"link id <{','.join(map(str, lid))}> names a MiKANT link; {topo.spec} is not a "
+            f"link id <{text}> names a MiKANT link; {topo.spec} is not a "
             "MiKANT: give the link as two labels 'A B'"
         )
     k, n = topo.params["k"], topo.params["n"]
     try:
         lid = [int(x) for x in lid]
     except (TypeError, ValueError):  # an empty or non-numeric field: '<1,,0>'
-        raise ParameterError(
-            f"link id <{','.join(map(str, lid))}> is invalid: expected {n + 2} integers "
-            f"<G,level,{n - 1} digits,P>"
-        ) from None
+        lid = []
     if len(lid) != n + 2:
         raise ParameterError(
-            f"link id {lid} is not a MiKANT({k},{n}) link id <G,level,{n - 1} digits,P>"
+            f"link id <{text}> is invalid: expected {n + 2} integers <G,level,{n - 1} digits,P>"
         )
     g, level, digits, p = lid[0], lid[1], lid[2:-1], lid[-1]
     if not (0 <= g <= 1 and 0 <= level <= n - 1 and 0 <= p < k and all(0 <= x < k for x in digits)):
         raise ParameterError(f"link id {lid} is out of range for MiKANT({k},{n})")
-    if level == n - 1:
-        if g != 1:
-            raise ParameterError(f"link id {lid}: cross links are named from group 1 (G=1)")
-        sw = topo.find("s" + ".".join(map(str, [1, n - 2, *digits]))) - topo.n_nodes
-        return int(topo.link_index[sw, k + p])
-    sw = topo.find("s" + ".".join(map(str, [g, level, *digits]))) - topo.n_nodes
-    return int(topo.link_index[sw, p])
+    cross = level == n - 1  # up port p of stage n-2
+    if cross and g != 1:
+        raise ParameterError(f"link id {lid}: cross links are named from group 1 (G=1)")
+    sw = topo.find("s" + ".".join(map(str, [g, min(level, n - 2), *digits]))) - topo.n_nodes
+    return int(topo.link_index[sw, k * cross + p])
 
 
 def parse_link(topo: Topology, text: str) -> int:
@@ -141,7 +137,7 @@ def parse_link(topo: Topology, text: str) -> int:
     """
     text = text.strip()
     if text.startswith("<") and text.endswith(">"):
-        return mikant_link_id(topo, [x for x in text[1:-1].replace(" ", "").split(",")])
+        return mikant_link_id(topo, text[1:-1].replace(" ", "").split(","))
     parts = text.replace(",", " ").replace("-", " ").split()
     if len(parts) != 2:
         raise ParameterError(

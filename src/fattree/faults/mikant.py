@@ -289,9 +289,11 @@ def alg1_rules(wk, w, look, gdl_from, s, vs, tv, state, ports, la):
 
 
 @njit(cache=True, inline="always")
-def walk_budget(flags, n, extra):
-    """Misroutes of the ``escape`` variant: ``2n + extra`` (MiKANT: extra 0, MiKANTC: k)."""
-    return 2 * n + extra if flags & ESCAPE else 0
+def walk_limits(flags, n, extra):
+    """Misroutes of the ``escape`` variant, ``2n + extra`` (MiKANT: extra 0, MiKANTC: k),
+    and the hop limit of a walk that spends them all."""
+    budget = 2 * n + extra if flags & ESCAPE else 0
+    return budget, 10 * n + 10 + 4 * extra + budget * (2 * n + 2 * extra + 6)
 
 
 @njit(cache=True, inline="always")
@@ -317,18 +319,13 @@ def misroute(wk, w, s, prev, r, N, state, cube_first, inter):
 
 @njit(**nrt_free())
 def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
-    """One switch of a MiKANT fault-tolerant walk: the output port of switch ``s`` for
-    destination node ``t``; returns ``(port, status)`` (port -1 and the failure status
-    when no rule applies).
+    """One switch of a MiKANT fault-tolerant walk (``FaultWalk.hop``, faults/hooks.py): the
+    output port of switch ``s`` for destination node ``t``, ``(port, status)``; port -1
+    and the failure status when no rule applies. Allocation-free, O(1) per call.
 
-    ``wk``: MiKANT(k, n) (:data:`MikantStudy`); ``w``: the walk's inputs (a
-    ``faults/walkloop.py`` ``WalkIn``); ``prev``: the previous switch (-1 at the first);
-    ``hops``: links crossed so far (the source's node link included); ``state``
-    (``ST_COLS`` int64): the packet's walk state, updated in place (all zero but
-    ``ST_BUDGET`` = :func:`walk_budget` at the source); ``ports`` 2k and ``la`` (8, >=
-    max(2k, 5)) scratch; ``trace``/``nsw``: the optional record of the walk (row
-    ``nsw``). Allocation-free, O(1) per call (bounded by k and n): the walk
-    (``faults/walkloop.py`` ``walk_loop``) and the simulator call it at each switch.
+    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
+    source's node link included); ``state`` (``ST_COLS`` int64): all zero at the source but
+    ``ST_BUDGET`` (:func:`walk_limits`); ``la``: :func:`_lookahead`'s scratch.
     """
     k = wk.k
     kind, step = state[ST_KIND], state[ST_STEP]
@@ -422,13 +419,23 @@ def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
 # ------------------------------------------------- the walk's hooks (faults/hooks.py)
 
 
-def walk_cap(n: int) -> int:
+def _kn(topo) -> tuple[int, int]:
+    return int(topo.params["k"]), int(topo.params["n"])
+
+
+def _capacity(topo) -> int:
     """Room for the switches of any MiKANT(k, n) walk (the hop limit of ``escape``)."""
+    n = _kn(topo)[1]
     return 20 * n + 40 + 4 * n * (2 * n + 6)
 
 
-def _kn(topo) -> tuple[int, int]:
-    return int(topo.params["k"]), int(topo.params["n"])
+def tree_sim_setup(topo, flags, capacity, extra, pp, cube) -> SimSetup:
+    """The simulator's setup of a walk on Algorithm 1's digits (MiKANT's, MiKANTC's):
+    ``capacity(topo)`` switches, ``extra`` misroutes (:func:`walk_limits`)."""
+    k, n = _kn(topo)
+    ip = alg1_iparams(k, n)
+    width = max(capacity(topo) + 2, len(ip), 2 * k, ST_COLS)
+    return SimSetup(k, n, ip, width, pp, cube, int(walk_limits(flags, n, extra)[0]))
 
 
 def _hop_vcs(topo, sw, ports, count, vcs=64) -> list[int]:
@@ -447,8 +454,7 @@ MikantStudy.__doc__ = "001's MiKANT walk's context (faults/walkloop.py): MiKANT(
 def _begin(wk, flags, src):
     """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANT(k, n)."""
     k, n = wk.k, wk.n
-    budget = walk_budget(flags, n, 0)
-    ttl = 10 * n + 10 + budget * (2 * n + 6)
+    budget, ttl = walk_limits(flags, n, 0)
     K = k ** (n - 1)
     return 2 * k**n, ttl, budget, (src // k**n) * (n - 1) * K + (src % k**n) % K
 
@@ -463,12 +469,8 @@ FaultsMikant.__doc__ = "The simulator's fault view of MiKANT's walk (faults/view
 
 
 def _sim_setup(topo, flags) -> SimSetup:
-    k, n = _kn(topo)
     pp = np.ascontiguousarray(topo.port_peer_port, np.int64)
-    ip = alg1_iparams(k, n)
-    width = max(walk_cap(n) + 2, len(ip), 2 * k, ST_COLS)
-    budget = int(walk_budget(flags, n, 0))
-    return SimSetup(k, n, ip, width, pp, np.zeros((4, 1), np.int64), budget)
+    return tree_sim_setup(topo, flags, _capacity, 0, pp, np.zeros((4, 1), np.int64))
 
 
 @njit(**nrt_free())
@@ -497,7 +499,7 @@ register_walk(
         generic_rules=True,
         hop=mikant_hop,
         begin=_begin,
-        capacity=lambda topo: walk_cap(_kn(topo)[1]),
+        capacity=_capacity,
         hop_vcs=_hop_vcs,
         study=lambda topo, tie_break: MikantStudy(*_kn(topo)),
         study_type=MikantStudy,

@@ -17,14 +17,12 @@ cube ``q`` is position ``D = q·k + j`` at stage 0).
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from ..compiling import nrt_free
 from ..errors import ParameterError
-from ..routing.shared import alg1_iparams
 from ..topology import FAMILIES, Topology
 from ..topology.families.cat import nearest_intermediate
 from .mikant import (
@@ -40,7 +38,8 @@ from .mikant import (
     continue_detour,
     healthy,
     misroute,
-    walk_budget,
+    tree_sim_setup,
+    walk_limits,
 )
 from .hooks import (
     CUBE,
@@ -57,7 +56,6 @@ from .hooks import (
 from .mcdraw import mix
 from .walkloop import (
     ST_BUDGET,
-    ST_COLS,
     ST_KIND,
     ST_STEP,
     WalkIn,
@@ -71,25 +69,24 @@ from .walkloop import (
 TIE_BREAKS = ("dimension", "random")
 
 
-@dataclass(frozen=True)
-class CubeTables:
-    """Static cube data of a MiKANTC: what every switch may know about its cube.
+MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
+MikantcStudy.__doc__ = """004's MiKANTC Algorithm 1's context (faults/walkloop.py): MiKANTC(k, n),
+the static cube data every switch may know, and ``rnd``, the random cube tie-break.
 
-    ``codes[j]``: corner of intermediate ``j``; ``cpos[c]``: ``j`` if corner ``c`` is
-    intermediate ``j`` else ``-1``; ``near[c]``: index of the nearest intermediate
-    (lowest on ties, as the labels); ``outer[r]``: corner of node-carrying rank ``r``.
-    """
-
-    k: int
-    n: int
-    codes: np.ndarray
-    cpos: np.ndarray
-    near: np.ndarray
-    outer: np.ndarray
+``codes[j]``: corner of intermediate ``j``; ``cpos[c]``: ``j`` if corner ``c`` is
+intermediate ``j`` else ``-1``; ``near[c]``: index of the nearest intermediate (lowest on
+ties, as the labels); ``outer[r]``: corner of node-carrying rank ``r``."""
 
 
-def cube_tables(topo: Topology) -> CubeTables:
-    """The :class:`CubeTables` of a MiKANTC topology.
+def cube_tables(topo: Topology, tie_break: str = "dimension") -> MikantcStudy:
+    """The walk's context of a MiKANTC topology: its cube tables (a :data:`MikantcStudy`).
+
+    Parameters
+    ----------
+    topo : Topology
+        A MiKANTC network.
+    tie_break : {"dimension", "random"}
+        The choice among the cube dimensions a route may take (004: random).
 
     Examples
     --------
@@ -104,6 +101,8 @@ def cube_tables(topo: Topology) -> CubeTables:
     """
     if FAMILIES.get(topo.family).facets.fault_walk != "mikantc":
         raise ParameterError(f"topology family {topo.family!r}: MiKANTC routing needs a mikantc")
+    if tie_break not in TIE_BREAKS:
+        raise ParameterError(f"tie_break={tie_break!r} is invalid: one of {', '.join(TIE_BREAKS)}")
     k, n = int(topo.params["k"]), int(topo.params["n"])
     codes = np.array(topo.meta["intermediate_codes"], np.int64)  # (writable: one kernel type)
     M = 1 << k
@@ -111,7 +110,7 @@ def cube_tables(topo: Topology) -> CubeTables:
     cpos[codes] = np.arange(k)
     near = nearest_intermediate(k, codes).astype(np.int64)
     outer = np.flatnonzero(cpos < 0).astype(np.int64)
-    return CubeTables(k, n, codes, cpos, near, outer)
+    return MikantcStudy(k, n, codes, cpos, near, outer, np.bool_(tie_break == "random"))
 
 
 @njit(**nrt_free())
@@ -293,21 +292,14 @@ def _begin(wk, flags, src):
     """Nodes, hop limit, misroutes and the switch of node ``src`` on MiKANTC(k, n)."""
     k, n = wk.k, wk.n
     M, _, _, Sg, Mo, Ng = _sizes(k, n)
-    budget = walk_budget(flags, n, k)
-    ttl = 10 * n + 10 + 4 * k + budget * (2 * n + 2 * k + 6)
+    budget, ttl = walk_limits(flags, n, k)
     g, q, c, _ = _node(wk.outer, src, k, Ng, Mo)
     return 2 * Ng, ttl, budget, g * Sg + q * M + c
 
 
-def check_tie_break(tie_break: str) -> bool:
-    """``True`` for the paper's random tie-break, ``False`` for dimension order."""
-    if tie_break not in TIE_BREAKS:
-        raise ParameterError(f"tie_break={tie_break!r} is invalid: one of {', '.join(TIE_BREAKS)}")
-    return tie_break == "random"
-
-
-def walk_capacity(k: int, n: int) -> int:
+def _capacity(topo) -> int:
     """Enough room for the switches of any walk (the TTL of the escape variant)."""
+    k, n = int(topo.params["k"]), int(topo.params["n"])
     return 10 * n + 12 + 4 * k + (2 * n + k) * (2 * n + 2 * k + 6)
 
 
@@ -321,7 +313,7 @@ def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int =
     >>> int(L.max()), L.shape
     (5, (8, 8))
     """
-    wk = _study(topo, tie_break)
+    wk = cube_tables(topo, tie_break)
     N = topo.n_nodes
     if N > 4096:
         raise ParameterError(
@@ -350,19 +342,6 @@ def _all_pairs(wk, port_peer, link_index, stamp, seed, N):
 # ------------------------------------------------- the walk's hooks (faults/hooks.py)
 
 
-MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
-MikantcStudy.__doc__ = (
-    "004's MiKANTC Algorithm 1's context (faults/walkloop.py): MiKANTC(k, n), its cube "
-    "tables (cube_tables) and the random tie-break flag."
-)
-
-
-def _study(topo, tie_break):
-    tb = cube_tables(topo)
-    rnd = np.bool_(check_tie_break(tie_break))
-    return MikantcStudy(tb.k, tb.n, tb.codes, tb.cpos, tb.near, tb.outer, rnd)
-
-
 @njit(cache=True, inline="always")
 def _study_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
     _, d0, _ = study_walk(wk, rt, stamp, -1, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt)
@@ -377,17 +356,12 @@ FaultsMikantc.__doc__ = "The simulator's fault view of MiKANTC's walk (faults/vi
 
 
 def _sim_setup(topo, flags) -> SimSetup:
-    k, n = int(topo.params["k"]), int(topo.params["n"])
     tb = cube_tables(topo)
     arrays = (tb.codes, tb.cpos, tb.near, tb.outer)
     cube = np.full((4, max(len(a) for a in arrays)), -1, np.int64)
     for r, a in enumerate(arrays):
         cube[r, : len(a)] = a
-    pp = np.zeros((1, 1), np.int64)
-    ip = alg1_iparams(k, n)
-    width = max(walk_capacity(k, n) + 2, len(ip), 2 * k, ST_COLS)
-    budget = int(walk_budget(flags, n, k))
-    return SimSetup(k, n, ip, width, pp, cube, budget)
+    return tree_sim_setup(topo, flags, _capacity, tb.k, np.zeros((1, 1), np.int64), cube)
 
 
 @njit(cache=True, inline="always")
@@ -422,8 +396,8 @@ register_walk(
         tie_break=True,
         hop=mikantc_hop,
         begin=_begin,
-        capacity=lambda topo: walk_capacity(int(topo.params["k"]), int(topo.params["n"])),
-        study=_study,
+        capacity=_capacity,
+        study=cube_tables,
         study_type=MikantcStudy,
         study_fault_free=_study_fault_free,
         cut_off=False,
@@ -452,7 +426,6 @@ register_walk(
 
 
 __all__ = [
-    "CubeTables",
     "cube_tables",
     "mikantc_hop",
     "fault_free_lengths",

@@ -1,7 +1,5 @@
-"""Result records of the fault engines (the paper walks and the generic rules) and the
-shortest-cycle search both channel dependency graphs use (:mod:`fattree.faults.cdg`,
-:mod:`fattree.faults.explain`: one entry each for every family).
-"""
+"""Result records of the fault engines (``ft_deadlock``, ``explain_route``; one for every
+family) and the shortest-cycle search of :mod:`fattree.faults.cdg`."""
 
 from __future__ import annotations
 
@@ -17,19 +15,15 @@ __all__ = ["FTDeadlockReport", "FTExplanation", "shortest_cycle"]
 def shortest_cycle(port_peer, n_nodes, V, adj, seeds):
     """The shortest cycle through any channel of ``seeds`` (BFS from each), as channel ids."""
     S, R = port_peer.shape
-    C = S * R * V
-    RV = R * V
+    C, RV = S * R * V, R * V
     dist = np.full(C, -1, np.int64)
     parent = np.full(C, -1, np.int64)
     queue = np.empty(C, np.int64)
     best = np.empty(0, np.int64)
     for root in seeds:
         dist[:] = -1
-        dist[root] = 0
-        head = 0
-        tail = 1
-        queue[0] = root
-        found = -1
+        dist[root], queue[0] = 0, root
+        head, tail, found = 0, 1, -1
         while head < tail and found < 0:
             c = queue[head]
             head += 1

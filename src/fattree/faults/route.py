@@ -77,14 +77,8 @@ def ft_route(
     ----------
     001 §4.2 and Algorithm 2; docs/mikant-routing.md §3–4; 004 §3–4 (MiKANTC).
     """
-    q = _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet)
-    st, hops, sws, ports, _, g = _walk(q)
-    bad = [tuple(x) for x in _fault_links(q)]
-    model = "global" if g is not None and g.is_table else model
-    ports = [int(p) for p in ports]
-    return FTRoute(
-        q.alg.name, model, st == OK, STATUS_NAMES[st], _path(q, st, sws), ports, int(hops), bad
-    )
+    q = check_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet)
+    return walk_checked(q)[0]
 
 
 def check_ends(topo: Topology, src: int | None, dst: int, start_switch: int | None) -> None:
@@ -120,7 +114,7 @@ _Checked.__doc__ = (
 )
 
 
-def _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet):
+def check_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet):
     """Validate the arguments of :func:`ft_route` (and of ``explain_route``)."""
     if not isinstance(topo, Topology):
         raise ParameterError(f"topo={type(topo).__name__} is invalid: expected a fattree Topology")
@@ -138,35 +132,35 @@ def _checked(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, 
     return _Checked(topo, alg, walk, s, int(dst), start, faulty, model, choices)
 
 
-def _walk(q: _Checked, traced: bool = False):
-    """``(status, hops, switches, ports, how, router)``: by the generic rules (``router``
-    their GenericRouter, ``how`` the rule of each port) or the family's walk (``router``
-    None, ``how`` its trace if ``traced``; untraced, the walk compiled without it serves)."""
+def walk_checked(q: _Checked, traced: bool = False):
+    """``(FTRoute, switches, ports, how, router)`` of the validated route ``q``: by the
+    generic rules (``router`` their GenericRouter, ``how`` the rule of each port) or the
+    family's walk (``router`` None, ``how`` its trace if ``traced``; untraced, the walk
+    compiled without it serves)."""
+    g = None
     if q.walk is None:
         from .gwalk import GenericRouter
 
         g = GenericRouter(q.topo, q.alg, q.faulty, q.model)
-        return (*g.route(q.src, q.dst, q.start), g)
-    trace = np.full((q.walk.capacity(q.topo), 4), -1, np.int64) if traced else None
-    look, stamp = q.model == "lookahead", q.faulty.astype(np.int64)
-    st, hops, nsw, sw, ports = walk_route(
-        q.walk, q.topo, q.alg.flags, look, q.src, q.start, q.dst, stamp, *q.choices, trace
-    )
-    nport = nsw if st == OK else max(nsw - 1, 0)
-    return st, hops, sw[:nsw], ports[:nport], trace, None
-
-
-def _path(q: _Checked, status, switches) -> list[str]:
-    """A route's vertex labels: the source node (if any), the switches, the destination
-    if delivered."""
+        st, hops, sws, ports, how = g.route(q.src, q.dst, q.start)
+    else:
+        how = np.full((q.walk.capacity(q.topo), 4), -1, np.int64) if traced else None
+        look, stamp = q.model == "lookahead", q.faulty.astype(np.int64)
+        st, hops, nsw, sws, ports = walk_route(
+            q.walk, q.topo, q.alg.flags, look, q.src, q.start, q.dst, stamp, *q.choices, how
+        )
+        sws, ports = sws[:nsw], ports[: nsw if st == OK else max(nsw - 1, 0)]
     path = [] if q.src < 0 else [q.topo.node_label(q.src)]
-    path += [q.topo.switch_label(int(s)) for s in switches]
-    if status == OK:
+    path += [q.topo.switch_label(int(s)) for s in sws]
+    if st == OK:
         path.append(q.topo.node_label(q.dst))
-    return path
+    model = "global" if g is not None and g.is_table else q.model
+    bad = [tuple(x) for x in fault_links(q)]
+    r = FTRoute(q.alg.name, model, st == OK, STATUS_NAMES[st], path, ports.tolist(), int(hops), bad)
+    return r, sws, ports, how, g
 
 
-def _fault_links(q: _Checked) -> list[list[str]]:
+def fault_links(q: _Checked) -> list[list[str]]:
     """The faulty links as pairs of vertex labels."""
     label = q.topo.vertex_label
     return [[label(int(a)), label(int(b))] for a, b in q.topo.links[np.nonzero(q.faulty)[0]]]

@@ -108,10 +108,6 @@ class FaultRouter:
         """On one VC, routes with a down->up turn are refused (deadlock-free up*/down*)."""
         return bool(self.ft_i[FI_LAYER1])
 
-    @property
-    def table_bytes(self) -> int:
-        return int(self.ft_tab.nbytes) if self.engine in (ENG_TABLE, ENG_ADAPTIVE) else 0
-
     def route(self, src: int, dst: int, vcs: int = 1) -> tuple[int, list[int], list[int]]:
         """The whole route of ``src -> dst`` as the source evaluates it (the walk, not the
         per-hop kernel): ``(FS_ADMIT_*, output port at each switch, VC class of each hop)``
@@ -209,8 +205,8 @@ def fault_router(
     >>> import fattree, numpy as np
     >>> t = fattree.build("kant:k=4,n=3")
     >>> fr = fault_router(t, None, np.zeros(t.n_links, bool))
-    >>> fr.algorithm, fr.engine == ENG_GENERIC, fr.table_bytes
-    ('detour', True, 0)
+    >>> fr.algorithm, fr.engine == ENG_GENERIC
+    ('detour', True)
 
     References
     ----------
@@ -234,14 +230,6 @@ def fault_router(
     check_model(model)
     faulty = fault_mask(topo, faulty)
     walked = walk_of(fam) if alg.walked_on(fam) else None
-    if walked is not None:
-        walked.check_model(model, fam, "fault_model")
-    if walked is not None and vcs > 1 and not walked.vc_classes:
-        have = ", ".join(n for n, w in FAULT_WALKS.items() if w.vc_classes)
-        raise ParameterError(
-            f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
-            f"defined for {have} only; use vcs=1 on {topo.spec}"
-        )
     v = no_faults(topo)  # the fields an engine does not set
     fi = v["ft_i"]
     fi[FI_FLAGS] = alg.flags
@@ -249,6 +237,13 @@ def fault_router(
     fi[FI_N_NODES] = topo.n_nodes
     v["ft_stamp"] = faulty.astype(np.int64)
     if walked is not None:
+        walked.check_model(model, fam, "fault_model")
+        if vcs > 1 and not walked.vc_classes:
+            have = ", ".join(n for n, w in FAULT_WALKS.items() if w.vc_classes)
+            raise ParameterError(
+                f"vcs={vcs} with faults: the deadlock-free VC classes (ft_vc) are "
+                f"defined for {have} only; use vcs=1 on {topo.spec}"
+            )
         su = walked.sim_setup(topo, alg.flags)
         fi[FI_K], fi[FI_N] = su.k, su.n
         eng = ENG_WALKS[walked.name]
@@ -295,11 +290,10 @@ def adaptive_rule(f, layers):
     >>> bool(ar.look), int(ar.ttl) == int(fr.ft_i[FI_TTL]), ar.memo is fr.ft_tab
     (False, True, True)
     """
-    fi = f.ft_i
+    look, ttl = f.ft_i[FI_LOOK] != 0, f.ft_i[FI_TTL]
     return AdaptiveRule(
-        f.ft_rt, fi[FI_LOOK] != 0, f.ft_stamp, np.int64(1), fi[FI_TTL], f.ft_order,
-        np.int64(layers), f.ft_tab,
-    )  # fmt: skip
+        f.ft_rt, look, f.ft_stamp, np.int64(1), ttl, f.ft_order, np.int64(layers), f.ft_tab
+    )
 
 
 # compiled into its caller (it returns arrays, which only the caller's reference counting

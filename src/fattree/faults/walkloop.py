@@ -1,17 +1,14 @@
 """The one loop every fault-tolerant walk runs in, and the glue that puts it in each consumer.
 
-An engine writes the decision at one switch (its ``hop``) and how a walk starts (``begin``:
-the node count, the hop limit, the misroute budget and the source's switch): a paper
-walk's module (``faults/mikant.py``, ``faults/mikantc.py``) in its
-:class:`~fattree.faults.hooks.FaultWalk`, with how the simulator's fault view reads as its
-context (``of_view``); the generic rules (``faults/generic.py``) and the recomputed tables
-(``faults/gwalk.py``) in a :class:`~fattree.faults.hooks.LoopEngine`. Everything else is
-here, once: the walk from switch to switch (:func:`walk_loop`), its scratch, the walk state
-packed in a packet's header, the walk in the Monte Carlo loop (:func:`study_walk`), in the
-simulator (:func:`sim_walk`, :func:`sim_port`) and for ``route --faults``, the explanation
-and the flow model (:func:`walk_route`). The kernels resolve by the type of the context
-``wk`` (a named tuple with at least ``k``) or of the simulator's view when the caller is
-compiled, so a run compiles its own engine and no other.
+An engine writes the decision at one switch (its ``hop``) and how a walk starts
+(``begin``), in a paper walk's :class:`~fattree.faults.hooks.FaultWalk` or, for the
+generic rules and the recomputed tables, a :class:`~fattree.faults.hooks.LoopEngine`.
+Everything else is here, once: the walk from switch to switch (:func:`walk_loop`), its
+scratch, the walk state packed in a packet's header, and the walk in the Monte Carlo loop
+(:func:`study_walk`), the simulator (:func:`sim_walk`, :func:`sim_port`), ``route
+--faults``, the explanation and the flow model (:func:`walk_route`). The kernels resolve
+by the type of the context ``wk`` or of the simulator's view when the caller is compiled,
+so a run compiles its own engine and no other.
 """
 
 from __future__ import annotations
@@ -155,19 +152,15 @@ def walk_loop(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
     """Route one packet: the walk's hop from switch to switch; returns (status, hops,
     switches recorded).
 
-    ``wk``: the engine's context (a paper walk's, ``faults/generic.py`` ``GenericWalk``
-    or ``faults/gwalk.py`` ``TableWalk``), ``w`` a :class:`WalkIn` (its ``ip`` and
-    ``scr``: the scratch of :func:`walk_scratch`, or ``faults/generic.py``
-    ``loop_scratch``). ``src`` >= 0 starts at that node
-    (its node link counts as a hop; faulty: ``NO_RULE``); otherwise the walk starts at
-    switch ``start``. Hops count links including both node links (docs/mikant-routing.md
-    §1.4). ``trace`` (optional int64 (cap, 4), for explanations): per recorded switch, how
-    its port was chosen (``HOW_*`` of faults/mikant.py or faults/generic.py or a detour
-    kind, -1: none), the
-    detour step, the faulty Algorithm-1 port that triggered a rule (-1) and a bitmask of
-    the detour kinds that could not start there (at a dead end: the kind of the detour).
-    When it is omitted the recording is compiled out (numba prunes ``trace is None``), so
-    the Monte Carlo path is unchanged.
+    ``wk``: the engine's context (a paper walk's, ``GenericWalk`` or ``TableWalk``), ``w``
+    a :class:`WalkIn`, ``scr`` the scratch of :func:`walk_scratch` (or
+    ``generic.loop_scratch``). ``src`` >= 0 starts at that node (its node link counts as a
+    hop; faulty: ``NO_RULE``); otherwise the walk starts at switch ``start``. Hops count
+    links including both node links (docs/mikant-routing.md §1.4). ``trace`` (optional
+    int64 (cap, 4), for explanations): per recorded switch, how its port was chosen
+    (``HOW_*`` or a detour kind, -1: none), the detour step, the faulty Algorithm-1 port
+    that triggered a rule (-1) and a bitmask of the detour kinds that could not start there
+    (at a dead end: the kind of the detour); omitted, the recording is compiled out.
     """
     N, ttl, budget, s0 = _begin(wk, w.flags, src)
     stamp, port_peer = w.stamp, w.port_peer

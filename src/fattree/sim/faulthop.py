@@ -28,10 +28,10 @@ from ..faults.generic import (
     S_PREV,
     adaptive_ports,
     candidates,
-    ft_hop,
     generic_walk,
     hop_down,
     layer_step,
+    walk_hop,
 )
 from ..faults.hooks import (
     FI_BUDGET,
@@ -80,21 +80,7 @@ def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
     state[S_BUDGET] = pk[p, PK_FT]
     state[S_PREV] = wk.rt.port_peer[sw, in_port] - fi[FI_N_NODES] if hop > 0 else -1
     state[S_HOPS] = hop + 1  # links crossed, the source's node link included
-    q = ft_hop(
-        wk.rt,
-        wk.rule,
-        fi[FI_LOOK] != 0,
-        f.ft_stamp,
-        np.int64(1),
-        np.int64(sw),
-        np.int64(dst),
-        state,
-        wk.ttl,
-        wk.cand,
-        wk.cand2,
-        wk.buf,
-        wk.dbuf,
-    )
+    q = walk_hop(wk, fi[FI_LOOK] != 0, f.ft_stamp, np.int64(1), np.int64(sw), np.int64(dst))
     pk[p, PK_FT] = state[S_BUDGET]
     return q
 
@@ -237,13 +223,10 @@ def fault_ports(flt, word, sw, dst, out):
     """The candidate ports of route word ``word`` (:func:`fault_port`; -1: none yet) at
     switch ``sw`` for node ``dst`` into ``out``, the engine's preference first; returns
     their number. Without faults the word is the port itself."""
-    if flt is None:
-        out[0] = word
-        return 1
-    if word >= -1 or type(flt) is not FaultsAdaptive:
-        out[0] = word
-        return int(word >= 0)
-    return int(decode_route(flt, np.int64(word), *_i32(sw, dst), out))
+    if word < -1 and type(flt) is FaultsAdaptive:
+        return int(decode_route(flt, np.int64(word), *_i32(sw, dst), out))
+    out[0] = word
+    return 0 if flt is not None and word < 0 else 1
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
@@ -299,10 +282,11 @@ def _ov_fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
 @overload(fault_ports, inline="always")
 def _ov_fault_ports(flt, word, sw, dst, out):
     if isinstance(flt, types.NoneType) or flt.instance_class is not FaultsAdaptive:
+        faulted = not isinstance(flt, types.NoneType)
 
-        def impl(flt, word, sw, dst, out):  # one port: the word itself
+        def impl(flt, word, sw, dst, out):  # one port: the word (faulted, -1: none yet)
             out[0] = word
-            return 1
+            return 0 if faulted and word < 0 else 1
 
         return impl
     return lambda flt, word, sw, dst, out: decode_route(flt, word, sw, dst, out)
@@ -411,16 +395,15 @@ def router_load_bound(
         weights = traffic_weights(traffic, N, seed, topo)[1:]
     except ParameterError:  # a trace: no rate pattern to evaluate
         return None
-    S, R = topo.port_peer.shape
-    load = np.zeros((S, R), np.float64)
+    load = np.zeros(topo.port_peer.shape, np.float64)
     inject = np.zeros(N, np.float64)
-    ws = fr.ft_ws.copy()
     ns = np.ascontiguousarray(topo.node_switch, np.int64)
     by_switch = np.argsort(ns, kind="stable").astype(np.int64)
     leaves, counts = np.unique(ns, return_counts=True)
     # offsets of each switch's nodes in by_switch, then the switches themselves
     leaf_off = np.concatenate(([0], np.cumsum(counts), leaves)).astype(np.int64)
     per_switch = fr.walk is None  # the generic rules and the tables
-    _route_loads(fr.view(ws), int(vcs), per_switch, leaf_off, by_switch, weights, load, inject)
+    view = fr.view(fr.ft_ws.copy())
+    _route_loads(view, int(vcs), per_switch, leaf_off, by_switch, weights, load, inject)
     gmax = float(max(load.max(initial=0.0), inject.max(initial=0.0)))
     return 1.0 / gmax if gmax > 0 else float("inf")
