@@ -44,7 +44,6 @@ class FTAlgorithm:
     knowledge: str
     on: tuple[str, ...] = ("mikant",)
     rule: int = -1  # generic kernel rule (RULE_*), -1: the paper walks only
-    vc_note: str = ""
     walks_as: str = ""  # its walk is this algorithm's ("all" leaves it out: name it)
 
     @property
