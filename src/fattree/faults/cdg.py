@@ -217,13 +217,10 @@ def shortest_cycle(port_peer, n_nodes, V, adj, seeds):
 
 @dataclass
 class FTDeadlockReport:
-    """Result of :func:`ft_deadlock` (one algorithm, one fault set).
-
-    ``delivered`` routes of the algorithm; ``refused`` of them need more VC classes than
-    ``vcs`` under the escape rule and are left out of the graph (the deadlock-free variant
-    does not route them); ``classes[j]``: routes in the graph whose highest class is j;
-    ``classes_bound``: classes that suffice under any faults (:func:`classes_bound`).
-    """
+    """Result of :func:`ft_deadlock` (one algorithm, one fault set): ``refused`` of the
+    ``delivered`` routes need a class ``>= vcs`` and are left out of the graph (the
+    deadlock-free variant does not route them); ``classes[j]``: routes in the graph whose
+    highest class is j; ``classes_bound``: :func:`classes_bound`."""
 
     spec: str
     algorithm: str
