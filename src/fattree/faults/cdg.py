@@ -1,27 +1,15 @@
-"""Channel dependency graphs of fault-tolerant routes, one for every engine (Dally & Seitz).
-
-A channel is a switch output port on one virtual channel, id ``(sw * R + port) * V + vc``
-(the ids of ``fattree.routing.deadlock``, whose cycle finder is reused). The graph holds
-the dependencies of every *delivered* node-to-node route of an algorithm under one fault
-set (acyclic: deadlock-free), built by one kernel over the fault view
-(:mod:`fattree.faults.view`): the routes the simulator admits, each hop on its engine's VC
-class. A paper walk with VC classes (MiKANT, ``escape``) moves a packet to the next class
-at every hop that does not climb the rank :func:`fattree.faults.mikant.ft_rank`, so
-(class, rank) orders all channels whatever the faults (docs/faults-deadlock.md has the
-proof and :func:`classes_bound`'s turns); ``detour`` is the naive escape channel (VC 1 from
-the first hop not chosen by Algorithm 1), not deadlock-free. The generic rules and the
-tables (``updown``) put each hop on its up*/down* turn layer
-(:func:`fattree.faults.generic.turn_classes`; Autonet; docs/faults-families.md), and the
-report gives the layers the delivered routes need (``layers_needed``); ``adaptive`` adds
-every candidate the simulator's allocator may take, not only its first choice. A route
-needing a class ``>= V`` is refused (counted, never silently dropped).
+"""Channel dependency graphs of fault-tolerant routes, one for every engine (Dally & Seitz):
+the dependencies of every delivered route of an algorithm under one fault set, each hop on
+its engine's VC class (a paper walk's escape classes, or up*/down* turn layers), built by
+one kernel over the fault view (:mod:`fattree.faults.view`). docs/faults-deadlock.md
+("deadlock --faults", the deadlock-free variant) and docs/faults-families.md.
 """
 
 from __future__ import annotations
 
 import time
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -48,7 +36,6 @@ from .algorithms import (
 from .generic import AdaptiveAt, layer_step, adaptive_ports, adaptive_scratch
 from .hooks import FI_N_NODES, FI_TTL, OK, W_PORT, W_SW, W_VCS
 from .mikant import ft_rank, ft_vc, route_vcs
-from .records import FTDeadlockReport, shortest_cycle
 from .rules import one_vc_layered
 from .view import ENG_ADAPTIVE, ENG_TABLE, _engine_tops, adaptive_rule, fault_router
 from .walkloop import sim_walk, sim_walk_traced, walk_route
@@ -74,8 +61,8 @@ def _add_route(sw, ports, vcs, nsw, R, V, pair, wit, used):
 
 @njit(cache=True)
 def _naive_vcs(trace, nsw, V, vcs):
-    """The naive escape channel: VC 1 from the first hop not chosen by Algorithm 1 (``trace``
-    of the walk) to the end; -1 if that needs a class >= V."""
+    """``detour``: VC 1 from the first hop not chosen by Algorithm 1 (``trace``) on (not
+    deadlock-free); the highest class, -1 if that needs a class >= V."""
     top = 0
     for i in range(nsw):
         c = 1 if top == 1 or trace[i, 0] != 0 else 0
@@ -89,19 +76,16 @@ def _naive_vcs(trace, nsw, V, vcs):
 
 Graph = namedtuple("Graph", "wit used stats classes")
 Graph.__doc__ = (
-    "A dependency graph being built: ``wit[c, q*V+v]`` the first pair ``s*N+t`` whose "
-    "route makes channel c depend on port q / VC v of the next switch (-1: none), the "
-    "channels used, ``stats`` [not delivered, refused, delivered, most classes - 1] and "
-    "``classes[j]``, the routes in the graph whose highest class is j."
+    "A graph being built: ``wit[c, q*V+v]`` the first pair ``s*N+t`` making channel c depend "
+    "on port q / VC v of the next switch (-1: none), the channels used, ``stats`` and "
+    "``classes`` (:class:`FTDependencyGraph`)."
 )
 
 
 @njit(cache=True)
 def _cdg(f, V, mode, track, trace, gr, ad):
-    """Dependencies of every delivered route on the fault view ``f`` into ``gr`` (a
-    :class:`Graph`); ``mode``: ``M_*``; ``track``: the classes of every route are counted
-    in ``stats[3]`` whatever the mode (the generic rules' ``layers_needed``); ``ad``: the
-    adaptive rule's record (:class:`Adaptive`, None for the other engines)."""
+    """Dependencies of every delivered route on the fault view ``f`` into ``gr``; ``track``:
+    count the classes in ``stats[3]`` whatever ``mode`` (``M_*``); ``ad``: :class:`Adaptive`."""
     N = f.ft_i[FI_N_NODES]
     R = f.ft_rt.port_peer.shape[1]
     ws = f.ft_ws
@@ -142,18 +126,15 @@ def _cdg(f, V, mode, track, trace, gr, ad):
 
 Adaptive = namedtuple("Adaptive", "rule seen stack out scratch")
 Adaptive.__doc__ = (
-    "The adaptive rule's search: its AdaptiveRule, the generation at which each (channel, "
-    "hops) state was reached, a DFS stack of (switch, previous, hops, layer, last hop down, "
-    "channel) rows, the candidates' buffer and :func:`fattree.faults.generic.adaptive_scratch`."
+    "The adaptive rule's search: its AdaptiveRule, the pair that last reached each (channel, "
+    "hops), a DFS stack of (switch, previous, hops, layer, down, channel), candidates, scratch."
 )
 
 
 @njit(cache=True)
 def _adaptive_deps(ad, gr, s, t):
-    """Every dependency of the ``adaptive`` rule's routes from node ``s`` to ``t`` into
-    ``gr``: from each state a packet can reach, every candidate the simulator's allocator
-    may take (:func:`fattree.faults.generic.adaptive_ports`; ``ar.layers`` turn layers, 0:
-    one VC, not layered), so the graph holds all of its routes, not only its first choice."""
+    """Every dependency of the ``adaptive`` routes from node ``s`` to ``t`` into ``gr``: every
+    candidate the allocator may take (:func:`fattree.faults.generic.adaptive_ports`)."""
     ar, wit = ad.rule, gr.wit
     port_peer = ar.rt.port_peer
     N = ar.rt.n_nodes
@@ -189,15 +170,96 @@ def _adaptive_deps(ad, gr, s, t):
     return 0
 
 
+@njit(cache=True)
+def shortest_cycle(port_peer, n_nodes, V, adj, seeds):
+    """The shortest cycle through any channel of ``seeds`` (BFS from each), as channel ids."""
+    S, R = port_peer.shape
+    C, RV = S * R * V, R * V
+    dist = np.full(C, -1, np.int64)
+    parent = np.full(C, -1, np.int64)
+    queue = np.empty(C, np.int64)
+    best = np.empty(0, np.int64)
+    for root in seeds:
+        dist[:] = -1
+        dist[root], queue[0] = 0, root
+        head, tail, found = 0, 1, -1
+        while head < tail and found < 0:
+            c = queue[head]
+            head += 1
+            if best.size and dist[c] + 1 >= best.size:
+                break
+            v = port_peer[(c // V) // R, (c // V) % R]
+            if v < n_nodes:
+                continue
+            base = (v - n_nodes) * RV
+            for j in range(RV):
+                if not adj[c, j]:
+                    continue
+                d = base + j
+                if d == root:
+                    found = c
+                    break
+                if dist[d] < 0:
+                    dist[d] = dist[c] + 1
+                    parent[d] = c
+                    queue[tail] = d
+                    tail += 1
+        if found >= 0:
+            m = dist[found] + 1
+            cyc = np.empty(m, np.int64)
+            x = found
+            for i in range(m - 1, -1, -1):
+                cyc[i] = x
+                x = parent[x]
+            best = cyc
+    return best
+
+
+@dataclass
+class FTDeadlockReport:
+    """Result of :func:`ft_deadlock` (one algorithm, one fault set): ``refused`` of the
+    ``delivered`` routes need a class ``>= vcs`` and are left out of the graph (the
+    deadlock-free variant does not route them); ``classes[j]``: routes in the graph whose
+    highest class is j; ``classes_bound``: :func:`classes_bound`."""
+
+    spec: str
+    algorithm: str
+    model: str
+    vcs: int
+    vc_rule: str
+    faulty_links: int
+    acyclic: bool
+    channels: int
+    dependencies: int
+    pairs: int
+    delivered: int
+    not_delivered: int
+    refused: int
+    classes: list[int]
+    cycle: list[str] = field(default_factory=list)
+    cycle_ids: list[int] = field(default_factory=list)
+    routes: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    classes_bound: int | None = None
+    layers_needed: int | None = None  # generic algorithms: up*/down* turn layers needed
+
+    @property
+    def classes_needed(self) -> int:
+        """VC classes the delivered routes use (1 + their most turns); 0 if none."""
+        nz = [i for i, c in enumerate(self.classes) if c]
+        return nz[-1] + 1 if nz else 0
+
+    def to_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d["classes_needed"] = self.classes_needed
+        return d
+
+
 def classes_bound(algorithm: str, n: int) -> int | None:
     """VC classes that suffice for every route of ``algorithm`` on MiKANT(k, n) under the
-    escape rule, whatever the faults (1 + the most turns a route can make); ``None`` for
-    ``escape``, whose misroutes are bounded only by its hop limit, and for the generic
-    kernel's ``minimal`` and ``detour`` (up*/down* turn layers, not the escape rule).
-
-    Turns per detour (docs/faults-deadlock.md): GNS 1 (g2), GDL 1 (d2) at each of at most
-    n-2 stages, TT ≤ 2, XT ≤ 3; UPALT's other root and ROOT's extra crossing detour add
-    at most 1 and 3 + (crossing turns + 1).
+    escape rule, whatever the faults (1 + the most turns a route can make; the turns:
+    docs/faults-deadlock.md); ``None`` for ``escape`` (only its hop limit bounds it) and the
+    generic kernel's rules (up*/down* turn layers).
 
     Examples
     --------
@@ -245,33 +307,21 @@ class FTDependencyGraph:
     def adj(self) -> np.ndarray:
         return self.wit >= 0
 
-    def witness(self, a: int, b: int) -> tuple[int, int] | None:
-        """The first (source, destination) whose route creates the dependency from channel
-        id a to channel id b (None: no such dependency)."""
-        RV, N = self.topo.max_ports * self.vcs, self.topo.n_nodes
-        w = int(self.wit[a, b % RV])  # b's port and VC at the switch a leads to
-        nxt = int(self.topo.port_peer.flat[a // self.vcs]) - N
-        return divmod(w, N) if w >= 0 and nxt == b // RV else None
-
 
 def _vc_mode(topo: Topology, walk, vc_rule: str, V: int) -> tuple[int, str, int]:
     """``(M_*, the rule's name, VCs of the graph)`` of ``vc_rule`` for a paper walk with VC
-    classes (``walk``) or the generic rules (None)."""
-    if walk is not None:
-        if vc_rule == "auto":
-            vc_rule = "none" if V == 1 else "escape"
-        if vc_rule not in VC_RULES:
-            raise ParameterError(
-                f"vc_rule={vc_rule!r} is invalid: one of auto, {', '.join(VC_RULES)}"
-            )
-        return VC_RULES.index(vc_rule), vc_rule, V
-    rules = {"auto": V > 1 or one_vc_layered(topo.family), "none": False}
-    rules |= {"updown": True, "escape": True}
-    if vc_rule not in rules:
-        raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, updown")
-    if rules[vc_rule]:
+    classes (``walk``) or the generic rules (None; ``escape`` means ``updown``)."""
+    if walk is None:
+        if vc_rule not in ("auto", "none", "updown", "escape"):
+            raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, none, updown")
+        if vc_rule == "none" or vc_rule == "auto" and V == 1 and not one_vc_layered(topo.family):
+            return M_NONE, "none", 1
         return M_CLASSES, "updown", V
-    return M_NONE, "none", 1
+    if vc_rule == "auto":
+        vc_rule = "none" if V == 1 else "escape"
+    if vc_rule not in VC_RULES:
+        raise ParameterError(f"vc_rule={vc_rule!r} is invalid: one of auto, {', '.join(VC_RULES)}")
+    return VC_RULES.index(vc_rule), vc_rule, V
 
 
 def ft_dependency_graph(
@@ -489,7 +539,7 @@ def _report(g: FTDependencyGraph) -> FTDeadlockReport:
 def _witness(g: FTDependencyGraph, a: int, b: int) -> dict:
     """The first route creating the dependency ``a -> b``, as the report lists it."""
     topo, V = g.topo, g.vcs
-    s, t = g.witness(a, b)
+    s, t = divmod(int(g.wit[a, b % (topo.max_ports * V)]), topo.n_nodes)  # b: port, VC there
     note = classes = None
     if g.router.engine == ENG_ADAPTIVE:  # the route through it, not the first choice
         sws, ports, note = _adaptive_route(g, s, t, a, b)
@@ -511,10 +561,9 @@ def _witness(g: FTDependencyGraph, a: int, b: int) -> dict:
 
 
 def _adaptive_route(g, s, t, a, b):
-    """A route of the ``adaptive`` rule from node ``s`` to ``t`` that takes channel ``a``
-    then ``b`` (a depth-first search over its candidates, as :func:`_adaptive_deps`
-    explores them): its switches, ports and None, or the first-choice route and a note
-    when the search gives up (``WITNESS_SEARCH`` states)."""
+    """(switches, ports, None) of an ``adaptive`` route from ``s`` to ``t`` through channel
+    ``a`` then ``b`` (DFS over its candidates), or the first-choice route and a note when
+    the search gives up (``WITNESS_SEARCH`` states)."""
     topo, V, layers = g.topo, g.vcs, g.layers
     N, R = topo.n_nodes, topo.max_ports
     out, scr = np.zeros(R + 1, np.int64), adaptive_scratch(topo)

@@ -1,19 +1,16 @@
-"""One fault-tolerant route, explained hop by hop (``fattree route ... --faults``).
-
-The walk kernels record, per switch, how its output port was chosen (``trace`` of
-:func:`fattree.faults.walkloop.walk_loop`); this module turns that record
-into words: which Algorithm-1 hop was faulty and what kind of hop it was, which detours
-could not start, which detour was taken (GNS/GDL/TT/XT, UPALT, a misroute, the MiKANTC
-cube multipath) and why a route failed; for the generic rules (``faults/generic.py``), how
-each port was chosen (the family's routing, another minimal port, a misroute, a table entry)
-and its VC layer under the up*/down* turn rule.
+"""One fault-tolerant route, explained hop by hop (``fattree route ... --faults``): the
+walk's ``trace`` (or the generic rules' port choices) in words; docs/faults-deadlock.md
+("route --faults") and docs/faults-families.md.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from ..errors import ParameterError
+from ..routing import ALGORITHMS
 from ..routing.kernel import route_ports
 from ..topology import Topology
 from ..topology.core import PORT_CUBE, PORT_DOWN, PORT_NODE, PORT_UP
@@ -35,28 +32,28 @@ from .mikant import (
     KIND_TX,
     KIND_XT,
 )
-from .records import FTExplanation
-from .route import check_route, fault_links, walk_checked
-from .rules import one_vc_layered
+from .route import FTRoute, check_route, fault_links, walk_checked
+from .rules import default_ft_algorithm, one_vc_layered
+from .view import adaptive_rule, fault_router
 from .walks import walk_of
 
-_NAMES = {KIND_GNS: "GNS", KIND_GDL: "GDL", KIND_TT: "TT", KIND_XT: "XT", KIND_TX: "TT/XT"}
-_REFS = {
-    KIND_GNS: "Go-Neighbor-Switch, 001 §4.2.1",
-    KIND_GDL: "Go-Down-Level, 001 §4.2.2",
-    KIND_TT: "Three-Turn, 001 §4.2.4",
-    KIND_XT: "X-Turns, 001 §4.2.3",
-    KIND_TX: "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4",
+# kind: (name, reference, steps, the flag enabling it)
+_KINDS = {
+    KIND_GNS: ("GNS", "Go-Neighbor-Switch, 001 §4.2.1", ("g1", "g2", "g3"), GNS),
+    KIND_GDL: ("GDL", "Go-Down-Level, 001 §4.2.2", ("d1", "d2", "d3"), GDL),
+    KIND_TT: ("TT", "Three-Turn, 001 §4.2.4", ("t1", "t2", "t3"), TT),
+    KIND_XT: ("XT", "X-Turns, 001 §4.2.3", ("x1", "x2", "x3", "x4", "x5"), XT),
+    KIND_TX: ("TT/XT", "Three-Turn or X-Turns (shared first turn), 001 §4.2.3-4", ("t1/x1",), 0),
 }
-_STEPS = {
-    KIND_GNS: ("g1", "g2", "g3"),
-    KIND_GDL: ("d1", "d2", "d3"),
-    KIND_TT: ("t1", "t2", "t3"),
-    KIND_XT: ("x1", "x2", "x3", "x4", "x5"),
-    KIND_TX: ("t1/x1",),
-}
-_FLAG = {KIND_GNS: GNS, KIND_GDL: GDL, KIND_TT: TT, KIND_XT: XT}
+_NAMES = {kd: v[0] for kd, v in _KINDS.items()}
 _SKIPPABLE = (KIND_GNS, KIND_TT, KIND_XT, KIND_GDL)  # the detours a fault may fail to start
+_RULES = {
+    HOW_UPALT: "UPALT",
+    HOW_MISROUTE: "misroute",
+    HOW_CUBE: "cube",
+    HOW_MULTIPATH: "cube multipath",
+    HOW_GODOWN: "Go-Down to P_D",
+}
 # (event, text, algorithm) of the rules whose event says the same every time
 _PLAIN = {
     HOW_UPALT: (
@@ -77,6 +74,29 @@ _PLAIN = {
         "GDL",
     ),
 }
+
+
+@dataclass(frozen=True)
+class FTExplanation(FTRoute):
+    """An explained route (:func:`explain_route`): the :class:`FTRoute`, its end points and
+    switches, one row per switch and the events that shaped it."""
+
+    src: str | None = None
+    dst: str = ""
+    switches: list[str] = field(default_factory=list)
+    rows: list[dict] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = self.__dict__ | {"delivered": self.success, "hop_rules": self.rows}
+        return {k: d[k] for k in _EXPLANATION_KEYS}
+
+
+# the key order of route --faults --json
+_EXPLANATION_KEYS = (
+    "algorithm model src dst success delivered status path switches ports hops hop_rules "
+    "events faulty_links"
+).split()
 
 
 def explain_route(
@@ -135,7 +155,7 @@ def explain_route(
     if q.src == q.dst:  # as routing's route: nothing to send
         lab = topo.node_label(q.src)
         ok, bad = STATUS_NAMES[OK], fault_links(q)
-        return FTExplanation(q.alg.name, model, lab, lab, True, ok, [lab], [], [], 0, [], [], bad)
+        return FTExplanation(q.alg.name, model, True, ok, [lab], [], 0, bad, src=lab, dst=lab)
     r, sws, ports, how, g = walk_checked(q, traced=True)
     events = []
     if g is not None and g.is_table:
@@ -173,21 +193,17 @@ def _peer(topo, a, p) -> str:
     return topo.vertex_label(int(topo.port_peer[a, p]))
 
 
+def _step(kind, step) -> str:
+    steps = _KINDS[kind][2] if kind in _KINDS else ()
+    return steps[step] if step < len(steps) else f"step {step + 1}"
+
+
 def _rule_name(how, step) -> str:
-    if how == 0:
-        return "A1"
-    if how in _NAMES:
-        names = _STEPS[how]
-        name = names[step] if step < len(names) else f"step {step + 1}"
-        final = how != KIND_TX and step == len(names) - 1
-        return f"{_NAMES[how]} {name}" + (" (A1)" if final else "")
-    return {
-        HOW_UPALT: "UPALT",
-        HOW_MISROUTE: "misroute",
-        HOW_CUBE: "cube",
-        HOW_MULTIPATH: "cube multipath",
-        HOW_GODOWN: "Go-Down to P_D",
-    }.get(how, "?")
+    """The rule column of a paper walk's hop."""
+    if how not in _KINDS:
+        return "A1" if how == 0 else _RULES.get(how, "?")
+    final = how != KIND_TX and step == len(_KINDS[how][2]) - 1
+    return f"{_NAMES[how]} {_step(how, step)}" + (" (A1)" if final else "")
 
 
 def _fault_class(topo, a, p, dst) -> tuple[str, str]:
@@ -242,9 +258,9 @@ def _walk_events(q, r, sws, ports, trace) -> list[dict]:
                 if mask >= 0 and mask & (1 << kd):
                     add("skip", f"{_NAMES[kd]} cannot start: {why}", _NAMES[kd])
         if how in _NAMES and step == 0:
-            trigger, p = how, int(ports[i])
-            text = f"{_NAMES[how]} detour ({_REFS[how]}) starts: port {p} to {_peer(topo, a, p)}"
-            add("detour", text, _NAMES[how], port=p)
+            (name, ref, _, _), trigger, p = _KINDS[how], how, int(ports[i])
+            text = f"{name} detour ({ref}) starts: port {p} to {_peer(topo, a, p)}"
+            add("detour", text, name, port=p)
         elif how in (KIND_TT, KIND_XT) and step == 1 and trigger == KIND_TX:
             tt = how == KIND_TT
             text = (
@@ -265,6 +281,7 @@ def _walk_events(q, r, sws, ports, trace) -> list[dict]:
 
 
 def _failure(q, name, a, step, fault, mask) -> str:
+    """Why a paper walk's route failed at switch ``a``."""
     alg = q.alg
     if name == "TTL":
         return "TTL: the hop limit fired (livelock guard; it never fires for the papers' rules)"
@@ -272,15 +289,12 @@ def _failure(q, name, a, step, fault, mask) -> str:
         if mask > 0:
             tried = ", ".join(_NAMES[kd] for kd in _SKIPPABLE if mask & (1 << kd))
             return f"{name}: {tried} could not start and no other enabled rule covers this hop"
-        enabled = [nm for kd, nm in _NAMES.items() if kd in _FLAG and alg.flags & _FLAG[kd]]
-        extra = [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]
-        have = ", ".join(enabled + extra) or "none"
+        have = [v[0] for v in _KINDS.values() if alg.flags & v[3]]
+        have += [x for x, f in (("ROOT", ROOT), ("UPALT", UPALT)) if alg.flags & f]
+        have = ", ".join(have) or "none"
         return f"{name}: {alg.name} has no rule for this kind of faulty hop (its rules: {have})"
-    kd = mask
-    steps = _STEPS.get(kd, ())
-    sname = steps[step] if step < len(steps) else f"step {step + 1}"
-    return (
-        f"{name}: the {_NAMES.get(kd, 'detour')} detour's step {sname} at "
+    return (  # (mask: the detour's kind)
+        f"{name}: the {_NAMES.get(mask, 'detour')} detour's step {_step(mask, step)} at "
         f"{q.topo.switch_label(a)} has no healthy allowed port (faulty ports here: "
         f"{_faulty_here(q, a)}; 001 Algorithm 2: 'routing fails')"
     )
@@ -334,8 +348,6 @@ def _generic_events(q, g, r, sws, ports, hows, vcs) -> list[dict]:
 def _adaptive_events(q, g, sws, vcs) -> list[dict]:
     """Where ``adaptive`` offers the simulator's allocator more than its first choice
     (:func:`fattree.faults.generic.adaptive_ports`; the turn layers of one VC)."""
-    from .view import adaptive_rule, fault_router
-
     topo, N = q.topo, q.topo.n_nodes
     fr = fault_router(topo, g.alg.name, g.faulty, model=g.model)
     ar = adaptive_rule(fr.view(), 1 if one_vc_layered(topo.family) else 0)
@@ -357,12 +369,7 @@ def resolve_route_algorithm(
     topo: Topology, name: str | None, with_faults: bool
 ) -> tuple[str, str | None]:
     """Which registry serves ``fattree route`` / ``deadlock``: ``("routing", name)`` or
-    ``("faults", name)``.
-
-    Without faults the routing algorithms take precedence (``alg1``, ``dmodk``, ...); a
-    name only the fault-tolerant registry knows (``gns``, ``sp``, ``all4``) routes with it
-    on a fault-free network. With faults only fault-tolerant names are accepted, ``alg1``
-    (and no name) meaning ``sp``, Algorithm 1 without fault handling.
+    ``("faults", name)`` (the rules: docs/faults-deadlock.md, name resolution).
 
     Examples
     --------
@@ -372,13 +379,8 @@ def resolve_route_algorithm(
     (('routing', 'alg1'), ('faults', 'sp'))
     >>> resolve_route_algorithm(t, "gns", False)
     ('faults', 'gns')
-
-    References
-    ----------
-    docs/faults-deadlock.md (name resolution).
     """
-    from ..routing import ALGORITHMS
-    from .algorithms import FT_ALGORITHMS, SPEC_NAMES
+    from .algorithms import FT_ALGORITHMS, GENERIC_ALIASES, SPEC_NAMES
 
     fam = topo.family
     walkable = [n for n, a in FT_ALGORITHMS.items() if a.defined_for(fam) and not a.is_oracle]
@@ -394,9 +396,6 @@ def resolve_route_algorithm(
             f"{', '.join(fams)}, not {fam!r} ({topo.spec})"
         )
     if walk_of(fam) is None:
-        from .algorithms import GENERIC_ALIASES
-        from .rules import default_ft_algorithm
-
         key = default_ft_algorithm(fam) if key is None else GENERIC_ALIASES.get(key, key)
     key = "sp" if key in (None, "alg1") else key
     if key in walkable:

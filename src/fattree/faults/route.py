@@ -1,4 +1,5 @@
-"""One fault-tolerant route, explained (``fattree route ... --faults``)."""
+"""One fault-tolerant route (``fattree route ... --faults``): :func:`ft_route`, and the
+validation and walk that ``explain_route`` shares."""
 
 from __future__ import annotations
 
@@ -81,37 +82,9 @@ def ft_route(
     return walk_checked(q)[0]
 
 
-def check_ends(topo: Topology, src: int | None, dst: int, start_switch: int | None) -> None:
-    """Refuse a route's end points that are not node ids (``src`` None: ``start_switch``
-    must be a switch id).
-
-    Parameters
-    ----------
-    topo : Topology
-    src, dst : int or None, int
-    start_switch : int or None
-
-    Raises
-    ------
-    ParameterError
-        Naming the end point and the ids allowed.
-    """
-    for name, v in (("dst", dst), ("src", src)):
-        if v is not None and not 0 <= int(v) < topo.n_nodes:
-            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
-    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
-        raise ParameterError(
-            f"start_switch={start_switch!r} is invalid: a switch id in "
-            f"[0, {topo.n_switches}) when src is None"
-        )
-
-
+# A route's arguments, validated: ``walk`` None for the generic rules, ``src``/``start``
+# -1 for none, ``choices`` the walk's (tie_break, seed, packet).
 _Checked = namedtuple("_Checked", "topo alg walk src dst start faulty model choices")
-_Checked.__doc__ = (
-    "A route's arguments, validated: the algorithm, the family's walk (None: the generic "
-    "rules), node or switch ids (-1: none), the fault mask, the walk's own random choices "
-    "(tie_break, seed, packet)."
-)
 
 
 def check_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_break, seed, packet):
@@ -125,7 +98,14 @@ def check_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_brea
     walk = walk_of(topo.family) if alg.walked_on(topo.family) else None
     if walk is not None:
         walk.check_model(model, topo.family)
-    check_ends(topo, src, dst, start_switch)
+    for name, v in (("dst", dst), ("src", src)):
+        if v is not None and not 0 <= int(v) < topo.n_nodes:
+            raise ParameterError(f"{name}={v!r} is invalid: a node id in [0, {topo.n_nodes})")
+    if src is None and (start_switch is None or not 0 <= start_switch < topo.n_switches):
+        raise ParameterError(
+            f"start_switch={start_switch!r} is invalid: a switch id in "
+            f"[0, {topo.n_switches}) when src is None"
+        )
     s, start = (-1, int(start_switch)) if src is None else (int(src), -1)
     faulty = fault_mask(topo, faulty)
     choices = (tie_break, int(seed), int(packet))
@@ -133,10 +113,9 @@ def check_route(topo, algorithm, src, dst, faulty, model, start_switch, tie_brea
 
 
 def walk_checked(q: _Checked, traced: bool = False):
-    """``(FTRoute, switches, ports, how, router)`` of the validated route ``q``: by the
-    generic rules (``router`` their GenericRouter, ``how`` the rule of each port) or the
-    family's walk (``router`` None, ``how`` its trace if ``traced``; untraced, the walk
-    compiled without it serves)."""
+    """``(FTRoute, switches, ports, how, router)`` of ``q``: by the generic rules (``router``
+    their GenericRouter, ``how`` each port's rule) or the family's walk (``router`` None,
+    ``how`` its trace if ``traced``, else None)."""
     g = None
     if q.walk is None:
         from .gwalk import GenericRouter
@@ -166,4 +145,4 @@ def fault_links(q: _Checked) -> list[list[str]]:
     return [[label(int(a)), label(int(b))] for a, b in q.topo.links[np.nonzero(q.faulty)[0]]]
 
 
-__all__ = ["FTRoute", "check_ends", "ft_route", "FT_ALGORITHMS"]
+__all__ = ["FTRoute", "ft_route", "FT_ALGORITHMS"]
