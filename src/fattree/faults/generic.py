@@ -363,9 +363,7 @@ def _onward_walk(ar, v, prev, dst, was_down, scratch):
         w = port_peer[s, q]
         h += 1
         if w < N:
-            if w != dst:
-                return word
-            return word | _M_OK | (h << _M_LINKS) | (turns << _M_TURNS)
+            return word | _M_OK | (h << _M_LINKS) | (turns << _M_TURNS) if w == dst else word
         t2, d2 = layer_step(order, N, ar.ttl + 1, s, w, turns, was_down)
         if t2 > ar.ttl:  # (the step's mark: the hop leaves the orientation)
             word |= _M_ORIENT
@@ -374,23 +372,6 @@ def _onward_walk(ar, v, prev, dst, was_down, scratch):
         prv = s
         s = w - N
     return word
-
-
-@njit(cache=True, inline="always")
-def _delivers(ar, sw, p, w, hops, cls, dst, scratch):
-    """Whether the walk onwards from vertex ``w`` (port ``p`` of ``sw``, reached with
-    ``hops`` links, in layer ``cls``) delivers within the hop limit and the layers."""
-    row = sw * ar.rt.port_peer.shape[1] + p
-    memo = ar.memo.shape[0] > 1
-    word = ar.memo[row, dst] if memo else 0
-    if word == 0:
-        down = hop_down(ar.order, ar.rt.n_nodes, sw, w)  # the hop in went down
-        word = _onward_walk(ar, w - ar.rt.n_nodes, sw, dst, down, scratch)
-        if memo:
-            ar.memo[row, dst] = word
-    if not word & _M_OK or hops + (word >> _M_LINKS & 0x7FFF) > ar.ttl:
-        return False
-    return ar.layers == 0 or (not word & _M_ORIENT and cls + (word >> _M_TURNS) < ar.layers)
 
 
 ADAPTIVE_SCRATCH = 5  # adaptive_ports' scratch: 5 (R + 1) + 5 int64 entries
@@ -421,6 +402,7 @@ def adaptive_ports(ar, at, out, scratch):
     scratch[5 * R1 + 4] = n
     out[0] = first
     m = 1
+    memo = ar.memo.shape[0] > 1
     for i in range(n):
         p = lst[i]
         if p == first or not _healthy(rt.link_index, ar.stamp, ar.cur, sw, p):
@@ -435,7 +417,16 @@ def adaptive_ports(ar, at, out, scratch):
         cls, _ = layer_step(ar.order, N, ar.layers, sw, w, at.cls, at.was_down)
         if ar.layers > 0 and cls >= ar.layers:
             continue
-        if _delivers(ar, sw, p, w, at.hops + 1, cls, at.dst, scratch):
+        # minimal's walk on from w (its memo word, once per fault set) delivers in time
+        row = sw * (R1 - 1) + p
+        word = ar.memo[row, at.dst] if memo else 0
+        if word == 0:
+            word = _onward_walk(ar, w - N, sw, at.dst, hop_down(ar.order, N, sw, w), scratch)
+            if memo:
+                ar.memo[row, at.dst] = word
+        if not word & _M_OK or at.hops + 1 + (word >> _M_LINKS & 0x7FFF) > ar.ttl:
+            continue
+        if ar.layers == 0 or (not word & _M_ORIENT and cls + (word >> _M_TURNS) < ar.layers):
             out[m] = p
             m += 1
     return m
@@ -443,26 +434,6 @@ def adaptive_ports(ar, at, out, scratch):
 
 # ---------------------------------------------------------------------------------------
 # Table engines: one destination column recomputed on the surviving graph.
-
-
-@njit(cache=True)
-def shortest_column(indptr, nbr, nbr_link, stamp, cur, t, dist, queue):
-    """BFS distances of every vertex to node ``t`` on the surviving graph (-1: cut off)."""
-    dist[:] = -1
-    dist[t] = 0
-    queue[0] = t
-    h, tl = 0, 1
-    while h < tl:
-        v = queue[h]
-        h += 1
-        for j in range(indptr[v], indptr[v + 1]):
-            if stamp[nbr_link[j]] == cur:
-                continue
-            u = nbr[j]
-            if dist[u] < 0:
-                dist[u] = dist[v] + 1
-                queue[tl] = u
-                tl += 1
 
 
 @njit(cache=True)
@@ -485,14 +456,10 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queu
             order[u] = tl
             queue[tl] = u
             tl += 1
-    top = 0
-    for i in range(tl):
-        if slevel[queue[i] - N] > top:
-            top = slevel[queue[i] - N]
     # stable counting sort of the BFS order by level, highest first
     V = order.shape[0]
     r = 0
-    for lev in range(top, -1, -1):
+    for lev in range(slevel.max(), -1, -1):
         for i in range(tl):
             v = queue[i]
             if slevel[v - N] == lev:
@@ -506,10 +473,10 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queu
 
 
 @njit(cache=True, inline="always")
-def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, base):
-    """Down-only distances ``ddown`` to node ``t`` under ``order`` (BFS from ``t`` up,
-    queued from ``queue[base]``); returns the queue end."""
-    ddown[t] = 0
+def _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, dist, queue, base, down):
+    """BFS distances ``dist`` (-1 on entry) to node ``t`` on the surviving graph, with
+    ``down`` over down links of ``order`` only (queued from ``queue[base]``): queue end."""
+    dist[t] = 0
     queue[base] = t
     h, tl = base, base + 1
     while h < tl:
@@ -517,12 +484,13 @@ def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue
         h += 1
         for j in range(indptr[w], indptr[w + 1]):
             v = nbr[j]
-            if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
+            if stamp[nbr_link[j]] == cur or dist[v] >= 0:
                 continue
-            if w == t or order[w] > order[v]:
-                ddown[v] = ddown[w] + 1
-                queue[tl] = v
-                tl += 1
+            if down and (v < N or order[v] < 0 or (w != t and order[w] <= order[v])):
+                continue
+            dist[v] = dist[w] + 1
+            queue[tl] = v
+            tl += 1
     return tl
 
 
@@ -533,7 +501,7 @@ def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, 
     else up to the cheapest up-neighbour). ``queue[:n_ord]``: the switches by rank."""
     ddown[:] = -1
     dall[:] = -1
-    _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, n_ord)
+    _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, n_ord, True)
     for i in range(n_ord):
         v = queue[i]
         if ddown[v] >= 0:
@@ -562,7 +530,8 @@ def fill_table(rule, csr, port_peer, link_index, stamp, order, ordq, table):
     n_ord = ordq.shape[0]
     for t in range(N):
         if rule == RULE_SHORTEST_T:
-            shortest_column(indptr, nbr, nbr_link, stamp, 1, t, dist, queue)
+            dist[:] = -1
+            _distances(indptr, nbr, nbr_link, stamp, 1, N, t, order, dist, queue, 0, False)
         else:
             queue[:n_ord] = ordq
             updown_column(indptr, nbr, nbr_link, stamp, 1, N, t, order, n_ord, ddown, dall, queue)
@@ -610,7 +579,7 @@ def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddow
     over the first switches a BFS up reaches that go down to ``t``. ``ddown``: -1
     everywhere on entry, restored; ``queue``: 2 V entries."""
     V = order.shape[0]
-    n_down = _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0)
+    n_down = _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0, True)
     best = ddown[src_sw]  # -1 unless src_sw reaches t by down hops (never when cut off)
     tu = V
     if best < 0 and order[src_sw] >= 0:
