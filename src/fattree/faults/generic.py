@@ -110,14 +110,9 @@ def candidates(rt, sw, dst, cap, cand, buf, dbuf):
     d0 = route_length(rt, sw, dst, cap, dbuf)
     for p in range(port_peer.shape[1]):
         v = port_peer[sw, p]
-        if v < 0 or (n > 0 and p == cand[0]):
+        if n > 0 and p == cand[0]:
             continue
-        if v < N:
-            if v == dst:
-                cand[n] = p
-                n += 1
-            continue
-        if route_length(rt, v - N, dst, cap, dbuf) == d0 - 1:
+        if v == dst or (v >= N and route_length(rt, v - N, dst, cap, dbuf) == d0 - 1):
             cand[n] = p
             n += 1
     return n
@@ -495,46 +490,31 @@ def _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, dist, queue, base
 
 
 @njit(cache=True)
-def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
-    """Up*/down* distances to node ``t`` under ``order``: ``ddown`` down links only,
-    ``dall`` up* then down* (-1: none), as routing's ``updown`` (down as soon as possible,
-    else up to the cheapest up-neighbour). ``queue[:n_ord]``: the switches by rank."""
-    ddown[:] = -1
-    dall[:] = -1
-    _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, n_ord, True)
-    for i in range(n_ord):
-        v = queue[i]
-        if ddown[v] >= 0:
-            dall[v] = ddown[v]
-            continue
-        best = -1
-        for j in range(indptr[v], indptr[v + 1]):
-            u = nbr[j]
-            if u < N or order[u] < 0 or order[u] >= order[v] or stamp[nbr_link[j]] == cur:
-                continue
-            if dall[u] >= 0 and (best < 0 or dall[u] + 1 < best):
-                best = dall[u] + 1
-        dall[v] = best
-
-
-@njit(cache=True)
 def fill_table(rule, csr, port_peer, link_index, stamp, order, ordq, table):
     """``table[s, t]`` (-1 on entry): a healthy port of switch ``s`` one step closer to
     node ``t`` on the surviving graph; among several, the one at :func:`spread_offset`
     of (t, s), as a subnet manager balances its tables. ``ordq``: switches by rank."""
     indptr, nbr, nbr_link = csr
     V, N = indptr.shape[0] - 1, table.shape[1]
-    dist, ddown, dall = np.empty(V, np.int64), np.empty(V, np.int64), np.empty(V, np.int64)
-    queue = np.empty(2 * V + 1, np.int64)
-    ok = np.empty(port_peer.shape[1], np.int64)
-    n_ord = ordq.shape[0]
+    dist, dall = np.empty(V, np.int64), np.full(V, -1, np.int64)
+    queue, ok = np.empty(V + 1, np.int64), np.empty(port_peer.shape[1], np.int64)
+    updown = rule != RULE_SHORTEST_T
     for t in range(N):
-        if rule == RULE_SHORTEST_T:
-            dist[:] = -1
-            _distances(indptr, nbr, nbr_link, stamp, 1, N, t, order, dist, queue, 0, False)
-        else:
-            queue[:n_ord] = ordq
-            updown_column(indptr, nbr, nbr_link, stamp, 1, N, t, order, n_ord, ddown, dall, queue)
+        # dist: shortest, or up*/down* by down links only; dall: up* then down*, as
+        # routing's updown (down as soon as possible, else up to the cheapest neighbour)
+        dist[:] = -1
+        _distances(indptr, nbr, nbr_link, stamp, 1, N, t, order, dist, queue, 0, updown)
+        if updown:
+            for v in ordq:
+                best = dist[v]
+                if best < 0:
+                    for j in range(indptr[v], indptr[v + 1]):
+                        u = nbr[j]  # (nodes are unordered: -1)
+                        if not 0 <= order[u] < order[v] or stamp[nbr_link[j]] == 1:
+                            continue
+                        if dall[u] >= 0 and (best < 0 or dall[u] + 1 < best):
+                            best = dall[u] + 1
+                dall[v] = best
         for s in range(table.shape[0]):
             v = N + s
             m = 0
@@ -542,11 +522,11 @@ def fill_table(rule, csr, port_peer, link_index, stamp, order, ordq, table):
                 u = port_peer[s, p]
                 if u < 0 or not _healthy(link_index, stamp, 1, s, p):
                     continue
-                if rule == RULE_SHORTEST_T:
+                if not updown:
                     closer = dist[v] > 0 and dist[u] == dist[v] - 1
-                elif ddown[v] >= 0:
-                    closer = ddown[u] == ddown[v] - 1 and (u == t or order[u] > order[v])
-                else:  # (nodes are unordered: -1)
+                elif dist[v] >= 0:
+                    closer = dist[u] == dist[v] - 1 and (u == t or order[u] > order[v])
+                else:
                     closer = dall[v] > 0 and 0 <= order[u] < order[v] and dall[u] == dall[v] - 1
                 if closer:
                     ok[m] = p
