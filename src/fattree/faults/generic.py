@@ -1,10 +1,6 @@
-"""Fault-tolerant routing on the routing contract, for every family (numba kernels).
-
-:func:`ft_hop` is the family's routing (``route_ports``) that also sees the fault view
-(link ``e`` is faulty when ``stamp[e] == cur``) and per-packet state; the walk loop runs it
-for the Monte Carlo study, ``route --explain``, the fault dependency graph and the
-simulator. The table engines recompute one destination's column of a switch × destination
-table on the surviving graph, as a subnet manager does. docs/faults-families.md.
+"""Fault-tolerant routing on the routing contract, for every family (numba kernels): the
+per-hop rules (:func:`ft_hop`, run by the walk loop), ``adaptive``'s candidates and the
+table engines' columns recomputed on the surviving graph. docs/faults-families.md.
 """
 
 from __future__ import annotations
@@ -46,10 +42,7 @@ RouteContext = namedtuple(
     "RouteContext",
     "code iparams table ccode cparams ctable cmode port_peer link_index n_nodes node_switch",
 )
-RouteContext.__doc__ = (
-    "The fault-tolerant kernels' routing context: the routing (code, iparams, table), the "
-    "routing of the minimal candidates (c*; cmode 1: by distance instead), the topology's."
-)
+RouteContext.__doc__ = "The routing, the candidates' routing (c*; cmode 1: by distance), the net."
 
 
 @njit(cache=True, inline="always")
@@ -60,8 +53,7 @@ def _healthy(link_index, stamp, cur, sw, p):
 
 @njit(cache=True, inline="always")
 def spread_offset(dst, sw, m):
-    """A choice in ``0..m-1`` fixed by (``dst``, ``sw``) (splitmix64 of both): which of
-    the ``m`` alternative minimal ports a switch tries first for destination ``dst``."""
+    """Which of ``m`` equal ports switch ``sw`` takes first for ``dst`` (splitmix64 of both)."""
     x = np.uint64(dst) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(sw) + np.uint64(1)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -203,10 +195,7 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
 # the fault view's whole routes and GenericRouter.
 
 GenericWalk = namedtuple("GenericWalk", "k rt rule budget ttl cand cand2 buf dbuf state")
-GenericWalk.__doc__ = (
-    "The generic rules' walk context (:func:`generic_walk`): ``k`` 0, the routing context, "
-    "``RULE_*``, misroutes, hop limit, then :func:`ft_hop`'s scratch and state."
-)
+GenericWalk.__doc__ = "The generic rules' walk context (k 0): :func:`generic_walk`."
 FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
 FaultsGeneric.__doc__ = "The simulator's fault view of the generic rules (faults/view.py)."
 FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
@@ -214,8 +203,7 @@ FaultsAdaptive.__doc__ = "The fault view of ``adaptive`` (its own: compiled apar
 
 
 def generic_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`generic_walk` on ``topo``: ``4 (R + 1) + 4`` int64 entries,
-    R the ports per switch (allocate once, reuse for every walk)."""
+    """The scratch of :func:`generic_walk`: ``4 (R + 1) + 4`` int64, R ports a switch."""
     return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
 
 
@@ -279,8 +267,7 @@ LOOP_ENGINES.add(
 
 
 def loop_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`~fattree.faults.walkloop.walk_loop` for the generic rules and
-    the tables (their own scratch is elsewhere: :func:`generic_walk`)."""
+    """The scratch of :func:`~fattree.faults.walkloop.walk_loop` for the rules and tables."""
     return np.zeros((SCR_ROWS, ST_COLS), np.int64)
 
 
@@ -288,16 +275,12 @@ def loop_scratch(topo) -> np.ndarray:
 # The adaptive rule: the candidates a switch offers the simulator's allocator.
 
 AdaptiveAt = namedtuple("AdaptiveAt", "sw prev hops dst cls was_down")
-AdaptiveAt.__doc__ = (
-    "Where a packet stands for the adaptive rule: switch, previous switch (-1), links so "
-    "far, destination node, up*/down* turn layer, whether its last hop went down."
-)
+AdaptiveAt.__doc__ = "Where a packet is: switch, previous switch, links, destination, layer, down."
 
 
 @njit(cache=True, inline="always")
 def hop_down(order, N, sw, w):
-    """Whether the hop from switch ``sw`` to vertex ``w`` goes down the up*/down*
-    orientation ``order`` (to a later rank): the one test of every turn-layer rule."""
+    """Whether the hop from switch ``sw`` to vertex ``w`` goes down ``order`` (later rank)."""
     return order[w] >= order[N + sw]
 
 
@@ -317,10 +300,7 @@ def layer_step(order, N, V, s, w, cls, was_down):
 
 
 AdaptiveRule = namedtuple("AdaptiveRule", "rt look stamp cur ttl order layers memo")
-AdaptiveRule.__doc__ = (
-    "What the adaptive rule reads: routing context, lookahead, fault stamp and cur, hop "
-    "limit, up*/down* order, VC layers (0: unchecked), memo (:func:`adaptive_memo`)."
-)
+AdaptiveRule.__doc__ = "What adaptive reads (layers 0: unchecked; memo: :func:`adaptive_memo`)."
 MEMO_BYTES = 64 << 20  # the memo of the onward walks, at most (beyond: walked every time)
 # a memo word: known, delivered, left the orientation; links (15 bits); layers added
 _M_KNOWN, _M_OK, _M_ORIENT, _M_LINKS, _M_TURNS = 1, 2, 4, 3, 18
@@ -338,8 +318,7 @@ def adaptive_memo(topo) -> np.ndarray:
 
 @njit(**nrt_free())
 def _minimal_port(ar, s, prev, hops, dst, scratch):
-    """The ``minimal`` rule's port at switch ``s`` (from ``prev``, ``hops`` links so far)
-    towards ``dst``; -1: none."""
+    """The ``minimal`` rule's port at ``s`` (from ``prev``, ``hops`` links) to ``dst``; -1."""
     wk = generic_walk(ar.rt, RULE_MINIMAL, 0, ar.ttl, scratch)
     wk.state[S_BUDGET], wk.state[S_PREV], wk.state[S_HOPS] = 0, prev, hops
     return walk_hop(wk, ar.look, ar.stamp, ar.cur, s, dst)

@@ -1,9 +1,5 @@
-"""Routes of the generic fault-tolerant algorithms under one fault set (Python side).
-
-:class:`GenericRouter` binds a rule of ``faults/generic.py`` or a table engine (its switch
-× destination table recomputed on the surviving graph: :func:`forwarding_table`) to a
-topology and a fault set, and walks it in the one walk loop (``faults/walkloop.py``).
-Used by ``route --faults``, ``deadlock --faults`` and the simulator's fault routes."""
+"""Routes of the generic fault-tolerant algorithms under one fault set (:class:`GenericRouter`,
+the per-hop rules or a table engine's recomputed table, walked in ``faults/walkloop.py``)."""
 
 from __future__ import annotations
 
@@ -34,35 +30,28 @@ TABLE_LIMIT_BYTES = 1 << 30
 _NO_IP = np.zeros(1, np.int64)  # the walk loop's Algorithm-1 iparams: none here
 
 
-def _orientation(topo: Topology, stamp):
-    """(surviving CSR, :func:`updown_order`'s order, the switches by rank) from the
-    routing's up*/down* root (``stamp``: 1 for a faulty link)."""
+def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray):
+    """``(table, order)`` of ``rule`` on the surviving graph: ``table[s, t]`` the port of
+    switch ``s`` for node ``t`` (-1: unreachable; None unless a table engine), ``order``
+    the up*/down* orientation (-1: cut off; the VC layers). Autonet (1991) §6.6."""
     from ..routing.algorithms import updown_root
 
-    csr = surviving_csr(topo)
-    order = np.full(topo.n_vertices, -1, np.int64)
-    queue = np.empty(2 * topo.n_vertices + 1, np.int64)
-    slevel = topo.switch_level.astype(np.int64)
-    root = topo.n_nodes + updown_root(topo)
-    n = updown_order(*csr, stamp, 1, topo.n_nodes, root, slevel, order, queue)
-    return csr, order, queue[:n].copy()
-
-
-def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray):
-    """``(table, order)`` of a table engine on the surviving graph: ``table[s, t]`` the
-    port of switch ``s`` for node ``t`` (-1: unreachable), ``order`` the up*/down*
-    orientation (-1: cut off; the VC layers of ``shortest-table``). Autonet (1991) §6.6."""
     need = 4 * topo.n_switches * topo.n_nodes
-    if need > TABLE_LIMIT_BYTES:
+    if rule in TABLE_RULES and need > TABLE_LIMIT_BYTES:
         raise ResourceError(
             f"a {topo.n_switches:,} x {topo.n_nodes:,} forwarding table needs "
             f"{need / 2**20:,.0f} MiB (limit {TABLE_LIMIT_BYTES >> 20} MiB) on "
             f"{topo.spec}; use minimal or detour"
         )
-    stamp = np.asarray(faulty, bool).astype(np.int64)
-    csr, order, ordq = _orientation(topo, stamp)
+    csr, stamp = surviving_csr(topo), np.asarray(faulty, bool).astype(np.int64)
+    order = np.full(topo.n_vertices, -1, np.int64)
+    queue = np.empty(2 * topo.n_vertices + 1, np.int64)
+    root, slevel = topo.n_nodes + updown_root(topo), topo.switch_level.astype(np.int64)
+    n = updown_order(*csr, stamp, 1, topo.n_nodes, root, slevel, order, queue)
+    if rule not in TABLE_RULES:
+        return None, order
     table = np.full((topo.n_switches, topo.n_nodes), -1, np.int32)
-    fill_table(rule, csr, topo.port_peer, topo.link_index, stamp, order, ordq, table)
+    fill_table(rule, csr, topo.port_peer, topo.link_index, stamp, order, queue[:n], table)
     return table, order
 
 
@@ -125,14 +114,12 @@ class GenericRouter:
         self.faulty = fault_mask(topo, faulty)
         self.stamp = self.faulty.astype(np.int64)
         self.cap = ctx.ttl + 2
-        self.table = None
+        # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
+        self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
         # the walk loop's context, input and scratch: set up once, for every route
-        if alg.rule in TABLE_RULES:
-            self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
+        if self.is_table:
             self._wk = TableWalk(0, self.table, ctx.rt.node_switch, topo.n_nodes, self.cap)
         else:
-            # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
-            self.order = _orientation(topo, self.stamp)[1]
             self._wk = generic_walk(ctx.rt, alg.rule, ctx.budget, ctx.ttl, generic_scratch(topo))
         look = model == "lookahead"
         self._w = WalkIn(_NO_IP, topo.port_peer, topo.link_index, self.stamp, 1, 0, look, 0, 0)

@@ -1,9 +1,5 @@
-"""Per-family fault rules of the generic kernel (docs/faults-families.md).
-
-``FAMILY_RULES`` (family → :class:`FamilyRules`) names the deterministic routing the
-rules follow on healthy ports, the routing listing the minimal alternatives and the
-family's default fault-tolerant algorithm; a family without an entry gets the generic one.
-"""
+"""Per-family fault rules of the generic kernel (``FAMILY_RULES``: the routing followed,
+the one listing minimal ports, the default algorithm) and its routing context."""
 
 from __future__ import annotations
 
