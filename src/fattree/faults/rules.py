@@ -31,7 +31,7 @@ for _fam in ("kant", "clos", "xgft"):
     # d-mod-k on healthy ports (Algorithm 1 would send a leaf's traffic through one
     # ancestor chain), any healthy up port to an NCA, one VC without down-and-up detours
     FAMILY_RULES.add(_fam, FamilyRules("dmodk", "adaptive", "detour", "updown"))
-# MiKANT/MiKANTC: the paper walks have their own engine; the per-hop rules these routings
+# MiKANT/MiKANTC: the paper walks have their own engine; the per-hop rules follow these
 FAMILY_RULES.add("mikant", FamilyRules("balanced", None, "escape"))
 FAMILY_RULES.add("mikantc", FamilyRules("cube-tree", None, "cube+escape"))
 FAMILY_RULES.add("graph", FamilyRules("shortest", None, "detour"))
