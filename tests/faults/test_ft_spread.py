@@ -29,7 +29,7 @@ def topo():
 
 def test_fat_tree_rules_follow_dmodk(topo):
     c = context(topo)
-    assert c.routing == "dmodk" and c.candidates == "adaptive"
+    assert c.routing == "dmodk" and c.candidates == "adaptive" and c.diameter == 6
     fr = fault_router(topo, "minimal", np.zeros(topo.n_links, bool))
     # fault-free: exactly d-mod-k's bound (Algorithm 1's is 0.2625 = 1/k · 64/61)
     assert router_load_bound(topo, fr) == pytest.approx(1.0)

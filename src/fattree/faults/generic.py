@@ -1,18 +1,6 @@
-"""Fault-tolerant routing on the routing contract, for every family (numba kernels).
-
-A fault-tolerant algorithm here is a routing algorithm of ``fattree.routing`` (its
-``route_ports`` kernel) that also sees the switch's fault view (``link_index`` and the
-fault ``stamp``: a link ``e`` is faulty when ``stamp[e] == cur``; with ``lookahead`` the
-neighbours' links too) and four integers of per-packet state carried in the header
-(``state``: misroutes left, previous switch, hops so far, how the last port was chosen).
-One per-hop kernel, :func:`ft_hop`, serves the Monte Carlo walk, ``route --explain``, the
-channel dependency graph under faults and the simulator (docs/faults.md, "For the
-simulator"). Its routing context ``rt`` is a :class:`RouteContext` built by
-:func:`fattree.faults.rules.context` (docs/faults-families.md).
-
-The table engines (``updown-table``, ``shortest-table``) recompute, on the surviving
-graph, one destination's column of a switch × destination forwarding table
-(:func:`updown_column`, :func:`shortest_column`), as a subnet manager does.
+"""Fault-tolerant routing on the routing contract, for every family (numba kernels): the
+per-hop rules (:func:`ft_hop`, run by the walk loop), ``adaptive``'s candidates and the
+table engines' columns recomputed on the surviving graph. docs/faults-families.md.
 """
 
 from __future__ import annotations
@@ -54,12 +42,7 @@ RouteContext = namedtuple(
     "RouteContext",
     "code iparams table ccode cparams ctable cmode port_peer link_index n_nodes node_switch",
 )
-RouteContext.__doc__ = (
-    "The routing context of the fault-tolerant kernels: the deterministic routing "
-    "(code, iparams, table), the routing of the minimal candidates (ccode, cparams, "
-    "ctable; cmode 1: ports one hop closer by distance instead), and the topology's "
-    "port_peer, link_index, n_nodes and node_switch."
-)
+RouteContext.__doc__ = "The routing, the candidates' routing (c*; cmode 1: by distance), the net."
 
 
 @njit(cache=True, inline="always")
@@ -70,8 +53,7 @@ def _healthy(link_index, stamp, cur, sw, p):
 
 @njit(cache=True, inline="always")
 def spread_offset(dst, sw, m):
-    """A choice in ``0..m-1`` fixed by (``dst``, ``sw``) (splitmix64 of both): which of
-    the ``m`` alternative minimal ports a switch tries first for destination ``dst``."""
+    """Which of ``m`` equal ports switch ``sw`` takes first for ``dst`` (splitmix64 of both)."""
     x = np.uint64(dst) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(sw) + np.uint64(1)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -83,10 +65,10 @@ def spread_offset(dst, sw, m):
 def route_length(rt, sw, dst, cap, buf):
     """Fault-free length (links, the ejection included) of the family's route from
     switch ``sw`` to node ``dst``; ``cap`` when it does not arrive within ``cap`` hops."""
-    code, ip, tb, _cc, _ci, _ct, _cm, port_peer, _li, N, _ns = rt
+    port_peer, N = rt.port_peer, rt.n_nodes
     h = 0
     while h < cap:
-        c = route_ports(code, ip, tb, port_peer, sw, -1, -1, dst, 0, buf)
+        c = route_ports(rt.code, rt.iparams, rt.table, port_peer, sw, -1, -1, dst, 0, buf)
         if c == 0:
             return cap
         v = port_peer[sw, buf[0]]
@@ -101,34 +83,28 @@ def route_length(rt, sw, dst, cap, buf):
 def candidates(rt, sw, dst, cap, cand, buf, dbuf):
     """Minimal output ports of ``sw`` towards ``dst`` in preference order (the routing's
     port first) into ``cand``; returns their number."""
-    code, ip, tb, ccode, cip, ctb, cmode, port_peer, _li, N, _ns = rt
+    port_peer, N = rt.port_peer, rt.n_nodes
     n = 0
-    c = route_ports(code, ip, tb, port_peer, sw, -1, -1, dst, 0, buf)
+    c = route_ports(rt.code, rt.iparams, rt.table, port_peer, sw, -1, -1, dst, 0, buf)
     if c > 0:
         cand[0] = buf[0]
         n = 1
-    if cmode == 0:
-        c2 = route_ports(ccode, cip, ctb, port_peer, sw, -1, -1, dst, 0, buf)
-        for i in range(c2):
-            dup = False
-            for j in range(n):
-                if cand[j] == buf[i]:
-                    dup = True
-            if not dup:
+    if rt.cmode == 0:
+        c2 = route_ports(rt.ccode, rt.cparams, rt.ctable, port_peer, sw, -1, -1, dst, 0, buf)
+        for i in range(c2):  # the candidates' ports, each once
+            j = 0
+            while j < n and cand[j] != buf[i]:
+                j += 1
+            if j == n:
                 cand[n] = buf[i]
                 n += 1
         return n
     d0 = route_length(rt, sw, dst, cap, dbuf)
     for p in range(port_peer.shape[1]):
         v = port_peer[sw, p]
-        if v < 0 or (n > 0 and p == cand[0]):
+        if n > 0 and p == cand[0]:
             continue
-        if v < N:
-            if v == dst:
-                cand[n] = p
-                n += 1
-            continue
-        if route_length(rt, v - N, dst, cap, dbuf) == d0 - 1:
+        if v == dst or (v >= N and route_length(rt, v - N, dst, cap, dbuf) == d0 - 1):
             cand[n] = p
             n += 1
     return n
@@ -136,16 +112,12 @@ def candidates(rt, sw, dst, cap, cand, buf, dbuf):
 
 @njit(**nrt_free())
 def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf, healthy):
-    """Switch ``v`` (the far end of a candidate) has a minimal port towards ``dst`` other
-    than the one back to switch ``back``, a healthy one when ``healthy`` (lookahead; else
-    static routing knowledge: a misroute to ``v`` is not sent straight back, as a fat
-    tree's root above a dead down link routes only down to it)."""
-    port_peer = rt.port_peer
-    N = rt.n_nodes
+    """Switch ``v`` has a minimal port towards ``dst`` not back to switch ``back`` (a
+    healthy one when ``healthy``: lookahead; else a misroute is not sent straight back)."""
     m = candidates(rt, v, dst, cap, cand2, buf, dbuf)
     for i in range(m):
         q = cand2[i]
-        if port_peer[v, q] - N != back and (
+        if rt.port_peer[v, q] - rt.n_nodes != back and (
             not healthy or _healthy(rt.link_index, stamp, cur, v, q)
         ):
             return True
@@ -154,61 +126,45 @@ def _onward(rt, stamp, cur, v, back, dst, cap, cand2, buf, dbuf, healthy):
 
 @njit(**nrt_free())
 def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, buf, dbuf):
-    """Output port of switch ``sw`` for a packet to node ``dst`` under faults (-1: none).
-
-    ``rule`` is ``RULE_SP`` (the routing's port, no fault handling), ``RULE_MINIMAL`` (the
-    first healthy minimal port, avoiding the way back) or ``RULE_DETOUR`` (the same, and
-    when no minimal port is healthy a misroute to a healthy switch port other than the
-    way back, at most ``state[0]`` times per packet). With ``lookahead`` a candidate
-    whose far switch has no healthy onward minimal port is taken only as a last resort.
-    ``state`` (int64[4], per packet): misroutes left, previous switch (-1 at injection),
-    hops so far, and on return how the port was chosen (``HOW_*``). The caller updates
-    ``state[1]`` and ``state[2]`` when the packet moves. ``cand``, ``cand2``, ``buf``
-    and ``dbuf`` are scratch arrays of one entry per port.
-    """
-    code, ip, tb, _cc, _ci, _ct, _cm, port_peer, link_index, N, _ns = rt
+    """Output port of switch ``sw`` towards node ``dst`` under faults by ``rule`` (-1: none;
+    docs/faults-families.md). ``state``: int64[4] per packet (``S_*``; ``state[S_HOW]`` on
+    return, ``HOW_*``), the caller updates its previous switch and hops; ``cand``,
+    ``cand2``, ``buf``, ``dbuf``: scratch of one entry per port."""
+    port_peer, link_index, N = rt.port_peer, rt.link_index, rt.n_nodes
     prev = state[S_PREV]
-    c = route_ports(code, ip, tb, port_peer, sw, -1, -1, dst, 0, buf)
+    c = route_ports(rt.code, rt.iparams, rt.table, port_peer, sw, -1, -1, dst, 0, buf)
     p0 = buf[0] if c > 0 else -1
     if p0 >= 0 and _healthy(link_index, stamp, cur, sw, p0):
-        v = port_peer[sw, p0]
-        if rule == RULE_SP:
+        v = port_peer[sw, p0] - N  # a switch when >= 0
+        if (
+            rule == RULE_SP
+            or v < 0
+            or (v != prev and not lookahead)
+            or (v != prev and _onward(rt, stamp, cur, v, sw, dst, cap, cand2, buf, dbuf, True))
+        ):
             state[S_HOW] = HOW_DEFAULT
             return p0
-        if v - N != prev or v < N:
-            if (
-                not lookahead
-                or v < N
-                or _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, True)
-            ):
-                state[S_HOW] = HOW_DEFAULT
-                return p0
     if rule == RULE_SP:
         return -1
     n = candidates(rt, sw, dst, cap, cand, buf, dbuf)
-    fallback = -1
+    fallback = -1  # a healthy port back to prev, or (lookahead) to a dead end
     # the routing's port first, then the others from an offset fixed by (destination,
     # switch): the traffic of a faulty port spreads over the healthy alternatives
-    # instead of piling onto the first one (d-mod-k style, deterministic per destination)
     off = 0 if n <= 2 or p0 < 0 else spread_offset(dst, sw, n - 1)
     for i in range(n):
         p = cand[i] if i == 0 else cand[1 + (off + i - 1) % (n - 1)]
         if not _healthy(link_index, stamp, cur, sw, p):
             continue
-        v = port_peer[sw, p]
-        if v < N:
+        v = port_peer[sw, p] - N
+        if (
+            v < 0
+            or (v != prev and not lookahead)
+            or (v != prev and _onward(rt, stamp, cur, v, sw, dst, cap, cand2, buf, dbuf, True))
+        ):
             state[S_HOW] = HOW_DEFAULT if p == p0 else HOW_ALT
             return p
-        if v - N == prev:
-            if fallback < 0:
-                fallback = p
-            continue
-        if lookahead and not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, True):
-            if fallback < 0:
-                fallback = p
-            continue
-        state[S_HOW] = HOW_DEFAULT if p == p0 else HOW_ALT
-        return p
+        if fallback < 0:
+            fallback = p
     if rule == RULE_DETOUR and state[S_BUDGET] > 0:
         R = port_peer.shape[1]
         r = (dst + state[S_HOPS]) % R
@@ -218,13 +174,12 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
             v = port_peer[sw, q]
             if v < N or v - N == prev or not _healthy(link_index, stamp, cur, sw, q):
                 continue
-            # leads on (a healthy onward port with lookahead, which implies a minimal one)
-            if not _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, lookahead):
-                if best < 0:
-                    best = q
-                continue
-            best = q
-            break
+            # first choice: a neighbour that leads on (with lookahead: on a healthy port)
+            if _onward(rt, stamp, cur, v - N, sw, dst, cap, cand2, buf, dbuf, lookahead):
+                best = q
+                break
+            if best < 0:
+                best = q
         if best >= 0:
             state[S_BUDGET] -= 1
             state[S_HOW] = HOW_MISROUTE
@@ -236,17 +191,11 @@ def ft_hop(rt, rule, lookahead, stamp, cur, sw, dst, state, cap, cand, cand2, bu
 
 
 # ---------------------------------------------------------------------------------------
-# The generic rules in the walk loop (faults/walkloop.py walk_loop), which routes a packet
-# with ft_hop from switch to switch for every consumer: the Monte Carlo loop, the fault
-# view's whole routes (the simulator's admission, the dependency graph, the load bound)
-# and GenericRouter (route --faults, the explanation).
+# The generic rules in the walk loop (faults/walkloop.py walk_loop): the Monte Carlo loop,
+# the fault view's whole routes and GenericRouter.
 
 GenericWalk = namedtuple("GenericWalk", "k rt rule budget ttl cand cand2 buf dbuf state")
-GenericWalk.__doc__ = (
-    "The generic rules' context in the walk loop (:func:`generic_walk`): ``k`` 0 (no "
-    "Algorithm-1 ports row), the routing context, the rule (``RULE_*``), the misroute "
-    "budget, the hop limit and :func:`ft_hop`'s scratch and state."
-)
+GenericWalk.__doc__ = "The generic rules' walk context (k 0): :func:`generic_walk`."
 FaultsGeneric = namedtuple("FaultsGeneric", VIEW_FIELDS)
 FaultsGeneric.__doc__ = "The simulator's fault view of the generic rules (faults/view.py)."
 FaultsAdaptive = namedtuple("FaultsAdaptive", VIEW_FIELDS)
@@ -254,55 +203,13 @@ FaultsAdaptive.__doc__ = "The fault view of ``adaptive`` (its own: compiled apar
 
 
 def generic_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`generic_walk` on ``topo``: ``4 (R + 1) + 4`` int64 entries,
-    R the ports per switch (allocate once, reuse for every walk)."""
+    """The scratch of :func:`generic_walk`: ``4 (R + 1) + 4`` int64, R ports a switch."""
     return np.empty(4 * (topo.max_ports + 1) + 4, np.int64)
 
 
 def generic_walk(rt, rule, budget, ttl, scratch):
-    """The :class:`GenericWalk` of ``rule`` over the routing context ``rt`` with
-    :func:`generic_scratch` ``scratch`` (sliced once a walk, not at every hop). Called
-    from Python and from numba code alike (compiled into its caller: it returns arrays,
-    which only the caller's reference counting may own).
-
-    Parameters
-    ----------
-    rt : RouteContext
-        The family's routing context (:func:`fattree.faults.rules.context`).
-    rule : int
-        ``RULE_SP``, ``RULE_MINIMAL`` or ``RULE_DETOUR``.
-    budget, ttl : int
-        Misroutes of ``detour``; the hop limit.
-    scratch : int64 array
-        :func:`generic_scratch`.
-
-    Returns
-    -------
-    GenericWalk
-
-    Examples
-    --------
-    The walk of node 0 to node 7 of kant:k=2,n=3 with ``detour``, fault-free, in the
-    walk loop (``faults/walkloop.py``), as the Monte Carlo loop walks it:
-
-    >>> import fattree, numpy as np
-    >>> from fattree.faults.rules import context
-    >>> from fattree.faults.walkloop import WalkIn, walk_loop
-    >>> t = fattree.build("kant:k=2,n=3")
-    >>> ctx = context(t, 0)
-    >>> wk = generic_walk(ctx.rt, RULE_DETOUR, ctx.budget, ctx.ttl, generic_scratch(t))
-    >>> stamp = np.zeros(t.n_links, np.int64)
-    >>> w = WalkIn(np.zeros(1, np.int64), ctx.rt.port_peer, ctx.rt.link_index, stamp,
-    ...            1, 0, False, 0, 0)
-    >>> sw = np.zeros(ctx.ttl + 2, np.int64)
-    >>> status, hops, switches = walk_loop(wk, w, 0, -1, 7, sw, sw.copy(), loop_scratch(t))
-    >>> status, hops, switches
-    (0, 6, 5)
-
-    References
-    ----------
-    docs/faults.md ("Every family").
-    """
+    """The :class:`GenericWalk` of ``rule`` on ``rt`` over :func:`generic_scratch`
+    ``scratch`` (sliced once a walk). From Python or compiled into a numba caller."""
     R1 = rt.port_peer.shape[1] + 1
     cand, cand2, buf = scratch[0:R1], scratch[R1 : 2 * R1], scratch[2 * R1 : 3 * R1]
     dbuf, state = scratch[3 * R1 : 4 * R1], scratch[4 * R1 : 4 * R1 + 4]
@@ -331,9 +238,8 @@ def _begin(wk, flags, src):
 
 @njit(**nrt_free())
 def generic_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    """The generic rules at switch ``s`` in the walk loop: :func:`ft_hop` (its misroutes
-    left in the loop's ``state[ST_BUDGET]``); records ``HOW_*`` in ``trace``. ``(port,
-    status)``."""
+    """:func:`ft_hop` at switch ``s`` in the walk loop (misroutes left in its
+    ``state[ST_BUDGET]``, ``HOW_*`` into ``trace``): ``(port, status)``."""
     gs = wk.state
     gs[S_BUDGET], gs[S_PREV], gs[S_HOPS] = state[ST_BUDGET], prev, hops
     p = walk_hop(wk, w.look, w.stamp, w.cur, s, t)
@@ -361,8 +267,7 @@ LOOP_ENGINES.add(
 
 
 def loop_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`~fattree.faults.walkloop.walk_loop` for the generic rules and
-    the tables (their own scratch is elsewhere: :func:`generic_walk`)."""
+    """The scratch of :func:`~fattree.faults.walkloop.walk_loop` for the rules and tables."""
     return np.zeros((SCR_ROWS, ST_COLS), np.int64)
 
 
@@ -370,17 +275,12 @@ def loop_scratch(topo) -> np.ndarray:
 # The adaptive rule: the candidates a switch offers the simulator's allocator.
 
 AdaptiveAt = namedtuple("AdaptiveAt", "sw prev hops dst cls was_down")
-AdaptiveAt.__doc__ = (
-    "Where a packet stands for the adaptive rule: its switch, the previous switch (-1 at "
-    "injection), the links crossed (the source's node link included), its destination "
-    "node, its up*/down* turn layer and whether its last hop went down."
-)
+AdaptiveAt.__doc__ = "Where a packet is: switch, previous switch, links, destination, layer, down."
 
 
 @njit(cache=True, inline="always")
 def hop_down(order, N, sw, w):
-    """Whether the hop from switch ``sw`` to vertex ``w`` goes down the up*/down*
-    orientation ``order`` (to a later rank): the one test of every turn-layer rule."""
+    """Whether the hop from switch ``sw`` to vertex ``w`` goes down ``order`` (later rank)."""
     return order[w] >= order[N + sw]
 
 
@@ -400,12 +300,7 @@ def layer_step(order, N, V, s, w, cls, was_down):
 
 
 AdaptiveRule = namedtuple("AdaptiveRule", "rt look stamp cur ttl order layers memo")
-AdaptiveRule.__doc__ = (
-    "What the adaptive rule reads: the routing context, the lookahead model, the fault "
-    "stamp (link e is faulty when stamp[e] == cur), the hop limit, the up*/down* "
-    "orientation, the VC layers a route may use (0: not checked) and the memo of the "
-    "onward walks (:func:`adaptive_memo`)."
-)
+AdaptiveRule.__doc__ = "What adaptive reads (layers 0: unchecked; memo: :func:`adaptive_memo`)."
 MEMO_BYTES = 64 << 20  # the memo of the onward walks, at most (beyond: walked every time)
 # a memo word: known, delivered, left the orientation; links (15 bits); layers added
 _M_KNOWN, _M_OK, _M_ORIENT, _M_LINKS, _M_TURNS = 1, 2, 4, 3, 18
@@ -423,8 +318,7 @@ def adaptive_memo(topo) -> np.ndarray:
 
 @njit(**nrt_free())
 def _minimal_port(ar, s, prev, hops, dst, scratch):
-    """The ``minimal`` rule's port at switch ``s`` (came from ``prev``, ``hops`` links so
-    far) towards ``dst``; -1: none."""
+    """The ``minimal`` rule's port at ``s`` (from ``prev``, ``hops`` links) to ``dst``; -1."""
     wk = generic_walk(ar.rt, RULE_MINIMAL, 0, ar.ttl, scratch)
     wk.state[S_BUDGET], wk.state[S_PREV], wk.state[S_HOPS] = 0, prev, hops
     return walk_hop(wk, ar.look, ar.stamp, ar.cur, s, dst)
@@ -432,12 +326,9 @@ def _minimal_port(ar, s, prev, hops, dst, scratch):
 
 @njit(**nrt_free())
 def _onward_walk(ar, v, prev, dst, was_down, scratch):
-    """The ``minimal`` rule's walk from switch ``v`` (reached from ``prev``, by a hop
-    down when ``was_down``) to ``dst`` as a memo word: delivered within ``ar.ttl`` links,
-    its links, whether it leaves the orientation and the turn layers it adds."""
-    rt = ar.rt
-    port_peer, order = rt.port_peer, ar.order
-    N = rt.n_nodes
+    """The memo word of the ``minimal`` rule's walk from switch ``v`` (reached from
+    ``prev``, by a hop down when ``was_down``) to ``dst``."""
+    port_peer, order, N = ar.rt.port_peer, ar.order, ar.rt.n_nodes
     s, prv, h, turns, word = v, prev, 0, 0, _M_KNOWN
     while h < ar.ttl:
         q = _minimal_port(ar, s, prv, h, dst, scratch)
@@ -446,9 +337,7 @@ def _onward_walk(ar, v, prev, dst, was_down, scratch):
         w = port_peer[s, q]
         h += 1
         if w < N:
-            if w != dst:
-                return word
-            return word | _M_OK | (h << _M_LINKS) | (turns << _M_TURNS)
+            return word | _M_OK | (h << _M_LINKS) | (turns << _M_TURNS) if w == dst else word
         t2, d2 = layer_step(order, N, ar.ttl + 1, s, w, turns, was_down)
         if t2 > ar.ttl:  # (the step's mark: the hop leaves the orientation)
             word |= _M_ORIENT
@@ -459,71 +348,27 @@ def _onward_walk(ar, v, prev, dst, was_down, scratch):
     return word
 
 
-@njit(cache=True, inline="always")
-def _delivers(ar, sw, p, w, hops, cls, dst, scratch):
-    """Whether the walk onwards from vertex ``w`` (port ``p`` of ``sw``, reached with
-    ``hops`` links, in layer ``cls``) delivers within the hop limit and the layers."""
-    row = sw * ar.rt.port_peer.shape[1] + p
-    memo = ar.memo.shape[0] > 1
-    word = ar.memo[row, dst] if memo else 0
-    if word == 0:
-        down = hop_down(ar.order, ar.rt.n_nodes, sw, w)  # the hop in went down
-        word = _onward_walk(ar, w - ar.rt.n_nodes, sw, dst, down, scratch)
-        if memo:
-            ar.memo[row, dst] = word
-    if not word & _M_OK or hops + (word >> _M_LINKS & 0x7FFF) > ar.ttl:
-        return False
-    return ar.layers == 0 or (not word & _M_ORIENT and cls + (word >> _M_TURNS) < ar.layers)
-
-
 ADAPTIVE_SCRATCH = 5  # adaptive_ports' scratch: 5 (R + 1) + 5 int64 entries
 
 
 def adaptive_scratch(topo) -> np.ndarray:
-    """The scratch of :func:`adaptive_ports` on ``topo``: ``5 (R + 1) + 5`` int64; after
-    a call with two or more candidates its last ``R + 2`` entries hold the switch's
-    minimal ports in preference order, then their number (the simulator's route word
-    reads both)."""
+    """The scratch of :func:`adaptive_ports` on ``topo``; after a call with two or more
+    candidates its last ``R + 2`` entries hold the switch's minimal ports in preference
+    order, then their number (the simulator's route word reads both)."""
     return np.empty(ADAPTIVE_SCRATCH * (topo.max_ports + 1) + ADAPTIVE_SCRATCH, np.int64)
 
 
 @njit(**nrt_free())
 def adaptive_ports(ar, at, out, scratch):
     """The ``adaptive`` rule's candidate ports at switch ``at.sw`` into ``out``; returns
-    their number (0: none, the ``minimal`` rule has no port there).
-
-    The ``minimal`` rule's port there (whose route delivers) comes first; then
-    every other healthy minimal port that does not lead back to ``at.prev`` (with
-    ``ar.look``: whose far switch has a healthy onward minimal port) and from whose far
-    switch the ``minimal`` rule's walk still delivers within ``ar.ttl`` links and, with
-    ``ar.layers`` > 0, within that many up*/down* turn layers. A packet that only ever
-    takes such ports stays deliverable, so the simulator's allocator may pick any of them
-    (by free credits, as without faults). ``ar`` is an :class:`AdaptiveRule`, ``at`` an
-    :class:`AdaptiveAt`; each onward walk is computed once per fault set (``ar.memo``).
-
-    Examples
-    --------
-    >>> import fattree, numpy as np
-    >>> from fattree.faults.view import adaptive_rule, fault_router
-    >>> t = fattree.build("kant:k=2,n=3")
-    >>> ar = adaptive_rule(fault_router(t, "adaptive", np.zeros(t.n_links, bool)).view(), 0)
-    >>> at = AdaptiveAt(int(t.node_switch[0]), -1, 1, 7, 0, False)
-    >>> out, scr = np.empty(t.max_ports + 1, np.int64), adaptive_scratch(t)
-    >>> n = adaptive_ports(ar, at, out, scr)
-    >>> sorted(out[:n].tolist())  # both up ports of the leaf lead to node 7
-    [2, 3]
-
-    References
-    ----------
-    Dally & Towles §9.4 (adaptive routing), §14.1 (up*/down* layers); docs/faults.md.
-    """
-    rt = ar.rt
-    port_peer = rt.port_peer
-    N = rt.n_nodes
-    R1 = port_peer.shape[1] + 1
+    their number (0: ``minimal`` has no port there). ``minimal``'s port first, then every
+    other healthy minimal port not back to ``at.prev`` (with ``ar.look``: going on) from
+    whose far switch ``minimal``'s walk delivers within ``ar.ttl`` links and ``ar.layers``
+    turn layers (:class:`AdaptiveRule`, :class:`AdaptiveAt`; docs/simulator.md "Faults")."""
+    rt, sw = ar.rt, at.sw
+    port_peer, N, R1 = rt.port_peer, rt.n_nodes, rt.port_peer.shape[1] + 1
     lst = scratch[4 * R1 + 4 : 5 * R1 + 4]
     wk = generic_walk(rt, RULE_MINIMAL, 0, ar.ttl, scratch)
-    sw = at.sw
     first = _minimal_port(ar, sw, at.prev, at.hops, at.dst, scratch)
     if first < 0 or at.hops >= ar.ttl:
         return 0
@@ -531,6 +376,7 @@ def adaptive_ports(ar, at, out, scratch):
     scratch[5 * R1 + 4] = n
     out[0] = first
     m = 1
+    memo = ar.memo.shape[0] > 1
     for i in range(n):
         p = lst[i]
         if p == first or not _healthy(rt.link_index, ar.stamp, ar.cur, sw, p):
@@ -545,7 +391,16 @@ def adaptive_ports(ar, at, out, scratch):
         cls, _ = layer_step(ar.order, N, ar.layers, sw, w, at.cls, at.was_down)
         if ar.layers > 0 and cls >= ar.layers:
             continue
-        if _delivers(ar, sw, p, w, at.hops + 1, cls, at.dst, scratch):
+        # minimal's walk on from w (its memo word, once per fault set) delivers in time
+        row = sw * (R1 - 1) + p
+        word = ar.memo[row, at.dst] if memo else 0
+        if word == 0:
+            word = _onward_walk(ar, w - N, sw, at.dst, hop_down(ar.order, N, sw, w), scratch)
+            if memo:
+                ar.memo[row, at.dst] = word
+        if not word & _M_OK or at.hops + 1 + (word >> _M_LINKS & 0x7FFF) > ar.ttl:
+            continue
+        if ar.layers == 0 or (not word & _M_ORIENT and cls + (word >> _M_TURNS) < ar.layers):
             out[m] = p
             m += 1
     return m
@@ -556,35 +411,11 @@ def adaptive_ports(ar, at, out, scratch):
 
 
 @njit(cache=True)
-def shortest_column(indptr, nbr, nbr_link, stamp, cur, t, dist, queue):
-    """BFS distances of every vertex to node ``t`` on the surviving graph (-1: cut off):
-    the ``shortest-table`` column (:func:`table_port`)."""
-    dist[:] = -1
-    dist[t] = 0
-    queue[0] = t
-    h, tl = 0, 1
-    while h < tl:
-        v = queue[h]
-        h += 1
-        for j in range(indptr[v], indptr[v + 1]):
-            if stamp[nbr_link[j]] == cur:
-                continue
-            u = nbr[j]
-            if dist[u] < 0:
-                dist[u] = dist[v] + 1
-                queue[tl] = u
-                tl += 1
-
-
-@njit(cache=True)
 def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queue):
     """Up*/down* orientation of the surviving switch graph: ``order[v]`` ranks switch
-    vertex ``v`` by (highest topology level first, then BFS discovery from switch vertex
-    ``root``), -1 when it is cut off from the root (and for nodes). A link is *up* from
-    ``v`` to ``u`` when ``order[u] < order[v]``; node links are down. On the fat trees the
-    orientation is the tree's own (up = towards the roots), so their up-then-down routes
-    need one layer. Returns the number of switches ordered; ``queue[:count]`` lists them
-    by rank (``slevel``: the topology's switch levels)."""
+    vertex ``v`` by (highest level ``slevel`` first, then BFS discovery from ``root``),
+    -1 when cut off (and for nodes); a link is *up* towards the lower rank. Returns the
+    number of switches ordered; ``queue[:count]`` lists them by rank."""
     order[:] = -1
     order[root] = 0
     queue[0] = root
@@ -599,14 +430,10 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queu
             order[u] = tl
             queue[tl] = u
             tl += 1
-    top = 0
-    for i in range(tl):
-        if slevel[queue[i] - N] > top:
-            top = slevel[queue[i] - N]
     # stable counting sort of the BFS order by level, highest first
     V = order.shape[0]
     r = 0
-    for lev in range(top, -1, -1):
+    for lev in range(slevel.max(), -1, -1):
         for i in range(tl):
             v = queue[i]
             if slevel[v - N] == lev:
@@ -620,10 +447,10 @@ def updown_order(indptr, nbr, nbr_link, stamp, cur, N, root, slevel, order, queu
 
 
 @njit(cache=True, inline="always")
-def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, base):
-    """Down-only distances ``ddown`` to node ``t`` under ``order`` (BFS from ``t`` over
-    healthy links to switches above, queued from ``queue[base]``); returns the queue end."""
-    ddown[t] = 0
+def _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, dist, queue, base, down):
+    """BFS distances ``dist`` (-1 on entry) to node ``t`` on the surviving graph, with
+    ``down`` over down links of ``order`` only (queued from ``queue[base]``): queue end."""
+    dist[t] = 0
     queue[base] = t
     h, tl = base, base + 1
     while h < tl:
@@ -631,89 +458,67 @@ def _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue
         h += 1
         for j in range(indptr[w], indptr[w + 1]):
             v = nbr[j]
-            if v < N or order[v] < 0 or stamp[nbr_link[j]] == cur or ddown[v] >= 0:
+            if stamp[nbr_link[j]] == cur or dist[v] >= 0:
                 continue
-            if w == t or order[w] > order[v]:
-                ddown[v] = ddown[w] + 1
-                queue[tl] = v
-                tl += 1
+            if down and (v < N or order[v] < 0 or (w != t and order[w] <= order[v])):
+                continue
+            dist[v] = dist[w] + 1
+            queue[tl] = v
+            tl += 1
     return tl
 
 
 @njit(cache=True)
-def updown_column(indptr, nbr, nbr_link, stamp, cur, N, t, order, n_ord, ddown, dall, queue):
-    """Up*/down* distances to node ``t`` under ``order`` (:func:`updown_order`):
-    ``ddown[v]`` over down links only, ``dall[v]`` over up* then down* (-1: none). As
-    routing's ``updown``: a switch that reaches ``t`` by down hops takes the shortest
-    such path, any other climbs to its cheapest up-neighbour. ``queue[:n_ord]`` must
-    hold the order (it is reused here from ``n_ord`` on)."""
-    ddown[:] = -1
-    dall[:] = -1
-    _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, n_ord)
-    for i in range(n_ord):
-        v = queue[i]
-        if ddown[v] >= 0:
-            dall[v] = ddown[v]
-            continue
-        best = -1
-        for j in range(indptr[v], indptr[v + 1]):
-            u = nbr[j]
-            if u < N or order[u] < 0 or order[u] >= order[v] or stamp[nbr_link[j]] == cur:
-                continue
-            if dall[u] >= 0 and (best < 0 or dall[u] + 1 < best):
-                best = dall[u] + 1
-        dall[v] = best
-
-
-@njit(cache=True, inline="always")
-def _table_ok(rule, net, col, sw, p, t):
-    """Port ``p`` of ``sw`` is one step closer to ``t`` in the recomputed column."""
-    port_peer, link_index, stamp, N = net
-    dist, order, ddown, dall = col
-    v0 = N + sw
-    u = port_peer[sw, p]
-    if u < 0 or not _healthy(link_index, stamp, 1, sw, p):
-        return False
-    if rule == RULE_SHORTEST_T:
-        return dist[v0] > 0 and dist[u] == dist[v0] - 1
-    if ddown[v0] >= 0:
-        return ddown[u] == ddown[v0] - 1 and (u == t or (u >= N and order[u] > order[v0]))
-    return dall[v0] > 0 and u >= N and 0 <= order[u] < order[v0] and dall[u] == dall[v0] - 1
-
-
-@njit(cache=True)
-def table_port(rule, net, col, sw, t):
-    """The forwarding-table entry of switch ``sw`` for node ``t`` of a table engine, from
-    its recomputed column (-1: no route): a healthy port one step closer, the same for
-    every packet to ``t``; among several, the one at :func:`spread_offset` of (``t``,
-    ``sw``), so that destinations spread over the equal ports (a subnet manager balances
-    its tables the same way; the lowest port would carry every destination). ``net``:
-    ``(port_peer, link_index, fault mask as int64, N)``; ``col``: ``(dist, order, ddown,
-    dall)`` of :func:`shortest_column` or :func:`updown_column`."""
-    R = net[0].shape[1]
-    m = 0
-    for p in range(R):
-        if _table_ok(rule, net, col, sw, p, t):
-            m += 1
-    if m == 0:
-        return -1
-    pick = spread_offset(t, sw, m) if m > 1 else 0
-    for p in range(R):
-        if _table_ok(rule, net, col, sw, p, t):
-            if pick == 0:
-                return p
-            pick -= 1
-    return -1
+def fill_table(rule, csr, port_peer, link_index, stamp, order, ordq, table):
+    """``table[s, t]`` (-1 on entry): a healthy port of switch ``s`` one step closer to
+    node ``t`` on the surviving graph; among several, the one at :func:`spread_offset`
+    of (t, s), as a subnet manager balances its tables. ``ordq``: switches by rank."""
+    indptr, nbr, nbr_link = csr
+    V, N = indptr.shape[0] - 1, table.shape[1]
+    dist, dall = np.empty(V, np.int64), np.full(V, -1, np.int64)
+    queue, ok = np.empty(V + 1, np.int64), np.empty(port_peer.shape[1], np.int64)
+    updown = rule != RULE_SHORTEST_T
+    for t in range(N):
+        # dist: shortest, or up*/down* by down links only; dall: up* then down*, as
+        # routing's updown (down as soon as possible, else up to the cheapest neighbour)
+        dist[:] = -1
+        _distances(indptr, nbr, nbr_link, stamp, 1, N, t, order, dist, queue, 0, updown)
+        if updown:
+            for v in ordq:
+                best = dist[v]
+                if best < 0:
+                    for j in range(indptr[v], indptr[v + 1]):
+                        u = nbr[j]  # (nodes are unordered: -1)
+                        if not 0 <= order[u] < order[v] or stamp[nbr_link[j]] == 1:
+                            continue
+                        if dall[u] >= 0 and (best < 0 or dall[u] + 1 < best):
+                            best = dall[u] + 1
+                dall[v] = best
+        for s in range(table.shape[0]):
+            v = N + s
+            m = 0
+            for p in range(port_peer.shape[1]):
+                u = port_peer[s, p]
+                if u < 0 or not _healthy(link_index, stamp, 1, s, p):
+                    continue
+                if not updown:
+                    closer = dist[v] > 0 and dist[u] == dist[v] - 1
+                elif dist[v] >= 0:
+                    closer = dist[u] == dist[v] - 1 and (u == t or order[u] > order[v])
+                else:
+                    closer = dall[v] > 0 and 0 <= order[u] < order[v] and dall[u] == dall[v] - 1
+                if closer:
+                    ok[m] = p
+                    m += 1
+            if m > 0:
+                table[s, t] = ok[spread_offset(t, s, m) if m > 1 else 0]
 
 
 @njit(**nrt_free())
 def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
-    """VC layer of each hop of a route under the up*/down* orientation ``order``: the
-    class goes up by one at every down→up turn (a turn up*/down* forbids), so inside a
-    class every route is up* then down* and the channel dependency graph of each class
-    is acyclic (Autonet's argument; φ = (class, up*/down* channel order) climbs along
-    every dependency). Returns the highest class used (-1: a hop leaves the orientation).
-    """
+    """VC layer of each hop of a route under the up*/down* orientation ``order``: one
+    more at every down→up turn, so each layer's dependency graph is acyclic (Autonet).
+    Returns the highest class used (-1: a hop leaves the orientation)."""
     cls = 0
     was_down = False
     off = nsw + 1  # more layers than nsw hops can need: layer_step's mark for "left it"
@@ -728,16 +533,12 @@ def turn_classes(port_peer, N, order, sws, ports, nsw, classes):
 
 @njit(cache=True)
 def updown_distance(indptr, nbr, nbr_link, stamp, cur, N, src_sw, t, order, ddown, queue):
-    """Length in links (switch hops plus the ejection) of the ``updown-table`` route from
-    switch vertex ``src_sw`` to node ``t`` under ``order``, without building the column:
-    down-only distances from the ancestors of ``t`` (``ddown``, as :func:`updown_column`),
-    then a BFS up from ``src_sw`` that stops at the first switches reaching ``t`` by down
-    hops; the table's route climbs to exactly such a switch (its rule: go down as soon as
-    possible, else climb to the cheapest up-neighbour), so the minimum of
-    (up hops + ``ddown``) is its length. -1: no up*/down* route. ``ddown`` must be -1
-    everywhere on entry and is restored; ``queue`` needs 2 V entries."""
+    """Length in links of the ``updown-table`` route from switch vertex ``src_sw`` to node
+    ``t`` under ``order`` (-1: none) without the column: the least (up hops + ``ddown``)
+    over the first switches a BFS up reaches that go down to ``t``. ``ddown``: -1
+    everywhere on entry, restored; ``queue``: 2 V entries."""
     V = order.shape[0]
-    n_down = _down_distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0)
+    n_down = _distances(indptr, nbr, nbr_link, stamp, cur, N, t, order, ddown, queue, 0, True)
     best = ddown[src_sw]  # -1 unless src_sw reaches t by down hops (never when cut off)
     tu = V
     if best < 0 and order[src_sw] >= 0:

@@ -1,13 +1,5 @@
-"""Routes of the generic fault-tolerant algorithms under one fault set (Python side).
-
-:class:`GenericRouter` binds an algorithm of ``faults/generic.py`` to a topology and a
-fault set: the per-hop rules (``sp``, ``minimal``, ``detour``) and the table engines
-(``updown-table``, ``shortest-table``) walk in the one walk loop
-(:func:`~fattree.faults.walkloop.walk_loop`), the rules with
-:func:`~fattree.faults.generic.generic_hop`, the tables with :func:`table_hop` over their
-switch × destination forwarding table, first recomputed on the surviving graph
-(:func:`forwarding_table`, S × N int32 entries, never per pair). Used by ``route
---faults`` (explain), ``deadlock --faults`` and the simulator's fault routes."""
+"""Routes of the generic fault-tolerant algorithms under one fault set (:class:`GenericRouter`,
+the per-hop rules or a table engine's recomputed table, walked in ``faults/walkloop.py``)."""
 
 from __future__ import annotations
 
@@ -19,16 +11,14 @@ from numba import njit
 from ..compiling import nrt_free
 from ..errors import ParameterError, ResourceError
 from ..topology import Topology
-from .algorithms import RULE_SHORTEST_T, TABLE_RULES, FTAlgorithm
+from .algorithms import TABLE_RULES, FTAlgorithm
 from .generic import (
     HOW_TABLE,
+    fill_table,
     generic_scratch,
     generic_walk,
     loop_scratch,
-    shortest_column,
-    table_port,
     turn_classes,
-    updown_column,
     updown_order,
 )
 from .hooks import FI_N_NODES, LOOP_ENGINES, NO_RULE, OK, VIEW_FIELDS, LoopEngine
@@ -40,68 +30,35 @@ TABLE_LIMIT_BYTES = 1 << 30
 _NO_IP = np.zeros(1, np.int64)  # the walk loop's Algorithm-1 iparams: none here
 
 
-@njit(cache=True)
-def _fill_table(rule, csr, net, order, ordq, table):
-    """``table`` from every destination's column (``net``: :func:`table_port`'s; ``ordq``:
-    the switches by rank of ``order``)."""
-    indptr, nbr, nbr_link = csr
-    stamp, N = net[2], net[3]
-    V = indptr.shape[0] - 1
-    dist, ddown, dall = np.empty(V, np.int64), np.empty(V, np.int64), np.empty(V, np.int64)
-    col = (dist, order, ddown, dall)
-    queue = np.empty(2 * V + 1, np.int64)
-    n_ord = ordq.shape[0]
-    for t in range(N):
-        if rule == RULE_SHORTEST_T:
-            shortest_column(indptr, nbr, nbr_link, stamp, 1, t, dist, queue)
-        else:
-            queue[:n_ord] = ordq
-            updown_column(indptr, nbr, nbr_link, stamp, 1, N, t, order, n_ord, ddown, dall, queue)
-        for s in range(table.shape[0]):
-            table[s, t] = table_port(rule, net, col, s, t)
+def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray):
+    """``(table, order)`` of ``rule`` on the surviving graph: ``table[s, t]`` the port of
+    switch ``s`` for node ``t`` (-1: unreachable; None unless a table engine), ``order``
+    the up*/down* orientation (-1: cut off; the VC layers). Autonet (1991) §6.6."""
+    from ..routing.algorithms import updown_root
 
-
-def forwarding_table(topo: Topology, rule: int, faulty: np.ndarray, root: int | None = None):
-    """The switch × destination forwarding table of a table engine on the surviving graph.
-
-    Returns ``(table, order)``: ``table[s, t]`` the output port of switch ``s`` for node
-    ``t`` (-1: ``t`` unreachable from ``s``), ``order`` the up*/down* orientation (BFS
-    index from the fault-free up*/down* root over the surviving switches, per vertex;
-    -1: cut off from the root), used for the VC layers of ``shortest-table``.
-
-    Examples
-    --------
-    >>> import fattree, numpy as np
-    >>> from fattree.faults.algorithms import RULE_UPDOWN_T
-    >>> t = fattree.build("kant:k=2,n=2")
-    >>> tab, order = forwarding_table(t, RULE_UPDOWN_T, np.zeros(t.n_links, bool))
-    >>> tab.shape, int((tab >= 0).sum()) == t.n_switches * t.n_nodes
-    ((4, 4), True)
-
-    References
-    ----------
-    Schroeder et al., Autonet (1991) §6.6 (up*/down*); docs/faults.md ("Table engines").
-    """
     need = 4 * topo.n_switches * topo.n_nodes
-    if need > TABLE_LIMIT_BYTES:
+    if rule in TABLE_RULES and need > TABLE_LIMIT_BYTES:
         raise ResourceError(
             f"a {topo.n_switches:,} x {topo.n_nodes:,} forwarding table needs "
             f"{need / 2**20:,.0f} MiB (limit {TABLE_LIMIT_BYTES >> 20} MiB) on "
             f"{topo.spec}; use minimal or detour"
         )
-    csr, stamp, order, ordq = _orientation(topo, faulty, root)
+    csr, stamp = surviving_csr(topo), np.asarray(faulty, bool).astype(np.int64)
+    order = np.full(topo.n_vertices, -1, np.int64)
+    queue = np.empty(2 * topo.n_vertices + 1, np.int64)
+    root, slevel = topo.n_nodes + updown_root(topo), topo.switch_level.astype(np.int64)
+    n = updown_order(*csr, stamp, 1, topo.n_nodes, root, slevel, order, queue)
+    if rule not in TABLE_RULES:
+        return None, order
     table = np.full((topo.n_switches, topo.n_nodes), -1, np.int32)
-    net = (topo.port_peer, topo.link_index, stamp, topo.n_nodes)
-    _fill_table(rule, csr, net, order, ordq, table)
+    fill_table(rule, csr, topo.port_peer, topo.link_index, stamp, order, queue[:n], table)
     return table, order
 
 
 TableWalk = namedtuple("TableWalk", "k table node_switch n_nodes cap")
 TableWalk.__doc__ = (
-    "A forwarding table's context in the walk loop: ``k`` 0 (no Algorithm-1 ports row), "
-    "the switch x destination table, the nodes' switches, the node count and the room "
-    "for switches of the caller's route (a longer route ends with ``TTL``; a table "
-    "recomputed on the surviving graph has no loop)."
+    "A forwarding table's walk context: ``k`` 0, the table, the nodes' switches, the node "
+    "count and the room for the route's switches (beyond: ``TTL``; a table has no loop)."
 )
 FaultsTable = namedtuple("FaultsTable", VIEW_FIELDS)
 FaultsTable.__doc__ = "The simulator's fault view of the table engines (faults/view.py)."
@@ -109,8 +66,8 @@ FaultsTable.__doc__ = "The simulator's fault view of the table engines (faults/v
 
 @njit(cache=True, inline="always")
 def _begin(wk, flags, src):
-    """Nodes, hop limit (``cap`` switches: links ``cap``, plus the node link of ``src``),
-    no misroutes, the switch of node ``src`` (-1: none)."""
+    """Nodes, hop limit (``cap``, plus the node link of ``src``), no misroutes, the switch
+    of node ``src`` (-1: none)."""
     at = wk.node_switch[src] if src >= 0 else np.int64(-1)
     return wk.n_nodes, wk.cap + (1 if src >= 0 else 0), np.int64(0), at
 
@@ -129,9 +86,8 @@ def table_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 
 @njit(cache=True, inline="always")
 def _of_view(f, src, dst):
-    rt = f.ft_rt
-    cap = f.ft_ws.shape[1]
-    return TableWalk(0, f.ft_tab, rt.node_switch, f.ft_i[FI_N_NODES], cap), np.int64(0)
+    wk = TableWalk(0, f.ft_tab, f.ft_rt.node_switch, f.ft_i[FI_N_NODES], f.ft_ws.shape[1])
+    return wk, np.int64(0)
 
 
 LOOP_ENGINES.add(
@@ -140,22 +96,8 @@ LOOP_ENGINES.add(
 
 
 class GenericRouter:
-    """A generic fault-tolerant algorithm bound to a topology and a fault set.
-
-    Examples
-    --------
-    >>> import fattree, numpy as np
-    >>> from fattree.faults.algorithms import FT_ALGORITHMS
-    >>> t = fattree.build("kant:k=2,n=3")
-    >>> g = GenericRouter(t, FT_ALGORITHMS.get("detour"), np.zeros(t.n_links, bool))
-    >>> st, hops, sws, ports, hows = g.route(0, t.n_nodes - 1)
-    >>> st, hops
-    (0, 6)
-
-    References
-    ----------
-    docs/faults.md ("Every family").
-    """
+    """A generic fault-tolerant algorithm bound to a topology and a fault set: its routes
+    (:meth:`route`) and their VC layers (:meth:`classes`)."""
 
     def __init__(
         self, topo: Topology, alg: FTAlgorithm, faulty, model: str = "local", seed: int = 0
@@ -170,17 +112,15 @@ class GenericRouter:
         self.topo, self.alg, self.model = topo, alg, model
         self.ctx = ctx = context(topo, seed)
         self.faulty = fault_mask(topo, faulty)
+        self.stamp = self.faulty.astype(np.int64)
         self.cap = ctx.ttl + 2
-        self.table = None
+        # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
+        self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
         # the walk loop's context, input and scratch: set up once, for every route
-        if alg.rule in TABLE_RULES:
-            self.table, self.order = forwarding_table(topo, alg.rule, self.faulty)
+        if self.is_table:
             self._wk = TableWalk(0, self.table, ctx.rt.node_switch, topo.n_nodes, self.cap)
         else:
-            # the up*/down* orientation also layers the per-hop rules' VCs (turn classes)
-            self.order = _orientation(topo, self.faulty)[2]
             self._wk = generic_walk(ctx.rt, alg.rule, ctx.budget, ctx.ttl, generic_scratch(topo))
-        self.stamp = self.faulty.astype(np.int64)
         look = model == "lookahead"
         self._w = WalkIn(_NO_IP, topo.port_peer, topo.link_index, self.stamp, 1, 0, look, 0, 0)
         self._scr = loop_scratch(topo)
@@ -207,18 +147,3 @@ class GenericRouter:
         sws, ports = np.asarray(sws, np.int64), np.asarray(ports, np.int64)
         m = turn_classes(self.topo.port_peer, self.topo.n_nodes, self.order, sws, ports, n, out)
         return [-1] * n if m < 0 else [int(x) for x in out[:n]]
-
-
-def _orientation(topo: Topology, faulty, root: int | None = None):
-    """(surviving CSR, fault mask as int64 stamp, :func:`updown_order`'s order, the
-    switches by rank) of the surviving graph from ``root`` (default: the routing's)."""
-    from ..routing.algorithms import updown_root
-
-    csr = surviving_csr(topo)
-    stamp = np.asarray(faulty, bool).astype(np.int64)
-    root = topo.n_nodes + (updown_root(topo) if root is None else int(root))
-    order = np.full(topo.n_vertices, -1, np.int64)
-    queue = np.empty(2 * topo.n_vertices + 1, np.int64)
-    slevel = topo.switch_level.astype(np.int64)
-    n = updown_order(*csr, stamp, 1, topo.n_nodes, root, slevel, order, queue)
-    return csr, stamp, order, queue[:n].copy()
