@@ -266,14 +266,15 @@ def study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr,
 
 @njit(cache=True, inline="always")
 def _sim_in(f, src, dst):
-    """The walk's context and its :class:`WalkIn` on the simulator's view."""
-    fi, rt = f.ft_i, f.ft_rt
+    """The walk's context, its :class:`WalkIn` and its scratch on the simulator's view."""
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
     wk, pkt = _of_view(f, src, dst)
     look = fi[FI_LOOK] != 0
-    stamp, ip = f.ft_stamp, f.ft_ws[W_IP]
-    return wk, WalkIn(
+    stamp, ip = f.ft_stamp, ws[W_IP]
+    w = WalkIn(
         ip, rt.port_peer, rt.link_index, stamp, np.int64(1), fi[FI_FLAGS], look, np.int64(0), pkt
     )
+    return wk, w, ws[W_SCR : W_SCR + SCR_ROWS]
 
 
 @njit(**nrt_free())
@@ -281,8 +282,7 @@ def sim_walk(f, src, dst, trace=None):
     """The walk of ``src -> dst`` into the view's scratch (rows ``W_SW``, ``W_PORT``):
     ``(status, switches)``; ``trace`` as :func:`walk_loop`'s (the dependency graph's)."""
     ws = f.ft_ws
-    wk, w = _sim_in(f, src, dst)
-    scr = ws[W_SCR : W_SCR + SCR_ROWS]
+    wk, w, scr = _sim_in(f, src, dst)
     if trace is None:  # (the walk loop's variant without the record, as everywhere else)
         st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr)
     else:
@@ -297,8 +297,7 @@ sim_walk_traced = sim_walk  # (faults/cdg.py's name for the traced walk)
 def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
     """The walk's own hop at switch ``sw`` in the simulator, on the state in packet ``p``'s
     header (``pk[p, col_ft]``, updated; its source in ``pk[p, col_src]``)."""
-    wk, w = _sim_in(f, pk[p, col_src], dst)
-    scr = f.ft_ws[W_SCR : W_SCR + SCR_ROWS]
+    wk, w, scr = _sim_in(f, pk[p, col_src], dst)
     state = scr[1, :ST_COLS]
     unpack_state(pk[p, col_ft], state)
     prev = w.port_peer[sw, in_port] - f.ft_i[FI_N_NODES] if hop > 0 else -1

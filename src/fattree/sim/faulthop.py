@@ -39,6 +39,7 @@ from ..faults.hooks import (
     W_GEN,
     W_HOW,
     W_PORT,
+    W_SW,
     walk_by_type,
 )
 from ..faults.view import (
@@ -291,11 +292,11 @@ def _route_loads(f, V, per_switch, leaf_off, leaf_nodes, weights, load, inject):
     carrying the summed weight of its sources; a paper walk's is walked per pair."""
     mode, uni_w, hot, hot_w, perm = weights
     N = f.ft_i[FI_N_NODES]
-    port_peer = f.ft_rt.port_peer
-    G = (leaf_off.shape[0] - 1) // 2  # G + 1 offsets, then the G switches
-    for g in range(G):
+    sws, ports = f.ft_ws[W_SW], f.ft_ws[W_PORT]  # the admitted route (the VC check keeps it)
+    for g in range(leaf_off.shape[0] - 1):
         for t in range(N):
             walked = ok = False
+            nsw = 0
             total = 0.0
             for j in range(leaf_off[g], leaf_off[g + 1]):
                 s = leaf_nodes[j]
@@ -303,31 +304,18 @@ def _route_loads(f, V, per_switch, leaf_off, leaf_nodes, weights, load, inject):
                 if w == 0.0 or (per_switch and f.ft_stamp[s] == 1):  # (a faulty node link)
                     continue
                 if not walked or not per_switch:
-                    ok = admit_route(f, V, s, t)[0] == FS_ADMIT_OK
-                    walked = True
+                    adm, nsw = admit_route(f, V, s, t)
+                    ok, walked = adm == FS_ADMIT_OK, True
                 if not ok:
                     continue
                 inject[s] += w
-                if per_switch:
-                    total += w
-                else:
-                    _add_path(port_peer, f.ft_ws, f.ft_rt.node_switch[s], N, w, load)
+                total += w
+                if not per_switch:
+                    for i in range(nsw):
+                        load[sws[i], ports[i]] += w
             if per_switch and ok and total > 0.0:
-                _add_path(port_peer, f.ft_ws, leaf_off[G + 1 + g], N, total, load)
-
-
-@njit(cache=True, inline="always")
-def _add_path(port_peer, ws, sw, N, w, load):
-    """Add ``w`` to every switch port of the route in ``ws[W_PORT]`` from switch ``sw``."""
-    i = 0
-    while True:
-        p = ws[W_PORT, i]
-        load[sw, p] += w
-        v = port_peer[sw, p]
-        if v < N:
-            break
-        sw = v - N
-        i += 1
+                for i in range(nsw):
+                    load[sws[i], ports[i]] += total
 
 
 BOUND_MAX_PAIRS = 1 << 25  # pairs walked for the bound (~5,800 nodes); beyond: none
@@ -367,9 +355,8 @@ def router_load_bound(
     inject = np.zeros(N, np.float64)
     ns = np.ascontiguousarray(topo.node_switch, np.int64)
     by_switch = np.argsort(ns, kind="stable").astype(np.int64)
-    leaves, counts = np.unique(ns, return_counts=True)
-    # offsets of each switch's nodes in by_switch, then the switches themselves
-    leaf_off = np.concatenate(([0], np.cumsum(counts), leaves)).astype(np.int64)
+    counts = np.unique(ns, return_counts=True)[1]
+    leaf_off = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)  # into by_switch
     per_switch = fr.walk is None  # the generic rules and the tables
     view = fr.view(fr.ft_ws.copy())
     _route_loads(view, int(vcs), per_switch, leaf_off, by_switch, weights, load, inject)
