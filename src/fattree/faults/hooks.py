@@ -1,13 +1,7 @@
-"""What a paper walk plugs into fault-tolerant routing: one record of hooks per walk.
-
-A family with its own fault walk (``Facets.fault_walk``) writes one module
-``faults/<walk>.py`` with its kernels and registers one :class:`FaultWalk` there;
-``faults/walks.py`` imports it. Every consumer (the walk loop, the Monte Carlo loop, the
-simulator, ``fattree warmup``) resolves the walk's hooks by the type of its context or
-fault view, so nothing outside the walk's module chooses by its name (docs/ARCHITECTURE.md,
-"How to add a family with its own fault walk"). This module also holds what the walks and
-the generic rules share: the detour flags, the walk status codes and the layout of the
-simulator's fault view.
+"""The record of hooks a paper walk plugs into fault-tolerant routing (:class:`FaultWalk`,
+one per walk module, found by the type of its context or fault view) and what the walks and
+the generic rules share: detour flags, status codes, the fault view's layout.
+docs/ARCHITECTURE.md, "How to add a family with its own fault walk".
 """
 
 from __future__ import annotations
@@ -19,12 +13,7 @@ from ..errors import ParameterError
 from ..registry import Registry
 
 # Flag bits of an algorithm, understood by the paper walks (faults/mikant.py).
-GNS = 1
-GDL = 2
-XT = 4
-TT = 8
-ROOT = 16
-UPALT = 32
+GNS, GDL, XT, TT, ROOT, UPALT = 1, 2, 4, 8, 16, 32
 ESCAPE = 64  # misroute budget when every rule fails (this project's algorithm)
 CUBE = 128  # MiKANTC: hypercube multipath (004 Algorithm 1, cube part)
 ORACLE = 1 << 20  # not a walk: BFS on the surviving graph
@@ -39,9 +28,8 @@ STATUS_NAMES = ("ok", "no applicable detour", "detour dead end", "TTL")
 #: the key of the generic rules wherever engines are keyed by name (no paper walk)
 GENERIC_ENGINE = "generic"
 
-# The fault view (faults/view.py FaultRouter): its fields, the integers of
-# ``ft_i`` and the rows of the walk scratch ``ft_ws``. A walk's ``sim_*`` kernels read a
-# view through these names.
+# The fault view (faults/view.py): its fields, the integers of ``ft_i`` and the rows of
+# the walk scratch ``ft_ws``, through which a walk's ``sim_*`` kernels read it.
 VIEW_FIELDS = "ft_i ft_stamp ft_tab ft_order ft_cube ft_pp ft_rt ft_ws"
 FI_ENG, FI_K, FI_N, FI_FLAGS, FI_LOOK, FI_RULE, FI_BUDGET, FI_TTL, FI_N_NODES, FI_LAYER1 = range(10)
 FI_COLS = 10  # FI_LAYER1: the up*/down* turn rule also on one VC (faults/rules.py one_vc)
@@ -55,11 +43,9 @@ STATE_BYTE = 255  # the packet header holds a walk's state one byte a field
 
 @dataclass(frozen=True)
 class SimSetup:
-    """What a walk's ``sim_setup(topo, flags)`` returns for the simulator's fault view:
-    ``k``, ``n`` (into ``ft_i``), Algorithm 1's ``iparams`` (row ``W_IP``), the width
-    of the scratch rows ``ft_ws`` (the walk's switches + 2, its iparams and its own
-    scratch), ``pp`` / ``cube`` (the view's ``ft_pp`` / ``ft_cube``) and the packed
-    header state of a fresh walk (its misroute budget)."""
+    """A walk's ``sim_setup(topo, flags)``: ``k``, ``n`` (into ``ft_i``), Algorithm 1's
+    ``iparams`` (row ``W_IP``), the width of the rows ``ft_ws``, the view's ``ft_pp`` /
+    ``ft_cube`` and the packed header state of a fresh walk (its misroute budget)."""
 
     k: int
     n: int
@@ -72,71 +58,49 @@ class SimSetup:
 
 @dataclass(frozen=True)
 class FaultWalk:
-    """A paper walk: what it accepts beyond the generic rules, and its hooks.
+    """A paper walk: what it accepts beyond the generic rules, and its hooks (who calls
+    each: docs/ARCHITECTURE.md, "How to add a family with its own fault walk").
 
     Attributes
     ----------
-    name : str
-        Its key (``Facets.fault_walk``, the algorithms' ``on``).
-    models : tuple of str
-        The fault-knowledge models it defines (``local``, ``lookahead``).
-    why : str
-        Why other models are refused (shown with the refusal).
+    name, models, why : str, tuple of str, str
+        Its key (``Facets.fault_walk``, the algorithms' ``on``); the fault-knowledge
+        models it defines (``local``, ``lookahead``); why others are refused.
     vc_classes : bool
-        Whether it has deadlock-free VC classes of its own (``sim_class``, ``hop_vcs``;
-        ``deadlock --faults`` ranks); without them the simulator runs it on one VC.
+        It has deadlock-free VC classes (``sim_class``, ``hop_vcs``); without, the
+        simulator runs it on one VC.
     generic_rules : bool
-        Whether the family also offers the generic rules (``minimal``, ``detour``, the
-        tables) beside the walk; without them the names of the generic aliases
-        (``escape`` → ``detour``) are not rewritten either.
-    tie_break : bool
-        Whether it takes ``--tie-break`` (004's random choice among cube dimensions).
-    offers : tuple of str
-        Registered algorithms it walks beyond those whose ``on`` names it.
-    link_ids : bool
-        001's link ids ``<G, level, D_{n-2..0}, P>`` name the links of its network
-        (``faults/links.py`` ``mikant_link_id``, fault files).
-    hop : numba kernel
-        The walk's decision at one switch, ``(wk, w, s, prev, hops, t, state, ports,
-        extra, trace, nsw)`` → ``(port, status)`` (``wk`` its context, ``w`` a
+        The family also offers the generic rules (and their aliases, ``escape`` →
+        ``detour``) beside the walk.
+    tie_break, offers, link_ids : bool, tuple of str, bool
+        It takes ``--tie-break``; registered algorithms it walks beyond those whose ``on``
+        names it; 001's link ids name its links (``faults/links.py``).
+    hop, begin : numba kernels
+        ``hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw)`` → ``(port,
+        status)``: the decision at switch ``s`` (``wk`` the context, ``w`` a
         ``faults/walkloop.py`` ``WalkIn``, ``state`` the packet's walk state, updated;
-        ``ports`` and ``extra`` scratch; ``trace`` None or the explanation's record);
-        ``faults/walkloop.py`` loops over it for every consumer.
-    begin : numba kernel
-        ``(wk, flags, src)`` → ``(nodes, hop limit, misroute budget, switch of node src)``.
-    capacity : callable
-        ``capacity(topo)``: room for the switches of any walk (``trace``'s rows).
-    hop_vcs : callable or None
-        ``hop_vcs(topo, switches, ports, count, vcs=64)``: the VC class of each hop (the
-        explanation's ``vc`` column, ``walk_vcs``; -1 from a hop needing a class ``>=
-        vcs``); None without VC classes.
-    study, study_type : callable, type
-        ``study(topo, tie_break)``: the walk's context ``wk`` (in the Monte Carlo loop and
-        for ``route --faults``), a named tuple of type ``study_type`` with at least ``k``
-        and ``n`` (the type resolves the kernels).
-    study_fault_free : function compiled inline, or None
-        ``(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt)``
-        → ``(d0, exact)``, its fault-free length and whether a delivered walk of that
-        length is optimal (None: the routing's length).
-    a1_shortcut : bool
-        The walk with no detour stands for every detour algorithm on a trial where it is
-        healthy (MiKANT: the detours act only at a faulty port of Algorithm 1's route).
-    cut_off : bool
-        A node whose only link is faulty is cut off without asking the search.
-    sim_setup : callable
-        ``sim_setup(topo, flags)`` → :class:`SimSetup`.
-    sim_view : type
-        The simulator's fault view of this walk (a named tuple of :data:`VIEW_FIELDS`).
-    of_view : numba kernel
-        ``(f, src, dst)`` → ``(wk, packet key)``: the walk's context on the view ``f``.
-    sim_tops, sim_class : numba kernels over the view ``f``
-        The VC classes of the walk in the view's scratch (``(f, nsw, V)`` → highest, -1:
-        refused); the VC class of one hop (``(f, sw, in_port, in_vc, out_port, hop, V)``,
-        -1: any).
-    vc_rule : str
-        How its hops are layered on VCs, in words.
-    warmup : tuple of (str, list of str)
-        ``fattree warmup`` steps that compile its kernels (commands a user could type).
+        ``trace`` None or the explanation's record). ``begin(wk, flags, src)`` →
+        ``(nodes, hop limit, misroute budget, switch of node src)``.
+    capacity, hop_vcs : callable, callable or None
+        ``capacity(topo)``: room for the switches of any walk; ``hop_vcs(topo, switches,
+        ports, count, vcs=64)``: the VC class of each hop (-1: needs a class ``>= vcs``).
+    study, study_type, study_fault_free
+        ``study(topo, tie_break)``: the context ``wk``, a named tuple of type
+        ``study_type`` with ``k`` and ``n``; ``study_fault_free(wk, rt, stamp, s, t,
+        minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt)`` → ``(d0, exact)``,
+        compiled inline (None: the routing's length).
+    a1_shortcut, cut_off : bool
+        The walk without detours stands for every detour algorithm on a trial where it is
+        healthy; a node whose only link is faulty is cut off without a search.
+    sim_setup, sim_view, of_view : callable, type, numba kernel
+        ``sim_setup(topo, flags)`` → :class:`SimSetup`; the simulator's fault view (a
+        named tuple of :data:`VIEW_FIELDS`); ``of_view(f, src, dst)`` → ``(wk, packet
+        key)``.
+    sim_tops, sim_class : numba kernels
+        ``(f, nsw, V)`` → the highest VC class of the walk in the view's scratch (-1:
+        refused); ``(f, sw, in_port, in_vc, out_port, hop, V)`` → one hop's (-1: any).
+    vc_rule, warmup : str, tuple of (str, list of str)
+        How its hops are layered on VCs, in words; ``fattree warmup`` steps.
     """
 
     name: str
@@ -165,21 +129,8 @@ class FaultWalk:
     link_ids: bool = False
 
     def check_model(self, model: str, family: str, name: str = "model") -> None:
-        """Refuse a fault-knowledge model the walk does not define.
-
-        Parameters
-        ----------
-        model : str
-        family : str
-            The family named in the message.
-        name : str
-            The parameter named in the message (the simulator's ``fault_model``).
-
-        Raises
-        ------
-        ParameterError
-            When ``model`` is not one of :attr:`models`.
-        """
+        """Raise ``ParameterError`` naming ``name`` and ``family`` unless the walk defines
+        ``model``."""
         if model not in self.models:
             only = ", ".join(repr(m) for m in self.models)
             raise ParameterError(
@@ -191,15 +142,11 @@ FAULT_WALKS: Registry[FaultWalk] = Registry("fault walk")
 
 
 def register_walk(walk: FaultWalk) -> FaultWalk:
-    """Register a paper walk under ``walk.name`` (called once by its module).
+    """Register a paper walk under ``walk.name`` (called once by its module); returns it.
 
     Parameters
     ----------
     walk : FaultWalk
-
-    Returns
-    -------
-    FaultWalk
 
     Examples
     --------
@@ -212,28 +159,14 @@ def register_walk(walk: FaultWalk) -> FaultWalk:
 
 def walk_by_type(cls) -> FaultWalk | None:
     """The walk whose study context or simulator view has type ``cls`` (None: none)."""
-    for _, w in FAULT_WALKS.items():
-        if cls is w.study_type or cls is w.sim_view:
-            return w
-    return None
+    return next((w for _, w in FAULT_WALKS.items() if cls in (w.study_type, w.sim_view)), None)
 
 
 @dataclass(frozen=True)
 class LoopEngine:
-    """An engine the walk loop (``faults/walkloop.py`` :func:`walk_loop`) runs beside the
-    paper walks: the generic rules (``faults/generic.py``) and the recomputed tables
-    (``faults/gwalk.py``). A paper walk's :class:`FaultWalk` plays this part for it.
-
-    Attributes
-    ----------
-    name : str
-    types : tuple of type
-        Its context type (the loop's ``wk``) and the simulator's fault views it runs on.
-    hop, begin : numba kernels
-        As :attr:`FaultWalk.hop` and :attr:`FaultWalk.begin`.
-    of_view : numba kernel
-        ``(f, src, dst)`` -> ``(wk, packet key)`` on one of its views.
-    """
+    """What the walk loop (``faults/walkloop.py``) runs for an engine without a paper walk
+    (the generic rules, the recomputed tables): ``types``, its context type and its fault
+    views; ``hop``, ``begin`` and ``of_view`` as in :class:`FaultWalk`."""
 
     name: str
     types: tuple
@@ -254,13 +187,8 @@ def loop_by_type(cls) -> FaultWalk | LoopEngine | None:
     >>> loop_by_type(GenericWalk).name
     'generic'
     """
-    w = walk_by_type(cls)
-    if w is not None:
-        return w
-    for _, e in LOOP_ENGINES.items():
-        if cls in e.types:
-            return e
-    return None
+    engines = (e for _, e in LOOP_ENGINES.items() if cls in e.types)
+    return walk_by_type(cls) or next(engines, None)
 
 
 __all__ = [

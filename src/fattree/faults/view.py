@@ -1,21 +1,12 @@
 """The fault view: one fault set and one fault-tolerant algorithm, ready for any consumer.
 
-A :class:`FaultRouter` (built by :func:`fault_router`) holds the engine's arrays as one
-named tuple (:meth:`FaultRouter.view`) whose type names the engine, so a caller compiled
-over it gets that engine's kernels and no other: ``ENG_GENERIC`` (``sp``, ``minimal``,
-``detour``: :func:`fattree.faults.generic.ft_hop`), ``ENG_ADAPTIVE`` (``minimal``'s port,
-then the other candidates of :func:`fattree.faults.generic.adaptive_ports`, among which the
-simulator's allocator chooses), ``ENG_TABLE`` (``updown-table``, ``shortest-table``: a
-switch x destination table recomputed on the surviving graph, S x N, never per pair) or a
-paper walk (001's detours, 004's Algorithm 1: :class:`fattree.faults.hooks.FaultWalk`, its
-state in the packet's header, one byte a field, so each switch decides in O(1)).
-
-Every engine walks a pair in the one walk loop (:func:`fattree.faults.walkloop.sim_walk`)
-and layers the walk on VC classes: a paper walk's own (e.g. MiKANT's ``ft_vc``), up*/down*
-turn layers elsewhere. :func:`admit_route` serves the simulator's admission, the channel
-dependency graph (:mod:`fattree.faults.cdg`) and the load bound; the simulator's per-hop
-calls are in ``sim/faulthop.py``. The kernels here allocate nothing (they run inside the
-cycle loop). docs/simulator.md ("Faults").
+A :class:`FaultRouter` (:func:`fault_router`) holds the engine's arrays as one named tuple
+(:meth:`FaultRouter.view`) whose type names the engine (``ENG_*``), so a caller compiled
+over it gets that engine's kernels and no other. Every engine walks a pair in the one walk
+loop (:func:`fattree.faults.walkloop.sim_walk`) and layers it on VC classes (a paper walk's
+own, up*/down* turn layers elsewhere); :func:`admit_route` serves the simulator's admission,
+the channel dependency graph and the load bound (the per-hop calls: ``sim/faulthop.py``).
+The kernels allocate nothing (they run in the cycle loop). docs/simulator.md ("Faults").
 """
 
 from __future__ import annotations
@@ -25,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
+from numba.extending import overload, register_jitable
 
 from ..compiling import nrt_free
 from ..errors import ParameterError
@@ -68,21 +59,19 @@ from .rules import default_ft_algorithm, one_vc_layered
 from .walkloop import sim_walk
 from .walks import FAULT_WALKS, walk_of
 
-# the engine of a run (``cfg[C_FT]``): none, the generic rules, the tables, then each
-# paper walk in the order of faults/walks.py
+# the engine of a run (``cfg[C_FT]``): none, the generic rules (``sp``, ``minimal``,
+# ``detour``), the recomputed tables, each paper walk (in faults/walks.py's order), then
+# ``adaptive`` (the simulator's allocator chooses among its candidates)
 ENG_NONE, ENG_GENERIC, ENG_TABLE = 0, 1, 2
 ENG_WALKS = {name: 3 + i for i, (name, _) in enumerate(FAULT_WALKS.items())}
-ENG_ADAPTIVE = 3 + len(ENG_WALKS)  # the generic rules' adaptive: its own view, compiled apart
+ENG_ADAPTIVE = 3 + len(ENG_WALKS)
 FS_ADMIT_OK, FS_ADMIT_UNROUTABLE, FS_ADMIT_LIVELOCK = 0, 1, 2
 
 
 @dataclass(eq=False)
 class FaultRouter:
-    """One fault set and one fault-tolerant algorithm, ready for the cycle loop.
-
-    ``fields()`` are the ``net`` fields of :mod:`fattree.sim.state` (``ft_*``); nothing
-    here grows with the number of (source, destination) pairs.
-    """
+    """One fault set and one fault-tolerant algorithm, ready for the cycle loop; the
+    ``ft_*`` :meth:`fields` (:mod:`fattree.sim.state`'s) do not grow with the pairs."""
 
     algorithm: str
     faulty: np.ndarray  # bool over topo.links
@@ -109,9 +98,8 @@ class FaultRouter:
         return bool(self.ft_i[FI_LAYER1])
 
     def route(self, src: int, dst: int, vcs: int = 1) -> tuple[int, list[int], list[int]]:
-        """The whole route of ``src -> dst`` as the source evaluates it (the walk, not the
-        per-hop kernel): ``(FS_ADMIT_*, output port at each switch, VC class of each hop)``
-        (both lists empty unless ``FS_ADMIT_OK``). For checks and the reference simulator.
+        """The route of ``src -> dst`` as its source evaluates it: ``(FS_ADMIT_*, port at
+        each switch, VC class of each hop)``, the lists empty unless ``FS_ADMIT_OK``.
 
         Examples
         --------
@@ -128,9 +116,8 @@ class FaultRouter:
         return int(adm), ws[W_PORT, :nsw].tolist(), ws[W_VCS, :nsw].tolist()
 
     def path(self, src: int, dst: int, vcs: int = 0):
-        """The engine's walk of node ``src`` to ``dst``, whatever its outcome (unlike
-        :meth:`route`): ``(status, switches, ports, VC class of each hop with vcs classes
-        or None without)``. For reports (a dependency's witness route).
+        """The walk of ``src -> dst`` whatever its outcome: ``(status, switches, ports, VC
+        class of each hop with vcs classes or None)`` (a dependency's witness route).
 
         Examples
         --------
@@ -146,27 +133,21 @@ class FaultRouter:
         return int(st), ws[W_SW, :nsw].tolist(), ws[W_PORT, :nport].tolist(), classes
 
     def view(self, ws: np.ndarray | None = None):
-        """The fault view of this router (a :data:`VIEWS` tuple, its type names the
-        engine) with walk scratch ``ws`` (default: the router's own)."""
+        """The fault view (a :data:`VIEWS` tuple) with walk scratch ``ws`` (or its own)."""
         f = self.fields()
-        if ws is not None:
-            f["ft_ws"] = ws
+        f["ft_ws"] = self.ft_ws if ws is None else ws
         return VIEWS[self.engine](**f)
 
     def fields(self) -> dict:
         return {f: getattr(self, f) for f in VIEW_FIELDS.split()}
 
 
-def _rt_dummy(topo) -> RouteContext:
-    """A routing context for the walked engines, which read only its port and link tables
-    (the same types as the Monte Carlo loop's context, so both share one compiled walk)."""
-    z, i1, t1 = np.int64(0), np.zeros(1, np.int64), np.zeros((1, 1), np.int32)
-    pp, li, N = topo.port_peer, topo.link_index, np.int64(topo.n_nodes)
-    return RouteContext(z, i1, t1, z, i1, t1, z, pp, li, N, np.array(topo.node_switch, np.int64))
-
-
 def no_faults(topo) -> dict:
-    """The ``ft_*`` fields of a fault-free run (never read; a faulted run's defaults)."""
+    """The ``ft_*`` fields of a fault-free run (never read; a faulted run's defaults). The
+    walked engines read only the port and link tables of its routing context, typed as the
+    Monte Carlo loop's (one compiled walk serves both)."""
+    z, i1, t1 = np.int64(0), np.zeros(1, np.int64), np.zeros((1, 1), np.int32)
+    net = (topo.port_peer, topo.link_index, np.int64(topo.n_nodes))
     return {
         "ft_i": np.zeros(FI_COLS, np.int64),
         "ft_stamp": np.zeros(1, np.int64),
@@ -174,7 +155,7 @@ def no_faults(topo) -> dict:
         "ft_order": np.zeros(1, np.int64),
         "ft_cube": np.zeros((4, 1), np.int64),
         "ft_pp": np.zeros((1, 1), np.int64),
-        "ft_rt": _rt_dummy(topo),
+        "ft_rt": RouteContext(z, i1, t1, z, i1, t1, z, *net, np.array(topo.node_switch, np.int64)),
         "ft_ws": np.zeros((W_ROWS, 1), np.int64),
     }
 
@@ -193,11 +174,9 @@ def fault_router(
         ``oracle``); None: the family's default (``--fault-rate`` alone).
     faulty : bool array over ``topo.links``
     vcs : int
-        1: every hop on VC 0 (fat trees, ``FamilyRules.one_vc``: with the up*/down* turn
-        rule, so a route with a down->up turn is unroutable and 1 VC is deadlock-free);
-        more: the deadlock-free classes (MiKANT: ``ft_vc``'s escape classes; other
-        families and the table engines: up*/down* turn layers). A route needing a class
-        ``>= vcs`` is unroutable.
+        1: every hop on VC 0 (with the up*/down* turn rule where ``FamilyRules.one_vc``);
+        more: the deadlock-free classes (a walk's own, or up*/down* turn layers). A route
+        needing a class ``>= vcs`` is unroutable.
     model : {"local", "lookahead"}
 
     Examples
@@ -232,9 +211,7 @@ def fault_router(
     walked = walk_of(fam) if alg.walked_on(fam) else None
     v = no_faults(topo)  # the fields an engine does not set
     fi = v["ft_i"]
-    fi[FI_FLAGS] = alg.flags
-    fi[FI_LOOK] = int(model == "lookahead")
-    fi[FI_N_NODES] = topo.n_nodes
+    fi[[FI_FLAGS, FI_LOOK, FI_N_NODES]] = alg.flags, model == "lookahead", topo.n_nodes
     v["ft_stamp"] = faulty.astype(np.int64)
     if walked is not None:
         walked.check_model(model, fam, "fault_model")
@@ -262,10 +239,12 @@ def fault_router(
             v["ft_tab"] = adaptive_memo(topo)
         if g.is_table:
             v["ft_tab"] = np.ascontiguousarray(g.table, np.int32)
-        fi[FI_RULE] = alg.rule
-        fi[FI_LAYER1] = int(one_vc_layered(fam))
-        fi[FI_BUDGET] = g.ctx.budget
-        fi[FI_TTL] = g.ctx.ttl
+        fi[[FI_RULE, FI_LAYER1, FI_BUDGET, FI_TTL]] = (
+            alg.rule,
+            one_vc_layered(fam),
+            g.ctx.budget,
+            g.ctx.ttl,
+        )
         v["ft_rt"] = g.ctx.rt  # the Monte Carlo loop's own context: one compiled rule set
         v["ft_order"] = np.ascontiguousarray(g.order, np.int64)
         width = max(g.ctx.ttl + 2, ADAPTIVE_SCRATCH * (topo.max_ports + 2))  # adaptive_scratch
@@ -276,10 +255,13 @@ def fault_router(
     return FaultRouter(alg.name, faulty, model, eng, walked, **v)
 
 
+# compiled into its caller (it returns arrays, which only the caller's reference counting
+# may own: the simulator's kernels run without it)
+@register_jitable(inline="always")
 def adaptive_rule(f, layers):
-    """The :class:`~fattree.faults.generic.AdaptiveRule` of the fault view ``f`` of an
-    ``adaptive`` router (its memo of onward walks: ``ft_tab``), checking ``layers``
-    up*/down* turn layers (0: none). Called from Python and from numba code alike.
+    """The :class:`~fattree.faults.generic.AdaptiveRule` of an ``adaptive`` router's view
+    ``f`` (``ft_tab``: its memo of onward walks), checking ``layers`` up*/down* turn layers
+    (0: none); from Python and numba code alike.
 
     Examples
     --------
@@ -296,16 +278,7 @@ def adaptive_rule(f, layers):
     )
 
 
-# compiled into its caller (it returns arrays, which only the caller's reference counting
-# may own: the simulator's kernels run without it)
-@overload(adaptive_rule, inline="always")
-def _ov_adaptive_rule(f, layers):
-    return adaptive_rule
-
-
-# The fault view: the ``ft_*`` arrays of a :class:`FaultRouter` as one named tuple whose
-# type names its engine (the simulator kernel's last group, None without faults). Each
-# engine's module defines its view types (faults/generic.py, faults/gwalk.py, a walk's).
+# The view types (each engine's module defines its own) and their fields
 Faults = namedtuple("Faults", VIEW_FIELDS)
 Faults.__doc__ = "The fields of a fault view; the simulator kernel's last group."
 VIEWS = {ENG_GENERIC: FaultsGeneric, ENG_TABLE: FaultsTable, ENG_ADAPTIVE: FaultsAdaptive}
@@ -322,10 +295,8 @@ def _tops_updown(f, nsw, V):
 
 
 def _engine_tops(f, nsw, V):
-    """The VC classes of the walk in the view's scratch, by the rule of the view's engine:
-    a paper walk's own (``FaultWalk.sim_tops``), else up*/down* turn layers; the highest
-    class (-1: refused), the classes in ``ws[W_VCS]``. Resolved by the view's type when the
-    caller is compiled, so a run compiles the engine it uses and no other."""
+    """The highest VC class of the walk in the view's scratch (-1: refused), the classes
+    into ``ws[W_VCS]``: a paper walk's ``sim_tops``, else up*/down* turn layers."""
 
 
 @overload(_engine_tops, inline="always")
@@ -337,9 +308,8 @@ def _ov_engine_tops(f, nsw, V):
 
 @njit(cache=True)
 def walk_pair(f, src, dst, V):
-    """The engine's walk of node ``src`` to ``dst`` on the view ``f`` into its scratch
-    (switches ``ws[W_SW]``, ports ``ws[W_PORT]``) and, with ``V`` > 0, the VC class of each
-    hop with ``V`` classes (``ws[W_VCS]``): ``(status, switches, highest class)``."""
+    """:func:`sim_walk` and, with ``V`` > 0, the VC class of each hop with ``V`` classes
+    (``ws[W_VCS]``): ``(status, switches, highest class)``."""
     st, nsw = sim_walk(f, src, dst)
     top = _engine_tops(f, nsw, V) if V > 0 and st == OK else -1
     return st, nsw, top
@@ -347,10 +317,9 @@ def walk_pair(f, src, dst, V):
 
 @njit(**nrt_free())
 def admit_route(f, V, src, dst):
-    """The route of ``src -> dst`` as its source evaluates it on the view ``f``:
-    ``(FS_ADMIT_*, switches)``, the switches in ``ws[W_SW]``, their ports in ``ws[W_PORT]``
-    and the VC class of each hop in ``ws[W_VCS]``. ``FS_ADMIT_UNROUTABLE``: the walk fails
-    or needs a class ``>= V``; ``FS_ADMIT_LIVELOCK``: it hit its hop limit."""
+    """The route of ``src -> dst`` as its source evaluates it: ``(FS_ADMIT_*, switches)``,
+    switches, ports and VC classes in ``ws[W_SW]``, ``ws[W_PORT]``, ``ws[W_VCS]``;
+    unroutable: the walk fails or needs a class ``>= V``; livelock: its hop limit."""
     st, nsw = sim_walk(f, src, dst)
     if st != OK:
         return (FS_ADMIT_LIVELOCK if st == TTL else FS_ADMIT_UNROUTABLE), nsw

@@ -1,14 +1,9 @@
-"""The one loop every fault-tolerant walk runs in, and the glue that puts it in each consumer.
-
-An engine writes the decision at one switch (its ``hop``) and how a walk starts
-(``begin``), in a paper walk's :class:`~fattree.faults.hooks.FaultWalk` or, for the
-generic rules and the recomputed tables, a :class:`~fattree.faults.hooks.LoopEngine`.
-Everything else is here, once: the walk from switch to switch (:func:`walk_loop`), its
-scratch, the walk state packed in a packet's header, and the walk in the Monte Carlo loop
-(:func:`study_walk`), the simulator (:func:`sim_walk`, :func:`sim_port`), ``route
---faults``, the explanation and the flow model (:func:`walk_route`). The kernels resolve
-by the type of the context ``wk`` or of the simulator's view when the caller is compiled,
-so a run compiles its own engine and no other.
+"""The one loop every fault-tolerant walk runs in (:func:`walk_loop`), its scratch, the walk
+state a packet's header carries, and the walk in each consumer: the Monte Carlo loop
+(:func:`study_walk`), the simulator (:func:`sim_walk`, :func:`sim_port`), ``route --faults``,
+the explanation and the flow model (:func:`walk_route`). An engine brings its ``hop`` and
+``begin`` (:class:`~fattree.faults.hooks.FaultWalk`, :class:`~fattree.faults.hooks.LoopEngine`),
+resolved by the type of its context or view when the caller compiles: a run compiles its own.
 """
 
 from __future__ import annotations
@@ -38,10 +33,9 @@ from .hooks import (
     loop_by_type,
 )
 
-# The per-packet state of a walk (``state``, int64): what the header of a packet carries
-# from switch to switch, so that each switch decides in O(1) with the walk's hop (the walk
-# is that hop in a loop; the simulator stores the state in the packet, docs/simulator.md
-# "Faults"). ST_SEQ .. ST_SEQ + 4: MiKANT's lookahead plan.
+# The walk state (int64 ``state``) a packet's header carries from switch to switch, so each
+# switch decides in O(1) (docs/simulator.md "Faults"). ST_SEQ .. ST_SEQ + 4: MiKANT's
+# lookahead plan.
 ST_KIND, ST_STEP, ST_W2, ST_WL, ST_LW, ST_BUDGET, ST_SEQLEN, ST_SEQ = range(8)
 ST_COLS = ST_SEQ + 5
 SCR_ROWS = 10  # scratch rows: candidate ports, the walk state, then 8 of the walk's own
@@ -72,8 +66,7 @@ def _ov_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
 
 
 def _hop_inline(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
-    """:func:`_hop` compiled into the walk loop: its records are unpacked once per walk,
-    not once per hop (a call costs the Monte Carlo loop ~20 %, measured on MiKANTC)."""
+    """:func:`_hop` compiled into the walk loop (a call costs the Monte Carlo loop ~20 %)."""
 
 
 @overload(_hop_inline, inline="always", strict=False, jit_options={"cache": True})
@@ -126,9 +119,8 @@ def _ov_record_hop(trace, nsw, how, step, fault, mask):
 
 @njit(cache=True, inline="always")
 def end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status):
-    """The end of a walk's hop: the detour ``kind`` and ``step`` into ``state``, the hop's
-    record (``how``, its step, the faulty port, the detours that could not start) and
-    ``(p, OK)``, or ``(-1, the failure status)`` when no port was found (``p`` < 0)."""
+    """End a hop: ``kind`` and ``step`` into ``state``, the hop's record (:func:`walk_loop`)
+    and ``(p, OK)``, or ``(-1, the failure status)`` without a port (``p`` < 0)."""
     state[ST_KIND] = kind
     state[ST_STEP] = step
     if p < 0:
@@ -140,28 +132,21 @@ def end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
 
 @njit(cache=True)
 def walk_scratch(wk):
-    """The scratch of :func:`walk_loop` on the walk's network ``(k, n)``: ``(ip, scr)``,
-    ``ip`` Algorithm 1's iparams and ``scr`` an int64 (``SCR_ROWS``, max(2k, ST_COLS))
-    array (row 0: candidate ports, row 1: the walk state, rows 2-9: the walk's own, e.g.
-    MiKANT's lookahead search). Allocate once and reuse: the walk allocates nothing."""
+    """``(Algorithm 1's iparams, scr)``, the reusable scratch of :func:`walk_loop` on the
+    walk's ``(k, n)``: rows of candidate ports, the walk state, then 8 of the walk's own."""
     return alg1_iparams(wk.k, wk.n), np.zeros((SCR_ROWS, max(2 * wk.k, ST_COLS)), np.int64)
 
 
 @njit(**nrt_free())
 def walk_loop(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
-    """Route one packet: the walk's hop from switch to switch; returns (status, hops,
-    switches recorded).
-
-    ``wk``: the engine's context (a paper walk's, ``GenericWalk`` or ``TableWalk``), ``w``
-    a :class:`WalkIn`, ``scr`` the scratch of :func:`walk_scratch` (or
-    ``generic.loop_scratch``). ``src`` >= 0 starts at that node (its node link counts as a
-    hop; faulty: ``NO_RULE``); otherwise the walk starts at switch ``start``. Hops count
-    links including both node links (docs/mikant-routing.md §1.4). ``trace`` (optional
-    int64 (cap, 4), for explanations): per recorded switch, how its port was chosen
-    (``HOW_*`` or a detour kind, -1: none), the detour step, the faulty Algorithm-1 port
-    that triggered a rule (-1) and a bitmask of the detour kinds that could not start there
-    (at a dead end: the kind of the detour); omitted, the recording is compiled out.
-    """
+    """Route one packet, the engine's hop from switch to switch: ``(status, hops, switches
+    recorded)``. ``wk``: the engine's context, ``w`` a :class:`WalkIn`, ``scr``
+    :func:`walk_scratch`'s (or ``generic.loop_scratch``'s). From node ``src`` >= 0 (its
+    link counts as a hop; faulty: ``NO_RULE``), else from switch ``start``; hops count both
+    node links (docs/mikant-routing.md §1.4). ``trace`` (int64 (cap, 4), explanations;
+    omitted: compiled out), per switch: how its port was chosen (``HOW_*`` or a detour
+    kind, -1: none), the detour step, the faulty Algorithm-1 port that triggered a rule
+    (-1) and a bitmask of the detours that could not start (at a dead end: its kind)."""
     N, ttl, budget, s0 = _begin(wk, w.flags, src)
     stamp, port_peer = w.stamp, w.port_peer
     state = scr[1, :ST_COLS]
@@ -204,9 +189,8 @@ def walk_loop(wk, w, src, start, t, out_sw, out_port, scr, trace=None):
 @njit(**nrt_free())
 def pack_state(state):
     """The walk state as one header word, a byte a field: misroutes left, detour kind,
-    step, plan length, then the rest of the lookahead plan (its first port is taken where
-    it was made) or, without a plan, the saved digits ``w2``, ``wl``, ``lw``. Whatever it
-    drops is never read again."""
+    step, plan length, then the lookahead plan after its first port (taken where it was
+    made) or, without a plan, the saved digits ``w2``, ``wl``, ``lw``."""
     w = state[ST_BUDGET] | (state[ST_KIND] << 8) | (state[ST_STEP] << 16)
     w |= state[ST_SEQLEN] << 24
     if state[ST_SEQLEN] > 0:
@@ -246,7 +230,6 @@ def walk_route(
     Parameters
     ----------
     walk : FaultWalk
-        The family's walk (:func:`fattree.faults.walks.walk_of`).
     topo : Topology
     flags, look : int, bool
         The algorithm's detour flags, the lookahead model.
@@ -258,14 +241,10 @@ def walk_route(
         The walk's own random choices (MiKANTC's cube tie-break).
     trace : int64 (cap, 4) array or None
         The explanation's record of each hop (:func:`walk_loop`).
-
-    Returns
-    -------
-    tuple
     """
     wk = walk.study(topo, tie_break)
     sw = np.full(walk.capacity(topo), -1, np.int64)
-    ports = np.full(walk.capacity(topo), -1, np.int64)
+    ports = sw.copy()
     ip, scr = walk_scratch(wk)
     w = WalkIn(ip, topo.port_peer, topo.link_index, stamp, 1, int(flags), bool(look), seed, packet)
     # without a trace the compiled walk of route --faults serves (the record compiled out)
@@ -287,43 +266,38 @@ def study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr,
 
 @njit(cache=True, inline="always")
 def _sim_in(f, src, dst):
-    """The walk's context and its :class:`WalkIn` on the simulator's view."""
-    fi, rt = f.ft_i, f.ft_rt
+    """The walk's context, its :class:`WalkIn` and its scratch on the simulator's view."""
+    fi, rt, ws = f.ft_i, f.ft_rt, f.ft_ws
     wk, pkt = _of_view(f, src, dst)
     look = fi[FI_LOOK] != 0
-    stamp, ip = f.ft_stamp, f.ft_ws[W_IP]
-    return wk, WalkIn(
+    stamp, ip = f.ft_stamp, ws[W_IP]
+    w = WalkIn(
         ip, rt.port_peer, rt.link_index, stamp, np.int64(1), fi[FI_FLAGS], look, np.int64(0), pkt
     )
+    return wk, w, ws[W_SCR : W_SCR + SCR_ROWS]
 
 
 @njit(**nrt_free())
-def sim_walk(f, src, dst):
-    """The walk of ``src -> dst`` into the simulator's view scratch (rows ``W_SW``,
-    ``W_PORT``): ``(status, switches)``."""
+def sim_walk(f, src, dst, trace=None):
+    """The walk of ``src -> dst`` into the view's scratch (rows ``W_SW``, ``W_PORT``):
+    ``(status, switches)``; ``trace`` as :func:`walk_loop`'s (the dependency graph's)."""
     ws = f.ft_ws
-    wk, w = _sim_in(f, src, dst)
-    st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], ws[W_SCR : W_SCR + SCR_ROWS])
+    wk, w, scr = _sim_in(f, src, dst)
+    if trace is None:  # (the walk loop's variant without the record, as everywhere else)
+        st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr)
+    else:
+        st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr, trace)
     return st, nsw
 
 
-@njit(cache=True)
-def sim_walk_traced(f, src, dst, trace):
-    """:func:`sim_walk` recording how each switch chose its port in ``trace`` (as
-    :func:`walk_loop`; the dependency graph's naive escape rule reads it)."""
-    ws = f.ft_ws
-    wk, w = _sim_in(f, src, dst)
-    scr = ws[W_SCR : W_SCR + SCR_ROWS]
-    st, _, nsw = walk_loop(wk, w, src, -1, dst, ws[W_SW], ws[W_PORT], scr, trace)
-    return st, nsw
+sim_walk_traced = sim_walk  # (faults/cdg.py's name for the traced walk)
 
 
 @njit(**nrt_free())
 def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
     """The walk's own hop at switch ``sw`` in the simulator, on the state in packet ``p``'s
     header (``pk[p, col_ft]``, updated; its source in ``pk[p, col_src]``)."""
-    wk, w = _sim_in(f, pk[p, col_src], dst)
-    scr = f.ft_ws[W_SCR : W_SCR + SCR_ROWS]
+    wk, w, scr = _sim_in(f, pk[p, col_src], dst)
     state = scr[1, :ST_COLS]
     unpack_state(pk[p, col_ft], state)
     prev = w.port_peer[sw, in_port] - f.ft_i[FI_N_NODES] if hop > 0 else -1

@@ -1,10 +1,6 @@
-"""The paper walks a family may plug into fault-tolerant routing, and how a family's engine
-is found: the only place that maps a topology to its fault engine.
-
-A family declares its engine in its facets (``Facets.fault_walk``): ``None`` for the
-generic rules (:mod:`fattree.faults.generic`), or the name of a paper walk whose module
-registers its hooks (:class:`fattree.faults.hooks.FaultWalk`); this module imports every
-walk module. Every consumer asks :func:`walk_of` and calls the record's hooks.
+"""How a family's fault engine is found (the only place that maps a topology to it): its
+``Facets.fault_walk``, None for the generic rules (:mod:`fattree.faults.generic`) or a paper
+walk whose module, imported here, registers its :class:`~fattree.faults.hooks.FaultWalk`.
 """
 
 from __future__ import annotations
@@ -21,10 +17,6 @@ def walk_of(family: str) -> FaultWalk | None:
     ----------
     family : str
         A topology family name.
-
-    Returns
-    -------
-    FaultWalk or None
 
     Examples
     --------
@@ -50,10 +42,6 @@ def engine_of(family: str) -> str:
     ----------
     family : str
         A topology family name.
-
-    Returns
-    -------
-    str
 
     Examples
     --------

@@ -1,15 +1,11 @@
-"""The simulator's per-hop fault calls, over the fault view (no per-pair table).
+"""The simulator's per-hop fault calls over the fault view (no per-pair table).
 
-Each switch a packet's head reaches asks :func:`fault_port` for its output port under the
-fault set (a :class:`fattree.faults.view.FaultRouter`'s view) from the packet's header
-(source, destination, hops so far, and in ``PK_FT`` the misroutes left of ``detour`` or a
-paper walk's packed state), through the per-hop kernels the Monte Carlo walk, ``route
---explain`` and ``deadlock --faults`` share; :func:`fault_class` gives the hop's VC class.
-At injection the source evaluates the whole route (:func:`fault_admit`): a packet whose
-walk fails (a dead end, the hop limit, or a VC class ``>= vcs``) is counted unroutable (or
-livelock) and never enters; the walks are deterministic, so an admitted packet never meets
-a dead end (``adaptive`` offers only ports from which its walk still delivers). A
-fault-free kernel passes None and compiles none of this. docs/simulator.md ("Faults").
+A head asks :func:`fault_port` at each switch for its port from the packet's header (source,
+destination, hops, ``PK_FT``: the misroutes left of ``detour`` or a walk's packed state),
+:func:`fault_class` for the hop's VC class. At injection the source evaluates the whole route
+(:func:`fault_admit`): a packet whose walk fails is counted unroutable (or livelock) and never
+enters; the walks are deterministic, so an admitted packet meets no dead end. A fault-free
+kernel passes None and compiles none of this. docs/simulator.md ("Faults").
 """
 
 from __future__ import annotations
@@ -43,6 +39,7 @@ from ..faults.hooks import (
     W_GEN,
     W_HOW,
     W_PORT,
+    W_SW,
     walk_by_type,
 )
 from ..faults.view import (
@@ -59,11 +56,9 @@ from ..faults.walkloop import sim_port
 from ..routing.shared import pair_weight
 from .layout import PK_FT, PK_SRC
 
-# The adaptive rule's candidates of a head are kept in its FS_ROUTE word (int32, evaluated
-# once per switch like every fault engine's port): -2 - (mask << 5 | first), bits and
-# first the ports themselves on switches of at most 25 ports, else positions in the
-# switch's list of minimal ports (faults/generic.py candidates, recomputed where the word
-# is read)
+# The adaptive rule's candidates of a head, in its int32 FS_ROUTE word: -2 - (mask << 5 |
+# first), bits and first the ports themselves on switches of at most 25 ports, else
+# positions in the switch's list of minimal ports (recomputed where the word is read)
 ADAPTIVE_CANDIDATES = 25  # positions a word holds (first: < 32)
 
 
@@ -87,9 +82,8 @@ def _port_generic(f, pk, p, sw, in_port, vc, dst, hop, V):
 
 @njit(**nrt_free())
 def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
-    """The ``adaptive`` rule's candidates at ``sw`` (faults/generic.py
-    :func:`adaptive_ports`; ``minimal``'s port first) as one route word: the port alone
-    when it is the only one; -1: none. ``ft_tab`` holds the memo of its onward walks."""
+    """The ``adaptive`` rule's candidates at ``sw`` (:func:`adaptive_ports`, ``minimal``'s
+    port first) as one route word: the port alone when it is the only one; -1: none."""
     fi, ws, order = f.ft_i, f.ft_ws, f.ft_order
     N = fi[FI_N_NODES]
     prev = np.int64(f.ft_rt.port_peer[sw, in_port] - N if hop > 0 else -1)
@@ -128,8 +122,7 @@ def _port_adaptive(f, pk, p, sw, in_port, vc, dst, hop, V):
 
 @njit(cache=True, inline="always")
 def _minimal_list(f, sw, dst):
-    """The minimal ports of ``sw`` towards ``dst`` in the rule's preference order (in the
-    last part of the generic scratch): ``(count, ports)``."""
+    """``(count, ports)``: the minimal ports of ``sw`` towards ``dst`` in preference order."""
     g = f.ft_ws[W_GEN]
     R1 = f.ft_rt.port_peer.shape[1] + 1
     lst = g[4 * R1 + 4 : 5 * R1 + 4]
@@ -139,9 +132,8 @@ def _minimal_list(f, sw, dst):
 
 @njit(**nrt_free())
 def decode_route(f, word, sw, dst, out):
-    """The candidate ports of route word ``word`` at ``sw`` for ``dst`` into ``out``: one
-    port (``word >= 0``), none (-1), or the adaptive rule's first port, then the others
-    of its mask in the order of the switch's minimal ports."""
+    """The candidate ports of route word ``word`` at ``sw`` for ``dst`` into ``out``; returns
+    their number (the adaptive rule's: its first port, then the others of its mask)."""
     if word >= 0:
         out[0] = word
         return 1
@@ -181,8 +173,7 @@ def _class_updown(f, sw, in_port, in_vc, out_port, hop, V):
     return c if c < V else -1
 
 
-# The per-hop kernels of the generic rules' engines (a paper walk's: ``sim_port`` and its
-# record's ``sim_class``), by the type of the view.
+# (port, class) kernels by the view's type (a paper walk's: ``sim_port``, ``sim_class``)
 _HOP = {
     FaultsGeneric: (_port_generic, _class_updown),
     FaultsAdaptive: (_port_adaptive, _class_updown),
@@ -195,7 +186,7 @@ def _vclass(view_type):
 
 
 def fault_admit(flt, V, src, dst):
-    """Evaluate the route of a new packet at its source on the fault view ``flt``: an
+    """A new packet's route as its source evaluates it on the fault view ``flt``: an
     ``FS_ADMIT_*`` (:func:`fattree.faults.view.admit_route`); 0 when ``flt`` is None."""
     return 0 if flt is None else int(admit_route(flt, V, src, dst)[0])
 
@@ -206,10 +197,9 @@ def fault_budget(flt):
 
 
 def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
-    """The route word of switch ``sw`` for the head of packet ``p`` (``pk`` row: source,
-    ``PK_FT`` state) that arrived on ``in_port`` / ``vc`` after ``hop`` switches, with
-    ``V`` VCs: its output port, or the adaptive rule's candidates (:func:`fault_ports`
-    reads both); -1 when ``flt`` is None."""
+    """The route word at ``sw`` of packet ``p``'s head (``pk`` row: source, ``PK_FT``
+    state), arrived on ``in_port`` / ``vc`` after ``hop`` switches, with ``V`` VCs: its
+    port or the adaptive rule's candidates (:func:`fault_ports`); -1 when ``flt`` is None."""
     if flt is None:
         return -1
     p, sw, in_port, vc, dst = _i32(p, sw, in_port, vc, dst)
@@ -221,8 +211,7 @@ def fault_port(flt, pk, p, sw, in_port, vc, dst, hop, V):
 
 def fault_ports(flt, word, sw, dst, out):
     """The candidate ports of route word ``word`` (:func:`fault_port`; -1: none yet) at
-    switch ``sw`` for node ``dst`` into ``out``, the engine's preference first; returns
-    their number. Without faults the word is the port itself."""
+    ``sw`` for ``dst`` into ``out``, preferred first; their number. Fault-free: the word."""
     if word < -1 and type(flt) is FaultsAdaptive:
         return int(decode_route(flt, np.int64(word), *_i32(sw, dst), out))
     out[0] = word
@@ -230,9 +219,8 @@ def fault_ports(flt, word, sw, dst, out):
 
 
 def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
-    """VC class of the hop out of ``sw`` on ``out_port`` for a packet that arrived on
-    ``in_port`` / ``in_vc`` after ``hop`` switches (-1: any VC; with one VC, or when
-    ``flt`` is None)."""
+    """The VC class of the hop out of ``sw`` on ``out_port``, arrived on ``in_port`` /
+    ``in_vc`` after ``hop`` switches (-1: any; with one VC, or when ``flt`` is None)."""
     if flt is None:
         return -1
     sw, in_port, in_vc = _i32(sw, in_port, in_vc)
@@ -240,28 +228,23 @@ def fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
 
 
 def _i32(*values):
-    # From Python, the simulator's argument types (its state's int32 fields): the call
-    # loads the hop kernel the simulator compiled instead of compiling an int64 copy
+    # the simulator's types (int32 state fields): Python loads the kernel it compiled
     return tuple(np.int32(v) for v in values)
 
 
-# The five are callable from Python and from numba code, where they resolve when the caller
-# is typed: a fault-free kernel (None) gets constant stubs and compiles no fault engine; a
-# faulted one, its engine's kernels.
+# In numba code the five resolve when the caller is typed: a fault-free kernel (None) gets
+# constant stubs and compiles no fault engine, a faulted one its engine's kernels (or, for
+# the first two, their own body).
 
 
 @overload(fault_admit, inline="always")
 def _ov_fault_admit(flt, V, src, dst):
-    if isinstance(flt, types.NoneType):
-        return lambda flt, V, src, dst: 0
-    return lambda flt, V, src, dst: admit_route(flt, V, src, dst)[0]
+    return (lambda flt, V, src, dst: 0) if isinstance(flt, types.NoneType) else fault_admit
 
 
 @overload(fault_budget, inline="always")
 def _ov_fault_budget(flt):
-    if isinstance(flt, types.NoneType):
-        return lambda flt: 0
-    return lambda flt: flt.ft_i[FI_BUDGET]
+    return (lambda flt: 0) if isinstance(flt, types.NoneType) else fault_budget
 
 
 @overload(fault_port, inline="always")
@@ -304,62 +287,35 @@ def _ov_fault_class(flt, sw, in_port, in_vc, out_port, hop, V):
 
 @njit(cache=True)
 def _route_loads(f, V, per_switch, leaf_off, leaf_nodes, weights, load, inject):
-    """Channel loads of every admitted pair (nothing stored; ``weights``: ``pair_weight``'s
-    arguments). The generic and table engines route from a node's switch onwards without
-    looking at the source, so their route is walked once per (switch, destination) for the
-    switch's first source whose node link is healthy, and carries the summed weight of all
-    of them; MiKANT's and MiKANTC's walks read the source's digits and are walked per pair."""
+    """Add the channel loads of every admitted pair (``weights``: ``pair_weight``'s). The
+    generic and table engines ignore the source: walked once per (switch, destination),
+    carrying the summed weight of its sources; a paper walk's is walked per pair."""
     mode, uni_w, hot, hot_w, perm = weights
     N = f.ft_i[FI_N_NODES]
-    node_switch = f.ft_rt.node_switch
-    port_peer = f.ft_rt.port_peer
-    stamp = f.ft_stamp
-    ws = f.ft_ws
-    n_bad = 0
-    G = (leaf_off.shape[0] - 1) // 2  # G + 1 offsets, then the G switches
-    for g in range(G):
-        a, b = leaf_off[g], leaf_off[g + 1]
+    sws, ports = f.ft_ws[W_SW], f.ft_ws[W_PORT]  # the admitted route (the VC check keeps it)
+    for g in range(leaf_off.shape[0] - 1):
         for t in range(N):
-            walked = False
-            ok = False
+            walked = ok = False
+            nsw = 0
             total = 0.0
-            for j in range(a, b):
+            for j in range(leaf_off[g], leaf_off[g + 1]):
                 s = leaf_nodes[j]
                 w = pair_weight(mode, s, t, N, uni_w, hot, hot_w, perm)
-                if w == 0.0:
-                    continue
-                if per_switch and stamp[s] == 1:  # its node link is faulty
-                    n_bad += 1
+                if w == 0.0 or (per_switch and f.ft_stamp[s] == 1):  # (a faulty node link)
                     continue
                 if not walked or not per_switch:
-                    ok = admit_route(f, V, s, t)[0] == FS_ADMIT_OK
-                    walked = True
+                    adm, nsw = admit_route(f, V, s, t)
+                    ok, walked = adm == FS_ADMIT_OK, True
                 if not ok:
-                    n_bad += 1
                     continue
                 inject[s] += w
-                if per_switch:
-                    total += w
-                    continue
-                _add_path(port_peer, ws, node_switch[s], N, w, load)
+                total += w
+                if not per_switch:
+                    for i in range(nsw):
+                        load[sws[i], ports[i]] += w
             if per_switch and ok and total > 0.0:
-                _add_path(port_peer, ws, leaf_off[G + 1 + g], N, total, load)
-    return n_bad
-
-
-@njit(cache=True, inline="always")
-def _add_path(port_peer, ws, sw, N, w, load):
-    """Add ``w`` to every switch port of the walk in ``ws`` (the admitted route; the VC
-    check does not touch ``W_SW`` / ``W_PORT``) from switch ``sw``."""
-    i = 0
-    while True:
-        p = ws[W_PORT, i]
-        load[sw, p] += w
-        v = port_peer[sw, p]
-        if v < N:
-            break
-        sw = v - N
-        i += 1
+                for i in range(nsw):
+                    load[sws[i], ports[i]] += total
 
 
 BOUND_MAX_PAIRS = 1 << 25  # pairs walked for the bound (~5,800 nodes); beyond: none
@@ -399,9 +355,8 @@ def router_load_bound(
     inject = np.zeros(N, np.float64)
     ns = np.ascontiguousarray(topo.node_switch, np.int64)
     by_switch = np.argsort(ns, kind="stable").astype(np.int64)
-    leaves, counts = np.unique(ns, return_counts=True)
-    # offsets of each switch's nodes in by_switch, then the switches themselves
-    leaf_off = np.concatenate(([0], np.cumsum(counts), leaves)).astype(np.int64)
+    counts = np.unique(ns, return_counts=True)[1]
+    leaf_off = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)  # into by_switch
     per_switch = fr.walk is None  # the generic rules and the tables
     view = fr.view(fr.ft_ws.copy())
     _route_loads(view, int(vcs), per_switch, leaf_off, by_switch, weights, load, inject)
