@@ -38,7 +38,7 @@ from .hooks import FI_N_NODES, FI_TTL, OK, W_PORT, W_SW, W_VCS
 from .mikant import ft_rank, ft_vc, route_vcs
 from .rules import one_vc_layered
 from .view import ENG_ADAPTIVE, ENG_TABLE, _engine_tops, adaptive_rule, fault_router
-from .walkloop import sim_walk, sim_walk_traced, walk_route
+from .walkloop import sim_walk, walk_route
 from .walks import walk_of
 
 VC_RULES = ("none", "escape", "detour")  # a paper walk's; the generic rules': none, updown
@@ -98,7 +98,7 @@ def _cdg(f, V, mode, track, trace, gr, ad):
             if trace is None:  # (numba prunes the branch the argument's type rules out)
                 st, nsw = sim_walk(f, s, t)
             else:
-                st, nsw = sim_walk_traced(f, s, t, trace)
+                st, nsw = sim_walk(f, s, t, trace)
             if st != OK:
                 stats[0] += 1
                 continue

@@ -290,9 +290,6 @@ def sim_walk(f, src, dst, trace=None):
     return st, nsw
 
 
-sim_walk_traced = sim_walk  # (faults/cdg.py's name for the traced walk)
-
-
 @njit(**nrt_free())
 def sim_port(f, pk, p, col_ft, col_src, sw, in_port, dst, hop):
     """The walk's own hop at switch ``sw`` in the simulator, on the state in packet ``p``'s
@@ -315,7 +312,6 @@ __all__ = [
     "pack_state",
     "sim_port",
     "sim_walk",
-    "sim_walk_traced",
     "study_walk",
     "unpack_state",
     "walk_route",
