@@ -70,15 +70,12 @@ def draw_trial(
 def record_outcome(st, h, a, tr, succ, length, ttl_count, best):
     """Record walk ``a`` of trial ``tr`` (status ``st``, ``h`` hops); return the shortest
     successful walk so far (-1: none)."""
-    if st == OK:
-        succ[a, tr] = 1
-        length[a, tr] = h
-        return h if best < 0 or h < best else best
-    succ[a, tr] = 0
-    length[a, tr] = 0
+    ok = st == OK
+    succ[a, tr] = ok
+    length[a, tr] = h if ok else 0
     if st == TTL:
         ttl_count[a] += 1
-    return best
+    return h if ok and (best < 0 or h < best) else best
 
 
 @njit(cache=True)

@@ -128,10 +128,7 @@ def _lookahead(w, kind, s, t, k, n, w2, wl, lw, seq, la):
     ip, port_peer, link_index, stamp, cur = w.ip, w.port_peer, w.link_index, w.stamp, w.cur
     N = 2 * k**n
     depth_max = _FINAL[kind] + 1
-    buf = la[0:5]
-    cnt = la[5]
-    idx = la[6]
-    at = la[7]
+    buf, cnt, idx, at = la[0:5], la[5], la[6], la[7]
     at[0] = s
     cnt[0] = step_ports(ip, kind, 0, s, t, k, n, w2, wl, lw, buf[0])
     idx[0] = 0
@@ -238,10 +235,8 @@ def alg1_rules(wk, w, look, gdl_from, s, vs, tv, state, ports, la):
     hmask = 0
     if crossing and (not root or (flags & ROOT)):
         w2, wl = _save_digits(state, vs % K, L, k, n)
-        order, bits = (KIND_GNS, KIND_TT, KIND_XT), (GNS, TT, XT)
-        for oi in range(3):
-            cand = order[oi]
-            if not (flags & bits[oi]) or (cand != KIND_TT and n < 3):
+        for cand, bit in ((KIND_GNS, GNS), (KIND_TT, TT), (KIND_XT, XT)):
+            if not (flags & bit) or (cand != KIND_TT and n < 3):
                 continue  # not in the algorithm (GNS and XT need n >= 3)
             both = cand == KIND_TT and (flags & XT) and n >= 3
             q = _start(wk, w, look, cand, s, vs, tv, w2, wl, L, state, ports, la)
@@ -385,7 +380,7 @@ def _kn(topo) -> tuple[int, int]:
 
 def _capacity(topo) -> int:
     """Room for the switches of any MiKANT(k, n) walk (the hop limit of ``escape``)."""
-    n = _kn(topo)[1]
+    n = int(topo.params["n"])
     return 20 * n + 40 + 4 * n * (2 * n + 6)
 
 

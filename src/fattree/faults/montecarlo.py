@@ -104,12 +104,10 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
     succ, length, oracle_len, ttl_count = out
     N = rt.n_nodes
     V = indptr.shape[0] - 1
-    n_alg = rules.shape[0]
-    n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     cap = ttl + 2
     R = rt.port_peer.shape[1]
-    for c in prange(n_chunks):
+    for c in prange((trials + CHUNK - 1) // CHUNK):
         perm, stamp, swaps, dist, seen, queue, state = chunk_scratch(pool_lo, n_links, n_faults, V)
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
@@ -121,9 +119,7 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
         lscr = np.zeros((SCR_ROWS, ST_COLS), np.int64)  # generic.loop_scratch
         gip = np.zeros(1, np.int64)
         ip, scr = _study_scratch(wk)
-        lo = c * CHUNK
-        hi = min(trials, lo + CHUNK)
-        for tr in range(lo, hi):
+        for tr in range(c * CHUNK, min(trials, (c + 1) * CHUNK)):
             cur = tr + 1
             s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
             pkt = (np.int64(rate_idx) << 32) + tr  # the key of a walk's own random draws
@@ -135,7 +131,7 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                     wk, rt, stamp, cur, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt
                 )
                 h_a1 = h if st == OK else -1
-            for a in range(n_alg):
+            for a in range(rules.shape[0]):
                 rule = rules[a]
                 if rule < 0 and h_a1 >= 0:
                     # 001's detours (and escape, lookahead) act only at a faulty port of
