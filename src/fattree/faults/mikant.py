@@ -398,15 +398,11 @@ def tree_warmup(family, title, walks, route, deadlock=False) -> tuple:
     the simulator, the Monte Carlo loop, a route explained (``route``: its arguments) and,
     with ``deadlock``, the dependency graph."""
     spec = f"{family}:k=2,n=2"
+    sim = ["simulate", spec, "--load", "0.1", "-P", "20", "--fault-rate", "0.1"]
+    mc = ["faults", spec, "--trials", "200", "--rates", "0.1"]
     steps = (
-        (
-            f"the simulator with {walks}",
-            ["simulate", spec, "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
-        ),
-        (
-            f"the fault Monte Carlo of {title}",
-            ["faults", spec, "--trials", "200", "--rates", "0.1"],
-        ),
+        (f"the simulator with {walks}", sim),
+        (f"the fault Monte Carlo of {title}", mc),
         (f"a route of {walks}, explained", ["route", spec, *route]),
     )
     graph = (f"the dependency graph of {walks}", ["deadlock", spec, "-a", "gns"])
