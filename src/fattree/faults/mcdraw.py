@@ -1,9 +1,6 @@
-"""The Monte Carlo loop's draws: fault sets and (source, destination) from a counter-based
-generator keyed by (seed, rate index, trial), the outcome record, per-chunk scratch arrays
-and the oracle's search on the surviving graph.
-
-Trials run in fixed chunks of ``CHUNK`` over numba threads, so results are identical for
-any number of threads (docs/faults.md, "Evaluation protocol").
+"""The Monte Carlo loop's draws (a counter-based generator keyed by (seed, rate index,
+trial)), outcome record, per-chunk scratch and oracle search. Trials run in fixed chunks of
+``CHUNK``: results never depend on the thread count (docs/faults.md, "Evaluation protocol").
 """
 
 from __future__ import annotations
@@ -28,14 +25,10 @@ def mix(x):
 
 
 @njit(cache=True, inline="always")
-def _next(state):
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    return mix(state[0])
-
-
-@njit(cache=True, inline="always")
 def _below(state, m):
-    return np.int64(_next(state) % np.uint64(m))
+    """A draw in ``[0, m)`` from the splitmix64 stream ``state``."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(mix(state[0]) % np.uint64(m))
 
 
 @njit(cache=True)
@@ -49,15 +42,11 @@ def draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state):
     for i in range(n_faults):
         j = i + _below(state, pool - i)
         swaps[i] = j
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
+        perm[i], perm[j] = perm[j], perm[i]
         stamp[perm[i]] = cur
     for i in range(n_faults - 1, -1, -1):
         j = swaps[i]
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
+        perm[i], perm[j] = perm[j], perm[i]
     s = _below(state, N)
     t = _below(state, N - 1)
     if t >= s:
@@ -81,22 +70,18 @@ def draw_trial(
 def record_outcome(st, h, a, tr, succ, length, ttl_count, best):
     """Record walk ``a`` of trial ``tr`` (status ``st``, ``h`` hops); return the shortest
     successful walk so far (-1: none)."""
-    if st == OK:
-        succ[a, tr] = 1
-        length[a, tr] = h
-        return h if best < 0 or h < best else best
-    succ[a, tr] = 0
-    length[a, tr] = 0
+    ok = st == OK
+    succ[a, tr] = ok
+    length[a, tr] = h if ok else 0
     if st == TTL:
         ttl_count[a] += 1
-    return best
+    return h if ok and (best < 0 or h < best) else best
 
 
 @njit(cache=True)
 def chunk_scratch(pool_lo, n_links, n_faults, V):
-    """Per-chunk work arrays of a Monte Carlo kernel (one set per parallel task): the
-    link permutation, fault stamps and swaps of the draws, the oracle BFS's distance,
-    visit and queue arrays and the draw's RNG state."""
+    """One parallel task's arrays: the draws' link permutation, fault stamps and swaps, the
+    oracle's distance, visit and queue arrays, the draws' RNG state."""
     perm, stamp = np.arange(pool_lo, n_links), np.zeros(n_links, np.int64)
     swaps = np.empty(max(n_faults, 1), np.int64)
     dist, seen, queue = np.zeros(V, np.int64), np.zeros(V, np.int64), np.empty(V, np.int64)
@@ -121,8 +106,8 @@ def surviving_csr(topo: Topology, switches_only: bool = False):
 
 @njit(cache=True, inline="always")
 def _level(g, h, tl, mine, other, base, sgn):
-    """Expand one whole level of one side of :func:`oracle_bfs` (its queue at ``base + sgn
-    * i``, ``i`` in ``h:tl``): ``(shortest meeting distance or -1, h, tl)``."""
+    """Expand one level of one side of :func:`oracle_bfs` (queue ``base + sgn * i``, ``i``
+    in ``h:tl``): ``(shortest meeting distance or -1, h, tl)``."""
     indptr, nbr, nbr_link, stamp, cur, dist, seen, queue = g
     best = -1
     end = tl
@@ -149,11 +134,9 @@ def _level(g, h, tl, mine, other, base, sgn):
 def oracle_bfs(indptr, nbr, nbr_link, stamp, cur, src, t, dist, seen, seen_mark, queue):
     """BFS distance from node src to node t on the surviving graph (-1: disconnected).
 
-    Bidirectional and level-synchronous: the side with the smaller frontier expands one
-    whole level at a time, and the first level that meets the other side gives the
-    minimum over that level, which is the distance. ``seen`` marks are ``2*seen_mark``
-    (source side, queued from the start of ``queue``) and ``2*seen_mark + 1``
-    (destination side, queued from its end), so a caller only needs increasing marks.
+    Bidirectional: the smaller frontier expands a whole level; the first level meeting the
+    other side gives the distance (its minimum). ``seen`` marks ``2*seen_mark`` (source
+    side, queued from the start) and ``2*seen_mark + 1`` (from the end): marks only increase.
     """
     if src == t:
         return 0

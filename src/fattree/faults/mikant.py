@@ -1,11 +1,9 @@
-"""MiKANT's paper walk (001): fault-tolerant routing as numba kernels (docs/mikant-routing.md
-§2–4), its deadlock-free VC classes, and its hooks into every fault consumer
-(:class:`fattree.faults.hooks.FaultWalk`, registered at the end of this module).
+"""MiKANT's paper walk (001; docs/mikant-routing.md §2–4) as numba kernels, the escape
+rule's VC classes (docs/faults-deadlock.md) and the walk's hooks (its ``FaultWalk``).
 
-All kernels are private and take fixed-dtype arrays. A link ``e`` is faulty when
-``stamp[e] == cur`` (so a Monte Carlo loop marks a new fault set without clearing).
-Switch index ``s = (G*(n-1) + L)*K + D`` and node index ``t = G*k^n + C`` as built by
-``topology/families/mikant.py``.
+Link ``e`` is faulty when ``stamp[e] == cur`` (a Monte Carlo loop marks a new fault set
+without clearing). Switch ``s = (G*(n-1) + L)*K + D``, node ``t = G*k^n + C``
+(``topology/families/mikant.py``).
 """
 
 from __future__ import annotations
@@ -77,57 +75,41 @@ def healthy(s, p, link_index, stamp, cur):
 
 
 @njit(**nrt_free())
-def _down_ports(k, wl, skip, out):
-    """Down x != skip: first x != wl ascending, then x = wl (g1 / x2 / d1)."""
+def _ports(base, k, first, last, avoid, out):
+    """Ports ``base + y``, ``y != avoid``: ``y = first`` first, ``y = last`` last, the
+    others ascending (-1: none). A detour's down step (base 0) or up or cross step (base k)."""
     c = 0
-    for x in range(k):
-        if x != wl and x != skip:
-            out[c] = x
-            c += 1
-    if wl != skip:
-        out[c] = wl
-        c += 1
-    return c
-
-
-@njit(**nrt_free())
-def _up_ports(k, first, avoid, out):
-    """Up or cross k+y, y != avoid: y = first first, then ascending (g2 / x3 / d2; t1 / x1
-    out, first = avoid = T_{n-2}; t2 / x4 back, avoid = w2)."""
-    c = 0
-    if first != avoid:
-        out[c] = k + first
+    if first >= 0 and first != avoid:
+        out[c] = base + first
         c += 1
     for y in range(k):
-        if y != avoid and y != first:
-            out[c] = k + y
+        if y != avoid and y != first and y != last:
+            out[c] = base + y
             c += 1
+    if last >= 0 and last != avoid:
+        out[c] = base + last
+        c += 1
     return c
 
 
 @njit(**nrt_free())
 def step_ports(ip, kind, step, s, t, k, n, w2, wl, lw, out):
     """Allowed ports of one detour step at switch s, in preference order (docs/mikant-routing.md §3)."""
-    d = s % k ** (n - 1)
     if kind != KIND_TX and step == _FINAL[kind]:
         alg1_port(ip, s, t, out)
         return 1
+    d = s % k ** (n - 1)
     tm = t % k**n  # the destination's digits (digit n-1 is the port digit C_{n-1})
-    if kind == KIND_GNS:
-        if step == 0:
-            return _down_ports(k, wl, -1, out)
-        return _up_ports(k, digit(d, n - 3, k), wl, out)
-    if kind == KIND_GDL:
-        if step == 0:
-            return _down_ports(k, wl, digit(tm, lw - 1, k), out)
-        return _up_ports(k, digit(d, lw - 1, k), wl, out)
-    if kind == KIND_XT and step == 1:
-        return _down_ports(k, wl, -1, out)
-    if kind == KIND_XT and step == 2:
-        return _up_ports(k, digit(d, n - 3, k), wl, out)
-    # the crossings of TT, TX and XT: out (step 0), then back
+    down = 1 if kind == KIND_XT else 0  # GNS, GDL and XT go down at this step, then up
+    if kind != KIND_TT and kind != KIND_TX and down <= step <= down + 1:
+        gdl = kind == KIND_GDL
+        if step == down:  # g1 / d1 / x2: wl last (d1: never the destination's digit)
+            return _ports(0, k, -1, wl, digit(tm, lw - 1, k) if gdl else -1, out)
+        # g2 / d2 / x3: the switch's own digit first, never wl
+        return _ports(k, k, digit(d, (lw if gdl else n - 2) - 1, k), -1, wl, out)
+    # t1 / x1 out: any but T_{n-2}; t2 / x4 back: T_{n-2} first, never w2
     tn2 = digit(tm, n - 2, k)
-    return _up_ports(k, tn2, tn2 if step == 0 else w2, out)
+    return _ports(k, k, tn2, -1, tn2 if step == 0 else w2, out)
 
 
 @njit(**nrt_free())
@@ -140,44 +122,37 @@ def first_healthy(ports, cnt, s, link_index, stamp, cur):
 
 @njit(**nrt_free())
 def _lookahead(w, kind, s, t, k, n, w2, wl, lw, seq, la):
-    """Depth-first search of a fully healthy detour of this kind; ports into seq.
-
-    ``la``: int64 (8, >= max(2k, 5)) scratch (rows 0-4 the ports of each depth,
-    rows 5-7 their count, index and switch), so the search allocates nothing."""
+    """Depth-first search of a fully healthy detour of this kind, its ports into seq (its
+    length, 0: none). ``la``: int64 (8, >= max(2k, 5)) scratch: rows 0-4 the ports of each
+    depth, rows 5-7 their count, index and switch."""
     ip, port_peer, link_index, stamp, cur = w.ip, w.port_peer, w.link_index, w.stamp, w.cur
     N = 2 * k**n
     depth_max = _FINAL[kind] + 1
-    buf = la[0:5]
-    cnt = la[5]
-    idx = la[6]
-    at = la[7]
+    buf, cnt, idx, at = la[0:5], la[5], la[6], la[7]
     at[0] = s
     cnt[0] = step_ports(ip, kind, 0, s, t, k, n, w2, wl, lw, buf[0])
     idx[0] = 0
     depth = 0
-    while depth >= 0:
-        if idx[depth] >= cnt[depth]:
+    while True:
+        if idx[depth] < cnt[depth]:
+            p = buf[depth, idx[depth]]
+            sw = at[depth]
+            if healthy(sw, p, link_index, stamp, cur):
+                seq[depth] = p
+                if depth == depth_max - 1:
+                    return depth_max
+                nxt = port_peer[sw, p] - N
+                if nxt >= 0:  # a detour never ejects before its final step
+                    depth += 1
+                    at[depth] = nxt
+                    cnt[depth] = step_ports(ip, kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
+                    idx[depth] = 0
+                    continue
+        elif depth == 0:
+            return 0
+        else:
             depth -= 1
-            if depth >= 0:
-                idx[depth] += 1
-            continue
-        p = buf[depth, idx[depth]]
-        sw = at[depth]
-        if not healthy(sw, p, link_index, stamp, cur):
-            idx[depth] += 1
-            continue
-        seq[depth] = p
-        if depth == depth_max - 1:
-            return depth_max
-        nxt = port_peer[sw, p] - N
-        if nxt < 0:  # a detour never ejects before its final step
-            idx[depth] += 1
-            continue
-        depth += 1
-        at[depth] = nxt
-        cnt[depth] = step_ports(ip, kind, depth, nxt, t, k, n, w2, wl, lw, buf[depth])
-        idx[depth] = 0
-    return 0
+        idx[depth] += 1
 
 
 # The pieces of a hop both walks share (MiKANTC's on the virtual MiKANT index of its tree
@@ -188,29 +163,27 @@ def _lookahead(w, kind, s, t, k, n, w2, wl, lw, seq, la):
 
 @njit(cache=True, inline="always")
 def continue_detour(wk, w, s, vs, tv, state, ports):
-    """The next step of the detour in ``state``: the lookahead model's plan, or the local
-    model's first healthy allowed port. Returns ``(port or -1, status, kind used, kind
-    after, step after, the kind of a dead end or 0)``."""
+    """The next step of the detour in ``state``: the lookahead model's plan (of the
+    detour's length), or the local model's first healthy allowed port. Returns ``(port or
+    -1, status, kind used, kind after, step after, the kind of a dead end or 0)``."""
     k, n, ip, link_index, stamp, cur = wk.k, wk.n, w.ip, w.link_index, w.stamp, w.cur
     kind, step = state[ST_KIND], state[ST_STEP]
     if state[ST_SEQLEN] > 0:
         p = state[ST_SEQ + step]
-        if step == state[ST_SEQLEN] - 1:
-            state[ST_SEQLEN] = 0
-            return p, OK, kind, KIND_NONE, step, 0
+    else:
+        w2, wl, lw = state[ST_W2], state[ST_WL], state[ST_LW]
+        if kind == KIND_TX and step == 1:
+            # ALL, local model: TT if X1 can turn back, else X-Turns (docs/mikant-routing.md §4)
+            cnt = step_ports(ip, KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
+            kind = KIND_TT if first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else KIND_XT
+        cnt = step_ports(ip, kind, step, vs, tv, k, n, w2, wl, lw, ports)
+        p = first_healthy(ports, cnt, s, link_index, stamp, cur)
+        if p < 0:
+            return p, DEAD_END, kind, kind, step, kind
+    if step < _FINAL[kind]:
         return p, OK, kind, kind, step + 1, 0
-    w2, wl, lw = state[ST_W2], state[ST_WL], state[ST_LW]
-    if kind == KIND_TX and step == 1:
-        # ALL, local model: TT if X1 can turn back, else X-Turns (docs/mikant-routing.md §4)
-        cnt = step_ports(ip, KIND_TT, 1, vs, tv, k, n, w2, wl, lw, ports)
-        kind = KIND_TT if first_healthy(ports, cnt, s, link_index, stamp, cur) >= 0 else KIND_XT
-    cnt = step_ports(ip, kind, step, vs, tv, k, n, w2, wl, lw, ports)
-    p = first_healthy(ports, cnt, s, link_index, stamp, cur)
-    if p < 0:
-        return p, DEAD_END, kind, kind, step, kind
-    if step == _FINAL[kind]:
-        return p, OK, kind, KIND_NONE, step, 0
-    return p, OK, kind, kind, step + 1, 0
+    state[ST_SEQLEN] = 0
+    return p, OK, kind, KIND_NONE, step, 0
 
 
 @njit(cache=True, inline="always")
@@ -225,16 +198,29 @@ def _save_digits(state, d, L, k, n):
 
 
 @njit(cache=True, inline="always")
+def _start(wk, w, look, kind, s, vs, tv, w2, wl, lw, state, ports, la):
+    """The first port of a detour of ``kind`` from ``s`` (-1: none): with ``look``, of a
+    whole healthy detour (the plan kept in ``state``), else the first healthy allowed one."""
+    if look:
+        seq = state[ST_SEQ : ST_SEQ + 5]
+        m = _lookahead(w, kind, vs, tv, wk.k, wk.n, w2, wl, lw, seq, la)
+        if m == 0:
+            return -1
+        state[ST_SEQLEN] = m
+        return seq[0]
+    cnt = step_ports(w.ip, kind, 0, vs, tv, wk.k, wk.n, w2, wl, lw, ports)
+    return first_healthy(ports, cnt, s, w.link_index, w.stamp, w.cur)
+
+
+@njit(cache=True, inline="always")
 def alg1_rules(wk, w, look, gdl_from, s, vs, tv, state, ports, la):
     """Algorithm 1's port, or where it is faulty the first rule of the algorithm that finds
     a healthy port (docs/mikant-routing.md §3.5, §4): UPALT; a crossing detour, the first of
-    GNS, TT, XT whose first step (``look``: whole detour, planned in ``state``) is healthy;
-    GDL at a down port from stage ``gdl_from`` on. ``la``: :func:`_lookahead`'s scratch.
-    Returns ``(port or -1, status, how, detour kind started or KIND_NONE, faulty port or
-    -1, bitmask of the kinds that could not start)``."""
-    k, n, ip, link_index, stamp, cur = wk.k, wk.n, w.ip, w.link_index, w.stamp, w.cur
-    flags = w.flags
-    p = alg1_port(ip, vs, tv, ports)
+    GNS, TT, XT that can start (:func:`_start`); GDL at a down port from stage ``gdl_from``
+    on. Returns ``(port or -1, status, how, detour kind started or KIND_NONE, faulty port
+    or -1, bitmask of the kinds that could not start)``."""
+    k, n, link_index, stamp, cur, flags = wk.k, wk.n, w.link_index, w.stamp, w.cur, w.flags
+    p = alg1_port(w.ip, vs, tv, ports)
     if healthy(s, p, link_index, stamp, cur):
         return p, OK, 0, KIND_NONE, -1, 0
     K = k ** (n - 1)
@@ -247,26 +233,16 @@ def alg1_rules(wk, w, look, gdl_from, s, vs, tv, state, ports, la):
             if q != p and healthy(s, q, link_index, stamp, cur):
                 return q, OK, HOW_UPALT, KIND_NONE, p, 0
     hmask = 0
-    seq = state[ST_SEQ : ST_SEQ + 5]
     if crossing and (not root or (flags & ROOT)):
         w2, wl = _save_digits(state, vs % K, L, k, n)
-        order, bits = (KIND_GNS, KIND_TT, KIND_XT), (GNS, TT, XT)
-        for oi in range(3):
-            cand = order[oi]
-            if not (flags & bits[oi]) or (cand != KIND_TT and n < 3):
+        for cand, bit in ((KIND_GNS, GNS), (KIND_TT, TT), (KIND_XT, XT)):
+            if not (flags & bit) or (cand != KIND_TT and n < 3):
                 continue  # not in the algorithm (GNS and XT need n >= 3)
             both = cand == KIND_TT and (flags & XT) and n >= 3
-            if look:  # the first candidate whose whole detour is healthy
-                m = _lookahead(w, cand, vs, tv, k, n, w2, wl, L, seq, la)
-                if m > 0:
-                    state[ST_SEQLEN] = m
-                    return seq[0], OK, cand, cand, p, hmask
-            else:
-                cnt = step_ports(ip, cand, 0, vs, tv, k, n, w2, wl, L, ports)
-                q = first_healthy(ports, cnt, s, link_index, stamp, cur)
-                if q >= 0:
-                    kd = KIND_TX if both else cand
-                    return q, OK, kd, kd, p, hmask
+            q = _start(wk, w, look, cand, s, vs, tv, w2, wl, L, state, ports, la)
+            if q >= 0:
+                kd = KIND_TX if both and not look else cand
+                return q, OK, kd, kd, p, hmask
             hmask |= 1 << cand
             if not look and cand == KIND_TT:
                 if both:
@@ -274,16 +250,9 @@ def alg1_rules(wk, w, look, gdl_from, s, vs, tv, state, ports, la):
                 break  # XT shares TT's first step: it cannot start either
     elif not up and L >= gdl_from and (flags & GDL):
         w2, wl = _save_digits(state, vs % K, L, k, n)
-        if look:
-            m = _lookahead(w, KIND_GDL, vs, tv, k, n, w2, wl, L, seq, la)
-            if m > 0:
-                state[ST_SEQLEN] = m
-                return seq[0], OK, KIND_GDL, KIND_GDL, p, 0
-        else:
-            cnt = step_ports(ip, KIND_GDL, 0, vs, tv, k, n, w2, wl, L, ports)
-            q = first_healthy(ports, cnt, s, link_index, stamp, cur)
-            if q >= 0:
-                return q, OK, KIND_GDL, KIND_GDL, p, 0
+        q = _start(wk, w, look, KIND_GDL, s, vs, tv, w2, wl, L, state, ports, la)
+        if q >= 0:
+            return q, OK, KIND_GDL, KIND_GDL, p, 0
         hmask = 1 << KIND_GDL
     return -1, NO_RULE, 0, KIND_NONE, p, hmask
 
@@ -299,9 +268,9 @@ def walk_limits(flags, n, extra):
 @njit(cache=True, inline="always")
 def misroute(wk, w, s, prev, r, N, state, cube_first, inter):
     """Spend one of ``escape``'s misroutes (the caller checks one is left) on the first
-    healthy switch port from port ``r`` on, rotating, other than the way back (``N``
-    nodes); ``cube_first``: the cube ports first (below k at an intermediate, ``inter``,
-    above k elsewhere). Ends any lookahead plan; returns the port or -1."""
+    healthy switch port from port ``r`` on, rotating, but the way back (``N`` nodes);
+    ``cube_first``: cube ports first (below k at an intermediate, ``inter``, else above).
+    Ends any lookahead plan; returns the port or -1."""
     state[ST_BUDGET] -= 1
     state[ST_SEQLEN] = 0
     R = 2 * wk.k
@@ -319,14 +288,10 @@ def misroute(wk, w, s, prev, r, N, state, cube_first, inter):
 
 @njit(**nrt_free())
 def mikant_hop(wk, w, s, prev, hops, t, state, ports, la, trace, nsw):
-    """One switch of a MiKANT fault-tolerant walk (``FaultWalk.hop``, faults/hooks.py): the
-    output port of switch ``s`` for destination node ``t``, ``(port, status)``; port -1
-    and the failure status when no rule applies. Allocation-free, O(1) per call.
-
-    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far (the
-    source's node link included); ``state`` (``ST_COLS`` int64): all zero at the source but
-    ``ST_BUDGET`` (:func:`walk_limits`); ``la``: :func:`_lookahead`'s scratch.
-    """
+    """One switch of a MiKANT walk (``FaultWalk.hop``, faults/hooks.py): ``(port, status)``
+    of switch ``s`` towards node ``t``; -1 and the failure status when no rule applies.
+    ``prev``: the previous switch (-1 at the first); ``hops``: links crossed so far;
+    ``la``: :func:`_lookahead`'s scratch. Allocation-free, O(1) per call."""
     k = wk.k
     kind, step = state[ST_KIND], state[ST_STEP]
     hstep, hfault = step, -1
@@ -357,10 +322,9 @@ def _cross_rank(n, g_src, straight):
 
 @njit(**nrt_free())
 def ft_rank(k, n, sw, port):
-    """Rank of MiKANT channel (switch ``sw``, output ``port``); every Algorithm-1 route
-    climbs it strictly: up from stage L: ``L``; cross links ``n-2 .. n+1``
-    (:func:`_cross_rank`); down from stage L (ejection at L = 0): ``2n+2-L``.
-    """
+    """Rank of MiKANT channel (switch ``sw``, output ``port``), strictly climbed by every
+    Algorithm-1 route: up from stage L: ``L``; cross links ``n-2 .. n+1``
+    (:func:`_cross_rank`); down from stage L (ejection at L = 0): ``2n+2-L``."""
     K = k ** (n - 1)
     gl = sw // K
     L = gl % (n - 1)
@@ -373,14 +337,10 @@ def ft_rank(k, n, sw, port):
 
 @njit(**nrt_free())
 def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
-    """VC class of the hop out of MiKANT switch ``sw`` on ``out_port`` (the escape rule).
-
-    ``in_port``: the port the packet arrived on (-1, or a node port at stage 0, at
-    injection), ``in_vc``: the class it holds. Returns ``in_vc`` while the hop climbs
-    the rank of :func:`ft_rank`, ``in_vc + 1`` at a turn against it, and -1 when that
-    class does not exist (``>= n_vcs``): the route is refused.
-    Callable from other ``@njit`` code (the simulator).
-    """
+    """VC class of the hop out of MiKANT switch ``sw`` on ``out_port`` (the escape rule):
+    ``in_vc`` (the class held; ``in_port`` -1 or a node port at injection) while the hop
+    climbs :func:`ft_rank`, ``in_vc + 1`` at a turn against it, -1 when that class is
+    ``>= n_vcs`` (the route is refused). Callable from ``@njit`` code (the simulator)."""
     K = k ** (n - 1)
     gl = sw // K
     L = gl % (n - 1)
@@ -392,19 +352,14 @@ def ft_vc(k, n, sw, in_port, in_vc, out_port, n_vcs):
         r_in = 2 * n + 2 - (L + 1)  # came down from stage L+1
     else:  # a cross link from the other group
         r_in = _cross_rank(n, 1 - gl // (n - 1), in_port - k == (sw % K) // k ** (n - 2))
-    c = in_vc
-    if ft_rank(k, n, sw, out_port) <= r_in:
-        c += 1
+    c = in_vc + 1 if ft_rank(k, n, sw, out_port) <= r_in else in_vc
     return c if c < n_vcs else -1
 
 
 @njit(**nrt_free())
 def route_vcs(k, n, sw, ports, nsw, peer_port, n_vcs, vcs):
-    """VC class of every hop of a whole route (switches ``sw[:nsw]``, output ``ports``) by
-    :func:`ft_vc`, written to ``vcs``; returns the highest class, or -1 when the route needs
-    a class ``>= n_vcs`` (the deadlock-free variant refuses it: count it unroutable).
-    For a simulator that walks the fault-tolerant route at injection (``walk_loop``).
-    """
+    """:func:`ft_vc` of every hop of a route (switches ``sw[:nsw]``, output ``ports``) into
+    ``vcs``; returns the highest class, -1 when one is ``>= n_vcs`` (the route is refused)."""
     in_port = -1
     vc = 0
     for i in range(nsw):
@@ -425,7 +380,7 @@ def _kn(topo) -> tuple[int, int]:
 
 def _capacity(topo) -> int:
     """Room for the switches of any MiKANT(k, n) walk (the hop limit of ``escape``)."""
-    n = _kn(topo)[1]
+    n = int(topo.params["n"])
     return 20 * n + 40 + 4 * n * (2 * n + 6)
 
 
@@ -436,6 +391,22 @@ def tree_sim_setup(topo, flags, capacity, extra, pp, cube) -> SimSetup:
     ip = alg1_iparams(k, n)
     width = max(capacity(topo) + 2, len(ip), 2 * k, ST_COLS)
     return SimSetup(k, n, ip, width, pp, cube, int(walk_limits(flags, n, extra)[0]))
+
+
+def tree_warmup(family, title, walks, route, deadlock=False) -> tuple:
+    """``fattree warmup``'s steps for the fault walk(s) ``walks`` of ``family`` (``title``):
+    the simulator, the Monte Carlo loop, a route explained (``route``: its arguments) and,
+    with ``deadlock``, the dependency graph."""
+    spec = f"{family}:k=2,n=2"
+    sim = ["simulate", spec, "--load", "0.1", "-P", "20", "--fault-rate", "0.1"]
+    mc = ["faults", spec, "--trials", "200", "--rates", "0.1"]
+    steps = (
+        (f"the simulator with {walks}", sim),
+        (f"the fault Monte Carlo of {title}", mc),
+        (f"a route of {walks}, explained", ["route", spec, *route]),
+    )
+    graph = (f"the dependency graph of {walks}", ["deadlock", spec, "-a", "gns"])
+    return steps + (graph,) if deadlock else steps
 
 
 def _hop_vcs(topo, sw, ports, count, vcs=64) -> list[int]:
@@ -511,23 +482,8 @@ register_walk(
         sim_tops=_sim_tops,
         sim_class=_sim_class,
         vc_rule="the escape rule ft_vc",
-        warmup=(
-            (
-                "the simulator with MiKANT's fault walks",
-                ["simulate", "mikant:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
-            ),
-            (
-                "the fault Monte Carlo of MiKANT",
-                ["faults", "mikant:k=2,n=2", "--trials", "200", "--rates", "0.1"],
-            ),
-            (
-                "a route of MiKANT's fault walks, explained",
-                ["route", "mikant:k=2,n=2", "n0.0.0", "n1.0.0", "-a", "gns"],
-            ),
-            (
-                "the dependency graph of MiKANT's fault walks",
-                ["deadlock", "mikant:k=2,n=2", "-a", "gns"],
-            ),
+        warmup=tree_warmup(
+            "mikant", "MiKANT", "MiKANT's fault walks", ["n0.0.0", "n1.0.0", "-a", "gns"], True
         ),
     )
 )

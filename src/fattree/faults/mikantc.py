@@ -1,17 +1,11 @@
-"""MiKANTC routing and link-fault tolerance (004 §3–4) as a numba walk with per-packet state.
+"""MiKANTC routing and link-fault tolerance (004 §3–4) as a numba walk with per-packet state
+(docs/faults-mikantc.md): cube hops to the source's intermediate, MiKANT's Algorithm 1 and
+detours (``faults/mikant.py``) on the tree digits, cube hops to the destination's corner.
 
-Cube hops to the source's intermediate, MiKANT's Algorithm 1 on the tree digits, cube hops
-from the destination's intermediate to its corner; at a fault (004 Algorithm 1) another
-shortest-path cube dimension (flag ``CUBE``), MiKANT's detours (``faults/mikant.py``) on the
-tree digits, or Go-Down at level 1 to another intermediate of the destination cube. Rules,
-choices and evidence: ``docs/faults-mikantc.md``.
-
-Indices are those of ``topology/families/cat.py`` (``build_hybrid``): per group
-``Sg = Q·2^k + (n-2)·k^(n-1)`` switches, cube switches ``G·Sg + q·2^k + corner`` first,
-then tree switches ``G·Sg + Q·2^k + (L-1)·k^(n-1) + D``; node ``G·Ng + q·(2^k-k)·k +
-rank(corner)·k + port``. The tree detours reuse the MiKANT kernels through the *virtual*
-MiKANT index ``(G·(n-1) + L)·k^(n-1) + D`` of a tree position (intermediate ``j`` of
-cube ``q`` is position ``D = q·k + j`` at stage 0).
+Indices are those of ``topology/families/cat.py`` (``build_hybrid``): per group ``Sg =
+Q·2^k + (n-2)·k^(n-1)`` switches, the cube switches ``G·Sg + q·2^k + corner`` first; node
+``G·Ng + q·(2^k-k)·k + rank(corner)·k + port``. A tree position's *virtual* MiKANT index is
+``(G·(n-1) + L)·k^(n-1) + D`` (intermediate ``j`` of cube ``q``: ``D = q·k + j``, L = 0).
 """
 
 from __future__ import annotations
@@ -36,9 +30,11 @@ from .mikant import (
     OK,
     alg1_rules,
     continue_detour,
+    first_healthy,
     healthy,
     misroute,
     tree_sim_setup,
+    tree_warmup,
     walk_limits,
 )
 from .hooks import (
@@ -61,7 +57,6 @@ from .walkloop import (
     WalkIn,
     end_hop,
     walk_loop,
-    record_hop,
     study_walk,
     walk_scratch,
 )
@@ -70,12 +65,10 @@ TIE_BREAKS = ("dimension", "random")
 
 
 MikantcStudy = namedtuple("MikantcStudy", "k n codes cpos near outer rnd")
-MikantcStudy.__doc__ = """004's MiKANTC Algorithm 1's context (faults/walkloop.py): MiKANTC(k, n),
-the static cube data every switch may know, and ``rnd``, the random cube tie-break.
-
-``codes[j]``: corner of intermediate ``j``; ``cpos[c]``: ``j`` if corner ``c`` is
-intermediate ``j`` else ``-1``; ``near[c]``: index of the nearest intermediate (lowest on
-ties, as the labels); ``outer[r]``: corner of node-carrying rank ``r``."""
+MikantcStudy.__doc__ = """004's Algorithm 1's context (faults/walkloop.py) on MiKANTC(k, n): the
+corner ``codes[j]`` of intermediate ``j``, ``cpos[c]`` (``j``, or -1), the nearest intermediate
+``near[c]`` (lowest on ties), the corner ``outer[r]`` of node-carrying rank ``r``, and ``rnd``
+(the random cube tie-break)."""
 
 
 def cube_tables(topo: Topology, tie_break: str = "dimension") -> MikantcStudy:
@@ -125,21 +118,16 @@ def _pick(seed, pkt, s, count):
 
 @njit(**nrt_free())
 def _cube_ports(c, target, base, k, rnd, seed, pkt, s, avoid, dims, out):
-    """Cube ports of the dimensions where corner c differs from target, the route's first.
-
-    The route's choice is the lowest dimension (dimension order) or a seeded random one;
-    the others follow cyclically (the multipath alternatives); ``avoid`` (the dimension
-    the packet arrived on, after a misroute) goes last.
-    """
+    """Cube ports of the dimensions where corner c differs from target: the route's (the
+    lowest, or a seeded random one) first, the others cyclically after it (the multipath
+    alternatives), ``avoid`` (the dimension the packet arrived on) last."""
     diff = c ^ target
     cnt = 0
     for b in range(k):
         if (diff >> b) & 1:
             dims[cnt] = b
             cnt += 1
-    first = 0
-    if rnd and cnt > 1:
-        first = _pick(seed, pkt, s, cnt)
+    first = _pick(seed, pkt, s, cnt) if rnd and cnt > 1 else 0
     m = 0
     for j in range(cnt):
         b = dims[(first + j) % cnt]
@@ -183,59 +171,38 @@ def _node(outer, t, k, Ng, Mo):
 @njit(**nrt_free())
 def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
     """One switch of a MiKANTC walk (004 Algorithm 1), as
-    :func:`fattree.faults.mikant.mikant_hop`: the output port of switch ``s`` for
-    destination node ``t``, ``(port, status)``.
-
-    ``wk``: MiKANTC(k, n), its cube tables and ``rnd``, the random cube tie-break (a
-    :data:`MikantcStudy`); the random choices are fixed by ``w.seed`` and ``w.pkt``;
-    ``extra[0]``: k scratch (cube dimensions).
-    """
+    :func:`fattree.faults.mikant.mikant_hop`: ``(port, status)`` of switch ``s`` towards
+    node ``t``. ``wk``: a :data:`MikantcStudy`; the random choices are fixed by ``w.seed``
+    and ``w.pkt``; ``extra[0]``: k scratch (cube dimensions)."""
     k, n, codes, cpos, near, outer = wk.k, wk.n, wk.codes, wk.cpos, wk.near, wk.outer
-    link_index, stamp, cur = w.link_index, w.stamp, w.cur
-    flags, rnd, seed, pkt = w.flags, wk.rnd, w.seed, w.pkt
+    link_index, stamp, cur, flags = w.link_index, w.stamp, w.cur, w.flags
     M, K, QM, Sg, Mo, Ng = _sizes(k, n)
     gt, qt, ct, pt = _node(outer, t, k, Ng, Mo)
     tv = gt * k**n + qt * k + near[ct]  # the destination as a MiKANT node (T_{n-1} unused)
-    kind = state[ST_KIND]
-    step = state[ST_STEP]
-    G = s // Sg
-    r = s % Sg
-    if r < QM:
-        q = r // M
-        c = r % M
-        L = 0
-        D = q * k + cpos[c]
-        inter = cpos[c] >= 0
-    else:
-        q = -1
-        c = -1
-        L = 1 + (r - QM) // K
-        D = (r - QM) % K
-        inter = False
+    kind, step = state[ST_KIND], state[ST_STEP]
+    G, r = s // Sg, s % Sg
+    if r < QM:  # corner c of cube q (an intermediate: tree position D at stage 0)
+        q, c, L = r // M, r % M, 0
+        D, inter = q * k + cpos[c], cpos[c] >= 0
+    else:  # a tree switch
+        q, c, L = -1, -1, 1 + (r - QM) // K
+        D, inter = (r - QM) % K, False
     vs = (G * (n - 1) + L) * K + D
     in_cube = c >= 0 and G == gt and q == qt
     if in_cube:
         kind = KIND_NONE  # Algorithm 1's first test, at every switch: in the destination cube
-    p = -1
-    status = OK
-    how = 0
-    hstep = step
-    hfault = -1
-    hmask = 0
-    if kind != KIND_NONE:
-        # a tree detour step (docs/mikant-routing.md §3.0, local model), on the virtual MiKANT index
+    p, status, how, hstep, hfault, hmask = -1, OK, 0, step, -1, 0
+    if kind != KIND_NONE:  # a tree detour's step (local model), on the virtual MiKANT index
         p, status, how, kind, step, hmask = continue_detour(wk, w, s, vs, tv, state, ports)
     elif c >= 0 and (in_cube or not inter):
         hstep = 0
         if in_cube and c == ct:
-            if not healthy(s, pt, link_index, stamp, cur):
-                state[ST_KIND] = kind
-                record_hop(trace, nsw, -1, 0, pt, 0)
-                return -1, NO_RULE  # the destination's only link
+            if not healthy(s, pt, link_index, stamp, cur):  # the destination's only link
+                return end_hop(state, kind, step, trace, nsw, -1, 0, 0, pt, 0, NO_RULE)
             p = pt
         else:
             target = ct if in_cube else codes[near[c]]
-            avoid = -1
+            avoid = -1  # escape: the dimension the packet came in on, last
             if (flags & ESCAPE) and prev >= 0 and prev // Sg == G:
                 rp = prev % Sg
                 if rp < QM and rp // M == q:
@@ -243,21 +210,13 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
                     while ((rp % M) ^ c) >> avoid > 1:
                         avoid += 1
             cnt = _cube_ports(
-                c, target, 0 if inter else k, k, rnd, seed, pkt, s, avoid, extra[0], ports
+                c, target, 0 if inter else k, k, wk.rnd, w.seed, w.pkt, s, avoid, extra[0], ports
             )
-            if healthy(s, ports[0], link_index, stamp, cur):
-                p = ports[0]
-                how = HOW_CUBE
-            else:
-                status = NO_RULE
-                hfault = ports[0]
-                if flags & CUBE:  # hypercube multipath: another shortest-path dimension
-                    for i in range(1, cnt):
-                        if healthy(s, ports[i], link_index, stamp, cur):
-                            p = ports[i]
-                            status = OK
-                            how = HOW_MULTIPATH
-                            break
+            # the route's dimension or, with CUBE (hypercube multipath), another shortest one
+            p = first_healthy(ports, cnt if flags & CUBE else 1, s, link_index, stamp, cur)
+            how = HOW_CUBE if p == ports[0] else HOW_MULTIPATH
+            if p != ports[0]:
+                status, hfault = (OK if p >= 0 else NO_RULE), ports[0]
     else:
         hstep = 0
         p, status, how, kd, hfault, hmask = alg1_rules(
@@ -281,7 +240,7 @@ def mikantc_hop(wk, w, s, prev, hops, t, state, ports, extra, trace, nsw):
         # misroute: a healthy switch port other than the way back, from a start
         # drawn per (packet, hop); inside the destination cube its cube ports first
         kind = KIND_NONE
-        r1 = _pick(seed, pkt, hops * 1000003 + s, 2 * k)
+        r1 = _pick(w.seed, w.pkt, hops * 1000003 + s, 2 * k)
         p = misroute(wk, w, s, prev, r1, 2 * Ng, state, in_cube, inter)
         how = HOW_MISROUTE
     return end_hop(state, kind, step, trace, nsw, p, how, hstep, hfault, hmask, status)
@@ -298,9 +257,8 @@ def _begin(wk, flags, src):
 
 
 def _capacity(topo) -> int:
-    """Enough room for the switches of any walk (the TTL of the escape variant)."""
-    k, n = int(topo.params["k"]), int(topo.params["n"])
-    return 10 * n + 12 + 4 * k + (2 * n + k) * (2 * n + 2 * k + 6)
+    """Room for the switches of any walk (the hop limit of ``escape``)."""
+    return int(walk_limits(ESCAPE, int(topo.params["n"]), int(topo.params["k"]))[1]) + 2
 
 
 def fault_free_lengths(topo: Topology, tie_break: str = "dimension", seed: int = 0) -> np.ndarray:
@@ -407,27 +365,11 @@ register_walk(
         sim_tops=_sim_tops,
         sim_class=_sim_class,
         vc_rule="one class (004's walk)",
-        warmup=(
-            (
-                "the simulator with MiKANTC's fault walk",
-                ["simulate", "mikantc:k=2,n=2", "--load", "0.1", "-P", "20", "--fault-rate", "0.1"],
-            ),
-            (
-                "the fault Monte Carlo of MiKANTC",
-                ["faults", "mikantc:k=2,n=2", "--trials", "200", "--rates", "0.1"],
-            ),
-            (
-                "a route of MiKANTC's fault walk, explained",
-                ["route", "mikantc:k=2,n=2", "n1.0.1.0.1", "n0.0.1.0.1", "-a", "sp"],
-            ),
+        warmup=tree_warmup(
+            "mikantc", "MiKANTC", "MiKANTC's fault walk", ["n1.0.1.0.1", "n0.0.1.0.1", "-a", "sp"]
         ),
     )
 )
 
 
-__all__ = [
-    "cube_tables",
-    "mikantc_hop",
-    "fault_free_lengths",
-    "TIE_BREAKS",
-]
+__all__ = ["cube_tables", "mikantc_hop", "fault_free_lengths", "TIE_BREAKS"]

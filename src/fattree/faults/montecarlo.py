@@ -1,10 +1,6 @@
-"""Monte Carlo evaluation of fault-tolerant routing (001 §5, docs/mikant-routing.md §5), numba over trials.
-
-Per trial: ``round(rate × links)`` faulty links drawn uniformly without replacement (node
-links included unless ``switch_only``), a source and a destination node (``s ≠ t``), and
-every algorithm plus the oracle on that same configuration. Random numbers come from a
-counter-based generator keyed by (seed, rate index, trial), so results are identical
-whatever the number of threads.
+"""Monte Carlo evaluation of fault-tolerant routing (001 §5; docs/faults.md, "Evaluation
+protocol"): one numba loop over trials for every family, whose draws (``faults/mcdraw.py``)
+make results identical whatever the number of threads.
 """
 
 from __future__ import annotations
@@ -37,10 +33,10 @@ from .walkloop import SCR_ROWS, ST_COLS, WalkIn, study_walk, walk_loop, walk_scr
 from .walks import walk_of
 
 
-# A family's paper walk plugs into the one Monte Carlo loop through its study context
-# (``FaultWalk.study``: a named tuple whose type names the walk; None: the generic rules
-# only). Each piece below resolves from the walk's record when the loop is typed, so a
-# study compiles its own walk and no other.
+# A family's paper walk plugs into the loop through its study context (``FaultWalk.study``,
+# a named tuple whose type names the walk; None: the generic rules only). The three kernels
+# below are what the loop runs without the walk's own; the walk's own resolve in their
+# place when the loop is typed, so a study compiles its own walk and no other.
 
 
 def _walk(wk):
@@ -49,101 +45,74 @@ def _walk(wk):
 
 def _study_scratch(wk):
     """The walk's scratch ``(ip, scr)`` (one per parallel task)."""
+    return np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
 
 
 @overload(_study_scratch, inline="always")
 def _ov_study_scratch(wk):
-    if _walk(wk) is None:
-        return lambda wk: (np.zeros(1, np.int64), np.zeros((1, 1), np.int64))
-    return lambda wk: walk_scratch(wk)
+    # a call: inlined in the parallel loop, the scratch slows MiKANTC's study by ~20 %
+    return _study_scratch if _walk(wk) is None else lambda wk: walk_scratch(wk)
 
 
 def _paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-    """The family's paper walk of ``s -> t`` (``flags``: the algorithm's detours);
-    ``(0, 0, 0)`` and no code at all with ``wk`` None."""
+    """The family's paper walk of ``s -> t`` (``flags``: the algorithm's detours)."""
+    return 0, 0, 0
 
 
 @overload(_paper_walk, inline="always")
 def _ov_paper_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-    if _walk(wk) is None:
-
-        def none(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt):
-            return 0, 0, 0
-
-        return none
-    return lambda wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt: (
-        study_walk(wk, rt, stamp, cur, flags, look, s, t, out_sw, out_port, ip, scr, seed, pkt)
-    )
+    return _paper_walk if _walk(wk) is None else study_walk.py_func
 
 
 def _fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
     """``(d0, exact)``: the fault-free length of the family's route of ``s -> t`` and
     whether a delivered walk of that length is optimal (faults never shorten a path)."""
+    return route_length(rt, rt.node_switch[s], t, cap, buf) + 1, minimal
 
 
 @overload(_fault_free, inline="always")
 def _ov_fault_free(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
-    w = _walk(wk)
-    if w is not None and w.study_fault_free is not None:
-        fn = w.study_fault_free
-        return lambda wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt: (
-            fn(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt)
-        )
-
-    def impl(wk, rt, stamp, s, t, minimal, cap, buf, out_sw, out_port, ip, scr, seed, pkt):
-        return route_length(rt, rt.node_switch[s], t, cap, buf) + 1, minimal
-
-    return impl
+    fn = getattr(_walk(wk), "study_fault_free", None)
+    return _fault_free if fn is None else fn.py_func
 
 
 StudyRules = namedtuple(
     "StudyRules", "rules flags looks budget ttl minimal root slevel a1_walks cut_off"
 )
 StudyRules.__doc__ = (
-    "What each algorithm of a study walks: its rule (-1: the family's paper walk), detour "
-    "flags and lookahead model (one entry per algorithm), the generic rules' misroute "
-    "budget and hop limit, whether the family's routing is minimal, the up*/down* root, "
-    "the switch levels, whether Algorithm 1 is walked once per trial for every detour "
-    "algorithm (``FaultWalk.a1_shortcut``) and whether a node whose only link is faulty "
-    "is cut off without asking the search (``FaultWalk.cut_off``)."
+    "Per algorithm its rule (-1: the paper walk), detour flags and lookahead model; the "
+    "generic rules' misroute budget and hop limit, whether the routing is minimal, the "
+    "up*/down* root, the switch levels, ``FaultWalk.a1_shortcut`` and ``.cut_off``."
 )
 StudyGraph = namedtuple("StudyGraph", "indptr nbr nbr_link scsr n_links pool_lo")
 StudyGraph.__doc__ = (
-    "The network the trials draw on: its CSR adjacency with link ids, the switches-only "
-    "CSR (the up*/down* orientation), the link count and the first link of the fault pool."
+    "CSR adjacency with link ids, the switches-only CSR (up*/down*), the link count and "
+    "the first link of the fault pool."
 )
 StudyOutcomes = namedtuple("StudyOutcomes", "succ length oracle_len ttl_count")
 StudyOutcomes.__doc__ = (
-    "The outcome of every trial: success (algorithm x trial, int8), path length, the "
-    "oracle's length (-1: disconnected) and the hop limits fired per algorithm."
+    "Success and path length (algorithm x trial), the oracle's length (-1: disconnected) "
+    "and the hop limits fired per algorithm."
 )
 
 
 @njit(cache=True, parallel=True)
 def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
-    """The Monte Carlo loop of every family: per trial the draw of ``mcdraw.draw``, then
-    per algorithm the family's paper walk (``rules[a] < 0``: ``wk``'s walk with detour
-    flags ``flags[a]``), the generic per-hop kernel, or the table engines' outcome from
-    their recomputed column (``shortest-table``: the BFS distance, which its forwarding
-    table realises; ``updown-table``: :func:`updown_distance`; both checked against the
-    walked tables in tests/faults/test_generic.py), and the oracle (a walk of the
-    routing's fault-free length is optimal: faults never shorten). On MiKANT, Algorithm 1
-    is walked once per trial: when its route is healthy it is every detour algorithm's
-    route (they act only at a faulty port of it), so they are not walked again. MiKANTC's
-    misroute draws are keyed by (rate index, trial). ``sr``, ``sg``, ``out``: a
-    :class:`StudyRules`, a :class:`StudyGraph` and the :class:`StudyOutcomes` filled."""
+    """The Monte Carlo loop of every family: per trial its draw, then per algorithm the
+    paper walk (``rules[a] < 0``), the generic rules' walk or a table engine's length from
+    its recomputed column (checked against the walked tables in tests/faults/test_generic.py),
+    then the oracle. ``sr``, ``sg``, ``out``: :class:`StudyRules`, :class:`StudyGraph`,
+    the :class:`StudyOutcomes` filled."""
     rules, flags, looks, budget, ttl, minimal, root, slevel, a1_walks, cut_off = sr
     indptr, nbr, nbr_link, scsr, n_links, pool_lo = sg
     succ, length, oracle_len, ttl_count = out
     N = rt.n_nodes
     node_switch = rt.node_switch
     V = indptr.shape[0] - 1
-    n_alg = rules.shape[0]
-    n_chunks = (trials + CHUNK - 1) // CHUNK
     pool = n_links - pool_lo
     cap = ttl + 2
     R = rt.port_peer.shape[1]
-    for c in prange(n_chunks):
+    for c in prange((trials + CHUNK - 1) // CHUNK):
         perm, stamp, swaps, dist, seen, queue, state = chunk_scratch(pool_lo, n_links, n_faults, V)
         out_sw = np.empty(cap, np.int64)
         out_port = np.empty(cap, np.int64)
@@ -155,12 +124,10 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
         lscr = np.zeros((SCR_ROWS, ST_COLS), np.int64)  # generic.loop_scratch
         gip = np.zeros(1, np.int64)
         ip, scr = _study_scratch(wk)
-        lo = c * CHUNK
-        hi = min(trials, lo + CHUNK)
-        for tr in range(lo, hi):
+        for tr in range(c * CHUNK, min(trials, (c + 1) * CHUNK)):
             cur = tr + 1
             s, t = draw(seed, rate_idx, tr, perm, swaps, stamp, cur, n_faults, pool, N, state)
-            pkt = (np.int64(rate_idx) << 32) + tr
+            pkt = (np.int64(rate_idx) << 32) + tr  # the key of a walk's own random draws
             best = -1
             dist_st = -2  # BFS distance s -> t (-1: disconnected), computed once if needed
             h_a1 = -1  # MiKANT: Algorithm 1's length when its route is healthy, else -1
@@ -169,7 +136,7 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                     wk, rt, stamp, cur, 0, False, s, t, out_sw, out_port, ip, scr, seed, pkt
                 )
                 h_a1 = h if st == OK else -1
-            for a in range(n_alg):
+            for a in range(rules.shape[0]):
                 rule = rules[a]
                 if rule < 0 and h_a1 >= 0:
                     # 001's detours (and escape, lookahead) act only at a faulty port of
@@ -204,6 +171,7 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                     )
                     st, h = (OK, d + 1) if d >= 0 else (1, 0)
                 best = record_outcome(st, h, a, tr, succ, length, ttl_count, best)
+            # (two exits, not one store: one store slows MiKANTC's study by ~15 %)
             if cut_off and (stamp[s] == cur or stamp[t] == cur):
                 oracle_len[tr] = -1
                 continue
@@ -221,14 +189,14 @@ def _trials(wk, rt, sr, sg, n_faults, trials, seed, rate_idx, out):
                 )
 
 
-def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, **options):
-    """Validate a study of ``topo`` and return ``run(rate_idx, faults, succ, length, olen,
-    ttl)`` over :func:`_trials` with the family's walk (its ``FaultWalk.study`` context)."""
+def _study(topo: Topology, walks, pool_lo: int, seed: int, tie_break: str):
+    """Validate a study of ``topo`` and return the arguments of :func:`_trials`: the
+    walk's study context (None: none), the routing context, a :class:`StudyRules` and a
+    :class:`StudyGraph`."""
     from ..routing.algorithms import updown_root
     from .rules import context
 
     walk = walk_of(topo.family)
-    tie_break = options.get("tie_break", "dimension")
     if (walk is None or not walk.tie_break) and tie_break != "dimension":
         cubes = ", ".join(n for n, w in FAULT_WALKS.items() if w.tie_break)
         raise ParameterError(
@@ -250,16 +218,10 @@ def _study_kernel(topo: Topology, walks, pool_lo: int, trials: int, seed: int, *
     look = np.array([m == "lookahead" for _, m in walks] or [False], np.bool_)
     root = updown_root(topo) if any(a.rule == RULE_UPDOWN_T for a, _ in walks) else 0
     slevel = topo.switch_level.astype(np.int64)
-
     a1 = walk is not None and walk.a1_shortcut and bool((rules < 0).any())
     cut_off = walk is None or walk.cut_off
     sr = StudyRules(rules, flags, look, ctx.budget, ctx.ttl, ctx.minimal, root, slevel, a1, cut_off)
-    sg = StudyGraph(indptr, nbr, nbr_link, scsr, topo.n_links, pool_lo)
-
-    def run(ri, f, succ, length, olen, ttl):
-        _trials(wk, ctx.rt, sr, sg, f, trials, seed, ri, StudyOutcomes(succ, length, olen, ttl))
-
-    return run
+    return wk, ctx.rt, sr, StudyGraph(indptr, nbr, nbr_link, scsr, topo.n_links, pool_lo)
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -315,8 +277,9 @@ def parse_rates(text: str) -> list[float]:
     return rates
 
 
-def _row(algorithm, model, rate, f, ok, length, excess, ttl) -> dict:
-    """One row of :func:`evaluate`: ``ok`` the successful trials, ``length`` their lengths."""
+def _row(algorithm, model, rate, f, ok, length, olen, ttl) -> dict:
+    """One row of :func:`evaluate`: ``ok`` the successful trials, ``length`` their lengths,
+    ``olen`` the oracle's."""
     lo, hi = wilson(int(ok.sum()), len(ok))
     return {
         "algorithm": algorithm,
@@ -329,8 +292,8 @@ def _row(algorithm, model, rate, f, ok, length, excess, ttl) -> dict:
         "ci_low": lo,
         "ci_high": hi,
         "avg_path_length": float(length[ok].mean()) if ok.any() else math.nan,
-        "avg_excess_over_oracle": excess,
-        "ttl_fired": ttl,
+        "avg_excess_over_oracle": float((length[ok] - olen[ok]).mean()) if ok.any() else math.nan,
+        "ttl_fired": int(ttl),
     }
 
 
@@ -379,7 +342,6 @@ def evaluate(
     001 §5 (protocol and Figs. 8–9); docs/mikant-routing.md §5.
     """
     t0 = time.perf_counter()
-
     if isinstance(rates, str):
         rates = parse_rates(rates)
     rates = [float(r) for r in rates]
@@ -405,25 +367,20 @@ def evaluate(
     ]
     has_oracle = any(a.is_oracle for a in algs)
     pool_lo = topo.n_nodes if switch_only else 0
-    pool = topo.n_links - pool_lo
-    run = _study_kernel(topo, walks, pool_lo, trials, seed, tie_break=tie_break)
-    flags = np.array([a.flags for a, _ in walks] or [0], np.int64)
+    wk, rt, sr, sg = _study(topo, walks, pool_lo, seed, tie_break)
+    n_rows = len(sr.rules)  # at least one: the loop needs an algorithm
     rows: list[dict] = []
     for ri, rate in enumerate(rates):
-        f = int(math.floor(pool * rate + 0.5))
-        succ = np.zeros((len(flags), trials), np.int8)
-        length = np.zeros((len(flags), trials), np.int64)
+        f = int(math.floor((topo.n_links - pool_lo) * rate + 0.5))
+        succ = np.zeros((n_rows, trials), np.int8)
+        length = np.zeros((n_rows, trials), np.int64)
         olen = np.zeros(trials, np.int64)
-        ttl = np.zeros(len(flags), np.int64)
-        run(ri, f, succ, length, olen, ttl)
-        ok_o = olen >= 0
+        ttl = np.zeros(n_rows, np.int64)
+        _trials(wk, rt, sr, sg, f, trials, seed, ri, StudyOutcomes(succ, length, olen, ttl))
         for i, (a, m) in enumerate(walks):
-            s = succ[i].astype(bool)
-            excess = float((length[i][s] - olen[s]).mean()) if s.any() else math.nan
-            rows.append(_row(a.name, m, rate, f, s, length[i], excess, int(ttl[i])))
+            rows.append(_row(a.name, m, rate, f, succ[i].astype(bool), length[i], olen, ttl[i]))
         if has_oracle:
-            excess = 0.0 if ok_o.any() else math.nan
-            rows.append(_row("oracle", "global", rate, f, ok_o, olen, excess, 0))
+            rows.append(_row("oracle", "global", rate, f, olen >= 0, olen, olen, 0))
         if progress is not None:
             progress(ri + 1, len(rates))
     config = {
