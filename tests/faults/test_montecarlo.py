@@ -147,6 +147,15 @@ def test_parse_rates(text, expected):
 
 
 @pytest.mark.parametrize(
+    "text,fragment",
+    [("0:1:0", "the step must be > 0"), ("0:1:-0.1", "the step must be > 0"), ("0..1", "START")],
+)
+def test_parse_rates_refusals_name_the_fault(text, fragment):
+    with pytest.raises(ParameterError, match=fragment):
+        parse_rates(text)
+
+
+@pytest.mark.parametrize(
     "kwargs,fragment",
     [
         (dict(rates=[1.5]), "rate=1.5"),

@@ -267,6 +267,8 @@ def parse_rates(text: str) -> list[float]:
             rates = [round(a + i * step, 10) for i in range(count)]
         else:
             rates = [float(x) for x in text.split(",") if x.strip()]
+    except ParameterError:  # (a ValueError too: its own message, not the general one)
+        raise
     except ValueError:
         raise ParameterError(f"rates={text!r} is invalid: use START:STOP:STEP or a,b,c") from None
     if not rates:
