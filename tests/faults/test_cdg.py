@@ -334,6 +334,15 @@ def test_graph_equals_a_python_build_from_ft_route():
         assert got == want
 
 
+@pytest.mark.parametrize("alg", ["minimal", "detour", "adaptive", "updown-table", "oracle"])
+def test_walk_vcs_refuses_what_the_paper_walk_does_not_route(alg):
+    t = _topo("mikant:k=3,n=3")
+    bad = np.zeros(t.n_links, bool)
+    with pytest.raises(ParameterError, match=f"algorithm='{alg}' is invalid for walk_vcs"):
+        walk_vcs(t, alg, 0, 5, bad)
+    assert walk_vcs(t, "sp", 0, 5, bad)[0] == 0  # the paper walk's own still route
+
+
 def test_walk_vcs_and_route_vcs_agree():
     t = _topo("mikant:k=3,n=3")
     k, n = 3, 3

@@ -428,6 +428,13 @@ def walk_vcs(
         )
     check_model(model)
     (alg,) = resolve_algorithms([algorithm], topo.family)
+    if alg.is_oracle or not alg.walked_on(topo.family):  # (its flags would walk the paper walk)
+        kind = "a bound" if alg.is_oracle else "a generic rule, layered by up*/down* turns"
+        raise ParameterError(
+            f"algorithm={alg.name!r} is invalid for walk_vcs: the escape rule's classes are "
+            f"those of {topo.family}'s paper walks, and {alg.name} is {kind} "
+            f"(ft_deadlock or fault_router(...).path give its layers)"
+        )
     stamp = np.asarray(faulty, bool).astype(np.int64)
     look = model == "lookahead"
     st, _, nsw, sw, ports = walk_route(
